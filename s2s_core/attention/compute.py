@@ -1,0 +1,131 @@
+"""The math of the attention-weighting page: scores or weights -> masked softmax -> contexts.
+
+Shapes: S source positions, D size of each source (value) vector, T decoder steps.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Literal
+
+import torch
+
+from s2s_core.errors import InputError
+from s2s_core.validate import parse_matrix
+
+Mode = Literal["weights", "scores"]
+SUM_TOL = 1e-6  # a weights row "sums to 1" within this tolerance
+
+# The seed's worked example (§6): three source vectors, two decoder steps.
+DEFAULT_SOURCES = ((2.0, 0.0), (0.0, 4.0), (6.0, 2.0))
+DEFAULT_WEIGHTS = ((0.2, 0.3, 0.5), (0.6, 0.3, 0.1))
+
+
+@dataclass(frozen=True)
+class AttentionConfig:
+    """Everything the page's inputs decide (hashable, so it is a cache key)."""
+
+    sources: tuple[tuple[float, ...], ...] = DEFAULT_SOURCES  # (S, D) values
+    steps: tuple[tuple[float, ...], ...] = DEFAULT_WEIGHTS  # (T, S) weights or raw scores
+    mode: Mode = "weights"
+    pad: tuple[bool, ...] = (False, False, False)  # (S,) True marks a PAD position
+
+
+@dataclass(frozen=True)
+class AttentionResult:
+    """Every intermediate the page shows, all computed from the config."""
+
+    values: torch.Tensor  # (S, D) source vectors: what gets summed
+    scores: torch.Tensor  # (T, S) raw scores (weights mode: log of the weights, as in the seed's script)
+    masked_scores: torch.Tensor  # (T, S) PAD positions set to -inf
+    weights: torch.Tensor  # (T, S) softmax over source positions; 0 at PAD
+    weight_sums: torch.Tensor  # (T,) each row's sum (1 up to rounding)
+    terms: torch.Tensor  # (T, S, D) weight[t, s] * value[s, d]: the written-out sum
+    contexts: torch.Tensor  # (T, D) the context vector of each decoder step
+    given_sums: tuple[float, ...]  # weights mode: each row's sum as typed (over real positions)
+    rows_not_one: tuple[int, ...]  # weights mode: 0-based steps whose typed row does not sum to 1
+    hand_contexts: tuple[tuple[float, ...], ...]  # the same contexts by plain Python loops
+    max_abs_diff: float  # |hand - torch| over all contexts: the on-screen check
+    dominant: tuple[int, ...]  # (T,) 0-based source position with the largest weight per step
+
+
+def parse_config(
+    sources_rows: list[list[object]],
+    steps_rows: list[list[object]],
+    mode: str,
+    pad: list[bool] | tuple[bool, ...],
+) -> AttentionConfig:
+    """Validate raw table cells into a config; the first problem raises InputError naming its field."""
+    if mode not in ("weights", "scores"):
+        raise InputError("errors.bad_choice", "attention.field.mode", value=str(mode)[:20], choices="weights, scores")
+    sources = parse_matrix(sources_rows, "attention.field.sources")
+    S = len(sources)
+    steps = parse_matrix(steps_rows, "attention.field.steps", n_cols=S)
+    pad = tuple(bool(p) for p in pad)[:S]
+    pad = pad + (False,) * (S - len(pad))
+    if all(pad):
+        raise InputError("attention.error.all_pad", "attention.field.pad")
+    if mode == "weights":
+        for t, row in enumerate(steps, start=1):
+            for s, w in enumerate(row, start=1):
+                if w < 0:
+                    raise InputError("attention.error.negative_weight", "attention.field.steps", row=t, col=s)
+            real = [w for w, p in zip(row, pad) if not p]
+            if sum(real) <= 0:
+                raise InputError("attention.error.zero_row", "attention.field.steps", row=t)
+    return AttentionConfig(
+        sources=tuple(tuple(r) for r in sources),
+        steps=tuple(tuple(r) for r in steps),
+        mode=mode,  # type: ignore[arg-type]
+        pad=pad,
+    )
+
+
+def _hand_contexts(weights: list[list[float]], values: list[list[float]]) -> tuple[tuple[float, ...], ...]:
+    """context[t][d] = sum_s weight[t][s] * value[s][d], written as the loops a learner would do by hand."""
+    out = []
+    for w_row in weights:
+        out.append(tuple(sum(w * v_row[d] for w, v_row in zip(w_row, values)) for d in range(len(values[0]))))
+    return tuple(out)
+
+
+def attention_weighting(config: AttentionConfig) -> AttentionResult:
+    """scores -> mask PAD with -inf -> softmax over source positions -> weights @ values."""
+    values = torch.tensor(config.sources, dtype=torch.float64)  # (S, D)
+    raw = torch.tensor(config.steps, dtype=torch.float64)  # (T, S)
+    real = ~torch.tensor(config.pad, dtype=torch.bool)  # (S,) True at real tokens
+
+    # 1) Scores. Weights mode follows the seed's script: score = log(weight), so softmax gives the
+    #    weights back (renormalised over real positions when a row does not sum to 1).
+    scores = torch.log(raw) if config.mode == "weights" else raw  # (T, S)
+    # 2) PAD positions get -inf before softmax, so exp(-inf) = 0 weight, exactly.
+    masked_scores = scores.masked_fill(~real.unsqueeze(0), float("-inf"))  # (T, S)
+    # 3) Softmax over the source axis (the last one): each row is a distribution over positions.
+    weights = torch.softmax(masked_scores, dim=-1)  # (T, S)
+    # 4) Weighted sum of the values: one context vector per decoder step.
+    terms = weights.unsqueeze(-1) * values.unsqueeze(0)  # (T, S, 1) * (1, S, D) -> (T, S, D)
+    contexts = weights @ values  # (T, S) @ (S, D) -> (T, D)
+
+    given_sums: tuple[float, ...] = ()
+    rows_not_one: tuple[int, ...] = ()
+    if config.mode == "weights":
+        given_sums = tuple(float(raw[t][real].sum()) for t in range(raw.shape[0]))
+        rows_not_one = tuple(t for t, s in enumerate(given_sums) if not math.isclose(s, 1.0, abs_tol=SUM_TOL))
+
+    hand = _hand_contexts(weights.tolist(), values.tolist())
+    diff = (torch.tensor(hand, dtype=torch.float64) - contexts).abs().max().item()
+    return AttentionResult(
+        values=values,
+        scores=scores,
+        masked_scores=masked_scores,
+        weights=weights,
+        weight_sums=weights.sum(dim=-1),  # (T,)
+        terms=terms,
+        contexts=contexts,
+        given_sums=given_sums,
+        rows_not_one=rows_not_one,
+        hand_contexts=hand,
+        max_abs_diff=float(diff),
+        dominant=tuple(int(i) for i in weights.argmax(dim=-1).tolist()),
+    )

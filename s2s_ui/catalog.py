@@ -1,0 +1,43 @@
+"""Korean and English text catalogs: locales/<lang>/<namespace>.toml, flattened to "namespace.key".
+
+Pure Python (no streamlit), so tests can check the catalogs without running the app.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from functools import cache
+from pathlib import Path
+
+LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
+LANGS = ("ko", "en")
+
+
+def _flatten(prefix: str, table: dict, out: dict[str, str]) -> None:
+    for name, value in table.items():
+        key = f"{prefix}.{name}"
+        if isinstance(value, dict):
+            _flatten(key, value, out)
+        else:
+            out[key] = str(value)
+
+
+@cache
+def load_catalog(lang: str) -> dict[str, str]:
+    """Every key of one language, e.g. {"attention.title": "Attention weighting", ...}."""
+    out: dict[str, str] = {}
+    for path in sorted((LOCALES_DIR / lang).glob("*.toml")):
+        with path.open("rb") as fh:
+            _flatten(path.stem, tomllib.load(fh), out)
+    return out
+
+
+def translate(lang: str, key: str, **fmt: object) -> str:
+    """The text for key in lang with {placeholders} filled; a missing key shows itself (tests forbid it)."""
+    text = load_catalog(lang if lang in LANGS else "en").get(key)
+    if text is None:
+        return f"⟦{key}⟧"
+    try:
+        return text.format(**fmt) if fmt else text
+    except (KeyError, IndexError, ValueError):
+        return text

@@ -1,0 +1,43 @@
+"""Every planned page: its file, URL path, group and catalog namespace. app.py lists only those that exist."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class PageSpec:
+    ns: str  # catalog namespace: locales/<lang>/<ns>.toml holds title, intro, ...
+    file: str  # path relative to the repo root
+    url: str  # url_path
+    group: str  # nav group key under "nav.group_*"
+    icon: str
+
+    @property
+    def exists(self) -> bool:
+        return (ROOT / self.file).is_file()
+
+
+PAGES: tuple[PageSpec, ...] = (
+    PageSpec("home", "pages/home.py", "home", "start", "🏠"),
+    PageSpec("ngram", "pages/ngram.py", "next-token", "foundations", "🔢"),
+    PageSpec("rnn", "pages/rnn.py", "rnn", "foundations", "🔁"),
+    PageSpec("bptt", "pages/bptt.py", "bptt", "foundations", "📉"),
+    PageSpec("lstm", "pages/lstm.py", "lstm", "gated", "🚪"),
+    PageSpec("gru", "pages/gru.py", "gru", "gated", "🔀"),
+    PageSpec("shapes", "pages/shapes.py", "shapes", "pytorch", "📐"),
+    PageSpec("seq2seq", "pages/seq2seq.py", "encoder-decoder", "seq2seq", "🔗"),
+    PageSpec("attention", "pages/attention.py", "attention", "seq2seq", "🎯"),
+    PageSpec("scoring", "pages/scoring.py", "bahdanau-luong", "seq2seq", "⚖️"),
+    PageSpec("masks", "pages/masks.py", "padding-masks", "seq2seq", "🎭"),
+    PageSpec("training", "pages/training.py", "training-lab", "seq2seq", "🏋️"),
+)
+
+GROUPS: tuple[str, ...] = ("start", "foundations", "gated", "pytorch", "seq2seq")
+
+
+def existing_pages() -> list[PageSpec]:
+    return [p for p in PAGES if p.exists]

@@ -1,0 +1,159 @@
+"""Shared page pieces: table input, error message, PyTorch check badge, code expander, quiz, notes."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from s2s_core import caps
+from s2s_core.errors import InputError
+from s2s_ui.i18n import error_text, t
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~])")
+
+
+def md_escape(text: object) -> str:
+    """User text made inert for st.markdown (no formatting, no HTML)."""
+    return _MD_SPECIAL.sub(r"\\\1", str(text))
+
+
+def show_error(err: InputError) -> None:
+    """A bad input as a clear message in the learner's language; never a traceback."""
+    safe = InputError(err.key, err.field, **{k: md_escape(v) for k, v in err.params.items()})
+    st.error(error_text(safe), icon="⚠️")
+
+
+def guarded(fn: Callable[[], Any]) -> Any | None:
+    """Run one section of a page; an InputError becomes a message and the rest of the page goes on."""
+    try:
+        return fn()
+    except InputError as err:
+        show_error(err)
+        return None
+
+
+# --- tables ---------------------------------------------------------------------------------------
+
+def _encode_rows(rows: Sequence[Sequence[Any]]) -> str:
+    """Rows -> "2,0;0,4;6,2" for the URL (cell separators removed from cell text)."""
+    def cell(v: Any) -> str:
+        return "" if v is None else re.sub(r"[,;]", " ", str(v)).strip()
+    return ";".join(",".join(cell(v) for v in row) for row in rows)
+
+
+def _decode_rows(raw: str) -> list[list[str]] | None:
+    """"2,0;0,4" -> [["2","0"],["0","4"]]; None when the shape is over the caps."""
+    rows = [r.split(",") for r in raw[:2000].split(";")]
+    if len(rows) > caps.MAX_MATRIX_ROWS or any(len(r) > caps.MAX_MATRIX_COLS for r in rows):
+        return None
+    return rows
+
+
+def matrix_input(
+    key: str,
+    default: Sequence[Sequence[float | str]],
+    field: str,
+    *,
+    col_names: Sequence[str] | None = None,
+    parse: Callable[[list[list[Any]]], Any],
+    dynamic_rows: bool = True,
+    label: str | None = None,
+) -> Any | None:
+    """An editable table of text cells, mirrored into ?key= in the URL.
+
+    parse(rows) is the core's validator (e.g. validate.parse_matrix); a bad cell is reported by row and
+    column in the learner's language and None is returned, so the caller skips only what depends on it.
+    """
+    base_key = f"{key}__base"
+    if base_key not in st.session_state:
+        rows = [[str(v) for v in row] for row in default]
+        raw = st.query_params.get(key)
+        if raw is not None:
+            decoded = _decode_rows(raw)
+            if decoded is None or not decoded or len({len(r) for r in decoded}) != 1:
+                st.warning(t("ui.url_fallback", param=md_escape(key)))
+            else:
+                rows = decoded
+        width = max(len(r) for r in rows)
+        names = list(col_names) if col_names and len(col_names) == width else [f"{i + 1}" for i in range(width)]
+        st.session_state[base_key] = pd.DataFrame(rows, columns=names, dtype=object)
+    base: pd.DataFrame = st.session_state[base_key]
+    if label:
+        st.markdown(f"**{label}**")
+    edited = st.data_editor(
+        base,
+        key=key,
+        num_rows="dynamic" if dynamic_rows else "fixed",
+        hide_index=True,
+        column_config={c: st.column_config.TextColumn(c) for c in base.columns},
+        width="stretch",
+    )
+    rows = [[None if pd.isna(v) else v for v in row] for row in edited.astype(object).values.tolist()]
+    st.query_params[key] = _encode_rows(rows)
+    try:
+        return parse(rows)
+    except InputError as err:
+        show_error(err)
+        return None
+
+
+def reset_button(keys: Sequence[str]) -> None:
+    """Back to the defaults: forget the tables' bases and edits (and bound widget values)."""
+    if st.button(t("ui.reset"), key=f"reset__{'_'.join(keys)}"):
+        for k in keys:
+            for name in (k, f"{k}__base"):
+                st.session_state.pop(name, None)
+            if k in st.query_params:
+                del st.query_params[k]
+        st.rerun()
+
+
+# --- checks, code, quiz, notes ----------------------------------------------------------------------
+
+def check_badge(what: str, max_abs_diff: float, *, tol: float = 1e-5) -> None:
+    """The hand computation vs PyTorch's own result: max |difference| and pass/fail."""
+    if max_abs_diff <= tol:
+        st.success(t("ui.check_pass", what=what, diff=f"{max_abs_diff:.1e}", tol=f"{tol:.0e}"), icon="✅")
+    else:
+        st.error(t("ui.check_fail", what=what, diff=f"{max_abs_diff:.1e}", tol=f"{tol:.0e}"), icon="❌")
+
+
+def code_expander(script: str, *, file_name: str = "example.py") -> None:
+    """The PyTorch code for exactly this view: runnable, with the learner's current numbers."""
+    with st.expander(t("ui.code_title"), icon="🐍"):
+        st.caption(t("ui.code_caption"))
+        st.code(script, language="python")
+        st.download_button(t("ui.code_download"), script, file_name=file_name, mime="text/x-python")
+
+
+def notice_list(keys: Sequence[str], **fmt: object) -> None:
+    """A short 'what to notice' list from catalog keys."""
+    st.markdown(f"#### {t('ui.notice_title')}")
+    st.markdown("\n".join(f"- {t(k, **fmt)}" for k in keys))
+
+
+def predict_then_reveal(
+    key: str, question: str, options: Sequence[str], correct: str, explanation: str
+) -> None:
+    """Ask first, then grade against the live computation and explain; keeps a session score."""
+    with st.container(border=True):
+        st.markdown(f"**{t('ui.quiz_title')}** — {question}")
+        answer = st.radio(question, options, index=None, key=key, label_visibility="collapsed", horizontal=True)
+        if answer is None:
+            st.caption(t("ui.quiz_hint"))
+            return
+        if answer == correct:
+            st.success(t("ui.quiz_right", answer=md_escape(correct)), icon="🎯")
+        else:
+            st.warning(t("ui.quiz_wrong", answer=md_escape(answer), correct=md_escape(correct)), icon="🔎")
+        st.markdown(explanation)
+
+
+def page_header(ns: str) -> None:
+    """Title and one-line intro from the page's catalog namespace."""
+    st.title(t(f"{ns}.title"))
+    st.caption(t(f"{ns}.intro"))

@@ -1,0 +1,137 @@
+"""Tidy pandas frames for the next-token page (long format where a chart needs it).
+
+Column names are internal; the page renames them to the learner's language. `names` carries the
+translated labels that end up inside a chart (model names, the "each unseen word" row).
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from s2s_core.ngram.compute import ContinuationResult, SentenceResult
+from s2s_core.ngram.sparsity import SparsityResult, WindowResult
+
+
+def fmt_prob(p: float | None) -> str:
+    """0.25 -> '0.25', 1/3 -> '0.3333', tiny values in scientific form; None (0/0, undefined) -> '—'."""
+    if p is None:
+        return "—"
+    if p == 0:
+        return "0"
+    return f"{p:.4g}" if p < 1e-4 else f"{round(p, 4):g}"
+
+
+def fmt_log(x: float) -> str:
+    """Natural log with '−∞' for log 0."""
+    return "−∞" if x == -math.inf else f"{x:.4f}"
+
+
+def continuation_frame(res: ContinuationResult) -> pd.DataFrame:
+    """One row per word seen after the prefix: count, the count ratio, MLE and add-k probabilities."""
+    return pd.DataFrame(
+        {
+            "word": list(res.words),
+            "count": list(res.counts),
+            "ratio": [f"{c}/{res.history_count}" for c in res.counts],
+            "p_mle": [round(float(p), 4) for p in res.probs_mle],
+            "p_addk": [round(float(p), 4) for p in res.probs_addk],
+        }
+    )
+
+
+def continuation_long(res: ContinuationResult, smoothing: bool, names: dict[str, str]) -> pd.DataFrame:
+    """Bars for the chart: each seen word's probability (MLE, and add-k beside it when smoothing is on),
+    plus one bar for any single unseen word (0 without smoothing)."""
+    rows = []
+    words = list(res.words) + ([names["unseen_each"]] if res.unseen_types else [])
+    mle = [float(p) for p in res.probs_mle] + ([0.0] if res.unseen_types else [])
+    addk = [float(p) for p in res.probs_addk] + ([res.unseen_prob_addk] if res.unseen_types else [])
+    for w, pm, pa in zip(words, mle, addk):
+        rows.append({"word": w, "model": names["mle"], "prob": pm})
+        if smoothing:
+            rows.append({"word": w, "model": names["addk"], "prob": pa})
+    return pd.DataFrame(rows, columns=["word", "model", "prob"])
+
+
+def factors_frame(res: SentenceResult, smoothing: bool) -> pd.DataFrame:
+    """One row per factor P(w_i | history): the counts, the ratio, the probability used and its log."""
+    rows = []
+    for i, (f, p) in enumerate(zip(res.factors, res.probs.tolist()), start=1):
+        rows.append(
+            {
+                "i": i,
+                "word": f.word,
+                "history": " ".join(f.history) if f.history else "∅",
+                "ratio": f"{f.count}/{f.history_count}",
+                "addk_ratio": f"({f.count}+k)/({f.history_count}+k·{res.vocab_size})",
+                "p_mle": fmt_prob(f.mle),
+                "p_addk": fmt_prob(f.addk),
+                "p": fmt_prob(p),
+                "log_p": fmt_log(math.log(p) if p > 0 else -math.inf),
+            }
+        )
+    df = pd.DataFrame(rows)
+    return df if smoothing else df.drop(columns=["addk_ratio", "p_addk"])
+
+
+def factors_long(res: SentenceResult, smoothing: bool, names: dict[str, str]) -> pd.DataFrame:
+    """Bars for the chart: one per (position, model); the label is the count ratio."""
+    rows = []
+    for i, f in enumerate(res.factors, start=1):
+        pos = f"{i}. {f.word}"
+        rows.append({"pos": pos, "i": i, "model": names["mle"], "prob": float(res.probs_mle[i - 1]),
+                     "label": f"{f.count}/{f.history_count}", "zero": float(res.probs_mle[i - 1]) == 0.0})
+        if smoothing:
+            p = float(res.probs_addk[i - 1])
+            rows.append({"pos": pos, "i": i, "model": names["addk"], "prob": p, "label": fmt_prob(p), "zero": False})
+    return pd.DataFrame(rows)
+
+
+def sparsity_frame(res: SparsityResult, current_n: int | None) -> pd.DataFrame:
+    """One row per n: unseen / total n-grams of the held-out sentence, and which ones."""
+    return pd.DataFrame(
+        {
+            "n": list(res.ns),
+            "unseen": list(res.unseen),
+            "total": list(res.totals),
+            "share": list(res.shares),
+            "label": [f"{u}/{t}" for u, t in zip(res.unseen, res.totals)],
+            "current": [n == current_n for n in res.ns],
+            "grams": [", ".join("(" + " ".join(g) + ")" for g in gs) or "—" for gs in res.unseen_grams],
+            "distinct": list(res.distinct_in_corpus),
+        }
+    )
+
+
+def window_frame(res: WindowResult, names: dict[str, str]) -> pd.DataFrame:
+    """One row per (model, earlier word): can that model read the word when predicting the target?"""
+    models = [(names["ngram"], res.ngram_visible), (names["ffnn"], res.ngram_visible),
+              (names["rnn"], tuple(True for _ in res.before))]
+    rows = []
+    for model, visible in models:
+        for i, (word, v) in enumerate(zip(res.before, visible), start=1):
+            rows.append({"model": model, "pos": f"{i}. {word}", "i": i, "word": word,
+                         "seen": names["sees"] if v else names["blind"]})
+        rows.append({"model": model, "pos": f"{len(res.before) + 1}. {res.target}", "i": len(res.before) + 1,
+                     "word": "?", "seen": names["target"]})
+    return pd.DataFrame(rows)
+
+
+def product_text(res: SentenceResult, smoothing: bool) -> str:
+    """'2/8 × 1/2 × 1/1' (count ratios), or the add-k factors as decimals when smoothing is on."""
+    if smoothing:
+        return " × ".join(fmt_prob(float(p)) for p in res.probs_addk)
+    return " × ".join(f"{f.count}/{f.history_count}" for f in res.factors)
+
+
+def log_sum_text(res: SentenceResult) -> str:
+    """'−1.3863 − 0.6931 − 0': the natural logs of the factors used, added up (each is ≤ 0; log 0 = −∞)."""
+    terms = []
+    for p in res.probs.tolist():
+        if p == 0:
+            terms.append("∞")
+        else:
+            terms.append(f"{-math.log(p):.4f}".rstrip("0").rstrip(".") if p < 1 else "0")
+    return "−" + " − ".join(terms) if terms else ""

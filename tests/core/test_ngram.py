@@ -1,0 +1,277 @@
+"""Core tests for the next-token page: hand counts, probabilities, smoothing, sparsity, the window, bad input."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from s2s_core import caps
+from s2s_core.errors import InputError
+from s2s_core.ngram import (
+    continuations,
+    parse_config,
+    parse_prefix,
+    parse_sentence,
+    sentence_probability,
+    sparsity,
+    window_view,
+)
+from s2s_core.ngram.counting import count_ngrams, history_counts, ngrams, vocabulary
+from s2s_core.ngram.frames import (
+    continuation_frame,
+    continuation_long,
+    factors_frame,
+    factors_long,
+    log_sum_text,
+    product_text,
+    sparsity_frame,
+    window_frame,
+)
+from s2s_ui.catalog import translate
+
+TINY = "a b c\na b d\nb c"  # small enough to count on paper
+
+
+def cfg(text: str = TINY, n: int = 2, smoothing: bool = False, k: float = 1.0):
+    return parse_config(text, n, smoothing, k)
+
+
+# --- counting by hand -------------------------------------------------------------------------------
+
+def test_padding_and_ngrams():
+    assert ngrams(("a", "b"), 3) == [("<sos>", "<sos>", "a"), ("<sos>", "a", "b"), ("a", "b", "<eos>")]
+    assert ngrams(("a", "b"), 1) == [("a",), ("b",), ("<eos>",)]
+
+
+def test_bigram_counts_equal_hand_counts():
+    counts = count_ngrams(cfg().corpus, 2)
+    # <sos> a ×2, <sos> b ×1, a b ×2, b c ×2, b d ×1, c <eos> ×2, d <eos> ×1
+    assert counts == {("<sos>", "a"): 2, ("<sos>", "b"): 1, ("a", "b"): 2, ("b", "c"): 2, ("b", "d"): 1,
+                      ("c", "<eos>"): 2, ("d", "<eos>"): 1}
+    assert history_counts(counts)[("b",)] == 3
+    assert vocabulary(cfg().corpus) == ("a", "b", "c", "d", "<eos>", "<unk>")
+
+
+def test_continuations_equal_hand_ratios():
+    res = continuations(cfg(), ("b",))
+    assert res.words == ("c", "d") and res.counts == (2, 1) and res.history_count == 3
+    assert torch.allclose(res.probs_mle, torch.tensor([2 / 3, 1 / 3], dtype=torch.float64))
+    # add-k with k = 1, V = 6: (2+1)/(3+6), (1+1)/(3+6), each of the 4 unseen: 1/9
+    assert torch.allclose(res.probs_addk, torch.tensor([3 / 9, 2 / 9], dtype=torch.float64))
+    assert res.unseen_types == 4 and res.unseen_prob_addk == pytest.approx(1 / 9)
+    assert res.addk_total == pytest.approx(1.0) and res.max_abs_diff < 1e-12
+
+
+def test_empty_prefix_is_the_unigram_distribution():
+    res = continuations(cfg(), ())
+    assert res.history_count == 11  # 8 words + 3 <eos>
+    assert dict(zip(res.words, res.counts)) == {"b": 3, "a": 2, "c": 2, "<eos>": 3, "d": 1}
+    assert float(res.probs_mle.sum()) == pytest.approx(1.0)
+
+
+def test_unseen_prefix_gives_nothing_and_uniform_addk():
+    res = continuations(cfg(n=3, smoothing=True), ("x", "y"))
+    assert res.words == () and res.history_count == 0
+    assert res.unseen_prob_addk == pytest.approx(1 / res.vocab_size)
+    assert res.addk_total == pytest.approx(1.0)
+
+
+def test_sentence_probability_is_the_product_of_count_ratios():
+    res = sentence_probability(cfg(), ("a", "b", "c"))
+    # P(a|<sos>) P(b|a) P(c|b) P(<eos>|c) = 2/3 · 2/2 · 2/3 · 2/2
+    assert [(f.count, f.history_count) for f in res.factors] == [(2, 3), (2, 2), (2, 3), (2, 2)]
+    assert res.probability == pytest.approx(4 / 9)
+    assert res.log_probability == pytest.approx(math.log(4 / 9))
+    assert res.first_zero is None and res.max_abs_diff < 1e-12
+    assert product_text(res, False) == "2/3 × 2/2 × 2/3 × 2/2"
+
+
+def test_unseen_bigram_gives_zero_and_smoothing_removes_it():
+    plain = sentence_probability(cfg(), ("a", "c"))
+    assert plain.probability == 0.0 and plain.log_probability == -math.inf
+    assert plain.first_zero == 1 and plain.first_zero_mle == 1  # P(c | a) = 0/2
+    assert log_sum_text(plain).count("∞") == 1
+    smooth = sentence_probability(cfg(smoothing=True, k=0.5), ("a", "c"))
+    V = 6
+    expected = (2 + 0.5) / (3 + 0.5 * V) * (0 + 0.5) / (2 + 0.5 * V) * (2 + 0.5) / (2 + 0.5 * V)
+    assert smooth.probability == pytest.approx(expected)
+    assert smooth.probability_mle == 0.0 and smooth.first_zero is None
+    assert smooth.max_abs_diff < 1e-12
+
+
+def test_unseen_history_is_undefined_not_a_crash():
+    res = sentence_probability(cfg(n=3), ("z", "a"))
+    f = res.factors[1]  # history (<sos>, z) never occurs
+    assert f.history_count == 0 and f.mle is None
+    assert res.probability == 0.0
+    smooth = sentence_probability(cfg(n=3, smoothing=True), ("z", "a"))
+    assert smooth.factors[1].addk == pytest.approx(1 / smooth.vocab_size)
+
+
+def test_torch_count_matrix_matches_hand_on_the_default_corpora():
+    for lang in ("ko", "en"):
+        c = cfg(translate(lang, "ngram.default.corpus"), n=3)
+        sentence = parse_sentence(translate(lang, "ngram.default.sentence"))
+        for smoothing in (False, True):
+            res = sentence_probability(parse_config(translate(lang, "ngram.default.corpus"), 3, smoothing, 1.0),
+                                       sentence)
+            assert res.max_abs_diff < 1e-12
+        prefix = parse_prefix(translate(lang, "ngram.default.prefix"), 3)
+        assert continuations(c, prefix).max_abs_diff < 1e-12
+
+
+def test_default_korean_numbers_teach_the_syllabus():
+    text = translate("ko", "ngram.default.corpus")
+    res = continuations(cfg(text, n=3), ("오늘", "점심에"))
+    assert dict(zip(res.words, res.counts)) == {"김밥을": 2, "라면을": 1, "친구를": 1}
+    sent = parse_sentence(translate("ko", "ngram.default.sentence"))
+    assert sentence_probability(cfg(text, n=3), sent).probability == pytest.approx(2 / 8 * 1 / 2 * 1 * 1 / 3 * 1)
+    assert sentence_probability(cfg(text, n=4), sent).probability == 0.0
+    assert sparsity(cfg(text).corpus, sent).unseen == (0, 0, 0, 1)
+    win = window_view(sent, 3)
+    assert win.outside == ("어제",) and win.history == ("점심에", "라면을")
+    alt = continuations(cfg(text, n=3), win.history)
+    assert set(alt.words) == {"먹었다", "끓였다", "먹는다"}  # the window cannot tell past from future
+
+
+# --- smoothing and distributions (properties) -------------------------------------------------------
+
+WORDS = st.sampled_from(["a", "b", "c", "d", "나는", "책을"])
+SENTENCES = st.lists(WORDS, min_size=1, max_size=6)
+CORPORA = st.lists(SENTENCES, min_size=1, max_size=6).map(lambda ss: "\n".join(" ".join(s) for s in ss))
+
+
+@settings(max_examples=40, deadline=None)
+@given(corpus=CORPORA, prefix=st.lists(WORDS | st.just("zz"), max_size=3), k=st.floats(0.01, 10))
+def test_addk_sums_to_one_and_mle_to_one_when_seen(corpus, prefix, k):
+    c = parse_config(corpus, 4, True, k) if max(len(s.split()) for s in corpus.splitlines()) >= 4 else \
+        parse_config(corpus, 1, True, k)
+    res = continuations(c, tuple(prefix))
+    assert res.addk_total == pytest.approx(1.0)
+    total_addk = float(res.probs_addk.sum()) + res.unseen_types * res.unseen_prob_addk
+    assert total_addk == pytest.approx(1.0)
+    if res.history_count:
+        assert float(res.probs_mle.sum()) == pytest.approx(1.0)
+    assert res.max_abs_diff < 1e-12
+
+
+@settings(max_examples=40, deadline=None)
+@given(corpus=CORPORA, sentence=st.lists(WORDS | st.just("zz"), min_size=1, max_size=6), smoothing=st.booleans())
+def test_sentence_hand_equals_torch_and_sparsity_never_falls(corpus, sentence, smoothing):
+    c = parse_config(corpus, 1, smoothing, 1.0)
+    res = sentence_probability(c, tuple(sentence))
+    assert res.max_abs_diff < 1e-12
+    assert 0.0 <= res.probability <= 1.0
+    sp = sparsity(c.corpus, tuple(sentence))
+    assert list(sp.unseen) == sorted(sp.unseen)
+    assert all(t == len(sentence) + 1 for t in sp.totals)
+
+
+def test_all_sentences_of_a_bigram_model_sum_to_at_most_one():
+    # Σ over every word sequence up to length 4 of P(sentence) approaches 1 from below.
+    from itertools import product
+    c = cfg()
+    words = ("a", "b", "c", "d")
+    total = sum(sentence_probability(c, s).probability
+                for m in range(1, 5) for s in product(words, repeat=m))
+    assert 0.99 < total <= 1.0 + 1e-12
+
+
+def test_window_view():
+    w = window_view(("w1", "w2", "w3", "w4", "w5"), 3)
+    assert w.target == "w5" and w.history == ("w3", "w4") and w.outside == ("w1", "w2")
+    assert w.ngram_visible == (False, False, True, True)
+    short = window_view(("w1", "w2"), 4)
+    assert short.history == ("<sos>", "<sos>", "w1") and short.outside == ()
+    assert window_view(("w1", "w2"), 1).history == ()
+
+
+def test_frames_have_one_row_per_item():
+    c = cfg(smoothing=True)
+    names = {"mle": "MLE", "addk": "add-k", "unseen_each": "(unseen)", "ngram": "n", "ffnn": "f", "rnn": "r",
+             "sees": "s", "blind": "b", "target": "t"}
+    cont = continuations(c, ("b",))
+    assert len(continuation_frame(cont)) == 2
+    assert len(continuation_long(cont, True, names)) == 6  # 2 words + the unseen bar, two models
+    sent = sentence_probability(c, ("a", "c"))
+    assert len(factors_frame(sent, True)) == 3 and "p_addk" in factors_frame(sent, True)
+    assert "p_addk" not in factors_frame(sent, False)
+    assert len(factors_long(sent, True, names)) == 6
+    sp = sparsity_frame(sparsity(c.corpus, ("a", "c")), 2)
+    assert sp["current"].tolist() == [False, True, False]
+    win = window_frame(window_view(("a", "b", "c"), 2), names)
+    assert len(win) == 3 * 3
+
+
+# --- bad input ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    ("args", "key", "field"),
+    [
+        (("", 2, False, 1.0), "errors.empty_text", "ngram.field.corpus"),
+        (("   \n  \n", 2, False, 1.0), "errors.empty_text", "ngram.field.corpus"),
+        (("a b", 3, False, 1.0), "ngram.error.n_too_large", "ngram.field.n"),
+        (("a b", 0, False, 1.0), "errors.out_of_range", "ngram.field.n"),
+        (("a b", 2.5, False, 1.0), "errors.not_an_integer", "ngram.field.n"),
+        (("a b", "x", False, 1.0), "errors.not_an_integer", "ngram.field.n"),
+        (("a b", 2, "yes", 1.0), "errors.bad_choice", "ngram.field.smoothing"),
+        (("a b", 2, True, float("nan")), "errors.nan", "ngram.field.k"),
+        (("a b", 2, True, 0.0), "errors.out_of_range", "ngram.field.k"),
+        (("a b", 2, True, 1e9), "errors.too_large", "ngram.field.k"),
+        (("a <eos> b", 2, False, 1.0), "ngram.error.reserved_line", "ngram.field.corpus"),
+        (("a\n" * 201, 1, False, 1.0), "ngram.error.too_many_sentences", "ngram.field.corpus"),
+        ((" ".join(["w"] * 41), 1, False, 1.0), "ngram.error.line_too_long", "ngram.field.corpus"),
+        (("w" * (caps.MAX_CORPUS_CHARS + 1), 1, False, 1.0), "errors.text_too_long", "ngram.field.corpus"),
+    ],
+)
+def test_bad_config_raises_input_error(args, key, field):
+    with pytest.raises(InputError) as info:
+        parse_config(*args)
+    assert (info.value.key, info.value.field) == (key, field)
+
+
+def test_bad_prefix_and_sentence():
+    with pytest.raises(InputError) as info:
+        parse_prefix("오늘 점심에", 2)
+    assert info.value.key == "ngram.error.prefix_too_long" and info.value.params["window"] == 1
+    with pytest.raises(InputError) as info:
+        parse_prefix("<sos>", 3)
+    assert info.value.key == "ngram.error.reserved"
+    assert parse_prefix("   ", 1) == ()
+    for bad, key in [("", "errors.empty_text"), ("  ", "errors.empty_text"), (None, "errors.empty_text"),
+                     ("w " * 25, "errors.too_many_tokens"), ("a <unk>", "ngram.error.reserved")]:
+        with pytest.raises(InputError) as info:
+            parse_sentence(bad)
+        assert info.value.key == key and info.value.field == "ngram.field.sentence"
+
+
+def test_every_error_key_has_both_languages():
+    keys = ["ngram.error.too_many_sentences", "ngram.error.line_too_long", "ngram.error.reserved_line",
+            "ngram.error.reserved", "ngram.error.n_too_large", "ngram.error.prefix_too_long"]
+    for lang in ("ko", "en"):
+        for key in keys:
+            assert not translate(lang, key).startswith("⟦")
+        for f in ("corpus", "n", "prefix", "sentence", "smoothing", "k"):
+            assert not translate(lang, f"ngram.field.{f}").startswith("⟦")
+
+
+ANY = st.one_of(st.none(), st.booleans(), st.integers(-10, 10), st.floats(allow_nan=True), st.text(max_size=60))
+
+
+@settings(max_examples=50, deadline=None)
+@given(corpus=ANY, n=ANY, smoothing=ANY, k=ANY, prefix=ANY, sentence=ANY)
+def test_anything_is_a_config_or_an_input_error(corpus, n, smoothing, k, prefix, sentence):
+    try:
+        c = parse_config(corpus, n, smoothing, k)
+    except InputError:
+        return
+    for fn in (lambda: continuations(c, parse_prefix(prefix, c.n)),
+               lambda: sentence_probability(c, parse_sentence(sentence))):
+        try:
+            fn()
+        except InputError:
+            pass

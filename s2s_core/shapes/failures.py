@@ -1,0 +1,96 @@
+"""Wrong inputs on purpose: the real error PyTorch raises (or the silent surprise when it raises none).
+
+Shapes: B batch, S steps, E embedding, Hout = P or H, L·K rows of h_n.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+from torch.nn.utils.rnn import pack_padded_sequence
+
+from s2s_core.shapes.compute import ShapesConfig
+from s2s_core.shapes.model import run_layer, seeded_modules, token_ids
+from s2s_core.validate import check_choice
+
+KINDS: tuple[str, ...] = ("none", "wrong_e", "wrong_h0", "input_2d", "unsorted")
+# The errors a wrong shape makes PyTorch raise; anything else is a bug and must surface in tests.
+_EXPECTED = (RuntimeError, ValueError, TypeError, AttributeError, IndexError)
+
+
+@dataclass(frozen=True)
+class FailureDemo:
+    kind: str
+    code: str  # the wrong call, with the learner's sizes
+    raised: bool
+    error_type: str | None  # e.g. "RuntimeError"
+    message: str | None  # PyTorch's own words, verbatim (shown as code, never as markdown)
+    note: str  # catalog: shapes.fail.<kind>.<note>
+    silent: tuple[tuple[str, tuple[int, ...]], ...] = ()  # shapes that came out when nothing was raised
+
+
+def call_error(fn: Callable[[], Any]) -> tuple[str | None, str | None]:
+    """(error type, message) of what fn raises, or (None, None) when it runs."""
+    try:
+        fn()
+    except _EXPECTED as err:
+        return type(err).__name__, str(err)
+    return None, None
+
+
+def _demo(kind: str, code: str, fn: Callable[[], Any], quiet_note: str, silent=()) -> FailureDemo:
+    err_type, message = call_error(fn)
+    raised = err_type is not None
+    return FailureDemo(kind, code, raised, err_type, message, "raised" if raised else quiet_note,
+                       () if raised else tuple(silent))
+
+
+def _shape_list(*pairs: tuple[str, torch.Tensor]) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    return tuple((name, tuple(t.shape)) for name, t in pairs)
+
+
+@torch.inference_mode()
+def failure_demo(c: ShapesConfig, kind: str) -> FailureDemo | None:
+    """Run the chosen wrong call on the page's own layer; None for "none"."""
+    kind = check_choice(kind, "shapes.field.failure", KINDS)
+    if kind == "none":
+        return None
+    embedding, layer = seeded_modules(c.seed, c.cell, c.E, c.H, num_layers=c.num_layers,
+                                      bidirectional=c.bidirectional, batch_first=c.batch_first,
+                                      proj_size=c.proj_size)
+    x = embedding(token_ids(c.B, c.S, c.lengths))  # (B, S, E)
+    if not c.batch_first:
+        x = x.transpose(0, 1)  # (S, B, E)
+    LK, B, Hout = c.num_layers * c.K, c.B, c.Hout
+    lead = (B, c.S) if c.batch_first else (c.S, B)
+    if kind == "wrong_e":
+        # 1) One feature too many: the layer was built for input_size = E.
+        bad = torch.zeros(*lead, c.E + 1)  # (B, S, E+1)
+        return _demo(kind, f"rnn(torch.zeros{(*lead, c.E + 1)})", lambda: layer(bad), "never")
+    if kind == "wrong_h0":
+        # 2) h_0 laid out batch-first, as if batch_first applied to states too (it does not).
+        h0, c0 = torch.zeros(B, LK, Hout), torch.zeros(B, LK, c.H)  # (B, L·K, Hout), (B, L·K, H)
+        state = (h0, c0) if c.cell == "LSTM" else h0
+        code = f"rnn(x, {'(h_0, c_0)' if c.cell == 'LSTM' else 'h_0'})  # h_0: torch.zeros{(B, LK, Hout)}"
+        return _demo(kind, code, lambda: layer(x, state), "coincide")
+    if kind == "input_2d":
+        # 3) The batch axis dropped: a 2-D input is read as ONE unbatched sequence of its first axis.
+        one = x[0]  # (S, E) with batch_first, (B, E) without
+        h0 = torch.zeros(LK, B, Hout)  # (L·K, B, Hout): a batched state
+        state = (h0, torch.zeros(LK, B, c.H)) if c.cell == "LSTM" else h0
+        out, h_n, _ = run_layer(layer, one)  # what happens silently without h_0
+        silent = _shape_list(("x[0]", one), ("outputs", out), ("h_n", h_n))
+        code = f"rnn(x[0], {'(h_0, c_0)' if c.cell == 'LSTM' else 'h_0'})  # x[0]: {tuple(one.shape)}"
+        demo = _demo(kind, code, lambda: layer(one, state), "never")
+        return FailureDemo(demo.kind, demo.code, demo.raised, demo.error_type, demo.message, demo.note, silent)
+    # 4) enforce_sorted=True (the default) wants the lengths longest first.
+    lengths = c.lengths
+    if all(a >= b for a, b in zip(lengths, lengths[1:])):
+        lengths = tuple(min(i + 1, c.S) for i in range(B))  # ascending on purpose
+    ln = torch.tensor(lengths)  # (B,)
+    code = f"pack_padded_sequence(x, lengths=torch.tensor({list(lengths)}), batch_first={c.batch_first}, enforce_sorted=True)"
+    return _demo(kind, code, lambda: pack_padded_sequence(x, ln, batch_first=c.batch_first, enforce_sorted=True),
+                 "sorted")

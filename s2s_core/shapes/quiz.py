@@ -1,0 +1,92 @@
+"""'Predict the shape': a random configuration, one tensor to name, graded against a real forward pass."""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+
+from s2s_core.errors import InputError
+from s2s_core.shapes.compute import ShapesConfig, run_shapes
+
+MAX_ANSWER_CHARS = 60
+
+
+@dataclass(frozen=True)
+class ShapeQuestion:
+    number: int  # 1, 2, 3, ... within a session
+    config: ShapesConfig  # no padding; the learner sees every setting
+    tensor: str  # "x" | "outputs" | "h_n" | "c_n"
+    answer: tuple[int, ...]  # the shape of that tensor in a real forward pass
+
+
+@dataclass(frozen=True)
+class Grade:
+    correct: bool
+    given: tuple[int, ...]
+    expected: tuple[int, ...]
+    hint: str  # catalog: shapes.quiz.hint.<hint>
+
+
+def make_question(number: int, salt: int = 0) -> ShapeQuestion:
+    """Question `number` of a session (salt varies sessions); sizes are distinct so mix-ups show."""
+    rng = random.Random(f"shapes-quiz:{salt}:{number}")
+    cell = rng.choice(("RNN", "LSTM", "GRU"))
+    B, S, E, H = rng.sample(range(2, 8), 4)
+    proj = rng.choice((0, 0, rng.randint(1, H - 1))) if cell == "LSTM" else 0
+    bidirectional = rng.random() < 0.5
+    K = 2 if bidirectional else 1
+    # Keep L·K apart from B, so an answer with h_n's axes swapped is visibly wrong.
+    layers = rng.choice([n for n in (1, 2, 3) if n * K != B])
+    config = ShapesConfig(cell=cell, B=B, S=S, E=E, H=H, num_layers=layers,
+                          bidirectional=bidirectional, batch_first=rng.random() < 0.5,
+                          proj_size=proj, lengths=(S,) * B, seed=number)
+    names = ("x", "outputs", "outputs", "h_n", "h_n") + (("c_n", "c_n") if cell == "LSTM" else ())
+    tensor = rng.choice(names)
+    shape = next(s.shape for s in run_shapes(config).shapes if s.name == tensor)
+    return ShapeQuestion(number, config, tensor, shape)
+
+
+def parse_shape(text: object) -> tuple[int, ...]:
+    """"(2, 3, 6)", "2 3 6", "torch.Size([2, 3, 6])" -> (2, 3, 6)."""
+    field = "shapes.field.quiz_answer"
+    raw = "" if text is None else str(text)
+    if len(raw) > MAX_ANSWER_CHARS:
+        raise InputError("errors.text_too_long", field, count=len(raw), limit=MAX_ANSWER_CHARS)
+    numbers = re.findall(r"\d+", raw)
+    if not numbers:
+        raise InputError("shapes.error.quiz_unparsed", field)
+    if len(numbers) > 6:
+        raise InputError("errors.too_many_values", field, count=len(numbers), limit=6)
+    return tuple(int(n) for n in numbers)
+
+
+def _hint(q: ShapeQuestion, given: tuple[int, ...]) -> str:
+    """The most likely mix-up behind a wrong answer, so the feedback teaches the rule it broke."""
+    c, want = q.config, q.answer
+    if len(given) != len(want):
+        return "rank"
+    if q.tensor in ("x", "outputs") and given[:2] == want[1::-1] and given[2:] == want[2:]:
+        return "batch_first"
+    if q.tensor in ("h_n", "c_n"):
+        if given[1:] == want[1:] and given[0] == c.num_layers and c.K == 2:
+            return "stack_k"
+        if given[0] == c.B and given[1] == want[0]:
+            return "state_batch_first"
+        if q.tensor == "c_n" and c.proj_size and given[2] == c.proj_size:
+            return "cell_keeps_h"
+        if q.tensor == "h_n" and c.proj_size and given[2] == c.H:
+            return "proj"
+    if q.tensor == "outputs":
+        if given[2] == c.Hout and c.K == 2:
+            return "feature_k"
+        if c.proj_size and given[2] in (c.H, c.K * c.H):
+            return "proj"
+    return "generic"
+
+
+def grade(q: ShapeQuestion, text: object) -> Grade:
+    """Compare the typed shape with the real one; raises InputError when nothing shape-like was typed."""
+    given = parse_shape(text)
+    correct = given == q.answer
+    return Grade(correct, given, q.answer, "right" if correct else _hint(q, given))

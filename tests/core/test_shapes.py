@@ -1,0 +1,359 @@
+"""Core tests for the shapes page: every shape and equality it states comes from real tensors."""
+
+from __future__ import annotations
+
+import ast
+import itertools
+from pathlib import Path
+
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import s2s_core.shapes as shapes_pkg
+from s2s_core import caps
+from s2s_core.errors import InputError
+from s2s_core.shapes import ShapesConfig, parse_config, parse_lengths, run_shapes
+from s2s_core.shapes.bridge import BridgeConfig, bridge_view, parse_bridge
+from s2s_core.shapes.charts import padding_diff_chart, padding_error_chart, packed_chart, shapes_chart
+from s2s_core.shapes.checks import equality_checks
+from s2s_core.shapes.compute import axis_size
+from s2s_core.shapes.failures import KINDS, failure_demo
+from s2s_core.shapes.frames import (
+    packed_frame, padding_error_frame, padding_states_frame, shapes_frame, shapes_table,
+)
+from s2s_core.shapes.model import seeded_modules, token_ids
+from s2s_core.shapes.padding import padding_view
+from s2s_core.shapes.quiz import grade, make_question, parse_shape
+from s2s_core.shapes.seed_example import seed_example
+
+
+def _grid():
+    """cell × layers × bidirectional × batch_first × proj_size × (no PAD / PAD / PAD + packed)."""
+    for cell, L, bi, bf, pad in itertools.product(("RNN", "LSTM", "GRU"), (1, 2), (False, True), (False, True),
+                                                   ("full", "padded", "packed")):
+        for proj in ((0, 2) if cell == "LSTM" else (0,)):
+            lengths = (4, 2, 1) if pad != "full" else (4, 4, 4)
+            yield ShapesConfig(cell=cell, B=3, S=4, E=3, H=5, num_layers=L, bidirectional=bi, batch_first=bf,
+                               proj_size=proj, lengths=lengths, packed=pad == "packed", seed=7)
+
+
+GRID = list(_grid())
+
+
+def _ids(c: ShapesConfig) -> str:
+    return (f"{c.cell}-L{c.num_layers}-{'bi' if c.bidirectional else 'uni'}-{'bf' if c.batch_first else 'tf'}"
+            f"-P{c.proj_size}-{'packed' if c.packed else 'pad' if c.padded else 'full'}")
+
+
+# --- the study note's §8 facts ---------------------------------------------------------------------
+
+def test_seed_section8_lstm_shapes_exactly():
+    ex = seed_example()
+    assert ex.embedding == (2, 3, 4)
+    assert ex.outputs == (2, 3, 6)
+    assert ex.hidden == (1, 2, 6) and ex.cell == (1, 2, 6)
+    assert ex.last_output_equals_hidden is True
+
+
+def test_page_defaults_reproduce_the_seed_example():
+    r = run_shapes(ShapesConfig())
+    ex = seed_example()
+    assert r.ids.tolist() == [[1, 2, 3], [4, 5, 6]]
+    assert torch.equal(r.outputs, ex.outputs_tensor)  # same weights, same numbers, not just shapes
+    shapes = {s.name: s.shape for s in r.shapes}
+    assert (shapes["x"], shapes["outputs"], shapes["h_n"], shapes["c_n"]) == ((2, 3, 4), (2, 3, 6), (1, 2, 6), (1, 2, 6))
+    last = next(ch for ch in equality_checks(r) if ch.key == "last_step")
+    assert last.equal and last.lhs == "outputs[:, -1]" and last.rhs == "h_n[-1]"
+
+
+def test_run_does_not_touch_the_global_random_stream():
+    torch.manual_seed(123)
+    expected = torch.rand(3)
+    torch.manual_seed(123)
+    run_shapes(ShapesConfig(seed=5))
+    assert torch.equal(torch.rand(3), expected)
+
+
+# --- the grid: shapes, checks, padding fixes ------------------------------------------------------
+
+@pytest.mark.parametrize("c", GRID, ids=_ids)
+def test_grid_shapes_checks_and_padding(c: ShapesConfig):
+    r = run_shapes(c)
+    # 1) Named axes evaluate to the real tensors' sizes, and the headline formulas hold.
+    for s in r.shapes:
+        assert tuple(axis_size(c, a) for a in s.axes) == s.shape, s
+    LK, Hout = c.num_layers * c.K, c.Hout
+    bs = (c.B, c.S) if c.batch_first else (c.S, c.B)
+    assert tuple(r.outputs.shape) == (*bs, c.K * Hout)
+    assert tuple(r.h_n.shape) == (LK, c.B, Hout)  # batch_first never moves h_n's axes
+    if c.cell == "LSTM":
+        assert tuple(r.c_n.shape) == (LK, c.B, c.H)  # the cell state is never projected
+    else:
+        assert r.c_n is None
+    # 2) Every check's verdict is what torch says about the same two tensors, rebuilt here.
+    out, h_n = r.outputs, r.h_n
+    last = out[:, -1] if c.batch_first else out[-1]
+    first = out[:, 0] if c.batch_first else out[0]
+    rebuilt = {"last_step": lambda: (last, h_n[-1]), "true_last": lambda: (h_n, _alone(c)[0]),
+               "wrong_axis": lambda: (out[:, -1], h_n[-1]), "forward_half": lambda: (last[:, :Hout], h_n[-2]),
+               "backward_first": lambda: (first[:, Hout:], h_n[-1]), "backward_last": lambda: (last[:, Hout:], h_n[-1]),
+               "bottom_layer": lambda: (last[:, :Hout], h_n[0]), "proj_cell": lambda: (r.c_n[-1], h_n[-1])}
+    keys = [ch.key for ch in equality_checks(r)]
+    assert ("forward_half" in keys) == c.bidirectional and ("wrong_axis" in keys) == (not c.batch_first)
+    assert ("bottom_layer" in keys) == (c.num_layers > 1) and ("proj_cell" in keys) == (c.proj_size > 0)
+    for ch in equality_checks(r):
+        a, b = rebuilt[ch.key]()
+        truth = a.shape == b.shape and torch.allclose(a, b, rtol=0, atol=1e-6)
+        assert ch.equal == truth, ch
+        assert ch.lhs_shape == tuple(a.shape) and ch.rhs_shape == tuple(b.shape)
+    # 3) Packed h_n (and c_n) == each sentence run alone, for every layer and direction.
+    alone_h, alone_c = _alone(c)
+    assert torch.allclose(r.packed_h_n, alone_h, rtol=0, atol=1e-6)
+    if c.cell == "LSTM":
+        assert torch.allclose(r.packed_c_n, alone_c, rtol=0, atol=1e-6)
+    p = padding_view(r)
+    assert p.packed_max_diff < 1e-6
+    # 4) Gathering at lengths - 1 is exact whenever no backward direction feeds a layer above.
+    if not (c.bidirectional and c.num_layers > 1):
+        assert p.gather_max_diff < 1e-6
+    # 5) Through PAD: a sentence with PAD steps ends somewhere else; a full one does not.
+    for b, n in enumerate(c.lengths):
+        if n == c.S:
+            assert p.through_pad_err[b] < 1e-6
+        else:
+            assert p.through_pad_err[b] > 1e-4
+
+
+def _alone(c: ShapesConfig):
+    """Each sentence run by itself with freshly built (same-seed) modules: the independent truth."""
+    emb, layer = seeded_modules(c.seed, c.cell, c.E, c.H, num_layers=c.num_layers, bidirectional=c.bidirectional,
+                                batch_first=c.batch_first, proj_size=c.proj_size)
+    hs, cs = [], []
+    with torch.no_grad():
+        ids = token_ids(c.B, c.S, c.lengths)
+        for b, n in enumerate(c.lengths):
+            x = emb(ids[b : b + 1, :n])  # (1, n, E)
+            x = x if c.batch_first else x.transpose(0, 1)
+            _, state = layer(x)
+            hs.append(state[0] if isinstance(state, tuple) else state)
+            if isinstance(state, tuple):
+                cs.append(state[1])
+    return torch.cat(hs, dim=1), (torch.cat(cs, dim=1) if cs else None)
+
+
+def test_batch_first_moves_outputs_but_not_h_n():
+    a = {s.name: s for s in run_shapes(ShapesConfig(B=2, S=5)).shapes}
+    b = {s.name: s for s in run_shapes(ShapesConfig(B=2, S=5, lengths=(5, 5), batch_first=False)).shapes}
+    assert a["outputs"].shape == (2, 5, 6) and b["outputs"].shape == (5, 2, 6)
+    assert a["h_n"].shape == b["h_n"].shape == (1, 2, 6)
+    assert b["outputs"].roles[:2] == ("time", "batch") and b["h_n"].roles[0] == "stack"
+
+
+def test_notes_follow_the_situation():
+    def notes(**kw):
+        return {ch.key: (ch.equal, ch.note) for ch in equality_checks(run_shapes(parse_config(**kw)))}
+    assert notes()["last_step"] == (True, "equal")
+    assert notes(bidirectional=True)["last_step"] == (False, "bidirectional")
+    assert notes(bidirectional=True)["backward_first"] == (True, "equal")
+    # Straight through PAD, outputs[:, -1] and h_n[-1] still agree: both went through PAD.
+    assert notes(lengths="1 3")["last_step"] == (True, "through_pad")
+    assert notes(lengths="1 3")["true_last"] == (False, "through_pad")
+    assert notes(lengths="1 3", packed=True)["last_step"] == (False, "packed_pad")
+    assert notes(lengths="1 3", packed=True)["true_last"] == (True, "packed")
+    assert notes(num_layers=2)["bottom_layer"][0] is False
+    assert notes(proj_size=2)["proj_cell"] == (False, "differ")
+    assert notes(proj_size=2)["last_step"] == (True, "equal")  # outputs carry the projected h
+
+
+def test_packed_frame_points_at_the_real_rows_of_packed_data():
+    c = parse_config(B=3, S=4, lengths="2 4 1", batch_first=False)
+    r = run_shapes(c)
+    f = packed_frame(r)
+    assert int(f["packed_row"].notna().sum()) == sum(c.lengths) == r.packed_data.shape[0]
+    for row in f.itertuples():
+        b, t = int(row.sentence[1:]) - 1, row.step - 1
+        if row.pad:
+            assert t >= c.lengths[b]
+        else:
+            x_bt = r.x[b, t] if c.batch_first else r.x[t, b]  # (E,)
+            assert torch.equal(r.packed_data[int(row.packed_row)], x_bt)
+    assert r.batch_sizes == (3, 2, 1, 1) and r.sorted_indices == (1, 0, 2)
+
+
+# --- bridge, failures, quiz -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("c", [g for g in GRID if not g.packed and g.padded][::3], ids=_ids)
+@pytest.mark.parametrize("d", [BridgeConfig(1, 5), BridgeConfig(3, 4), BridgeConfig(2, 10)])
+def test_bridge_gives_the_decoder_its_shape(c, d):
+    r = run_shapes(c)
+    b = bridge_view(r, d)
+    assert tuple(b.h_0.shape) == (d.layers, c.B, d.hidden) == b.steps[-1].shape
+    assert tuple(b.decoder_h_n.shape) == (d.layers, c.B, d.hidden)
+    if c.cell == "LSTM":
+        assert b.cell_steps[-1].shape == (d.layers, c.B, d.hidden)
+    naive_fits = (c.num_layers * c.K, c.Hout) == (d.layers, d.hidden) and (c.cell != "LSTM" or c.H == d.hidden)
+    assert (b.naive_error is None) == naive_fits
+
+
+def test_bridge_identity_when_shapes_match():
+    b = bridge_view(run_shapes(ShapesConfig()), BridgeConfig(1, 6))
+    assert b.naive_error is None and not b.needs_linear
+    assert torch.equal(b.h_0, run_shapes(ShapesConfig()).h_n)
+
+
+@pytest.mark.parametrize("kind", KINDS[1:])
+def test_failures_raise_the_real_pytorch_error(kind):
+    d = failure_demo(ShapesConfig(), kind)
+    assert d.raised and d.error_type == "RuntimeError" and d.note == "raised"
+    words = {"wrong_e": "input_size", "wrong_h0": "Expected hidden", "input_2d": "unbatched", "unsorted": "enforce_sorted"}
+    assert words[kind] in d.message
+
+
+def test_failures_that_stay_silent_say_so():
+    assert failure_demo(ShapesConfig(), "none") is None
+    # B = L·K = 1: a batch-first h_0 has the right shape by coincidence, so PyTorch cannot notice.
+    d = failure_demo(parse_config(B=1, lengths=""), "wrong_h0")
+    assert not d.raised and d.note == "coincide"
+    d = failure_demo(parse_config(B=1), "unsorted")
+    assert not d.raised and d.note == "sorted"
+    # Without h_0, a 2-D input runs: it is read as one unbatched sequence.
+    d = failure_demo(ShapesConfig(), "input_2d")
+    assert dict(d.silent) == {"x[0]": (3, 4), "outputs": (3, 6), "h_n": (1, 6)}
+    with pytest.raises(InputError):
+        failure_demo(ShapesConfig(), "explode")
+
+
+@pytest.mark.parametrize("n", range(1, 25))
+def test_quiz_answer_is_the_real_shape(n):
+    q = make_question(n, salt=3)
+    r = run_shapes(q.config)
+    tensor = {"x": r.x, "outputs": r.outputs, "h_n": r.h_n, "c_n": r.c_n}[q.tensor]
+    assert q.answer == tuple(tensor.shape)
+    assert grade(q, str(q.answer)).correct
+    assert grade(q, f"torch.Size({list(q.answer)})").correct
+    assert make_question(n, salt=3) == q  # the same question on every rerun
+
+
+def test_quiz_hints_name_the_mix_up():
+    q = next(q for q in (make_question(n) for n in range(1, 200))
+             if q.tensor == "outputs" and q.config.bidirectional and q.config.batch_first)
+    B, S, F = q.answer
+    assert grade(q, f"{S} {B} {F}").hint == "batch_first"
+    assert grade(q, f"{B} {S} {q.config.Hout}").hint == "feature_k"
+    assert grade(q, f"{B} {S}").hint == "rank"
+    q = next(q for q in (make_question(n) for n in range(1, 200)) if q.tensor == "h_n" and q.config.bidirectional)
+    LK, B, Hout = q.answer
+    assert grade(q, f"{q.config.num_layers} {B} {Hout}").hint == "stack_k"
+    assert grade(q, f"{B} {LK} {Hout}").hint == "state_batch_first"
+
+
+# --- bad input ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("kwargs", "key", "field"), [
+    ({"lengths": "0 3"}, "shapes.error.length_not_positive", "shapes.field.lengths"),
+    ({"lengths": "3 -1"}, "shapes.error.length_not_positive", "shapes.field.lengths"),
+    ({"lengths": "4"}, "shapes.error.length_over_s", "shapes.field.lengths"),
+    ({"lengths": "3 3 3"}, "shapes.error.too_many_lengths", "shapes.field.lengths"),
+    ({"lengths": "2.5"}, "errors.not_an_integer", "shapes.field.lengths"),
+    ({"lengths": "two"}, "errors.not_an_integer", "shapes.field.lengths"),
+    ({"B": 0}, "errors.out_of_range", "shapes.field.B"),
+    ({"B": caps.MAX_BATCH + 1}, "errors.out_of_range", "shapes.field.B"),
+    ({"S": 10**9}, "errors.out_of_range", "shapes.field.S"),
+    ({"E": 0}, "errors.out_of_range", "shapes.field.E"),
+    ({"H": caps.MAX_HIDDEN + 1}, "errors.out_of_range", "shapes.field.H"),
+    ({"num_layers": 9}, "errors.out_of_range", "shapes.field.num_layers"),
+    ({"proj_size": 6}, "shapes.error.proj_too_large", "shapes.field.proj_size"),
+    ({"proj_size": 7}, "shapes.error.proj_too_large", "shapes.field.proj_size"),
+    ({"proj_size": -1}, "errors.out_of_range", "shapes.field.proj_size"),
+    ({"cell": "Transformer"}, "errors.bad_choice", "shapes.field.cell"),
+    ({"seed": "nan"}, "errors.not_an_integer", "shapes.field.seed"),
+])
+def test_bad_input_names_the_field(kwargs, key, field):
+    with pytest.raises(InputError) as info:
+        parse_config(**kwargs)
+    assert (info.value.key, info.value.field) == (key, field)
+
+
+def test_lengths_fill_and_proj_only_for_lstm():
+    assert parse_lengths("", 3, 5) == (5, 5, 5)
+    assert parse_lengths("2; 1", 3, 5) == (2, 1, 5)
+    assert parse_config(cell="GRU", proj_size=3).proj_size == 0  # only LSTM has a projection
+    assert parse_config(cell="GRU", proj_size=9, H=4).proj_size == 0
+    with pytest.raises(InputError):
+        parse_config(lengths="1" * 500)
+    with pytest.raises(InputError) as info:
+        parse_bridge(0, 4)
+    assert info.value.field == "shapes.field.dec_layers"
+    with pytest.raises(InputError):
+        parse_shape("no digits")
+
+
+anything = st.one_of(st.none(), st.booleans(), st.integers(-10**12, 10**12), st.floats(allow_nan=True),
+                     st.text(max_size=30))
+
+
+@settings(max_examples=40, deadline=None)
+@given(cell=st.one_of(st.sampled_from(["RNN", "LSTM", "GRU"]), anything), B=anything, S=anything, E=anything,
+       H=anything, layers=anything, proj=anything, lengths=anything, seed=anything)
+def test_parse_config_raises_only_input_error(cell, B, S, E, H, layers, proj, lengths, seed):
+    try:
+        c = parse_config(cell=cell, B=B, S=S, E=E, H=H, num_layers=layers, proj_size=proj, lengths=lengths, seed=seed)
+    except InputError:
+        return
+    assert len(c.lengths) == c.B and all(1 <= n <= c.S for n in c.lengths)
+
+
+@settings(max_examples=40, deadline=None)
+@given(B=st.integers(1, 4), S=st.integers(1, 5), lengths=st.lists(st.integers(-2, 7), max_size=6).map(
+    lambda xs: ", ".join(map(str, xs))), bi=st.booleans(), bf=st.booleans(), packed=st.booleans())
+def test_valid_lengths_always_run(B, S, lengths, bi, bf, packed):
+    try:
+        c = parse_config(B=B, S=S, lengths=lengths, bidirectional=bi, batch_first=bf, packed=packed, E=2, H=3)
+    except InputError as err:
+        assert err.field == "shapes.field.lengths"
+        return
+    r = run_shapes(c)
+    assert padding_view(r).packed_max_diff < 1e-6
+
+
+@settings(max_examples=40, deadline=None)
+@given(text=anything)
+def test_grade_raises_only_input_error(text):
+    try:
+        grade(make_question(1), text)
+    except InputError:
+        pass
+
+
+# --- frames, charts, purity ---------------------------------------------------------------------
+
+LABELS = {k: k for k in ("tensor", "dim", "role", "title", "axis", "sentence", "error", "length", "method", "unit",
+                          "difference", "through_pad", "true_last", "step", "token", "row", "pad", "real")}
+LABELS |= {f"role_{r}": r for r in ("batch", "time", "feature", "stack", "rows")}
+LABELS |= {f"method_{m}": m for m in ("through_pad", "gathered", "packed")}
+
+
+@pytest.mark.parametrize("c", [ShapesConfig(), GRID[-1], GRID[5]], ids=_ids)
+def test_frames_and_charts_build(c):
+    r = run_shapes(c)
+    f = shapes_frame(r)
+    assert (f["size"] == f["expected"]).all()
+    assert list(shapes_table(r)["tensor"]) == [s.name for s in r.shapes]
+    p = padding_view(r)
+    assert len(padding_states_frame(p)) == c.B * c.Hout
+    assert len(padding_error_frame(p)) == 3 * c.B
+    for chart in (shapes_chart(f, LABELS), padding_error_chart(padding_error_frame(p), LABELS),
+                  padding_diff_chart(padding_states_frame(p), LABELS), packed_chart(packed_frame(r), LABELS)):
+        assert chart.to_dict()
+
+
+def test_core_never_imports_streamlit():
+    """Static: no module of s2s_core/shapes imports streamlit (cheaper than a cold subprocess import)."""
+    for path in Path(shapes_pkg.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                assert not any(a.name.split(".")[0] == "streamlit" for a in node.names), path
+            if isinstance(node, ast.ImportFrom):
+                assert (node.module or "").split(".")[0] != "streamlit", path

@@ -1,0 +1,110 @@
+"""Tidy frames, filled-in formulas and plain-words readings for the GRU page (no streamlit)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+
+from s2s_core.gru.compare import BLOCKS, CELLS, STATES, Comparison
+from s2s_core.gru.compute import GATES, GruResult, GruRun
+from s2s_core.lstm.forcing import Force, forced_mask
+from s2s_core.lstm.frames import THRESHOLD, unit, vec_text
+
+
+def gates_frame(run: GruRun, labels: Sequence[str], forces: tuple[Force, ...] = ()) -> pd.DataFrame:
+    """One row per (gate, step, component): r, z (0-1) and the candidate n (-1..1)."""
+    S, H = run.h.shape
+    rows = []
+    for name in GATES:
+        mask = forced_mask(name, S, forces)
+        for t in range(S):
+            for k in range(H):
+                rows.append({"gate": name, "step": labels[t], "t": t + 1, "component": unit(k),
+                             "value": float(run.gates[name].value[t, k]), "forced": mask[t]})
+    return pd.DataFrame(rows)
+
+
+def step_table(run: GruRun, step: int) -> pd.DataFrame:
+    """The selected step per component: r, z, n, the old h and the new h."""
+    cols = {"r": run.gates["r"].value[step], "z": run.gates["z"].value[step], "n": run.gates["n"].value[step],
+            "h_(t-1)": run.h_prev[step], "h_t": run.h[step]}
+    data = {"#": [unit(k) for k in range(run.h.shape[1])]}
+    data.update({name: [round(float(v), 4) for v in col.tolist()] for name, col in cols.items()})
+    return pd.DataFrame(data)
+
+
+def step_bars(run: GruRun, step: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(gate bars, state bars) of one step: r, z per component; n, h_(t-1), h_t per component."""
+    H = run.h.shape[1]
+    gate_rows = [{"gate": g, "component": unit(k), "value": float(run.gates[g].value[step, k])}
+                 for g in ("r", "z") for k in range(H)]
+    states = {"n": run.gates["n"].value[step], "h_(t-1)": run.h_prev[step], "h_t": run.h[step]}
+    state_rows = [{"quantity": q, "component": unit(k), "value": float(v[k])}
+                  for q, v in states.items() for k in range(H)]
+    return pd.DataFrame(gate_rows), pd.DataFrame(state_rows)
+
+
+def states_frame(run: GruRun, labels: Sequence[str]) -> pd.DataFrame:
+    """h_t at every step (the only state a GRU carries)."""
+    S, H = run.h.shape
+    return pd.DataFrame([{"state": "h", "step": labels[t], "t": t + 1, "component": unit(k),
+                          "value": float(run.h[t, k])} for t in range(S) for k in range(H)])
+
+
+def override_frame(natural: GruRun, forced: GruRun, labels: Sequence[str], names: dict[str, str]) -> pd.DataFrame:
+    """h of both runs, one row per (run, step, component)."""
+    S, H = natural.h.shape
+    return pd.DataFrame([
+        {"run": names[key], "state": "h", "step": labels[t], "t": t + 1, "component": unit(k),
+         "value": float(run.h[t, k])}
+        for key, run in (("natural", natural), ("forced", forced)) for t in range(S) for k in range(H)
+    ])
+
+
+def equations(result: GruResult, run: GruRun, step: int) -> list[str]:
+    """The step's equations in PyTorch's formulation, numbers filled in."""
+    t = step
+    r, z, n = (run.gates[g] for g in GATES)
+    lines = [f"x_t = {vec_text(result.x[t])}", f"h_(t-1) = {vec_text(run.h_prev[t])}"]
+    for name, tr in (("r", r), ("z", z)):
+        lines.append(f"{name} = σ((W_i{name}·x_t + b_i{name}) + (W_h{name}·h_(t-1) + b_h{name})) = "
+                     f"σ({vec_text(tr.x_part[t])} + {vec_text(tr.h_part[t])}) = σ({vec_text(tr.pre[t])}) = "
+                     f"{vec_text(tr.value[t])}")
+    lines.append(f"n = tanh((W_in·x_t + b_in) + r⊙(W_hn·h_(t-1) + b_hn)) = tanh({vec_text(n.x_part[t])} + "
+                 f"{vec_text(r.value[t])}⊙{vec_text(n.h_part[t])}) = tanh({vec_text(n.pre[t])}) = {vec_text(n.value[t])}")
+    zt = z.value[t]
+    lines.append(f"h_t = (1 − z)⊙n + z⊙h_(t-1) = {vec_text(1 - zt)}⊙{vec_text(n.value[t])} + "
+                 f"{vec_text(zt)}⊙{vec_text(run.h_prev[t])} = {vec_text(run.h[t])}")
+    return lines
+
+
+def reading(run: GruRun, step: int, threshold: float = THRESHOLD) -> dict[str, str]:
+    """Components that mostly kept the old h (z > threshold), took the candidate, and let old h into n (r)."""
+    z = run.gates["z"].value[step]  # (H,)
+    r = run.gates["r"].value[step]  # (H,)
+    H = z.shape[0]
+    return {
+        "kept": ", ".join(unit(k) for k in range(H) if float(z[k]) > threshold),
+        "written": ", ".join(unit(k) for k in range(H) if float(z[k]) <= threshold),
+        "reset": ", ".join(unit(k) for k in range(H) if float(r[k]) <= threshold),
+    }
+
+
+def comparison_table(comp: Comparison, names: dict[str, str]) -> pd.DataFrame:
+    """One row per module: blocks, what it carries, the count from the module and by the formula."""
+    blocks = {"rnn": "1", "gru": "3 (r, z, n)", "lstm": "4 (i, f, g, o)"}
+    return pd.DataFrame({
+        names["cell"]: ["nn.RNN", "nn.GRU", "nn.LSTM"],
+        names["blocks"]: [blocks[c] for c in CELLS],
+        names["carries"]: [", ".join(STATES[c]) for c in CELLS],
+        names["params"]: [comp.totals[c] for c in CELLS],
+        names["formula"]: [f"{BLOCKS[c]}·"
+                           f"({comp.H}·{comp.E} + {comp.H}·{comp.H} + 2·{comp.H}) = {comp.formula[c]}" for c in CELLS],
+    })
+
+
+def params_frame(comp: Comparison) -> pd.DataFrame:
+    """One row per parameter tensor (long format, for the stacked bar chart)."""
+    return pd.DataFrame([{"cell": f"nn.{r.cell.upper()}", "name": r.name,
+                          "shape": " × ".join(str(s) for s in r.shape), "numel": r.numel} for r in comp.rows])

@@ -1,0 +1,108 @@
+"""The runnable PyTorch script for the LSTM page's current inputs (prints what the page shows)."""
+
+from __future__ import annotations
+
+from s2s_core.lstm.compute import LstmConfig
+from s2s_core.lstm.inputs import SequenceSpec, embedding_rows
+
+
+def _rows(rows) -> str:
+    return "[" + ", ".join("[" + ", ".join(repr(float(v)) for v in r) + "]" for r in rows) + "]"
+
+
+def input_block(seq: SequenceSpec) -> str:
+    """Script lines that build x (S, E): the sentence through an nn.Embedding, or the typed table."""
+    if seq.source == "table":
+        return f"x = torch.tensor({_rows(seq.vectors)}, dtype=torch.float64)  # (S, E) the typed vectors\n"
+    vocab, table = embedding_rows(seq)
+    ids = [vocab.index(tok) for tok in seq.tokens]
+    return (
+        f"words = {list(seq.tokens)!r}\n"
+        f"vocab = {list(vocab)!r}\n"
+        "# The page draws each word's row from N(0, 1) with a generator seeded by the word and the seed,\n"
+        "# like an untrained nn.Embedding; the exact rows are copied here.\n"
+        f"table = torch.tensor({_rows(table)}, dtype=torch.float64)  # (V, E)\n"
+        "embedding = nn.Embedding.from_pretrained(table)\n"
+        f"ids = torch.tensor({ids})  # (S,) one id per word\n"
+        "x = embedding(ids)  # (S, E)\n"
+    )
+
+
+def init_block(module: str, E: int, H: int, seed: int) -> str:
+    """Script lines that build the module with the page's seeded init U(-1/√H, 1/√H)."""
+    return (
+        f"E, H = {E}, {H}\n"
+        f"cell = nn.{module}(E, H, batch_first=True, dtype=torch.float64)\n"
+        "# PyTorch's own init range, drawn from a private generator so the numbers are reproducible.\n"
+        f"gen = torch.Generator().manual_seed({seed})\n"
+        "k = 1 / math.sqrt(H)\n"
+        "with torch.no_grad():\n"
+        "    for p in cell.parameters():  # weight_ih_l0, weight_hh_l0, bias_ih_l0, bias_hh_l0\n"
+        "        p.copy_(torch.rand(*p.shape, generator=gen, dtype=torch.float64) * 2 * k - k)\n"
+    )
+
+
+def forces_literal(config) -> str:
+    """{gate: ([0-based steps], value)} for the script."""
+    return "{" + ", ".join(f"{f.gate!r}: ({list(f.steps)}, {f.value!r})" for f in config.forces) + "}"
+
+
+def script(config: LstmConfig) -> str:
+    """A self-contained script: split nn.LSTM's weights into i, f, g, o, run the steps by hand, compare."""
+    seq = config.seq
+    return f'''"""LSTM gates by hand with nn.LSTM's own weights, checked against nn.LSTM."""
+import math
+
+import torch
+from torch import nn
+
+{input_block(seq)}S = x.shape[0]
+{init_block("LSTM", seq.E, config.H, seq.seed)}
+# PyTorch stacks the four blocks in the order i, f, g, o: rows k*H to (k+1)*H belong to block k.
+W_ii, W_if, W_ig, W_io = cell.weight_ih_l0.detach().chunk(4)  # 4 x (H, E)
+W_hi, W_hf, W_hg, W_ho = cell.weight_hh_l0.detach().chunk(4)  # 4 x (H, H)
+b_ii, b_if, b_ig, b_io = cell.bias_ih_l0.detach().chunk(4)  # 4 x (H,)
+b_hi, b_hf, b_hg, b_ho = cell.bias_hh_l0.detach().chunk(4)  # 4 x (H,)
+FORCE = {forces_literal(config)}  # gate -> (0-based steps, forced value)
+
+
+def run(force):
+    h = torch.zeros(H, dtype=torch.float64)  # (H,) h_0
+    c = torch.zeros(H, dtype=torch.float64)  # (H,) c_0
+    seen = {{name: [] for name in "ifgoch"}}
+    for t in range(S):
+        i = torch.sigmoid(W_ii @ x[t] + b_ii + W_hi @ h + b_hi)  # (H,) input gate
+        f = torch.sigmoid(W_if @ x[t] + b_if + W_hf @ h + b_hf)  # (H,) forget gate
+        g = torch.tanh(W_ig @ x[t] + b_ig + W_hg @ h + b_hg)  # (H,) candidate
+        o = torch.sigmoid(W_io @ x[t] + b_io + W_ho @ h + b_ho)  # (H,) output gate
+        gates = {{"i": i, "f": f, "o": o}}
+        for name, (steps, value) in force.items():
+            if t in steps:
+                gates[name] = torch.full_like(gates[name], value)
+        i, f, o = gates["i"], gates["f"], gates["o"]
+        c = f * c + i * g  # (H,) keep f of the old cell, write i of the candidate
+        h = o * torch.tanh(c)  # (H,) expose o of the squashed cell
+        for name, value in zip("ifgoch", (i, f, g, o, c, h)):
+            seen[name].append(value)
+    return {{name: torch.stack(rows) for name, rows in seen.items()}}  # each (S, H)
+
+
+def r4(m):
+    return [[round(v, 4) for v in row] for row in m.tolist()] if m.dim() == 2 else [round(v, 4) for v in m.tolist()]
+
+
+hand = run({{}})
+with torch.no_grad():
+    out, (h_n, c_n) = cell(x.unsqueeze(0))  # (1, S, H), (1, 1, H), (1, 1, H)
+for name in "ifgoch":
+    print(f"{{name}}: {{r4(hand[name])}}")
+print("h_n:", r4(h_n[0, 0]))
+print("c_n:", r4(c_n[0, 0]))
+same = torch.allclose(hand["h"], out[0]) and torch.allclose(hand["h"][-1], h_n[0, 0]) and torch.allclose(hand["c"][-1], c_n[0, 0])
+print("hand == nn.LSTM:", same)
+print("parameters:", sum(p.numel() for p in cell.parameters()))
+if FORCE:
+    forced = run(FORCE)
+    print("forced c:", r4(forced["c"]))
+    print("forced h:", r4(forced["h"]))
+'''

@@ -1,0 +1,125 @@
+"""Tidy frames, filled-in formulas and plain-words readings for the LSTM page (no streamlit)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+import torch
+
+from s2s_core.lstm.compute import GATES, LstmResult, LstmRun
+from s2s_core.lstm.forcing import Force, forced_mask
+
+THRESHOLD = 0.5  # a gate "mostly open" above this: the plain-words reading's cut-off
+
+
+def fmt(x: float, digits: int = 3) -> str:
+    """-0.12345 -> '-0.123'; never '-0.000'."""
+    text = f"{x:.{digits}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
+
+
+def vec_text(v: torch.Tensor | Sequence[float], digits: int = 3) -> str:
+    """[0.260, -0.407, …] with fixed decimals."""
+    values = v.tolist() if isinstance(v, torch.Tensor) else list(v)
+    return "[" + ", ".join(fmt(float(a), digits) for a in values) + "]"
+
+
+def unit(k: int) -> str:
+    """0-based component -> '1', '2', … (the same label in every chart and table)."""
+    return str(k + 1)
+
+
+def gates_frame(run: LstmRun, labels: Sequence[str], forces: tuple[Force, ...] = ()) -> pd.DataFrame:
+    """One row per (gate, step, component): value, and whether an override set it."""
+    S, H = run.h.shape
+    rows = []
+    for name in GATES:
+        mask = forced_mask(name, S, forces)
+        value = run.gates[name].value  # (S, H)
+        for t in range(S):
+            for k in range(H):
+                rows.append({"gate": name, "step": labels[t], "t": t + 1, "component": unit(k),
+                             "value": float(value[t, k]), "forced": mask[t]})
+    return pd.DataFrame(rows)
+
+
+def step_table(run: LstmRun, step: int) -> pd.DataFrame:
+    """The selected step per component, in formula order: gates, candidate, old and new cell, h."""
+    cols = {
+        "i": run.gates["i"].value[step], "f": run.gates["f"].value[step], "g": run.gates["g"].value[step],
+        "o": run.gates["o"].value[step], "c_(t-1)": run.c_prev[step], "c_t": run.c[step], "h_t": run.h[step],
+    }
+    H = run.h.shape[1]
+    data = {"#": [unit(k) for k in range(H)]}
+    data.update({name: [round(float(v), 4) for v in col.tolist()] for name, col in cols.items()})
+    return pd.DataFrame(data)
+
+
+def step_bars(run: LstmRun, step: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(gate bars, state bars) of one step: i, f, o per component; g, c_(t-1), c_t, h_t per component."""
+    H = run.h.shape[1]
+    gate_rows = [{"gate": g, "component": unit(k), "value": float(run.gates[g].value[step, k])}
+                 for g in ("i", "f", "o") for k in range(H)]
+    states = {"g": run.gates["g"].value[step], "c_(t-1)": run.c_prev[step], "c_t": run.c[step], "h_t": run.h[step]}
+    state_rows = [{"quantity": q, "component": unit(k), "value": float(v[k])}
+                  for q, v in states.items() for k in range(H)]
+    return pd.DataFrame(gate_rows), pd.DataFrame(state_rows)
+
+
+def states_frame(run: LstmRun, labels: Sequence[str]) -> pd.DataFrame:
+    """c_t and h_t at every step, one row per (state, step, component): the h-vs-c heatmaps."""
+    S, H = run.h.shape
+    return pd.DataFrame([
+        {"state": name, "step": labels[t], "t": t + 1, "component": unit(k), "value": float(tensor[t, k])}
+        for name, tensor in (("c", run.c), ("h", run.h)) for t in range(S) for k in range(H)
+    ])
+
+
+def override_frame(natural: LstmRun, forced: LstmRun, labels: Sequence[str], names: dict[str, str]) -> pd.DataFrame:
+    """c and h of both runs, one row per (run, state, step, component); names translate the two runs."""
+    S, H = natural.h.shape
+    rows = []
+    for run_key, run in (("natural", natural), ("forced", forced)):
+        for state in ("c", "h"):
+            tensor = getattr(run, state)  # (S, H)
+            for t in range(S):
+                for k in range(H):
+                    rows.append({"run": names[run_key], "state": state, "step": labels[t], "t": t + 1,
+                                 "component": unit(k), "value": float(tensor[t, k])})
+    return pd.DataFrame(rows)
+
+
+def equations(result: LstmResult, run: LstmRun, step: int) -> list[str]:
+    """The step's equations with the numbers filled in, in the order the cell computes them."""
+    t = step
+    x_t = result.x[t]  # (E,)
+    lines = [f"x_t = {vec_text(x_t)}", f"h_(t-1) = {vec_text(run.h_prev[t])}", f"c_(t-1) = {vec_text(run.c_prev[t])}"]
+    for name in GATES:
+        w = result.weights[name]
+        trace = run.gates[name]
+        act = "tanh" if name == "g" else "σ"
+        lines.append(
+            f"{name} = {act}(W_i{name}·x_t + b_i{name} + W_h{name}·h_(t-1) + b_h{name}) = "
+            f"{act}({vec_text(trace.x_part[t])} + {vec_text(w.b_x)} + {vec_text(trace.h_part[t])} + {vec_text(w.b_h)}) = "
+            f"{act}({vec_text(trace.pre[t])}) = {vec_text(trace.value[t])}"
+        )
+    i, f, g, o = (run.gates[n].value[t] for n in GATES)
+    lines.append(f"c_t = f⊙c_(t-1) + i⊙g = {vec_text(f)}⊙{vec_text(run.c_prev[t])} + {vec_text(i)}⊙{vec_text(g)}"
+                 f" = {vec_text(f * run.c_prev[t])} + {vec_text(i * g)} = {vec_text(run.c[t])}")
+    lines.append(f"h_t = o⊙tanh(c_t) = {vec_text(o)}⊙{vec_text(torch.tanh(run.c[t]))} = {vec_text(run.h[t])}")
+    return lines
+
+
+def reading(run: LstmRun, step: int, threshold: float = THRESHOLD) -> dict[str, str]:
+    """Which components the step kept (f), wrote (i) and exposed (o) by more than `threshold`."""
+    out = {}
+    for key, gate in (("kept", "f"), ("written", "i"), ("exposed", "o")):
+        value = run.gates[gate].value[step]  # (H,)
+        out[key] = ", ".join(unit(k) for k in range(value.shape[0]) if float(value[k]) > threshold)
+    return out
+
+
+def mean_openness(run: LstmRun, step: int) -> dict[str, float]:
+    """Mean value of each sigmoid gate at one step (the quiz asks which is the most open)."""
+    return {g: float(run.gates[g].value[step].mean()) for g in ("i", "f", "o")}

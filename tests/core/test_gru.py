@@ -1,0 +1,183 @@
+"""GRU: hand steps == nn.GRU / nn.GRUCell with copied weights, z overrides, parameter counts, bad input, frames."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from torch import nn
+
+from s2s_core.errors import InputError
+from s2s_core.gru import GruConfig, gru_gates, parse_config
+from s2s_core.gru.charts import params_chart
+from s2s_core.gru.compare import compare
+from s2s_core.gru.compute import GATES, hand_gru, make_gru, split_gates
+from s2s_core.gru.diagram import gru_cell_dot
+from s2s_core.gru.frames import (
+    comparison_table,
+    equations,
+    gates_frame,
+    override_frame,
+    params_frame,
+    reading,
+    states_frame,
+    step_bars,
+    step_table,
+)
+from s2s_core.lstm.charts import gate_heatmaps, override_lines, states_heatmaps, step_charts
+from s2s_core.lstm.frames import vec_text
+from s2s_core.lstm.inputs import MAX_E, MAX_H, MAX_S
+
+LABELS = {k: k for k in ("step", "component", "value", "gate", "gate_value", "quantity", "gates_title",
+                         "states_title", "run", "params", "tensor", "cell", "shape", "params_title")}
+SENTENCE = "나는 도서관에서 책을 읽는다"
+
+
+def _random_x(S: int, E: int, seed: int) -> torch.Tensor:
+    return torch.randn(S, E, generator=torch.Generator().manual_seed(seed), dtype=torch.float64)  # (S, E)
+
+
+@settings(max_examples=40, deadline=None)
+@given(S=st.integers(1, MAX_S), E=st.integers(1, MAX_E), H=st.integers(1, MAX_H), seed=st.integers(0, 10_000))
+def test_hand_loop_equals_nn_gru_with_copied_weights(S, E, H, seed):
+    torch.manual_seed(seed)
+    gru = nn.GRU(E, H, batch_first=True, dtype=torch.float64)  # PyTorch's own default init
+    x = _random_x(S, E, seed)
+    run = hand_gru(x, split_gates(gru))
+    with torch.no_grad():
+        out, h_n = gru(x.unsqueeze(0))  # (1, S, H), (1, 1, H)
+    assert torch.allclose(run.h, out[0])
+    assert torch.allclose(run.h[-1], h_n[0, 0])
+
+
+@settings(max_examples=30, deadline=None)
+@given(S=st.integers(1, 6), E=st.integers(1, MAX_E), H=st.integers(1, MAX_H), seed=st.integers(0, 10_000))
+def test_every_step_equals_nn_grucell(S, E, H, seed):
+    gru = make_gru(E, H, seed)
+    cell = nn.GRUCell(E, H, dtype=torch.float64)
+    with torch.no_grad():
+        cell.weight_ih.copy_(gru.weight_ih_l0)
+        cell.weight_hh.copy_(gru.weight_hh_l0)
+        cell.bias_ih.copy_(gru.bias_ih_l0)
+        cell.bias_hh.copy_(gru.bias_hh_l0)
+    x = _random_x(S, E, seed)
+    run = hand_gru(x, split_gates(gru))
+    h = torch.zeros(1, H, dtype=torch.float64)  # (1, H)
+    with torch.no_grad():
+        for t in range(S):
+            h = cell(x[t : t + 1], h)  # (1, E) -> (1, H)
+            assert torch.allclose(run.h[t], h[0])
+
+
+@settings(max_examples=30, deadline=None)
+@given(E=st.integers(1, MAX_E), H=st.integers(1, MAX_H), seed=st.integers(0, 10_000),
+       words=st.lists(st.sampled_from(["나는", "책을", "읽는다", "cat", "a"]), min_size=1, max_size=MAX_S))
+def test_page_result_passes_its_own_check(E, H, seed, words):
+    result = gru_gates(parse_config("sentence", " ".join(words), None, E, H, seed))
+    assert result.max_abs_diff < 1e-9
+    assert result.n_params == sum(p.numel() for p in make_gru(E, H, seed).parameters()) == 3 * (H * E + H * H + 2 * H)
+
+
+@settings(max_examples=40, deadline=None)
+@given(E=st.integers(1, MAX_E), H=st.integers(1, MAX_H))
+def test_parameter_counts_equal_the_modules(E, H):
+    comp = compare(E, H)
+    for cell, module in (("rnn", nn.RNN), ("gru", nn.GRU), ("lstm", nn.LSTM)):
+        assert comp.totals[cell] == sum(p.numel() for p in module(E, H).parameters()) == comp.formula[cell]
+    assert comp.totals["lstm"] * 3 == comp.totals["gru"] * 4  # four blocks vs three, same sizes
+
+
+def test_the_formulas_hold_on_the_page_result():
+    run = gru_gates(GruConfig()).run
+    r, z, n = (run.gates[g] for g in GATES)
+    assert torch.allclose(run.h, (1 - z.value) * n.value + z.value * run.h_prev)
+    assert torch.allclose(n.pre, n.x_part + r.value * n.h_part)
+    assert torch.allclose(run.h_prev[1:], run.h[:-1])
+    assert torch.all((z.value > 0) & (z.value < 1))
+
+
+def test_update_gate_one_keeps_h_constant():
+    config = parse_config("sentence", SENTENCE, None, 3, 4, 0, {"z": ([2, 3, 4], 1)})
+    result = gru_gates(config)
+    for t in (1, 2, 3):
+        assert torch.equal(result.forced.h[t], result.forced.h[0])
+    assert result.max_abs_diff < 1e-9
+
+
+def test_reset_zero_makes_the_candidate_ignore_the_old_state():
+    config = parse_config("sentence", SENTENCE, None, 3, 4, 0, {"r": ([2], 0)})
+    result = gru_gates(config)
+    n = result.forced.gates["n"]
+    assert torch.allclose(n.value[1], torch.tanh(n.x_part[1]))
+    assert torch.equal(result.forced.h[0], result.run.h[0])
+    assert not torch.allclose(result.forced.h[3], result.run.h[3])
+
+
+@pytest.mark.parametrize("args, key, field", [
+    (("sentence", "", None, 3, 4, 0), "errors.empty_text", "gru.field.sentence"),
+    (("sentence", "a", None, 3, MAX_H + 1, 0), "errors.out_of_range", "gru.field.H"),
+    (("sentence", "a", None, MAX_E + 1, 4, 0), "errors.out_of_range", "gru.field.E"),
+    (("table", "", [], 3, 4, 0), "errors.empty_table", "gru.field.vectors"),
+    (("table", "", [["x"]], 1, 4, 0), "errors.not_a_number", "gru.field.vectors"),
+    (("table", "", [["-inf"]], 1, 4, 0), "errors.too_large", "gru.field.vectors"),
+    (("table", "", [["NaN"]], 1, 4, 0), "errors.nan", "gru.field.vectors"),
+])
+def test_bad_input_gets_a_named_message(args, key, field):
+    with pytest.raises(InputError) as err:
+        parse_config(*args)
+    assert (err.value.key, err.value.field) == (key, field)
+
+
+@pytest.mark.parametrize("forces, key", [
+    ({"z": ([9], 1)}, "errors.out_of_range"),
+    ({"z": ([1], -0.5)}, "errors.out_of_range"),
+    ({"n": ([1], 1)}, "errors.bad_choice"),
+    ({"f": ([1], 1)}, "errors.bad_choice"),  # an LSTM gate
+])
+def test_bad_overrides(forces, key):
+    with pytest.raises(InputError) as err:
+        parse_config("sentence", SENTENCE, None, 3, 4, 0, forces)
+    assert err.value.key == key and err.value.field == "gru.field.force"
+
+
+cell = st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=6), st.none(), st.integers())
+
+
+@settings(max_examples=40, deadline=None)
+@given(rows=st.lists(st.lists(cell, min_size=0, max_size=10), max_size=14),
+       sentence=st.one_of(st.text(max_size=60), st.none()), source=st.sampled_from(["sentence", "table"]),
+       E=st.integers(-2, 12), H=st.integers(-2, 12), seed=st.integers(-5, 2**32))
+def test_any_input_either_works_or_raises_input_error(rows, sentence, source, E, H, seed):
+    try:
+        config = parse_config(source, sentence, rows, E, H, seed)
+    except InputError:
+        return
+    assert gru_gates(config).max_abs_diff < 1e-9
+
+
+def test_frames_charts_and_comparison():
+    config = parse_config("sentence", SENTENCE, None, 3, 4, 0, {"z": ([3], 1)})
+    result = gru_gates(config)
+    run = result.run
+    frame = gates_frame(run, result.labels, config.forces)
+    assert len(frame) == 3 * 4 * 4
+    assert frame[frame["forced"]]["gate"].unique().tolist() == ["z"]
+    assert list(step_table(run, 0).columns) == ["#", "r", "z", "n", "h_(t-1)", "h_t"]
+    lines = equations(result, run, 1)
+    assert lines[-1].startswith("h_t = (1 − z)⊙n + z⊙h_(t-1) = ") and lines[-1].endswith(vec_text(run.h[1]))
+    z1 = run.gates["z"].value[1]
+    read = reading(run, 1)
+    assert read["kept"] == ", ".join(str(k + 1) for k in range(4) if z1[k] > 0.5)
+    assert gate_heatmaps(frame, GATES, {g: g for g in GATES}, LABELS, tanh_gates=("n",)).to_dict()
+    assert step_charts(*step_bars(run, 0), LABELS).to_dict()
+    assert states_heatmaps(states_frame(run, result.labels), {"h": "h"}, LABELS).to_dict()
+    both = override_frame(run, result.forced, result.labels, {"natural": "N", "forced": "F"})
+    assert override_lines(both, {"h": "h"}, LABELS).to_dict()
+    comp = compare(3, 4)
+    table = comparison_table(comp, {k: k for k in ("cell", "blocks", "carries", "params", "formula")})
+    assert table["params"].tolist() == [36, 108, 144]
+    assert table["formula"].tolist()[2] == "4·(4·3 + 4·4 + 2·4) = 144"
+    assert params_frame(comp)["numel"].sum() == 36 + 108 + 144
+    assert params_chart(params_frame(comp), LABELS).to_dict()
+    assert gru_cell_dot({k: k for k in ("gates", "candidate", "output", "next_h", "keep", "take")}).startswith("digraph")

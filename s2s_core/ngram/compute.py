@@ -132,6 +132,8 @@ def parse_prefix(text: object, n: int) -> Sentence:
         return ()
     tokens = check_text(text, field).split()
     _check_tokens(tokens, field)
+    if n == 1:
+        raise InputError("ngram.error.prefix_unigram", field, count=len(tokens))
     if len(tokens) > n - 1:
         raise InputError("ngram.error.prefix_too_long", field, count=len(tokens), n=n, window=n - 1)
     return tuple(tokens)

@@ -25,7 +25,7 @@ def fmt_prob(p: float | None) -> str:
 
 def fmt_log(x: float) -> str:
     """Natural log with '−∞' for log 0."""
-    return "−∞" if x == -math.inf else f"{x:.4f}"
+    return "−∞" if x == -math.inf else f"{x:.4f}".replace("-", "−")
 
 
 def continuation_frame(res: ContinuationResult) -> pd.DataFrame:

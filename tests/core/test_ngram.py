@@ -242,6 +242,9 @@ def test_bad_prefix_and_sentence():
         parse_prefix("<sos>", 3)
     assert info.value.key == "ngram.error.reserved"
     assert parse_prefix("   ", 1) == ()
+    with pytest.raises(InputError) as info:
+        parse_prefix("a", 1)
+    assert info.value.key == "ngram.error.prefix_unigram"
     for bad, key in [("", "errors.empty_text"), ("  ", "errors.empty_text"), (None, "errors.empty_text"),
                      ("w " * 25, "errors.too_many_tokens"), ("a <unk>", "ngram.error.reserved")]:
         with pytest.raises(InputError) as info:
@@ -251,7 +254,8 @@ def test_bad_prefix_and_sentence():
 
 def test_every_error_key_has_both_languages():
     keys = ["ngram.error.too_many_sentences", "ngram.error.line_too_long", "ngram.error.reserved_line",
-            "ngram.error.reserved", "ngram.error.n_too_large", "ngram.error.prefix_too_long"]
+            "ngram.error.reserved", "ngram.error.n_too_large", "ngram.error.prefix_too_long",
+            "ngram.error.prefix_unigram"]
     for lang in ("ko", "en"):
         for key in keys:
             assert not translate(lang, key).startswith("⟦")

@@ -1,0 +1,58 @@
+"""Altair charts for the backprop-through-time page: gradient norm vs steps back (log scale), and clipping."""
+
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+
+from s2s_core.bptt.frames import cell_order
+
+SERIES_COLORS = ("#d62728", "#1f77b4", "#2ca02c", "#9ecae1", "#7f7f7f")  # RNN, LSTM, GRU, LSTM cell, ρ^k
+
+
+def grad_chart(frame: pd.DataFrame, cuts: pd.DataFrame, labels: dict[str, str]) -> alt.LayerChart:
+    """‖∂L/∂h_(T-k)‖ against k on a log scale: a straight line is a constant factor per step (ρ^k)."""
+    order = cell_order()
+    line = (
+        alt.Chart(frame)
+        .mark_line(point=alt.OverlayMarkDef(size=18))
+        .encode(
+            x=alt.X("k:Q", title=labels["k"], scale=alt.Scale(nice=False)),
+            y=alt.Y("norm:Q", title=labels["norm"], scale=alt.Scale(type="log"), axis=alt.Axis(format=".0e")),
+            color=alt.Color("series:N", title=None, sort=order,
+                            scale=alt.Scale(domain=order, range=list(SERIES_COLORS)),
+                            legend=alt.Legend(orient="top")),
+            strokeDash=alt.condition("datum.cell == 'law' || datum.series == 'LSTM cell'",
+                                     alt.value([5, 4]), alt.value([1, 0])),
+            strokeWidth=alt.condition("datum.focus", alt.value(3.5), alt.value(1.8)),
+            tooltip=[alt.Tooltip("series:N", title=labels["series"]), alt.Tooltip("k:Q", title=labels["k"]),
+                     alt.Tooltip("t:Q", title=labels["t"]), alt.Tooltip("norm:Q", title=labels["norm"], format=".3e"),
+                     alt.Tooltip("ratio:Q", title=labels["ratio"], format=".3e")],
+        )
+    )
+    layers = [line]
+    if not cuts.empty:
+        rules = alt.Chart(cuts).mark_rule(color="#555555", strokeDash=[2, 2]).encode(x="k:Q")
+        text = alt.Chart(cuts).mark_text(align="left", dx=3, dy=-4, fontSize=11, color="#555555").encode(
+            x="k:Q", y=alt.value(8), text=alt.value(labels["cut"])
+        )
+        layers += [rules, text]
+    return alt.layer(*layers).properties(height=320, width="container", title=labels["grad_title"])
+
+
+def clip_chart(frame: pd.DataFrame, max_norm: float, labels: dict[str, str]) -> alt.LayerChart:
+    """Gradient norms before and after clip_grad_norm_, with the max-norm line (log scale: sizes differ a lot)."""
+    params = list(dict.fromkeys(frame["param"]))
+    whens = list(dict.fromkeys(frame["when"]))
+    bars = alt.Chart(frame).mark_bar().encode(
+        x=alt.X("param:N", title=None, sort=params, axis=alt.Axis(labelAngle=0, labelLimit=120)),
+        xOffset=alt.XOffset("when:N", sort=whens),
+        y=alt.Y("norm:Q", title=labels["norm"], scale=alt.Scale(type="log"), axis=alt.Axis(format=".0e")),
+        color=alt.Color("when:N", title=None, sort=whens, scale=alt.Scale(range=["#ff7f0e", "#1f77b4"]),
+                        legend=alt.Legend(orient="top")),
+        tooltip=[alt.Tooltip("param:N"), alt.Tooltip("when:N"), alt.Tooltip("norm:Q", format=".4g")],
+    )
+    rule = alt.Chart(pd.DataFrame({"max_norm": [max_norm]})).mark_rule(color="black", strokeDash=[4, 3]).encode(
+        y="max_norm:Q"
+    )
+    return alt.layer(bars, rule).properties(height=240, width="container", title=labels["clip_title"])

@@ -1,0 +1,86 @@
+"""The runnable PyTorch script for the backprop-through-time page's current inputs (prints what the page shows)."""
+
+from __future__ import annotations
+
+from s2s_core.bptt.compute import CELLS, E, H, MAX_T, BpttConfig
+
+
+def script(config: BpttConfig) -> str:
+    """A self-contained script: the same seeded inputs and weights, the unrolled loop, autograd, clipping."""
+    return f'''"""Backprop through time: how much gradient of a last-step loss reaches each earlier hidden state."""
+import math
+
+import torch
+from torch import nn
+
+T, RHO, GATE_BIAS, TRUNCATE, MAX_NORM, SEED = {config.T}, {config.rho!r}, {config.gate_bias!r}, {config.truncate}, {config.max_norm!r}, {config.seed}
+LINEAR = {config.linear!r}  # the plain RNN without tanh: the gradient k steps back is exactly RHO**k times the last
+E, H, MAX_T = {E}, {H}, {MAX_T}
+CELLS = {CELLS!r}
+GATES = {{"rnn": 1, "lstm": 4, "gru": 3}}  # blocks stacked in W_ih / W_hh (PyTorch's order)
+
+
+def make_inputs():
+    g = torch.Generator().manual_seed(SEED * 4)
+    return torch.randn(MAX_T, E, generator=g, dtype=torch.float64)[:T]  # (T, E)
+
+
+def make_weights(cell):
+    """PyTorch's init U(-1/sqrt(H), 1/sqrt(H)), but each HxH block of W_hh = RHO * (orthogonal Q)."""
+    G, k = GATES[cell], 1.0 / math.sqrt(H)
+    g = torch.Generator().manual_seed(SEED * 4 + 1 + CELLS.index(cell))
+    uniform = lambda *shape: torch.rand(*shape, generator=g, dtype=torch.float64) * 2 * k - k
+    W_ih = uniform(G * H, E)  # (G*H, E)
+    blocks = []
+    for _ in range(G):
+        q, r = torch.linalg.qr(torch.randn(H, H, generator=g, dtype=torch.float64))
+        blocks.append(q * torch.sign(torch.diagonal(r)))
+    W_hh = RHO * torch.cat(blocks)  # (G*H, H): spectral radius RHO
+    b_ih, b_hh = uniform(G * H), uniform(G * H)
+    if cell != "rnn":
+        b_ih[H:2 * H] += GATE_BIAS  # the LSTM's forget gate f / the GRU's update gate z
+    return [p.requires_grad_(True) for p in (W_ih, W_hh, b_ih, b_hh)]
+
+
+def step(cell, x, h, c, W_ih, W_hh, b_ih, b_hh):
+    """One step of nn.RNN / nn.LSTM / nn.GRU, written out with PyTorch's gate names."""
+    if cell == "rnn":
+        pre = x @ W_ih.T + b_ih + h @ W_hh.T + b_hh  # (1, H)
+        return (pre if LINEAR else torch.tanh(pre)), c
+    if cell == "lstm":
+        i, f, g, o = (x @ W_ih.T + b_ih + h @ W_hh.T + b_hh).chunk(4, dim=-1)  # each (1, H)
+        c = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)  # (1, H)
+        return torch.sigmoid(o) * torch.tanh(c), c
+    i_r, i_z, i_n = (x @ W_ih.T + b_ih).chunk(3, dim=-1)
+    h_r, h_z, h_n = (h @ W_hh.T + b_hh).chunk(3, dim=-1)
+    r, z = torch.sigmoid(i_r + h_r), torch.sigmoid(i_z + h_z)
+    n = torch.tanh(i_n + r * h_n)
+    return (1 - z) * n + z * h, c
+
+
+def sci(v):
+    return "0" if v == 0 else f"{{v:.2e}}"
+
+
+x = make_inputs()  # (T, E)
+for cell in CELLS:
+    params = make_weights(cell)
+    h = torch.zeros(1, H, dtype=torch.float64)  # (1, H) h_0
+    c = torch.zeros(1, H, dtype=torch.float64)  # (1, H) the LSTM's cell state
+    hs = []
+    for t in range(1, T + 1):
+        h, c = step(cell, x[t - 1:t], h, c, *params)
+        h.retain_grad()  # keep dL/dh_t (autograd frees it otherwise)
+        hs.append(h)
+        if TRUNCATE and t % TRUNCATE == 0 and t < T:
+            h, c = h.detach(), c.detach()  # truncated BPTT: no gradient flows back past here
+    loss = hs[-1].sum()  # a loss at the last step only
+    loss.backward()
+    norms = [0.0 if s.grad is None else s.grad.norm().item() for s in reversed(hs)]  # k = 0 .. T-1 steps back
+    print(f"{{cell}} grad norms by steps back:", [sci(v) for v in norms])
+    before = torch.cat([p.grad.flatten() for p in params])
+    total = nn.utils.clip_grad_norm_(params, MAX_NORM).item()
+    after = torch.cat([p.grad.flatten() for p in params])
+    cosine = (before @ after / (before.norm() * after.norm())).item()
+    print(f"{{cell}} clip: before {{total:.4g}} after {{after.norm().item():.4g}} cosine {{cosine:.6f}}")
+'''

@@ -1,0 +1,269 @@
+"""The math of the backprop-through-time page: ‖∂L/∂h_t‖ for every earlier step, by autograd.
+
+A loss at the last step, L = sum(h_T), is backpropagated through T unrolled steps of a plain RNN, an LSTM
+and a GRU built with the same recurrent weight scale ρ (each H×H block of W_hh is ρ·Q with Q orthogonal,
+so its spectral radius and its norm are exactly ρ). Truncated BPTT detaches the state every k steps;
+clip_grad_norm_ rescales the parameter gradients. Shapes: T steps, E input size, H hidden size, B = 1.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import torch
+from torch import nn
+
+from s2s_core import caps
+from s2s_core.bptt.cells import GATES, CellWeights, gru_step, lstm_step, rnn_step
+from s2s_core.validate import check_choice, check_float, check_int
+
+CELLS = ("rnn", "lstm", "gru")
+E = 4  # input size: fixed, the page is about time, not width
+H = 8  # hidden size
+MAX_T = caps.MAX_BPTT_STEPS
+RHO_RANGE = (0.1, 2.0)  # spectral radius of W_hh; 0 would make every earlier gradient exactly 0
+GATE_BIAS_RANGE = (-3.0, 5.0)
+MAX_NORM_RANGE = (0.01, 100.0)
+QUIZ_BACK = 20  # the quiz asks about the gradient this many steps back (or T-1 if shorter)
+PARAM_NAMES = ("weight_ih", "weight_hh", "bias_ih", "bias_hh")
+
+
+@dataclass(frozen=True)
+class BpttConfig:
+    """Everything the page's inputs decide (hashable, so it is a cache key)."""
+
+    T: int = 30
+    rho: float = 0.9
+    cell: str = "rnn"  # the cell whose clipping the page details
+    linear: bool = False  # plain RNN without tanh: the gradient k steps back is exactly ρ^k times the last
+    gate_bias: float = 1.0  # added to the LSTM's forget gate and the GRU's update gate (both "keep" gates)
+    truncate: int = 0  # detach the state after every k-th step; 0 = full BPTT
+    max_norm: float = 1.0
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class CellGrad:
+    """One cell's gradients. norms[k] = ‖∂L/∂h_(T-k)‖, k = 0 (last step) .. T-1 (first step)."""
+
+    cell: str
+    norms: tuple[float, ...]  # (T,) with the config's truncation (0 at and beyond a cut)
+    full_norms: tuple[float, ...]  # (T,) without truncation
+    cell_norms: tuple[float, ...] | None  # LSTM: ‖∂L/∂cell_(T-k)‖ with truncation, the gated highway
+    keep_gate: float | None  # mean forget gate f (LSTM) or update gate z (GRU): share kept per step
+    loss: float
+    total_before: float  # ‖all parameter gradients‖ before clip_grad_norm_ (its return value)
+    total_after: float  # ... and after
+    clip_scale: float  # after / before: one factor for every gradient
+    cosine: float  # cos(angle) between the gradient before and after clipping: 1 = same direction
+    param_before: tuple[float, ...]  # per parameter (PARAM_NAMES) norms before clipping
+    param_after: tuple[float, ...]
+    module_diff: float | None  # max |loop - nn.<Cell>| over outputs and ∂L/∂x; None for the linear RNN
+
+    def ratio(self, k: int, full: bool = True) -> float:
+        """‖∂L/∂h_(T-k)‖ / ‖∂L/∂h_T‖: below 1 vanishing, above 1 exploding."""
+        norms = self.full_norms if full else self.norms
+        return norms[k] / norms[0]
+
+
+@dataclass(frozen=True)
+class BpttResult:
+    config: BpttConfig
+    cells: tuple[CellGrad, ...]  # in CELLS order
+    cuts: tuple[int, ...]  # steps back of each detached state (its gradient, and all before it, is 0)
+    rho_law: tuple[float, ...]  # (T,) ρ^k · ‖∂L/∂h_T‖: exact for the linear RNN, a ceiling with tanh
+    law_diff: float | None  # linear RNN: max |norms[k] / (ρ^k norms[0]) - 1| over steps the gradient reaches
+    quiz_back: int  # the k the quiz asks about
+
+    def by_cell(self, cell: str) -> CellGrad:
+        return self.cells[CELLS.index(cell)]
+
+
+def _field(name: str) -> str:
+    return f"bptt.field.{name}"
+
+
+def parse_config(
+    T: object,
+    rho: object,
+    cell: object,
+    linear: object,
+    gate_bias: object,
+    truncate: object,
+    max_norm: object,
+    seed: object,
+) -> BpttConfig:
+    """Validate raw widget values into a config; the first problem raises InputError naming its field."""
+    T = check_int(T, _field("T"), 2, MAX_T)
+    rho = check_float(rho, _field("rho"), *RHO_RANGE)
+    cell = check_choice(cell, _field("cell"), CELLS)
+    gate_bias = check_float(gate_bias, _field("gate_bias"), *GATE_BIAS_RANGE)
+    truncate = check_int(truncate, _field("truncate"), 0, MAX_T)
+    max_norm = check_float(max_norm, _field("max_norm"), *MAX_NORM_RANGE)
+    seed = check_int(seed, _field("seed"), 0, caps.MAX_SEED)
+    # Rounded so that 0.9 and 0.9000000001 from a URL share one cache entry.
+    return BpttConfig(T=T, rho=round(rho, 6), cell=cell, linear=linear is True, gate_bias=round(gate_bias, 6),
+                      truncate=truncate, max_norm=round(max_norm, 6), seed=seed)
+
+
+def make_inputs(T: int, seed: int) -> torch.Tensor:
+    """(T, E) inputs; drawn at the full cap and sliced, so changing T keeps the first steps' inputs."""
+    g = torch.Generator().manual_seed(seed * 4)
+    return torch.randn(MAX_T, E, generator=g, dtype=torch.float64)[:T]  # (T, E)
+
+
+def make_weights(cell: str, rho: float, gate_bias: float, seed: int) -> CellWeights:
+    """PyTorch's default init U(-1/√H, 1/√H), except each H×H block of W_hh is ρ·Q with Q orthogonal,
+    and the 'keep' gate (LSTM f, GRU z: both the second block) gets gate_bias added to b_ih."""
+    G = GATES[cell]
+    g = torch.Generator().manual_seed(seed * 4 + 1 + CELLS.index(cell))
+    k = 1.0 / math.sqrt(H)
+
+    def uniform(*shape: int) -> torch.Tensor:
+        return torch.rand(*shape, generator=g, dtype=torch.float64) * 2 * k - k
+
+    W_ih = uniform(G * H, E)  # (G·H, E)
+    blocks = []
+    for _ in range(G):
+        q, r = torch.linalg.qr(torch.randn(H, H, generator=g, dtype=torch.float64))  # (H, H), (H, H)
+        blocks.append(q * torch.sign(torch.diagonal(r)))  # a fixed sign convention makes Q unique
+    W_hh = rho * torch.cat(blocks, dim=0)  # (G·H, H)
+    b_ih, b_hh = uniform(G * H), uniform(G * H)  # (G·H,), (G·H,)
+    if cell in ("lstm", "gru"):
+        b_ih[H : 2 * H] += gate_bias  # LSTM order i, f, g, o and GRU order r, z, n: block 2 is f / z
+    return CellWeights(W_ih=W_ih, W_hh=W_hh, b_ih=b_ih, b_hh=b_hh)
+
+
+def _leaf(w: CellWeights) -> CellWeights:
+    """Fresh leaf copies that collect .grad."""
+    return CellWeights(*(p.detach().clone().requires_grad_(True) for p in w.params()))
+
+
+@dataclass
+class Unrolled:
+    """One forward pass kept for backward: the loss, every h_t and cell_t (grads retained), the keep gates."""
+
+    loss: torch.Tensor
+    hs: list[torch.Tensor]
+    cells: list[torch.Tensor]
+    keep: list[float]
+    outs: torch.Tensor  # (T, H)
+
+
+def run_loop(cell: str, x: torch.Tensor, w: CellWeights, *, linear: bool, truncate: int) -> Unrolled:
+    """Unroll the cell over x (T, E) with one set of weights; the loss is sum(h_T)."""
+    T = x.shape[0]
+    h = torch.zeros(1, H, dtype=torch.float64)  # (B, H) h_0
+    cell_state = torch.zeros(1, H, dtype=torch.float64)  # (B, H) LSTM only
+    hs: list[torch.Tensor] = []
+    cells: list[torch.Tensor] = []
+    keep: list[float] = []
+    for t in range(1, T + 1):
+        x_t = x[t - 1 : t]  # (B, E)
+        # 1) One step with the shared weights.
+        if cell == "rnn":
+            h = rnn_step(x_t, h, w, linear=linear)  # (B, H)
+        elif cell == "lstm":
+            h, cell_state, f = lstm_step(x_t, h, cell_state, w)  # (B, H) each
+            if cell_state.requires_grad:
+                cell_state.retain_grad()
+            cells.append(cell_state)
+            keep.append(float(f.detach().mean()))
+        else:
+            h, z = gru_step(x_t, h, w)  # (B, H) each
+            keep.append(float(z.detach().mean()))
+        # 2) Keep h_t's own gradient (autograd frees intermediate grads unless asked).
+        if h.requires_grad:
+            h.retain_grad()
+        hs.append(h)
+        # 3) Truncated BPTT: the next step gets a copy cut from the graph, so no gradient flows back past it.
+        if truncate and t % truncate == 0 and t < T:
+            h = h.detach()
+            cell_state = cell_state.detach()
+    return Unrolled(loss=hs[-1].sum(), hs=hs, cells=cells, keep=keep, outs=torch.cat(hs, dim=0))  # outs (T, H)
+
+
+def _grad_norms(states: list[torch.Tensor]) -> tuple[float, ...]:
+    """‖∂L/∂state_t‖ ordered by steps back (k = 0 first); a state the loss cannot reach has no grad: 0."""
+    return tuple(0.0 if s.grad is None else float(s.grad.norm()) for s in reversed(states))
+
+
+def module_check(cell: str, x: torch.Tensor, w: CellWeights, outs: torch.Tensor, x_grad: torch.Tensor) -> float:
+    """Max |difference| between the hand loop's outputs and ∂L/∂x and nn.RNN / nn.LSTM / nn.GRU's."""
+    module = {"rnn": nn.RNN, "lstm": nn.LSTM, "gru": nn.GRU}[cell](E, H, batch_first=True, dtype=torch.float64)
+    with torch.no_grad():
+        for name, p in zip(PARAM_NAMES, w.params()):
+            getattr(module, f"{name}_l0").copy_(p)
+    x_mod = x.detach().clone().requires_grad_(True)  # (T, E)
+    out, _ = module(x_mod.unsqueeze(0))  # (1, T, E) -> (1, T, H)
+    out[0, -1].sum().backward()  # the same loss: sum of the last output
+    return max(float((outs.detach() - out[0].detach()).abs().max()), float((x_grad - x_mod.grad).abs().max()))
+
+
+def _clip(w: CellWeights, max_norm: float) -> tuple[float, float, float, tuple[float, ...], tuple[float, ...]]:
+    """clip_grad_norm_ on the cell's parameters: (total before, total after, cosine, per-parameter before/after)."""
+    before = [p.grad.detach().clone() for p in w.params()]
+    total_before = float(nn.utils.clip_grad_norm_(w.params(), max_norm))
+    after = [p.grad.detach().clone() for p in w.params()]
+    flat_b = torch.cat([g.flatten() for g in before])  # (P,) every parameter gradient as one vector
+    flat_a = torch.cat([g.flatten() for g in after])  # (P,)
+    cosine = float(torch.dot(flat_b, flat_a) / (flat_b.norm() * flat_a.norm()))
+    return (total_before, float(flat_a.norm()), cosine,
+            tuple(float(g.norm()) for g in before), tuple(float(g.norm()) for g in after))
+
+
+def cell_grad(cell: str, config: BpttConfig, x: torch.Tensor) -> CellGrad:
+    """One cell: full BPTT (and the module check), then the learner's truncation, then clipping."""
+    base = make_weights(cell, config.rho, config.gate_bias, config.seed)
+    linear = config.linear and cell == "rnn"
+    # 1) Full BPTT: how far back the gradient reaches without cuts (x is a leaf too, for the module check).
+    w = _leaf(base)
+    x_leaf = x.detach().clone().requires_grad_(True)  # (T, E)
+    run = run_loop(cell, x_leaf, w, linear=linear, truncate=0)
+    run.loss.backward()
+    full = _grad_norms(run.hs)
+    diff = None if linear else module_check(cell, x, base, run.outs, x_leaf.grad)
+    # 2) The learner's truncation on fresh leaves; these parameter gradients are the ones clipped.
+    if config.truncate and config.truncate < config.T:
+        w = _leaf(base)
+        run = run_loop(cell, x, w, linear=linear, truncate=config.truncate)
+        run.loss.backward()
+    # 3) Clip: one factor for every parameter gradient.
+    total_before, total_after, cosine, param_before, param_after = _clip(w, config.max_norm)
+    return CellGrad(
+        cell=cell,
+        norms=_grad_norms(run.hs),
+        full_norms=full,
+        cell_norms=_grad_norms(run.cells) if cell == "lstm" else None,
+        keep_gate=sum(run.keep) / len(run.keep) if run.keep else None,
+        loss=float(run.loss.detach()),
+        total_before=total_before,
+        total_after=total_after,
+        clip_scale=total_after / total_before if total_before > 0 else 1.0,
+        cosine=cosine,
+        param_before=param_before,
+        param_after=param_after,
+        module_diff=diff,
+    )
+
+
+def cut_steps_back(T: int, truncate: int) -> tuple[int, ...]:
+    """Steps back (k = T - t, ascending) of every detached state t = truncate, 2·truncate, … < T."""
+    if not truncate:
+        return ()
+    return tuple(sorted(T - t for t in range(truncate, T, truncate)))
+
+
+def backprop_through_time(config: BpttConfig) -> BpttResult:
+    """All three cells on the same inputs and the same ρ, so their curves can be compared."""
+    x = make_inputs(config.T, config.seed)  # (T, E)
+    cells = tuple(cell_grad(cell, config, x) for cell in CELLS)
+    rnn = cells[0]
+    law = tuple(config.rho**k * rnn.norms[0] for k in range(config.T))
+    law_diff = None
+    if config.linear:
+        reach = [k for k in range(config.T) if rnn.norms[k] > 0]
+        law_diff = max(abs(rnn.norms[k] / law[k] - 1) for k in reach)
+    return BpttResult(config=config, cells=cells, cuts=cut_steps_back(config.T, config.truncate),
+                      rho_law=law, law_diff=law_diff, quiz_back=min(QUIZ_BACK, config.T - 1))

@@ -1,0 +1,212 @@
+"""The math of the RNN-unrolling page: a hand-written loop of h_t = tanh(W_x·x_t + W_h·h_(t-1) + b) vs nn.RNN.
+
+Shapes: S time steps (tokens of the sentence), E embedding size, H hidden size. Batch B = 1 throughout.
+"""
+
+from __future__ import annotations
+
+import math
+import zlib
+from dataclasses import dataclass
+
+import torch
+from torch import nn
+
+from s2s_core import caps
+from s2s_core.errors import InputError
+from s2s_core.validate import check_int, parse_matrix
+from s2s_core.vocab import tokenize
+
+MAX_E = 8  # E: small, so every number of x_t fits on screen
+MAX_H = 8  # H: small, so the filled-in formula stays readable
+MAX_S = 12  # S: tokens in the sentence (the step slider and the heatmap stay legible)
+DEFAULT_E = 3
+DEFAULT_H = 4
+DEFAULT_SEED = 0
+
+Matrix = tuple[tuple[float, ...], ...]
+
+
+@dataclass(frozen=True)
+class RnnConfig:
+    """Everything the page's inputs decide (hashable, so it is a cache key).
+
+    W_x, W_h, b are None when the weights come from the seed; tables typed by the learner override them.
+    """
+
+    tokens: tuple[str, ...] = ("I", "read", "a", "book")
+    E: int = DEFAULT_E
+    H: int = DEFAULT_H
+    seed: int = DEFAULT_SEED
+    W_x: Matrix | None = None  # (H, E)
+    W_h: Matrix | None = None  # (H, H)
+    b: tuple[float, ...] | None = None  # (H,)
+
+
+@dataclass(frozen=True)
+class RnnWeights:
+    """nn.RNN's own parameters: PyTorch keeps two biases, the formula's b is their sum."""
+
+    W_x: torch.Tensor  # (H, E) = rnn.weight_ih_l0
+    W_h: torch.Tensor  # (H, H) = rnn.weight_hh_l0
+    b_ih: torch.Tensor  # (H,)
+    b_hh: torch.Tensor  # (H,)
+
+    @property
+    def b(self) -> torch.Tensor:
+        return self.b_ih + self.b_hh  # (H,)
+
+
+@dataclass(frozen=True)
+class RnnResult:
+    """Every intermediate the page shows; row t of each (S, ·) tensor belongs to step t+1."""
+
+    tokens: tuple[str, ...]
+    x: torch.Tensor  # (S, E) the input vector of each token
+    weights: RnnWeights
+    h_prev: torch.Tensor  # (S, H) h_(t-1); row 0 is h_0 = 0
+    wx: torch.Tensor  # (S, H) W_x·x_t
+    wh: torch.Tensor  # (S, H) W_h·h_(t-1)
+    pre: torch.Tensor  # (S, H) W_x·x_t + W_h·h_(t-1) + b, before tanh
+    h: torch.Tensor  # (S, H) h_t = tanh(pre): the hand-written loop
+    torch_out: torch.Tensor  # (S, H) nn.RNN's output with the same weights
+    torch_h_n: torch.Tensor  # (H,) nn.RNN's final hidden state
+    max_abs_diff: float  # max |h - torch_out| (and |h_S - h_n|): the on-screen check
+    n_params: int  # parameters of nn.RNN(E, H): shared by every step
+    first_word_change: tuple[float, ...]  # (S,) max |Δh_t| when x_1 is swapped for another vector
+
+
+def _field(name: str) -> str:
+    return f"rnn.field.{name}"
+
+
+def parse_config(
+    sentence: object,
+    E: object,
+    H: object,
+    seed: object,
+    W_x_rows: list[list[object]] | None = None,
+    W_h_rows: list[list[object]] | None = None,
+    b_rows: list[list[object]] | None = None,
+) -> RnnConfig:
+    """Validate raw widget values into a config; the first problem raises InputError naming its field.
+
+    b_rows is a one-column table (one row per hidden unit), so it lines up with the rows of W_x and W_h.
+    """
+    tokens = tokenize(sentence, _field("sentence"), max_tokens=MAX_S)  # type: ignore[arg-type]
+    E = check_int(E, _field("E"), 1, MAX_E)
+    H = check_int(H, _field("H"), 1, MAX_H)
+    seed = check_int(seed, _field("seed"), 0, caps.MAX_SEED)
+    W_x = W_h = b = None
+    if W_x_rows is not None:
+        W_x = parse_matrix(W_x_rows, _field("W_x"), n_rows=H, n_cols=E, max_rows=MAX_H, max_cols=MAX_E)
+    if W_h_rows is not None:
+        W_h = parse_matrix(W_h_rows, _field("W_h"), n_rows=H, n_cols=H, max_rows=MAX_H, max_cols=MAX_H)
+    if b_rows is not None:
+        b = [r[0] for r in parse_matrix(b_rows, _field("b"), n_rows=H, n_cols=1, max_rows=MAX_H, max_cols=1)]
+    return RnnConfig(
+        tokens=tuple(tokens),
+        E=E,
+        H=H,
+        seed=seed,
+        W_x=None if W_x is None else tuple(tuple(r) for r in W_x),
+        W_h=None if W_h is None else tuple(tuple(r) for r in W_h),
+        b=None if b is None else tuple(b),
+    )
+
+
+def token_vector(token: str, E: int, seed: int) -> torch.Tensor:
+    """A fixed random vector per word (an untrained embedding row): same word, same seed -> same x.
+
+    Seeding by the word itself (not by its position in a vocabulary) keeps a word's vector unchanged
+    when the learner edits other words of the sentence.
+    """
+    g = torch.Generator().manual_seed(seed * 1_000_003 + zlib.crc32(token.encode("utf-8")))
+    return torch.randn(E, generator=g, dtype=torch.float64)  # (E,) like nn.Embedding's N(0, 1) init
+
+
+def seeded_weights(E: int, H: int, seed: int) -> RnnWeights:
+    """nn.RNN's default init, U(-1/√H, 1/√H), drawn from a private generator (no global RNG: sessions share it)."""
+    g = torch.Generator().manual_seed(seed)
+    k = 1.0 / math.sqrt(H)
+
+    def uniform(*shape: int) -> torch.Tensor:
+        return torch.rand(*shape, generator=g, dtype=torch.float64) * 2 * k - k
+
+    # 1) Same order as nn.RNN's parameters: weight_ih, weight_hh, bias_ih, bias_hh.
+    return RnnWeights(W_x=uniform(H, E), W_h=uniform(H, H), b_ih=uniform(H), b_hh=uniform(H))
+
+
+def resolve_weights(config: RnnConfig) -> RnnWeights:
+    """Seeded weights with the learner's tables on top; a typed b goes into b_ih and b_hh becomes 0."""
+    w = seeded_weights(config.E, config.H, config.seed)
+    W_x = torch.tensor(config.W_x, dtype=torch.float64) if config.W_x is not None else w.W_x  # (H, E)
+    W_h = torch.tensor(config.W_h, dtype=torch.float64) if config.W_h is not None else w.W_h  # (H, H)
+    if config.b is not None:
+        b_ih, b_hh = torch.tensor(config.b, dtype=torch.float64), torch.zeros(config.H, dtype=torch.float64)  # (H,)
+    else:
+        b_ih, b_hh = w.b_ih, w.b_hh
+    return RnnWeights(W_x=W_x, W_h=W_h, b_ih=b_ih, b_hh=b_hh)
+
+
+def manual_unroll(x: torch.Tensor, w: RnnWeights) -> tuple[torch.Tensor, ...]:
+    """The loop a learner writes by hand; returns (h_prev, wx, wh, pre, h), each (S, H)."""
+    S, H = x.shape[0], w.W_h.shape[0]
+    h_t = torch.zeros(H, dtype=torch.float64)  # (H,) h_0 = 0: nothing read yet
+    rows: list[tuple[torch.Tensor, ...]] = []
+    for t in range(S):
+        h_prev = h_t  # (H,)
+        wx = w.W_x @ x[t]  # (H, E) @ (E,) -> (H,)
+        wh = w.W_h @ h_prev  # (H, H) @ (H,) -> (H,)
+        pre = wx + wh + w.b  # (H,)
+        h_t = torch.tanh(pre)  # (H,) squashed into (-1, 1)
+        rows.append((h_prev, wx, wh, pre, h_t))
+    return tuple(torch.stack(col) for col in zip(*rows))  # each (S, H)
+
+
+def torch_rnn(x: torch.Tensor, w: RnnWeights) -> tuple[torch.Tensor, torch.Tensor, int]:
+    """nn.RNN with the very same weights copied in: (output (S, H), h_n (H,), number of parameters)."""
+    E, H = x.shape[1], w.W_h.shape[0]
+    rnn = nn.RNN(E, H, batch_first=True, dtype=torch.float64)
+    with torch.no_grad():
+        rnn.weight_ih_l0.copy_(w.W_x)
+        rnn.weight_hh_l0.copy_(w.W_h)
+        rnn.bias_ih_l0.copy_(w.b_ih)
+        rnn.bias_hh_l0.copy_(w.b_hh)
+        out, h_n = rnn(x.unsqueeze(0))  # (1, S, E) -> out (1, S, H), h_n (1, 1, H)
+    return out[0], h_n[0, 0], sum(p.numel() for p in rnn.parameters())
+
+
+def unroll(config: RnnConfig) -> RnnResult:
+    """Tokens -> vectors -> the hand-written loop -> the same weights in nn.RNN -> the check."""
+    # 1) One vector per token; a repeated word gets the same x_t.
+    x = torch.stack([token_vector(tok, config.E, config.seed) for tok in config.tokens])  # (S, E)
+    # 2) One set of weights for every step: that is what "unrolling" shares.
+    w = resolve_weights(config)
+    # 3) The loop by hand.
+    h_prev, wx, wh, pre, h = manual_unroll(x, w)  # each (S, H)
+    # 4) PyTorch's own module, same weights: the hand loop must agree.
+    out, h_n, n_params = torch_rnn(x, w)  # (S, H), (H,)
+    diff = max(float((h - out).abs().max()), float((h[-1] - h_n).abs().max()))
+    # 5) Swap the first word's vector for another one: which steps feel it? (the state carries it on)
+    x_swapped = x.clone()  # (S, E)
+    x_swapped[0] = token_vector("<unk>", config.E, config.seed)
+    if torch.equal(x_swapped[0], x[0]):  # only if the first word is literally "<unk>"
+        x_swapped[0] = -x[0]
+    h_swapped = manual_unroll(x_swapped, w)[-1]  # (S, H)
+    change = (h_swapped - h).abs().max(dim=1).values  # (S,)
+    return RnnResult(
+        tokens=config.tokens,
+        x=x,
+        weights=w,
+        h_prev=h_prev,
+        wx=wx,
+        wh=wh,
+        pre=pre,
+        h=h,
+        torch_out=out,
+        torch_h_n=h_n,
+        max_abs_diff=diff,
+        n_params=n_params,
+        first_word_change=tuple(float(c) for c in change),
+    )

@@ -1,0 +1,109 @@
+"""Tidy frames and formula text for the RNN page, built from an RnnResult (no streamlit)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import torch
+
+from s2s_core.rnn.compute import RnnResult
+
+TERMS = ("W_x·x_t", "W_h·h_(t-1)", "b", "sum", "h_t")  # the bars of one step, in formula order
+
+
+def fmt(x: float, digits: int = 3) -> str:
+    """-0.1234 -> '-0.123'; never '-0.000'."""
+    text = f"{x:.{digits}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
+
+
+def vec_text(v: torch.Tensor | list[float], digits: int = 3) -> str:
+    """[0.26, -0.407, …] with fixed decimals."""
+    values = v.tolist() if isinstance(v, torch.Tensor) else v
+    return "[" + ", ".join(fmt(float(a), digits) for a in values) + "]"
+
+
+def step_label(t: int, token: str) -> str:
+    """0-based step and its token -> '1 · 나는' (axis labels; Altair draws text, never HTML)."""
+    return f"{t + 1} · {token}"
+
+
+def unit_label(i: int) -> str:
+    return f"h{i + 1}"
+
+
+def timeline_frame(result: RnnResult, step: int) -> pd.DataFrame:
+    """Every h_t: one row per (step, unit); 'current' marks the slider's step."""
+    S, H = result.h.shape
+    rows = []
+    for t in range(S):
+        for i in range(H):
+            rows.append({"step": step_label(t, result.tokens[t]), "t": t + 1, "unit": unit_label(i),
+                         "value": float(result.h[t, i]), "current": t == step})
+    return pd.DataFrame(rows)
+
+
+def step_frame(result: RnnResult, step: int) -> pd.DataFrame:
+    """The terms of one step per hidden unit: W_x·x_t, W_h·h_(t-1), b, their sum, and h_t = tanh(sum)."""
+    parts = (result.wx[step], result.wh[step], result.weights.b, result.pre[step], result.h[step])
+    rows = []
+    for term, values in zip(TERMS, parts):
+        for i, v in enumerate(values.tolist()):
+            rows.append({"term": term, "unit": unit_label(i), "value": float(v)})
+    return pd.DataFrame(rows)
+
+
+def unroll_frames(result: RnnResult, step: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The unrolled graph: nodes (x_t below, h_t above, h_0 at the left) and edges labelled by the shared weight."""
+    S = len(result.tokens)
+    nodes = [{"x": 0, "y": 1, "label": "h0", "kind": "h", "current": step == 0, "token": ""}]
+    edges = []
+    for t in range(S):
+        cur = t == step
+        nodes.append({"x": t + 1, "y": 0, "label": f"x{t + 1}", "kind": "x", "current": cur, "token": result.tokens[t]})
+        nodes.append({"x": t + 1, "y": 1, "label": f"h{t + 1}", "kind": "h", "current": cur, "token": ""})
+        edges.append({"x": t + 1, "y": 0.12, "x2": t + 1, "y2": 0.88, "weight": "W_x", "current": cur,
+                      "lx": t + 1.12, "ly": 0.5})
+        edges.append({"x": t + 0.12, "y": 1, "x2": t + 0.88, "y2": 1, "weight": "W_h", "current": cur,
+                      "lx": t + 0.5, "ly": 1.16})
+    return pd.DataFrame(nodes), pd.DataFrame(edges)
+
+
+def weights_table(matrix: torch.Tensor, col_prefix: str, digits: int = 3) -> list[list[str]]:
+    """A weight matrix as rows of text cells (for an editable table's defaults)."""
+    if matrix.dim() == 1:
+        matrix = matrix.unsqueeze(1)  # (H,) -> (H, 1): b as a column, lined up with the rows of W
+    return [[fmt(float(v), digits) for v in row] for row in matrix.tolist()]
+
+
+def _bmatrix(rows: list[list[float]]) -> str:
+    return r"\begin{bmatrix}" + r" \\ ".join(" & ".join(fmt(v) for v in row) for row in rows) + r"\end{bmatrix}"
+
+
+def _col(v: torch.Tensor) -> str:
+    return _bmatrix([[float(a)] for a in v.tolist()])
+
+
+def formula_latex(result: RnnResult, step: int) -> list[str]:
+    """The step's formula with its numbers filled in, as four LaTeX lines (no user text inside)."""
+    t = step + 1
+    w = result.weights
+    return [
+        rf"W_x\,x_{{{t}}} = {_bmatrix(w.W_x.tolist())}{_col(result.x[step])} = {_col(result.wx[step])}",
+        rf"W_h\,h_{{{t - 1}}} = {_bmatrix(w.W_h.tolist())}{_col(result.h_prev[step])} = {_col(result.wh[step])}",
+        rf"W_x\,x_{{{t}}} + W_h\,h_{{{t - 1}}} + b = {_col(result.wx[step])} + {_col(result.wh[step])} + "
+        rf"{_col(w.b)} = {_col(result.pre[step])}",
+        rf"h_{{{t}}} = \tanh{_col(result.pre[step])} = {_col(result.h[step])}",
+    ]
+
+
+def unit_expansion(result: RnnResult, step: int, unit: int) -> str:
+    """One number of W_x·x_t written out: 'w·x + w·x + … = value' (rounded for reading)."""
+    row = result.weights.W_x[unit].tolist()
+    x = result.x[step].tolist()
+    parts = " + ".join(f"{_paren(a)}×{_paren(b)}" for a, b in zip(row, x))
+    return f"{parts} = {fmt(float(result.wx[step, unit]))}"
+
+
+def _paren(v: float) -> str:
+    text = fmt(v)
+    return f"({text})" if text.startswith("-") else text

@@ -1,0 +1,175 @@
+"""Backprop through time: the ρ^k law, the tanh ceiling, loop == nn modules, detach, clipping, bad input."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from torch import nn
+
+from s2s_core.bptt import BpttConfig, backprop_through_time, parse_config
+from s2s_core.bptt.cells import lstm_step
+from s2s_core.bptt.charts import clip_chart, grad_chart
+from s2s_core.bptt.compute import CELLS, H, MAX_T, make_inputs, make_weights, run_loop
+from s2s_core.bptt.frames import LAW, clip_frame, cuts_frame, grad_frame, milestone_steps, milestones_frame, sci
+from s2s_core.errors import InputError
+
+
+@pytest.mark.parametrize("rho", [0.5, 1.0, 1.5])
+def test_linear_rnn_gradient_k_steps_back_is_rho_to_the_k(rho):
+    result = backprop_through_time(BpttConfig(T=25, rho=rho, linear=True))
+    norms = torch.tensor(result.by_cell("rnn").norms, dtype=torch.float64)  # (T,) by steps back
+    expected = norms[0] * rho ** torch.arange(25, dtype=torch.float64)  # (T,)
+    assert torch.allclose(norms, expected, rtol=1e-9, atol=0)
+    assert result.law_diff is not None and result.law_diff < 1e-9
+
+
+def test_w_hh_blocks_have_spectral_radius_rho():
+    for cell, G in (("rnn", 1), ("lstm", 4), ("gru", 3)):
+        w = make_weights(cell, 0.7, 1.0, 3)
+        for block in w.W_hh.split(H):  # (H, H) each
+            assert torch.allclose(torch.linalg.eigvals(block).abs(), torch.full((H,), 0.7, dtype=torch.float64))
+        assert w.W_hh.shape == (G * H, H)
+
+
+def test_tanh_rnn_stays_under_the_rho_ceiling():
+    for rho in (0.6, 1.3):
+        result = backprop_through_time(BpttConfig(T=30, rho=rho))
+        rnn = result.by_cell("rnn")
+        assert all(n <= law * (1 + 1e-9) for n, law in zip(rnn.norms, result.rho_law))
+
+
+def test_vanishing_below_one_exploding_above():
+    small = backprop_through_time(BpttConfig(T=30, rho=0.5, linear=True)).by_cell("rnn")
+    large = backprop_through_time(BpttConfig(T=30, rho=1.5, linear=True)).by_cell("rnn")
+    assert small.ratio(20) < 1e-5 < 1e3 < large.ratio(20)
+
+
+def test_hand_loop_equals_nn_modules_with_copied_weights():
+    x = make_inputs(12, 5)  # (T, E)
+    for cell in CELLS:
+        w = make_weights(cell, 0.9, 1.0, 5)
+        module = {"rnn": nn.RNN, "lstm": nn.LSTM, "gru": nn.GRU}[cell](4, H, batch_first=True, dtype=torch.float64)
+        with torch.no_grad():
+            module.weight_ih_l0.copy_(w.W_ih)
+            module.weight_hh_l0.copy_(w.W_hh)
+            module.bias_ih_l0.copy_(w.b_ih)
+            module.bias_hh_l0.copy_(w.b_hh)
+            out, _ = module(x.unsqueeze(0))  # (1, T, H)
+        run = run_loop(cell, x, w, linear=False, truncate=0)
+        assert torch.allclose(run.outs, out[0])
+    result = backprop_through_time(BpttConfig(T=12, seed=5))
+    assert all(c.module_diff is not None and c.module_diff < 1e-10 for c in result.cells)
+
+
+def test_lstm_step_cell_path_is_the_forget_gate():
+    w = make_weights("lstm", 1.0, 2.0, 0)
+    x, h = make_inputs(1, 0), torch.zeros(1, H, dtype=torch.float64)  # (1, E), (1, H)
+    cell = torch.randn(1, H, dtype=torch.float64, requires_grad=True)  # (1, H)
+    _, new_cell, f = lstm_step(x, h, cell, w)
+    new_cell.sum().backward()
+    assert torch.allclose(cell.grad, f.detach())  # ∂cell_t/∂cell_(t-1) = f (elementwise)
+
+
+def test_detach_zeroes_the_gradient_beyond_the_cut():
+    result = backprop_through_time(BpttConfig(T=30, rho=1.0, truncate=8))
+    assert result.cuts == (6, 14, 22)
+    for c in result.cells:
+        assert all(v > 0 for v in c.norms[:6])  # k = 0..5: steps 30..25 share the last chunk
+        assert all(v == 0 for v in c.norms[6:])  # the detached state t = 24 and everything before it
+        assert all(v > 0 for v in c.full_norms)  # without truncation every step is reached
+        assert c.norms[:6] == c.full_norms[:6]  # inside the chunk nothing changes
+    lstm = result.by_cell("lstm")
+    assert lstm.cell_norms is not None and all(v == 0 for v in lstm.cell_norms[6:])
+
+
+def test_clipping_keeps_direction_and_caps_the_norm():
+    result = backprop_through_time(BpttConfig(T=20, rho=1.4, linear=True, max_norm=0.5))
+    for c in result.cells:
+        assert c.total_before > 0.5
+        assert math.isclose(c.total_after, 0.5, rel_tol=1e-5)
+        assert math.isclose(c.cosine, 1.0, abs_tol=1e-9)
+        ratios = [a / b for a, b in zip(c.param_after, c.param_before)]
+        assert max(ratios) - min(ratios) < 1e-9  # one factor for every parameter
+    # Below max_norm clipping does nothing at all (and cannot lift a vanished gradient).
+    tiny = backprop_through_time(BpttConfig(T=20, rho=0.3, max_norm=100.0)).by_cell("rnn")
+    assert math.isclose(tiny.clip_scale, 1.0, rel_tol=1e-12)
+    assert tiny.param_after == tiny.param_before  # clip_grad_norm_ multiplied by exactly 1
+    assert tiny.ratio(15) < 1e-6
+
+
+def test_clipping_matches_pytorch_total_norm():
+    result = backprop_through_time(BpttConfig(T=10))
+    for c in result.cells:
+        assert math.isclose(c.total_before, math.sqrt(sum(n * n for n in c.param_before)), rel_tol=1e-9)
+
+
+def test_gate_bias_opens_the_keep_gates_and_carries_gradient_further():
+    low = backprop_through_time(BpttConfig(T=40, gate_bias=0.0))
+    high = backprop_through_time(BpttConfig(T=40, gate_bias=3.0))
+    for cell in ("lstm", "gru"):
+        assert high.by_cell(cell).keep_gate > low.by_cell(cell).keep_gate
+        assert high.by_cell(cell).ratio(39) > low.by_cell(cell).ratio(39)
+    assert low.by_cell("rnn").norms == high.by_cell("rnn").norms  # the plain RNN has no gate
+
+
+def test_changing_T_keeps_the_first_inputs():
+    assert torch.equal(make_inputs(10, 2), make_inputs(40, 2)[:10])
+
+
+def test_frames_and_charts():
+    result = backprop_through_time(BpttConfig(T=20, truncate=6))
+    frame = grad_frame(result)
+    assert (frame["norm"] > 0).all()
+    assert set(frame["series"]) == {"RNN", "LSTM", "GRU", "LSTM cell", LAW}
+    assert frame[frame["series"] == "RNN"]["k"].max() == 1  # cuts at t = 18, 12, 6 -> k = 2 is the first zero
+    cuts = cuts_frame(result)
+    assert list(cuts["k"]) == [2, 8, 14]
+    table = milestones_frame(result, "k")
+    assert list(table["k"]) == milestone_steps(20) == [0, 1, 5, 10, 19]
+    assert table.loc[4, "RNN"] == "0" and sci(0.000123) == "1.23e-04"
+    clip = clip_frame(result.by_cell("lstm"), "before", "after", "total")
+    assert len(clip) == 10
+    labels = {k: k for k in ("k", "norm", "series", "t", "ratio", "cut", "grad_title", "clip_title")}
+    assert grad_chart(frame, cuts, labels).to_dict()
+    assert clip_chart(clip, 1.0, labels).to_dict()
+
+
+@pytest.mark.parametrize("args, key, field", [
+    ((1, 0.9, "rnn", False, 1.0, 0, 1.0, 0), "errors.out_of_range", "bptt.field.T"),
+    ((MAX_T + 1, 0.9, "rnn", False, 1.0, 0, 1.0, 0), "errors.out_of_range", "bptt.field.T"),
+    ((30, float("nan"), "rnn", False, 1.0, 0, 1.0, 0), "errors.nan", "bptt.field.rho"),
+    ((30, 5, "rnn", False, 1.0, 0, 1.0, 0), "errors.out_of_range", "bptt.field.rho"),
+    ((30, "x", "rnn", False, 1.0, 0, 1.0, 0), "errors.not_a_number", "bptt.field.rho"),
+    ((30, 0.9, "transformer", False, 1.0, 0, 1.0, 0), "errors.bad_choice", "bptt.field.cell"),
+    ((30, 0.9, "rnn", False, 99, 0, 1.0, 0), "errors.out_of_range", "bptt.field.gate_bias"),
+    ((30, 0.9, "rnn", False, 1.0, -1, 1.0, 0), "errors.out_of_range", "bptt.field.truncate"),
+    ((30, 0.9, "rnn", False, 1.0, 0, 0, 0), "errors.out_of_range", "bptt.field.max_norm"),
+    ((30, 0.9, "rnn", False, 1.0, 0, float("inf"), 0), "errors.too_large", "bptt.field.max_norm"),
+    ((30, 0.9, "rnn", False, 1.0, 0, 1.0, -3), "errors.out_of_range", "bptt.field.seed"),
+])
+def test_bad_input_names_its_field(args, key, field):
+    with pytest.raises(InputError) as err:
+        parse_config(*args)
+    assert (err.value.key, err.value.field) == (key, field)
+
+
+number = st.one_of(st.integers(-100, 100), st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=4), st.none())
+
+
+@settings(max_examples=30, deadline=None)
+@given(number, number, st.sampled_from(["rnn", "lstm", "gru", "x", None]), st.booleans(), number, number, number,
+       st.one_of(st.integers(-3, 10), st.text(max_size=3)))
+def test_any_input_gives_finite_gradients_or_an_input_error(T, rho, cell, linear, gate_bias, truncate, max_norm, seed):
+    try:
+        config = parse_config(T, rho, cell, linear, gate_bias, truncate, max_norm, seed)
+    except InputError:
+        return
+    result = backprop_through_time(config)
+    for c in result.cells:
+        assert len(c.norms) == config.T
+        assert all(math.isfinite(v) and v >= 0 for v in c.norms)
+        assert c.total_after <= config.max_norm * (1 + 1e-5)

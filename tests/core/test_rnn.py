@@ -1,0 +1,174 @@
+"""RNN unrolling: the hand-written loop equals nn.RNN with copied weights; inputs, frames, charts, bad input."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from torch import nn
+
+from s2s_core.errors import InputError
+from s2s_core.rnn import RnnConfig, parse_config, seeded_weights, unroll
+from s2s_core.rnn.charts import step_chart, timeline_chart, unroll_chart
+from s2s_core.rnn.compute import MAX_H, MAX_S, manual_unroll, resolve_weights, token_vector
+from s2s_core.rnn.frames import (
+    fmt,
+    formula_latex,
+    step_frame,
+    timeline_frame,
+    unit_expansion,
+    unroll_frames,
+    vec_text,
+    weights_table,
+)
+
+KO = "나는 책을 읽는다"
+
+
+def test_manual_unroll_equals_nn_rnn_with_copied_weights():
+    config = parse_config(KO, 3, 4, 0)
+    result = unroll(config)
+    # An independent nn.RNN, weights copied from the result: the page's check, redone here.
+    rnn = nn.RNN(3, 4, batch_first=True, dtype=torch.float64)
+    with torch.no_grad():
+        rnn.weight_ih_l0.copy_(result.weights.W_x)
+        rnn.weight_hh_l0.copy_(result.weights.W_h)
+        rnn.bias_ih_l0.copy_(result.weights.b_ih)
+        rnn.bias_hh_l0.copy_(result.weights.b_hh)
+        out, h_n = rnn(result.x.unsqueeze(0))  # (1, S, H), (1, 1, H)
+    assert torch.allclose(result.h, out[0])
+    assert torch.allclose(result.h[-1], h_n[0, 0])
+    assert result.max_abs_diff < 1e-12
+    assert result.n_params == 3 * 4 + 4 * 4 + 4 + 4
+
+
+def test_every_step_is_the_formula():
+    result = unroll(RnnConfig(tokens=("a", "b", "c", "d", "e")))
+    w = result.weights
+    assert torch.equal(result.h_prev[0], torch.zeros(4, dtype=torch.float64))  # h_0 = 0
+    assert torch.equal(result.wh[0], torch.zeros(4, dtype=torch.float64))  # so W_h·h_0 = 0
+    for t in range(5):
+        if t:
+            assert torch.equal(result.h_prev[t], result.h[t - 1])  # each step hands its state on
+        assert torch.allclose(result.wx[t], w.W_x @ result.x[t])
+        assert torch.allclose(result.pre[t], result.wx[t] + result.wh[t] + w.b_ih + w.b_hh)
+        assert torch.allclose(result.h[t], torch.tanh(result.pre[t]))
+    assert (result.h.abs() < 1).all()
+
+
+def test_same_word_same_input_different_state():
+    result = unroll(RnnConfig(tokens=("the", "cat", "saw", "the", "dog")))
+    assert torch.equal(result.x[0], result.x[3])
+    assert not torch.allclose(result.h[0], result.h[3])  # different h_(t-1) -> different h_t
+
+
+def test_word_vectors_do_not_depend_on_the_rest_of_the_sentence():
+    a = unroll(RnnConfig(tokens=("나는", "책을", "읽는다")))
+    b = unroll(RnnConfig(tokens=("나는", "밥을", "먹는다")))
+    assert torch.equal(a.x[0], b.x[0])
+    assert torch.equal(a.h[0], b.h[0])  # step 1 only sees x_1
+
+
+def test_seed_is_reproducible_and_matters():
+    assert torch.equal(unroll(RnnConfig(seed=3)).h, unroll(RnnConfig(seed=3)).h)
+    assert not torch.equal(unroll(RnnConfig(seed=3)).h, unroll(RnnConfig(seed=4)).h)
+    w = seeded_weights(3, 4, 0)
+    assert (w.W_x.abs() <= 0.5).all() and (w.W_h.abs() <= 0.5).all()  # U(-1/√H, 1/√H), H = 4
+
+
+def test_typed_tables_override_the_seed():
+    config = parse_config("a b", 2, 2, 0, [["1", "0"], ["0", "1"]], [["0.5", "0"], ["0", "0.5"]], [["0.1"], ["-0.1"]])
+    result = unroll(config)
+    assert torch.equal(result.weights.b_hh, torch.zeros(2, dtype=torch.float64))
+    assert torch.equal(result.weights.b, torch.tensor([0.1, -0.1], dtype=torch.float64))
+    x = result.x
+    h1 = torch.tanh(x[0] + torch.tensor([0.1, -0.1], dtype=torch.float64))
+    h2 = torch.tanh(x[1] + 0.5 * h1 + torch.tensor([0.1, -0.1], dtype=torch.float64))
+    assert torch.allclose(result.h, torch.stack([h1, h2]))
+    assert result.max_abs_diff < 1e-12
+
+
+def test_changing_the_first_word_reaches_every_step():
+    result = unroll(parse_config("I read a book", 3, 4, 0))
+    assert all(c > 0 for c in result.first_word_change)
+    w = resolve_weights(RnnConfig())
+    x = torch.stack([token_vector(t, 3, 0) for t in ("x", "y")])
+    assert len(manual_unroll(x, w)) == 5
+
+
+def test_formula_text_shows_the_numbers():
+    result = unroll(RnnConfig())
+    lines = formula_latex(result, 1)
+    assert len(lines) == 4
+    assert lines[3].startswith(r"h_{2} = \tanh")
+    assert fmt(float(result.h[1, 0])) in lines[3]
+    assert fmt(float(result.pre[1, 3])) in lines[2]
+    expansion = unit_expansion(result, 1, 0)
+    assert expansion.endswith(f"= {fmt(float(result.wx[1, 0]))}")
+    assert expansion.count("×") == 3
+    assert fmt(-0.0001) == "0.000" and vec_text([1.0, -0.5]) == "[1.000, -0.500]"
+    assert weights_table(result.weights.b, "b")[0] == [fmt(float(result.weights.b[0]))]
+
+
+def test_frames_and_charts():
+    result = unroll(RnnConfig())
+    S, H = result.h.shape
+    timeline = timeline_frame(result, 2)
+    assert len(timeline) == S * H and timeline["current"].sum() == H
+    assert timeline["value"].between(-1, 1).all()
+    steps = step_frame(result, 2)
+    assert len(steps) == 5 * H
+    nodes, edges = unroll_frames(result, 2)
+    assert len(nodes) == 2 * S + 1 and len(edges) == 2 * S
+    assert set(edges["weight"]) == {"W_x", "W_h"}  # the same two weights at every step
+    labels = {k: k for k in ("weight", "node", "token", "unroll_title", "step", "unit", "timeline_title",
+                             "value", "term", "step_title")} | {f"term_{i}": f"t{i}" for i in range(5)}
+    for chart in (unroll_chart(nodes, edges, labels), timeline_chart(timeline, labels), step_chart(steps, labels)):
+        assert chart.to_dict()
+
+
+@pytest.mark.parametrize("args, key, field", [
+    (("", 3, 4, 0), "errors.empty_text", "rnn.field.sentence"),
+    (("   ", 3, 4, 0), "errors.empty_text", "rnn.field.sentence"),
+    ((" ".join(["w"] * (MAX_S + 1)), 3, 4, 0), "errors.too_many_tokens", "rnn.field.sentence"),
+    ((KO, 3, MAX_H + 1, 0), "errors.out_of_range", "rnn.field.H"),
+    ((KO, 3, 100, 0), "errors.out_of_range", "rnn.field.H"),
+    ((KO, 0, 4, 0), "errors.out_of_range", "rnn.field.E"),
+    ((KO, 3, 4, -1), "errors.out_of_range", "rnn.field.seed"),
+    ((KO, 3, 4.5, 0), "errors.not_an_integer", "rnn.field.H"),
+    ((KO, "x", 4, 0), "errors.not_an_integer", "rnn.field.E"),
+    ((KO, 2, 2, 0, [["1", "nan"], ["0", "1"]]), "errors.nan", "rnn.field.W_x"),
+    ((KO, 2, 2, 0, [["1", "0"]]), "errors.wrong_rows", "rnn.field.W_x"),
+    ((KO, 2, 2, 0, None, [["1", "0", "2"], ["0", "1", "2"]]), "errors.wrong_cols", "rnn.field.W_h"),
+    ((KO, 2, 2, 0, None, [["1", "abc"], ["0", "1"]]), "errors.not_a_number", "rnn.field.W_h"),
+    ((KO, 2, 2, 0, None, None, [["inf"], ["0"]]), "errors.too_large", "rnn.field.b"),
+    ((KO, 2, 2, 0, None, None, [[""], ["0"]]), "errors.empty_cell", "rnn.field.b"),
+])
+def test_bad_input_names_its_field(args, key, field):
+    with pytest.raises(InputError) as err:
+        parse_config(*args)
+    assert (err.value.key, err.value.field) == (key, field)
+
+
+cell = st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=5), st.none(), st.integers())
+table = st.one_of(st.none(), st.lists(st.lists(cell, min_size=0, max_size=4), min_size=0, max_size=4))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.one_of(st.text(max_size=40), st.none(), st.integers()),
+    st.one_of(st.integers(-2, 10), st.floats(allow_nan=True), st.text(max_size=3)),
+    st.one_of(st.integers(-2, 10), st.floats(allow_nan=True), st.text(max_size=3)),
+    st.one_of(st.integers(-5, 2**32), st.text(max_size=3)),
+    table, table, table,
+)
+def test_any_input_gives_a_checked_result_or_an_input_error(sentence, E, H, seed, wx, wh, b):
+    try:
+        config = parse_config(sentence, E, H, seed, wx, wh, b)
+    except InputError:
+        return
+    result = unroll(config)
+    assert result.h.shape == (len(config.tokens), config.H)
+    assert torch.isfinite(result.h).all()
+    assert result.max_abs_diff < 1e-9

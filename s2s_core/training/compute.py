@@ -1,0 +1,277 @@
+"""The Training lab's math: validated settings, a capped seeded training run, decoding a typed source,
+the what-if override, and the on-screen checks (loss by hand, attention by hand).
+
+Shapes: B batch, S source length, T output steps, H hidden, V vocabulary.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+import torch
+import torch.nn.functional as F
+
+from s2s_core import caps
+from s2s_core.errors import InputError
+from s2s_core.training.config import ATTENTIONS, SCHEDULES, TASKS, TrainConfig
+from s2s_core.training.loop import HELDOUT_PER_LEN, EvalPoint, Progress, TrainRun, cut_at_eos, encode_batch, train_loop
+from s2s_core.training.model import Memory
+from s2s_core.training.tasks import (
+    DIGITS, EOS_ID, NUM_MAX_DIGITS, NUM_TASKS, PAD, PAD_ID, SOS_ID, make_heldout, source_vocab, target_tokens,
+    target_vocab,
+)
+from s2s_core.validate import check_choice, check_float, check_int, check_text, parse_number
+
+# Hard caps (a URL can carry any value): they bound one run to well under a minute on 2 cores.
+MAX_STEPS = 3000
+MAX_BATCH = 128
+MAX_HIDDEN = 128
+MAX_EMBED = 64
+MIN_LR, MAX_LR = 1e-4, 0.05
+MAX_LEN = 16  # longest training source (digits)
+MAX_SECONDS = 60.0
+MAX_SOURCE = 20  # longest typed source (real tokens; longer than training is allowed, to test it)
+MAX_DECODE = 32  # output steps at most when decoding a typed source
+DEFAULT = TrainConfig()
+_TOKEN = re.compile(r"<pad>|\S", re.IGNORECASE)
+
+
+def _field(name: str) -> str:
+    return f"training.field.{name}"
+
+
+def parse_config(
+    task: Any = DEFAULT.task, attention: Any = DEFAULT.attention, embed: Any = DEFAULT.embed,
+    hidden: Any = DEFAULT.hidden, steps: Any = DEFAULT.steps, batch: Any = DEFAULT.batch, lr: Any = DEFAULT.lr,
+    tf_ratio: Any = DEFAULT.tf_ratio, tf_schedule: Any = DEFAULT.tf_schedule, min_len: Any = DEFAULT.min_len,
+    max_len: Any = DEFAULT.max_len, seed: Any = DEFAULT.seed, max_seconds: Any = DEFAULT.max_seconds,
+) -> TrainConfig:
+    """Raw widget / URL values -> a validated config; the first problem raises InputError naming its field."""
+    task = check_choice(task, _field("task"), TASKS)
+    attention = check_choice(attention, _field("attention"), ATTENTIONS)
+    tf_schedule = check_choice(tf_schedule, _field("tf_schedule"), SCHEDULES)
+    embed = check_int(embed, _field("embed"), 2, MAX_EMBED)
+    hidden = check_int(hidden, _field("hidden"), 2, MAX_HIDDEN)
+    steps = check_int(steps, _field("steps"), 1, MAX_STEPS)
+    batch = check_int(batch, _field("batch"), 1, MAX_BATCH)
+    lr = check_float(lr, _field("lr"), MIN_LR, MAX_LR)
+    tf_ratio = check_float(tf_ratio, _field("tf_ratio"), 0.0, 1.0)
+    longest = NUM_MAX_DIGITS if task in NUM_TASKS else MAX_LEN
+    min_len = check_int(min_len, _field("min_len"), 1, longest)
+    max_len = check_int(max_len, _field("max_len"), 1, longest)
+    if min_len > max_len:
+        raise InputError("training.error.lengths_order", _field("max_len"), lo=min_len, hi=max_len)
+    seed = check_int(seed, _field("seed"), 0, caps.MAX_SEED)
+    max_seconds = check_float(max_seconds, _field("max_seconds"), 1.0, MAX_SECONDS)
+    return TrainConfig(task=task, attention=attention, embed=embed, hidden=hidden, steps=steps, batch=batch,
+                       lr=lr, tf_ratio=tf_ratio, tf_schedule=tf_schedule, min_len=min_len, max_len=max_len,
+                       seed=seed, max_seconds=max_seconds)
+
+
+@dataclass(frozen=True)
+class SourceInput:
+    """A typed source: its digits, and how many PAD tokens were typed after them."""
+
+    digits: tuple[str, ...]
+    n_pad: int = 0
+
+
+def parse_source(task: str, text: Any, field: str = "training.field.source") -> SourceInput:
+    """'12345' or '1 2 3 <pad> <pad>' -> digits (+ trailing PADs); empty, all-PAD, unknown characters,
+    PAD inside the sentence, too long, or (number tasks) a leading zero raise InputError."""
+    text = check_text(text, field)
+    tokens = [tok.lower() for tok in _TOKEN.findall(text)]  # spaces only separate; each digit is a token
+    if all(tok == PAD for tok in tokens):
+        raise InputError("errors.all_pad", field)
+    unknown = sorted({tok for tok in tokens if tok != PAD and tok not in DIGITS})
+    if unknown:
+        raise InputError("training.error.unknown_chars", field, chars=" ".join(unknown[:8]))
+    real = [tok for tok in tokens if tok != PAD]
+    n_pad = len(tokens) - len(real)
+    if PAD in tokens[: len(real)]:
+        raise InputError("training.error.pad_inside", field)
+    if len(real) > MAX_SOURCE:
+        raise InputError("errors.too_many_tokens", field, count=len(real), limit=MAX_SOURCE)
+    if task in NUM_TASKS:
+        if len(real) > NUM_MAX_DIGITS:
+            raise InputError("training.error.number_too_long", field, count=len(real), limit=NUM_MAX_DIGITS)
+        if len(real) > 1 and real[0] == "0":
+            raise InputError("training.error.leading_zero", field)
+    if len(tokens) > MAX_SOURCE:
+        raise InputError("errors.too_many_tokens", field, count=len(tokens), limit=MAX_SOURCE)
+    return SourceInput(tuple(real), n_pad)
+
+
+@dataclass(frozen=True)
+class LossCheck:
+    """The training loss written out: mean of -log p(target) over real tokens only, vs PyTorch's ignore_index."""
+
+    by_hand: float  # sum of per-token -log p over non-PAD targets / their count
+    torch_ignore: float  # F.cross_entropy(..., ignore_index=PAD_ID)
+    with_pad: float  # what the mean would be if PAD targets were counted as tokens to predict
+    n_real: int
+    n_total: int
+    max_abs_diff: float
+
+
+@dataclass(frozen=True)
+class TrainResult:
+    """A finished training run and what the page shows about it (held read-only in the cache)."""
+
+    config: TrainConfig
+    run: TrainRun
+    final: EvalPoint
+    loss_check: LossCheck
+
+
+def twin_config(config: TrainConfig) -> TrainConfig:
+    """The bottleneck comparison: the same task, sizes, budget and seed, with attention switched."""
+    return replace(config, attention="none" if config.attention != "none" else "bahdanau")
+
+
+def loss_check(run: TrainRun, config: TrainConfig) -> LossCheck:
+    """Teacher-forced held-out loss: by hand over non-PAD tokens vs ignore_index vs PAD counted."""
+    heldout = make_heldout(config.task, config.min_len, config.max_len, HELDOUT_PER_LEN, config.seed)
+    src, lengths, y_in, y_out = encode_batch(config.task, heldout)
+    with torch.no_grad():
+        logits = run.model(src, lengths, y_in)  # (B, T, V)
+        nll = -logits.log_softmax(dim=-1).gather(-1, y_out.unsqueeze(-1)).squeeze(-1)  # (B, T) -log p(target)
+        real = y_out != PAD_ID  # (B, T)
+        by_hand = (nll * real).sum() / real.sum()  # the mean over real tokens
+        torch_ignore = F.cross_entropy(logits.transpose(1, 2), y_out, ignore_index=PAD_ID)
+        with_pad = F.cross_entropy(logits.transpose(1, 2), y_out)  # PAD counted as a class to predict
+    return LossCheck(float(by_hand), float(torch_ignore), float(with_pad), int(real.sum()), real.numel(),
+                     abs(float(by_hand) - float(torch_ignore)))
+
+
+def train(config: TrainConfig, on_progress: Callable[[Progress], None] | None = None) -> TrainResult:
+    """One capped, seeded training run (the config was validated by parse_config)."""
+    run = train_loop(config, on_progress)
+    return TrainResult(config=config, run=run, final=run.evals[-1], loss_check=loss_check(run, config))
+
+
+@dataclass(frozen=True)
+class DecodeResult:
+    """One typed source through the trained model: free-running and teacher-forced, step by step."""
+
+    source: tuple[str, ...]  # the digits typed
+    src_tokens: tuple[str, ...]  # with the typed PADs: the columns of the attention map
+    expected: tuple[str, ...]  # the task's right answer
+    output: tuple[str, ...]  # free-running output tokens up to and including <eos> (if it came)
+    inputs: tuple[str, ...]  # the token fed at each output step: <sos>, then the previous OUTPUT
+    weights: torch.Tensor | None  # (T, S) attention weights per output step; None without attention
+    queries: torch.Tensor  # (T, H) the decoder state each step scored with
+    memory: Memory  # values / keys (1, S, H) and mask (1, S)
+    exact: bool  # output == expected + <eos>
+    tf_preds: tuple[str, ...]  # argmax at each step when fed the EXPECTED previous token (teacher forcing)
+    tf_nll: tuple[float, ...]  # -log p(expected token) at each teacher-forced step
+    hand_weights: torch.Tensor | None  # (T, S) the same weights from the score formula, position by position
+    max_abs_diff: float  # |hand - module| over all weights (0 without attention)
+    first_changed: int | None = None  # what-if: first output step whose token differs from the original
+
+
+def _source_tensors(source: SourceInput) -> tuple[torch.Tensor, torch.Tensor, tuple[str, ...]]:
+    stoi = {tok: i for i, tok in enumerate(source_vocab())}
+    tokens = source.digits + (PAD,) * source.n_pad
+    src = torch.tensor([[stoi[tok] for tok in tokens]])  # (1, S)
+    return src, torch.tensor([len(source.digits)]), tokens  # lengths (1,)
+
+
+def hand_attention(kind: str, attention: torch.nn.Module, queries: torch.Tensor, memory: Memory) -> torch.Tensor:
+    """Attention weights from the paper's formula, one (step, position) at a time with the module's own
+    weights; PAD gets weight 0 by leaving it out of the sum. queries (T, H) -> weights (T, S)."""
+    values = memory.values[0]  # (S, H)
+    real = memory.mask[0].tolist()  # (S,)
+    rows = []
+    for q in queries:  # q: (H,)
+        scores = []
+        for s, h in enumerate(values):  # h: (H,)
+            if kind == "bahdanau":  # vᵀ tanh(W_s s + W_h h + b)
+                a = attention.W_s.weight @ q + attention.W_h.weight @ h + attention.W_h.bias  # (H,)
+                scores.append(float(attention.v.weight[0] @ torch.tanh(a)))
+            elif kind == "luong_general":  # sᵀ W_a h
+                scores.append(float(q @ (attention.W_a.weight @ h)))
+            else:  # dot: sᵀ h
+                scores.append(float(q @ h))
+        top = max(sc for sc, r in zip(scores, real) if r)  # subtract the max: exp never overflows
+        exps = [torch.exp(torch.tensor(sc - top)).item() if r else 0.0 for sc, r in zip(scores, real)]
+        rows.append([e / sum(exps) for e in exps])
+    return torch.tensor(rows)  # (T, S)
+
+
+def decode(result: TrainResult, source: SourceInput, override: tuple[int, tuple[float, ...]] | None = None
+           ) -> DecodeResult:
+    """Greedy decoding of one source (override=(step k 0-based, weights) replaces step k's attention)."""
+    config, model = result.config, result.run.model
+    itos = target_vocab(config.task)
+    tgt_stoi = {tok: i for i, tok in enumerate(itos)}
+    src, lengths, src_tokens = _source_tensors(source)
+    expected = tuple(target_tokens(config.task, list(source.digits)))
+    max_steps = min(MAX_DECODE, len(expected) + 3)
+    w_override = None
+    if override is not None:
+        w_override = (override[0], torch.tensor([override[1]], dtype=torch.float32))  # (1, S)
+    with torch.no_grad():
+        # 1) Free-running: each step's input is the previous step's argmax.
+        trace = model.greedy(src, lengths, max_steps, override=w_override)
+        out_ids = cut_at_eos(trace["preds"][0].tolist())
+        T = len(out_ids)
+        weights = trace["weights"][0, :T] if trace["weights"] is not None else None  # (T, S)
+        queries = trace["queries"][0, :T]  # (T, H)
+        # 2) Teacher forcing on the expected answer: each input is the TRUE previous token.
+        y_in = torch.tensor([[SOS_ID] + [tgt_stoi[tok] for tok in expected]])  # (1, T*)
+        y_out = torch.tensor([[tgt_stoi[tok] for tok in expected] + [EOS_ID]])  # (1, T*)
+        tf_logits = model(src, lengths, y_in)[0]  # (T*, V)
+        tf_nll = -tf_logits.log_softmax(-1).gather(-1, y_out[0].unsqueeze(-1)).squeeze(-1)  # (T*,)
+        # 3) The weights again, from the formula: the on-screen check against the module.
+        hand, diff = None, 0.0
+        if weights is not None:
+            hand = hand_attention(config.attention, model.decoder.attention, queries, trace["memory"])
+            if override is not None and override[0] < T:
+                hand[override[0]] = weights[override[0]]  # that row was typed, not computed
+            diff = float((hand - weights).abs().max())
+    return DecodeResult(
+        source=source.digits, src_tokens=src_tokens, expected=expected,
+        output=tuple(itos[i] for i in out_ids),
+        inputs=tuple(itos[i] for i in trace["inputs"][0, :T].tolist()),
+        weights=weights, queries=queries, memory=trace["memory"],
+        exact=out_ids == [tgt_stoi[tok] for tok in expected] + [EOS_ID],
+        tf_preds=tuple(itos[i] for i in tf_logits.argmax(-1).tolist()),
+        tf_nll=tuple(float(x) for x in tf_nll),
+        hand_weights=hand, max_abs_diff=diff,
+    )
+
+
+def parse_override(base: DecodeResult, step: Any, row: list[Any] | tuple[Any, ...]) -> tuple[int, tuple[float, ...]]:
+    """What-if input: a 1-based output step and one weight per source position -> (step 0-based, weights
+    normalised to sum 1). Negative weights, weight on PAD, an all-zero row, or a bad step raise InputError."""
+    if base.weights is None:
+        raise InputError("training.error.no_attention", "training.field.override")
+    k = check_int(step, "training.field.override_step", 1, len(base.output)) - 1
+    field = "training.field.override"
+    S = len(base.src_tokens)
+    if len(row) != S:
+        raise InputError("errors.wrong_cols", field, count=len(row), expected=S)
+    weights = [parse_number(v, field, row=1, col=c) for c, v in enumerate(row, start=1)]
+    for c, (w, tok) in enumerate(zip(weights, base.src_tokens), start=1):
+        if w < 0:
+            raise InputError("training.error.negative_weight", field, col=c)
+        if tok == PAD and w != 0:
+            raise InputError("training.error.weight_on_pad", field, col=c)
+    total = sum(weights)
+    if total <= 0:
+        raise InputError("training.error.zero_weights", field)
+    return k, tuple(w / total for w in weights)
+
+
+def what_if(result: TrainResult, source: SourceInput, base: DecodeResult, override: tuple[int, tuple[float, ...]]
+            ) -> DecodeResult:
+    """Re-decode with step k's weights replaced; steps before k are untouched by construction."""
+    new = decode(result, source, override)
+    changed = [t for t, (a, b) in enumerate(zip(base.output, new.output)) if a != b]
+    if not changed and len(base.output) != len(new.output):
+        changed = [min(len(base.output), len(new.output))]
+    return replace(new, first_changed=changed[0] if changed else None)

@@ -1,0 +1,28 @@
+"""The Training lab's settings: one frozen, hashable dataclass (stdlib only, so the code expander can copy it)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+TASKS = ("reverse", "copy", "sort", "num_ko", "num_en")
+ATTENTIONS = ("bahdanau", "luong_general", "luong_dot", "none")
+SCHEDULES = ("constant", "linear")
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """Everything that decides a trained model; two equal configs train bit-identical models."""
+
+    task: str = "reverse"  # one of TASKS
+    attention: str = "luong_general"  # one of ATTENTIONS
+    embed: int = 32  # E
+    hidden: int = 64  # H
+    steps: int = 500  # optimiser steps (one batch each)
+    batch: int = 64  # B
+    lr: float = 0.005  # Adam's learning rate at step 1; decays linearly to 0
+    tf_ratio: float = 1.0  # chance that a decoder input is the true previous token (teacher forcing)
+    tf_schedule: str = "constant"  # "linear": scheduled sampling, the ratio falls to 0 over training
+    min_len: int = 3  # shortest source (digits)
+    max_len: int = 10  # longest source (digits)
+    seed: int = 0
+    max_seconds: float = 30.0  # wall-clock cap: training stops early (and says so) when it is reached

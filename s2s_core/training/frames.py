@@ -1,0 +1,79 @@
+"""Tidy pandas frames for the Training lab (long format, ready for Altair and st.dataframe)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import pandas as pd
+
+from s2s_core.training.compute import DecodeResult
+from s2s_core.training.loop import EvalPoint, TrainRun
+
+METRICS = ("tf_token_acc", "free_token_acc", "free_exact")
+
+
+def loss_frame(losses: Sequence[tuple[int, float, float]]) -> pd.DataFrame:
+    """One row per optimiser step: step, training loss, teacher-forcing ratio used at that step."""
+    return pd.DataFrame(list(losses), columns=["step", "loss", "tf_ratio"])
+
+
+def eval_frame(evals: Sequence[EvalPoint], names: Mapping[str, str]) -> pd.DataFrame:
+    """One row per (held-out evaluation, metric); names maps METRICS to the learner's language."""
+    rows = [{"step": e.step, "metric": names[m], "value": float(getattr(e, m))} for e in evals for m in METRICS]
+    return pd.DataFrame(rows, columns=["step", "metric", "value"])
+
+
+def step_label(t: int, token: str) -> str:
+    """Output step t (0-based) and the token it produced -> 't1 · 5'."""
+    return f"t{t + 1} · {token}"
+
+
+def position_label(s: int, token: str) -> str:
+    """Source position s (0-based) and its token -> 's1 · 3'."""
+    return f"s{s + 1} · {token}"
+
+
+def attention_frame(result: DecodeResult) -> pd.DataFrame:
+    """One row per (output step, source position): the weight, and whether the position is PAD."""
+    if result.weights is None:
+        return pd.DataFrame(columns=["step", "position", "weight", "pad", "t", "s"])
+    rows = []
+    for t, out_tok in enumerate(result.output):
+        for s, src_tok in enumerate(result.src_tokens):
+            rows.append({
+                "step": step_label(t, out_tok), "position": position_label(s, src_tok),
+                "weight": float(result.weights[t, s]), "pad": s >= len(result.source), "t": t, "s": s,
+            })
+    return pd.DataFrame(rows)
+
+
+def steps_frame(result: DecodeResult, columns: Mapping[str, str]) -> pd.DataFrame:
+    """Free-running vs teacher-forced, step by step: what was fed in and what came out.
+    columns maps ("step", "free_in", "free_out", "tf_in", "tf_out", "nll") to translated headers."""
+    expected = (*result.expected, "<eos>")
+    tf_inputs = ("<sos>", *result.expected)
+    n = max(len(result.output), len(expected))
+    rows = []
+    for t in range(n):
+        rows.append({
+            columns["step"]: f"t{t + 1}",
+            columns["free_in"]: result.inputs[t] if t < len(result.inputs) else "",
+            columns["free_out"]: result.output[t] if t < len(result.output) else "",
+            columns["tf_in"]: tf_inputs[t] if t < len(tf_inputs) else "",
+            columns["tf_out"]: result.tf_preds[t] if t < len(result.tf_preds) else "",
+            columns["nll"]: round(result.tf_nll[t], 4) if t < len(result.tf_nll) else None,
+        })
+    return pd.DataFrame(rows)
+
+
+def bottleneck_frame(runs: Mapping[str, TrainRun]) -> pd.DataFrame:
+    """Exact match per source length for each named run (with / without attention)."""
+    rows = [{"length": n, "model": name, "exact": acc, "n": count}
+            for name, run in runs.items() for n, acc, count in run.by_length]
+    return pd.DataFrame(rows, columns=["length", "model", "exact", "n"])
+
+
+def join_tokens(task: str, tokens: Sequence[str]) -> str:
+    """How a token sequence reads: digits and Korean syllables run together, English words get spaces."""
+    real = [tok for tok in tokens if tok != "<eos>"]
+    return " ".join(real) if task == "num_en" else "".join(real)

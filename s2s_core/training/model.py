@@ -1,0 +1,205 @@
+"""The tiny seq2seq: GRU encoder, GRU decoder, Bahdanau (additive) or Luong (general / dot) attention, or none.
+
+Shapes: B batch, S source length, T target steps, E embedding, H hidden, V vocabulary.
+torch only (the code expander copies this file). Names follow the papers: s decoder state, h encoder state.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import torch
+from torch import nn
+
+PAD_ID, SOS_ID, EOS_ID = 0, 1, 2
+
+
+class Memory(NamedTuple):
+    """What the decoder may look back at: computed once per source, read at every output step."""
+
+    values: torch.Tensor  # (B, S, H) encoder outputs h_1..h_S: what the weights add up
+    keys: torch.Tensor  # (B, S, H) the same states transformed for scoring (W_h h, W_a h, or h itself)
+    mask: torch.Tensor  # (B, S) True at real tokens, False at PAD
+
+
+class Encoder(nn.Module):
+    """Embedding -> GRU over the whole padded batch; the true last state is read at length - 1."""
+
+    def __init__(self, vocab_size: int, embed: int, hidden: int) -> None:
+        super().__init__()
+        self.embedding = nn.Embedding(vocab_size, embed, padding_idx=PAD_ID)
+        self.rnn = nn.GRU(embed, hidden, batch_first=True)
+
+    def forward(self, src: torch.Tensor, lengths: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        x = self.embedding(src)  # (B, S) -> (B, S, E)
+        outputs, _ = self.rnn(x)  # (B, S, H); PAD steps run too, but attention masks them out
+        # h_n would be the state after the PAD steps; the sentence really ends at length - 1.
+        last = outputs[torch.arange(src.shape[0]), lengths - 1]  # (B, H)
+        return outputs, last
+
+
+class BahdanauAttention(nn.Module):
+    """Additive: score(s, h) = vᵀ tanh(W_s s + W_h h); the query is the decoder's previous state."""
+
+    def __init__(self, hidden: int) -> None:
+        super().__init__()
+        self.W_s = nn.Linear(hidden, hidden, bias=False)
+        self.W_h = nn.Linear(hidden, hidden)
+        self.v = nn.Linear(hidden, 1, bias=False)
+
+    def keys(self, values: torch.Tensor) -> torch.Tensor:
+        return self.W_h(values)  # (B, S, H): W_h h does not depend on the step, so it is computed once
+
+    def scores(self, queries: torch.Tensor, keys: torch.Tensor) -> torch.Tensor:
+        mixed = torch.tanh(self.W_s(queries).unsqueeze(2) + keys.unsqueeze(1))  # (B, T, 1, H) + (B, 1, S, H) -> (B, T, S, H)
+        return self.v(mixed).squeeze(-1)  # (B, T, S, 1) -> (B, T, S)
+
+
+class LuongAttention(nn.Module):
+    """Multiplicative: general sᵀ W_a h, or dot sᵀ h; the query is the decoder's current state."""
+
+    def __init__(self, hidden: int, score: str) -> None:
+        super().__init__()
+        self.W_a = nn.Linear(hidden, hidden, bias=False) if score == "general" else None
+
+    def keys(self, values: torch.Tensor) -> torch.Tensor:
+        # sᵀ (W_a h) = sᵀ W_a h, so W_a is applied to the source once instead of at every step.
+        return self.W_a(values) if self.W_a is not None else values  # (B, S, H)
+
+    def scores(self, queries: torch.Tensor, keys: torch.Tensor) -> torch.Tensor:
+        return torch.bmm(queries, keys.transpose(1, 2))  # (B, T, H) @ (B, H, S) -> (B, T, S)
+
+
+def attend(
+    attention: nn.Module, queries: torch.Tensor, memory: Memory, override: torch.Tensor | None = None
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """scores -> PAD to -inf -> softmax over source positions -> weights @ values = context."""
+    if override is None:
+        scores = attention.scores(queries, memory.keys)  # (B, T, S)
+        scores = scores.masked_fill(~memory.mask.unsqueeze(1), float("-inf"))  # PAD: exp(-inf) = 0 weight
+        weights = scores.softmax(dim=-1)  # (B, T, S)
+    else:
+        weights = override  # (B, T, S): the what-if replaces this step's weights
+    context = torch.bmm(weights, memory.values)  # (B, T, S) @ (B, S, H) -> (B, T, H)
+    return context, weights
+
+
+class Decoder(nn.Module):
+    """GRU decoder. Bahdanau: context from s_(t-1) goes INTO the GRU input and to the output layer.
+    Luong: the GRU runs first; context from s_t is combined with it: s~ = tanh(W_c [context; s_t]).
+    """
+
+    def __init__(self, vocab_size: int, embed: int, hidden: int, attention: str) -> None:
+        super().__init__()
+        self.kind = attention
+        self.embedding = nn.Embedding(vocab_size, embed, padding_idx=PAD_ID)
+        if attention == "bahdanau":
+            self.attention = BahdanauAttention(hidden)
+            self.rnn = nn.GRU(embed + hidden, hidden, batch_first=True)
+            self.out = nn.Linear(2 * hidden, vocab_size)
+        elif attention in ("luong_general", "luong_dot"):
+            self.attention = LuongAttention(hidden, attention.removeprefix("luong_"))
+            self.rnn = nn.GRU(embed, hidden, batch_first=True)
+            self.W_c = nn.Linear(2 * hidden, hidden)
+            self.out = nn.Linear(hidden, vocab_size)
+        else:
+            self.attention = None
+            self.rnn = nn.GRU(embed, hidden, batch_first=True)
+            self.out = nn.Linear(hidden, vocab_size)
+
+    @property
+    def parallel(self) -> bool:
+        """With every input known (full teacher forcing), can all steps run in one GRU call?
+        Luong and no-attention: yes. Bahdanau: no, each GRU input needs the context of the step before."""
+        return self.kind != "bahdanau"
+
+    def readout(self, states: torch.Tensor, memory: Memory, override: torch.Tensor | None = None):
+        """Luong / none: GRU outputs (B, T, H) -> logits (B, T, V), weights (B, T, S) or None, queries."""
+        if self.attention is None:
+            return self.out(states), None  # (B, T, V)
+        context, weights = attend(self.attention, states, memory, override)  # (B, T, H), (B, T, S)
+        mixed = torch.tanh(self.W_c(torch.cat([context, states], dim=-1)))  # (B, T, 2H) -> (B, T, H)
+        return self.out(mixed), weights  # (B, T, V), (B, T, S)
+
+    def step(self, y_prev: torch.Tensor, state: torch.Tensor, memory: Memory, override: torch.Tensor | None = None):
+        """One output step: y_prev (B,), state (1, B, H) -> logits (B, V), new state, weights (B, S), query (B, H)."""
+        x = self.embedding(y_prev).unsqueeze(1)  # (B,) -> (B, 1, E)
+        if self.kind == "bahdanau":
+            query = state.transpose(0, 1)  # (1, B, H) -> (B, 1, H): s_(t-1), the state BEFORE this step
+            context, weights = attend(self.attention, query, memory, override)  # (B, 1, H), (B, 1, S)
+            output, state = self.rnn(torch.cat([x, context], dim=-1), state)  # (B, 1, E+H) -> (B, 1, H)
+            logits = self.out(torch.cat([output, context], dim=-1))  # (B, 1, 2H) -> (B, 1, V)
+        else:
+            output, state = self.rnn(x, state)  # (B, 1, H): s_t, the state AFTER this step
+            query = output
+            logits, weights = self.readout(output, memory, override)  # (B, 1, V), (B, 1, S) or None
+        return logits.squeeze(1), state, None if weights is None else weights.squeeze(1), query.squeeze(1)
+
+
+class Seq2Seq(nn.Module):
+    """Encoder + decoder; the encoder's true last state starts the decoder (the one-vector bridge)."""
+
+    def __init__(self, src_vocab: int, tgt_vocab: int, embed: int, hidden: int, attention: str) -> None:
+        super().__init__()
+        self.encoder = Encoder(src_vocab, embed, hidden)
+        self.decoder = Decoder(tgt_vocab, embed, hidden, attention)
+
+    def encode(self, src: torch.Tensor, lengths: torch.Tensor) -> tuple[Memory, torch.Tensor]:
+        values, last = self.encoder(src, lengths)  # (B, S, H), (B, H)
+        attention = self.decoder.attention
+        keys = attention.keys(values) if attention is not None else values  # (B, S, H)
+        return Memory(values, keys, src != PAD_ID), last.unsqueeze(0)  # state (1, B, H)
+
+    def forward(
+        self, src: torch.Tensor, lengths: torch.Tensor, y_in: torch.Tensor,
+        tf_ratio: float = 1.0, generator: torch.Generator | None = None,
+    ) -> torch.Tensor:
+        """Training pass: logits (B, T, V). Input t is the true token y_in[:, t] with chance tf_ratio,
+        else the model's own argmax from step t-1 (scheduled sampling); y_in[:, 0] is always SOS."""
+        memory, state = self.encode(src, lengths)
+        if tf_ratio >= 1.0 and self.decoder.parallel:
+            # 1) Every input is known: one GRU call over all T steps, attention for all steps in one bmm.
+            states, _ = self.decoder.rnn(self.decoder.embedding(y_in), state)  # (B, T, E) -> (B, T, H)
+            return self.decoder.readout(states, memory)[0]  # (B, T, V)
+        # 2) Otherwise step by step: an input may be the model's own previous prediction.
+        y = y_in[:, 0]  # (B,) SOS
+        logits = []
+        for t in range(y_in.shape[1]):
+            step_logits, state, _, _ = self.decoder.step(y, state, memory)  # (B, V)
+            logits.append(step_logits)
+            if t + 1 < y_in.shape[1]:
+                teacher = y_in[:, t + 1]  # (B,) the true previous token
+                own = step_logits.argmax(dim=-1)  # (B,) what the model just predicted
+                coin = torch.rand(y.shape[0], generator=generator) < tf_ratio  # (B,) one draw per sequence and step
+                y = torch.where(coin, teacher, own)
+        return torch.stack(logits, dim=1)  # T x (B, V) -> (B, T, V)
+
+    @torch.no_grad()
+    def greedy(self, src: torch.Tensor, lengths: torch.Tensor, max_steps: int,
+               override: tuple[int, torch.Tensor] | None = None) -> dict[str, torch.Tensor]:
+        """Free-running decoding: the input at step t is the argmax of step t-1. override=(k, weights (B, S))
+        replaces step k's attention weights (the what-if). Returns every step's inputs, predictions,
+        logits, weights and queries; a row keeps going after its EOS (callers cut there)."""
+        memory, state = self.encode(src, lengths)
+        y = torch.full((src.shape[0],), SOS_ID, dtype=torch.long)  # (B,)
+        inputs, preds, logits, weights, queries = [], [], [], [], []
+        for t in range(max_steps):
+            w_over = override[1].unsqueeze(1) if override is not None and override[0] == t else None  # (B, 1, S)
+            step_logits, state, w, query = self.decoder.step(y, state, memory, w_over)
+            inputs.append(y)
+            y = step_logits.argmax(dim=-1)  # (B,) fed back as the next input
+            preds.append(y)
+            logits.append(step_logits)
+            queries.append(query)
+            if w is not None:
+                weights.append(w)
+            if bool((torch.stack(preds, 1) == EOS_ID).any(dim=1).all()):
+                break
+        return {
+            "inputs": torch.stack(inputs, 1),  # (B, T)
+            "preds": torch.stack(preds, 1),  # (B, T)
+            "logits": torch.stack(logits, 1),  # (B, T, V)
+            "weights": torch.stack(weights, 1) if weights else None,  # (B, T, S)
+            "queries": torch.stack(queries, 1),  # (B, T, H)
+            "memory": memory,
+        }

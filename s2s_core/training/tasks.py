@@ -1,0 +1,134 @@
+"""Toy tasks generated from a seed: reverse, copy, sort, and reading a number aloud in Korean or English.
+
+Stdlib only (the code expander copies this file). Sources are digit strings; targets are token lists.
+"""
+
+from __future__ import annotations
+
+import random
+
+PAD, SOS, EOS, UNK = "<pad>", "<sos>", "<eos>", "<unk>"
+PAD_ID, SOS_ID, EOS_ID, UNK_ID = 0, 1, 2, 3
+SPECIALS = (PAD, SOS, EOS, UNK)
+DIGITS = tuple("0123456789")
+NUM_TASKS = ("num_ko", "num_en")
+NUM_MAX_DIGITS = 6  # the number tasks read 0 .. 999 999
+
+KO_DIGITS = ("영", "일", "이", "삼", "사", "오", "육", "칠", "팔", "구")
+KO_UNITS = ("", "십", "백", "천")
+EN_ONES = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+           "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen")
+EN_TENS = ("", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+
+
+def korean_number(n: int) -> list[str]:
+    """Sino-Korean reading, one syllable per token: 3017 -> 삼 천 십 칠; 1 before a unit is silent (십, not 일십)."""
+    if n == 0:
+        return [KO_DIGITS[0]]
+
+    def below_10000(x: int) -> list[str]:
+        out: list[str] = []
+        for place in (3, 2, 1, 0):
+            d = x // 10**place % 10
+            if d == 0:
+                continue
+            if place == 0 or d != 1:
+                out.append(KO_DIGITS[d])
+            if place:
+                out.append(KO_UNITS[place])
+        return out
+
+    high, low = divmod(n, 10000)
+    # 10000 is read 만 (not 일만), like 10 is 십.
+    head = ([] if high == 1 else below_10000(high)) + ["만"] if high else []
+    return head + below_10000(low)
+
+
+def english_number(n: int) -> list[str]:
+    """English words, one per token: 3017 -> three thousand seventeen; 342 -> three hundred forty two."""
+    if n == 0:
+        return [EN_ONES[0]]
+
+    def below_1000(x: int) -> list[str]:
+        out: list[str] = []
+        if x >= 100:
+            out += [EN_ONES[x // 100], "hundred"]
+            x %= 100
+        if x >= 20:
+            out.append(EN_TENS[x // 10])
+            x %= 10
+        if x:
+            out.append(EN_ONES[x])
+        return out
+
+    high, low = divmod(n, 1000)
+    return (below_1000(high) + ["thousand"] if high else []) + below_1000(low)
+
+
+def target_tokens(task: str, source: list[str]) -> list[str]:
+    """The right answer for a digit source (a list of one-digit strings)."""
+    if task == "reverse":
+        return source[::-1]
+    if task == "copy":
+        return list(source)
+    if task == "sort":
+        return sorted(source)
+    if task == "num_ko":
+        return korean_number(int("".join(source)))
+    if task == "num_en":
+        return english_number(int("".join(source)))
+    raise ValueError(task)
+
+
+def target_vocab(task: str) -> tuple[str, ...]:
+    """Every token the task's targets can use, after the four specials (ids 0..3)."""
+    if task == "num_ko":
+        words = KO_DIGITS + ("십", "백", "천", "만")
+    elif task == "num_en":
+        words = EN_ONES + EN_TENS[2:] + ("hundred", "thousand")
+    else:
+        words = DIGITS
+    return SPECIALS + words
+
+
+def source_vocab() -> tuple[str, ...]:
+    return SPECIALS + DIGITS
+
+
+def random_source(rng: random.Random, task: str, length: int) -> list[str]:
+    """One source of `length` digits; a number has no leading zero (except the number 0 itself)."""
+    digits = [rng.choice(DIGITS) for _ in range(length)]
+    if task in NUM_TASKS and length > 1 and digits[0] == "0":
+        digits[0] = rng.choice(DIGITS[1:])
+    return digits
+
+
+def possible_sources(task: str, length: int) -> int:
+    """How many different sources of this length exist (bounds the held-out set for short lengths)."""
+    return 9 * 10 ** (length - 1) if task in NUM_TASKS and length > 1 else 10**length
+
+
+def make_heldout(task: str, min_len: int, max_len: int, per_len: int, seed: int) -> list[list[str]]:
+    """Sources kept out of training: per_len distinct ones per length (fewer when a length has few)."""
+    rng = random.Random(f"heldout-{seed}")  # its own stream, so it never shifts the training batches
+    out: list[list[str]] = []
+    for length in range(min_len, max_len + 1):
+        # Hold out at most a fifth of a short length's sources, so training still sees most of them.
+        want = min(per_len, possible_sources(task, length) // 5) or 1
+        seen: set[tuple[str, ...]] = set()
+        while len(seen) < want:
+            seen.add(tuple(random_source(rng, task, length)))
+        out += [list(s) for s in sorted(seen)]
+    return out
+
+
+def sample_sources(
+    rng: random.Random, task: str, min_len: int, max_len: int, n: int, exclude: set[tuple[str, ...]]
+) -> list[list[str]]:
+    """n training sources with uniform lengths, none of them in the held-out set."""
+    out: list[list[str]] = []
+    while len(out) < n:
+        src = random_source(rng, task, rng.randint(min_len, max_len))
+        if tuple(src) not in exclude:
+            out.append(src)
+    return out

@@ -1,0 +1,440 @@
+"""Training lab core: tasks, the model's three attentions vs the formula, loss over real tokens, PAD masking,
+determinism, free-running feedback, the what-if override, time caps, and bad input."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import replace
+
+import pytest
+import torch
+import torch.nn.functional as F
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from torch.nn.utils.rnn import pack_padded_sequence
+
+from s2s_core import vocab
+from s2s_core.errors import InputError
+from s2s_core.training import (
+    SourceInput, TrainConfig, decode, parse_config, parse_override, parse_source, train, twin_config, what_if,
+)
+from s2s_core.training.charts import accuracy_chart, attention_heatmap, bottleneck_chart, loss_chart
+from s2s_core.training.compute import hand_attention
+from s2s_core.training.frames import (
+    METRICS, attention_frame, bottleneck_frame, eval_frame, join_tokens, loss_frame, steps_frame,
+)
+from s2s_core.training.loop import encode_batch, teacher_ratio, train_loop
+from s2s_core.training.model import Seq2Seq
+from s2s_core.training.slot import TrainedSlot
+from s2s_core.training.tasks import (
+    EOS_ID, PAD_ID, SOS_ID, english_number, korean_number, make_heldout, sample_sources, source_vocab,
+    target_tokens, target_vocab,
+)
+
+KINDS = ("bahdanau", "luong_general", "luong_dot", "none")
+TINY = TrainConfig(embed=8, hidden=16, steps=12, batch=16, max_len=6, lr=0.01)
+
+
+@pytest.fixture(scope="module")
+def tiny() -> dict:
+    """One tiny trained model per attention kind (a few steps: enough to have real, non-uniform weights)."""
+    return {kind: train(replace(TINY, attention=kind)) for kind in KINDS}
+
+
+def _fixed_model(kind: str, seed: int = 3) -> Seq2Seq:
+    torch.manual_seed(seed)
+    return Seq2Seq(len(source_vocab()), len(target_vocab("reverse")), 8, 16, kind).eval()
+
+
+def _padded_batch() -> tuple[torch.Tensor, ...]:
+    return encode_batch("reverse", [list("12345"), list("907"), list("4411")])
+
+
+# --- tasks ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("n, ko, en", [
+    (0, "영", "zero"), (7, "칠", "seven"), (10, "십", "ten"), (11, "십일", "eleven"), (20, "이십", "twenty"),
+    (101, "백일", "one hundred one"), (342, "삼백사십이", "three hundred forty two"),
+    (1000, "천", "one thousand"), (3017, "삼천십칠", "three thousand seventeen"), (10000, "만", "ten thousand"),
+    (12345, "만이천삼백사십오", "twelve thousand three hundred forty five"),
+    (200500, "이십만오백", "two hundred thousand five hundred"),
+])
+def test_number_readings(n, ko, en):
+    assert "".join(korean_number(n)) == ko
+    assert " ".join(english_number(n)) == en
+
+
+def test_targets_and_vocabularies():
+    src = list("3141")
+    assert target_tokens("reverse", src) == list("1413")
+    assert target_tokens("copy", src) == src
+    assert target_tokens("sort", src) == list("1134")
+    assert target_tokens("num_ko", src) == ["삼", "천", "백", "사", "십", "일"]
+    for task in ("reverse", "num_ko", "num_en"):
+        # The same special ids as the shared vocabulary module, so PAD means the same everywhere.
+        assert target_vocab(task)[:4] == vocab.SPECIALS
+    assert (PAD_ID, SOS_ID, EOS_ID) == (vocab.PAD_ID, vocab.SOS_ID, vocab.EOS_ID)
+
+
+def test_heldout_is_never_trained_on():
+    import random
+
+    heldout = make_heldout("reverse", 1, 4, 40, seed=0)
+    exclude = {tuple(s) for s in heldout}
+    assert len(exclude) == len(heldout)
+    assert sum(len(s) == 1 for s in heldout) == 2  # a fifth of the 10 one-digit sources at most
+    drawn = sample_sources(random.Random(0), "reverse", 1, 4, 2000, exclude)
+    assert not any(tuple(s) in exclude for s in drawn)
+
+
+def test_encode_batch_pads_and_shifts():
+    src, lengths, y_in, y_out = _padded_batch()
+    assert src.shape == (3, 5) and lengths.tolist() == [5, 3, 4]
+    assert src[1, 3:].tolist() == [PAD_ID, PAD_ID]
+    assert y_in[:, 0].tolist() == [SOS_ID] * 3
+    assert y_in[0, 1:].tolist() == y_out[0, :-1].tolist()  # decoder input = target shifted right
+    assert y_out[1, 3] == EOS_ID and y_out[1, 4] == PAD_ID
+
+
+# --- model: the computations the page explains ------------------------------------------------
+
+def test_loss_ignore_index_is_the_mean_over_real_tokens():
+    torch.manual_seed(0)
+    _, _, _, y_out = _padded_batch()
+    logits = torch.randn(*y_out.shape, len(target_vocab("reverse")))  # (B, T, V)
+    nll = -logits.log_softmax(-1).gather(-1, y_out.unsqueeze(-1)).squeeze(-1)  # (B, T)
+    real = y_out != PAD_ID
+    by_hand = sum(nll[b, t] for b, t in itertools.product(range(3), range(y_out.shape[1])) if real[b, t]) / real.sum()
+    torch_loss = F.cross_entropy(logits.transpose(1, 2), y_out, ignore_index=PAD_ID)
+    assert torch.allclose(by_hand, torch_loss)
+    assert not torch.allclose(F.cross_entropy(logits.transpose(1, 2), y_out), torch_loss)
+
+
+def test_loss_check_of_a_trained_model(tiny):
+    check = tiny["bahdanau"].loss_check
+    assert check.max_abs_diff < 1e-5
+    assert check.n_real < check.n_total
+    assert check.with_pad != pytest.approx(check.torch_ignore)
+
+
+@pytest.mark.parametrize("kind", KINDS[:3])
+def test_masked_attention_puts_exactly_zero_on_pad(kind):
+    model = _fixed_model(kind)
+    src, lengths, _, _ = _padded_batch()
+    with torch.no_grad():
+        weights = model.greedy(src, lengths, max_steps=6)["weights"]  # (B, T, S)
+    pad = (src == PAD_ID).unsqueeze(1).expand_as(weights)  # (B, T, S)
+    assert torch.all(weights[pad] == 0.0)
+    assert torch.allclose(weights.sum(-1), torch.ones(weights.shape[:2]))
+
+
+def test_true_last_state_equals_packed_h_n():
+    model = _fixed_model("none")
+    src, lengths, _, _ = _padded_batch()
+    with torch.no_grad():
+        _, last = model.encoder(src, lengths)  # (B, H)
+        packed = pack_padded_sequence(model.encoder.embedding(src), lengths, batch_first=True, enforce_sorted=False)
+        _, h_n = model.encoder.rnn(packed)  # (1, B, H)
+        _, h_after_pad = model.encoder.rnn(model.encoder.embedding(src))
+    assert torch.allclose(last, h_n[0], atol=1e-6)
+    assert not torch.allclose(last[1], h_after_pad[0, 1])  # row 2 has PAD steps after its end
+
+
+@pytest.mark.parametrize("kind", KINDS[:3])
+def test_hand_attention_equals_the_module(kind, tiny):
+    result = decode(tiny[kind], parse_source("reverse", "52813 <pad>"))
+    assert result.hand_weights is not None and result.weights is not None
+    assert torch.allclose(result.hand_weights, result.weights, atol=1e-6)
+    assert result.max_abs_diff < 1e-5
+    # and straight against the module for a fixed model
+    model = _fixed_model(kind)
+    src, lengths, _, _ = _padded_batch()
+    with torch.no_grad():
+        trace = model.greedy(src, lengths, max_steps=4)
+        memory = trace["memory"]
+        one = type(memory)(memory.values[1:2], memory.keys[1:2], memory.mask[1:2])
+        hand = hand_attention(kind, model.decoder.attention, trace["queries"][1], one)
+    assert torch.allclose(hand, trace["weights"][1], atol=1e-6)
+
+
+@pytest.mark.parametrize("kind", ("luong_general", "luong_dot", "none"))
+def test_parallel_teacher_forcing_equals_the_step_loop(kind):
+    """Luong and no-attention run all teacher-forced steps in one GRU call; it must equal stepping."""
+    model = _fixed_model(kind)
+    src, lengths, y_in, _ = _padded_batch()
+    with torch.no_grad():
+        parallel = model(src, lengths, y_in, tf_ratio=1.0)  # (B, T, V)
+        memory, state = model.encode(src, lengths)
+        stepped = []
+        for t in range(y_in.shape[1]):
+            logits, state, _, _ = model.decoder.step(y_in[:, t], state, memory)
+            stepped.append(logits)
+    assert torch.allclose(parallel, torch.stack(stepped, 1), atol=1e-5)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_free_running_feeds_back_its_own_argmax(kind):
+    model = _fixed_model(kind)
+    seen: list[torch.Tensor] = []
+    hook = model.decoder.embedding.register_forward_hook(lambda mod, args, out: seen.append(args[0].clone()))
+    src, lengths, _, _ = _padded_batch()
+    with torch.no_grad():
+        trace = model.greedy(src, lengths, max_steps=7)
+    hook.remove()
+    fed = torch.stack(seen, 1)  # (B, T) what the decoder's embedding actually received
+    assert torch.equal(fed[:, 0], torch.full((3,), SOS_ID))
+    assert torch.equal(fed[:, 1:], trace["logits"].argmax(-1)[:, :-1])  # input t = argmax at t-1
+    assert torch.equal(fed, trace["inputs"])
+
+
+def test_tf_ratio_zero_is_free_running():
+    model = _fixed_model("bahdanau")
+    src, lengths, y_in, _ = _padded_batch()
+    with torch.no_grad():
+        sampled = model(src, lengths, y_in, tf_ratio=0.0, generator=torch.Generator().manual_seed(0))
+        free = model.greedy(src, lengths, max_steps=y_in.shape[1])["logits"]
+    # greedy may stop early once every row has said EOS; compare the steps both ran
+    T = free.shape[1]
+    assert torch.allclose(sampled[:, :T], free, atol=1e-6)
+
+
+def test_schedules():
+    config = TrainConfig(steps=11, tf_ratio=0.8)
+    assert teacher_ratio(config, 1) == teacher_ratio(config, 11) == 0.8
+    linear = replace(config, tf_schedule="linear")
+    assert teacher_ratio(linear, 1) == pytest.approx(0.8)
+    assert teacher_ratio(linear, 6) == pytest.approx(0.4)
+    assert teacher_ratio(linear, 11) == pytest.approx(0.0)
+
+
+# --- training ----------------------------------------------------------------------------------
+
+def test_training_is_deterministic_for_a_seed():
+    config = replace(TINY, steps=6, attention="bahdanau", tf_ratio=0.5)
+    a, b = train_loop(config), train_loop(config)
+    assert a.losses == b.losses and a.evals[-1].free_exact == b.evals[-1].free_exact
+    for p, q in zip(a.model.parameters(), b.model.parameters()):
+        assert torch.equal(p, q)
+    c = train_loop(replace(config, seed=1))
+    assert c.losses != a.losses
+
+
+def test_a_short_run_drops_the_loss():
+    run = train_loop(replace(TINY, steps=40, task="copy", max_len=5))
+    first = sum(loss for _, loss, _ in run.losses[:5]) / 5
+    last = sum(loss for _, loss, _ in run.losses[-5:]) / 5
+    assert last < 0.8 * first
+    assert run.evals[-1].tf_loss < run.losses[0][1]
+
+
+def test_the_time_cap_stops_training_and_says_so():
+    ticks = itertools.count()
+    progress = []
+    run = train_loop(replace(TINY, steps=50, max_seconds=3.0), on_progress=progress.append,
+                     clock=lambda: float(next(ticks)))
+    assert run.stopped_by == "time" and run.steps_done < 50
+    assert [p.step for p in progress] == list(range(1, run.steps_done + 1))
+    assert progress[-1].evaluation is not None  # a stopped run still gets its final held-out check
+
+
+def test_progress_reports_every_step_and_evaluations(tiny):
+    progress = []
+    train_loop(replace(TINY, steps=5), on_progress=progress.append)
+    assert [p.step for p in progress] == [1, 2, 3, 4, 5]
+    assert all(p.total == 5 for p in progress)
+    assert progress[-1].evaluation is not None
+    run = tiny["luong_general"].run
+    assert [n for n, _, _ in run.by_length] == list(range(TINY.min_len, TINY.max_len + 1))
+    assert run.stopped_by == "steps" and run.steps_done == TINY.steps
+
+
+def test_number_task_trains_and_decodes():
+    result = train(replace(TINY, task="num_ko", min_len=1, max_len=3, steps=4))
+    out = decode(result, parse_source("num_ko", "305"))
+    assert out.expected == ("삼", "백", "오")
+    assert len(out.tf_preds) == 4 and len(out.tf_nll) == 4
+
+
+# --- decoding a typed source, the what-if -------------------------------------------------------
+
+def test_decode_of_a_typed_source(tiny):
+    out = decode(tiny["bahdanau"], parse_source("reverse", "3 1 4 <pad> <pad>"))
+    assert out.src_tokens == ("3", "1", "4", "<pad>", "<pad>")
+    assert out.expected == ("4", "1", "3")
+    assert out.inputs[0] == "<sos>"
+    assert out.inputs[1:] == out.output[:-1]
+    assert out.weights.shape == (len(out.output), 5)
+    assert torch.all(out.weights[:, 3:] == 0)
+    assert out.exact == (out.output == ("4", "1", "3", "<eos>"))
+
+
+@pytest.mark.parametrize("kind", KINDS[:3])
+def test_what_if_changes_only_the_steps_after_it(kind, tiny):
+    source = parse_source("reverse", "52813")
+    base = decode(tiny[kind], source)
+    k = min(1, len(base.output) - 1)
+    for s in range(5):
+        row = ["0"] * 5
+        row[s] = "1"
+        step, weights = parse_override(base, k + 1, row)
+        new = what_if(tiny[kind], source, base, (step, weights))
+        assert new.output[:k] == base.output[:k]
+        assert torch.equal(new.weights[:k], base.weights[:k])
+        assert new.weights[k].tolist() == list(weights)
+        assert new.first_changed is None or new.first_changed >= k
+
+
+def test_override_validation(tiny):
+    base = decode(tiny["bahdanau"], parse_source("reverse", "123<pad>"))
+    assert parse_override(base, 1, ["1", "1", "2", "0"]) == (0, (0.25, 0.25, 0.5, 0.0))
+    cases = [
+        (1, ["-1", "1", "1", "0"], "training.error.negative_weight"),
+        (1, ["1", "1", "1", "1"], "training.error.weight_on_pad"),
+        (1, ["0", "0", "0", "0"], "training.error.zero_weights"),
+        (1, ["1", "x", "1", "0"], "errors.not_a_number"),
+        (1, ["1", "1"], "errors.wrong_cols"),
+        (99, ["1", "1", "1", "0"], "errors.out_of_range"),
+    ]
+    for step, row, key in cases:
+        with pytest.raises(InputError) as err:
+            parse_override(base, step, row)
+        assert err.value.key == key
+    with pytest.raises(InputError) as err:
+        parse_override(decode(tiny["none"], parse_source("reverse", "12")), 1, ["1", "1"])
+    assert err.value.key == "training.error.no_attention"
+
+
+# --- bad input ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("task, text, key", [
+    ("reverse", "", "errors.empty_text"),
+    ("reverse", "   ", "errors.empty_text"),
+    ("reverse", "<pad> <pad>", "errors.all_pad"),
+    ("reverse", "<PAD>", "errors.all_pad"),
+    ("reverse", "12a4", "training.error.unknown_chars"),
+    ("reverse", "나는 책을", "training.error.unknown_chars"),
+    ("reverse", "1 <pad> 2", "training.error.pad_inside"),
+    ("reverse", "1" * 21, "errors.too_many_tokens"),
+    ("num_ko", "0123", "training.error.leading_zero"),
+    ("num_en", "1234567", "training.error.number_too_long"),
+])
+def test_bad_sources_get_a_named_message(task, text, key):
+    with pytest.raises(InputError) as err:
+        parse_source(task, text)
+    assert err.value.key == key
+    assert err.value.field == "training.field.source"
+
+
+def test_unknown_characters_are_named():
+    with pytest.raises(InputError) as err:
+        parse_source("reverse", "1x2y")
+    assert err.value.params["chars"] == "x y"
+
+
+def test_good_sources():
+    assert parse_source("reverse", " 1 2 3 ") == SourceInput(("1", "2", "3"), 0)
+    assert parse_source("sort", "907<pad><pad>") == SourceInput(("9", "0", "7"), 2)
+    assert parse_source("num_en", "0") == SourceInput(("0",), 0)
+
+
+@pytest.mark.parametrize("kwargs, key, field", [
+    ({"steps": 3001}, "errors.out_of_range", "steps"),
+    ({"steps": 0}, "errors.out_of_range", "steps"),
+    ({"steps": "many"}, "errors.not_an_integer", "steps"),
+    ({"hidden": 4096}, "errors.out_of_range", "hidden"),
+    ({"batch": 10_000}, "errors.out_of_range", "batch"),
+    ({"max_seconds": 3600}, "errors.out_of_range", "max_seconds"),
+    ({"lr": "nan"}, "errors.nan", "lr"),
+    ({"tf_ratio": 1.5}, "errors.out_of_range", "tf_ratio"),
+    ({"max_len": 17}, "errors.out_of_range", "max_len"),
+    ({"task": "num_ko", "max_len": 7}, "errors.out_of_range", "max_len"),
+    ({"min_len": 8, "max_len": 4}, "training.error.lengths_order", "max_len"),
+    ({"task": "translate"}, "errors.bad_choice", "task"),
+    ({"attention": "magic"}, "errors.bad_choice", "attention"),
+    ({"tf_schedule": "cosine"}, "errors.bad_choice", "tf_schedule"),
+    ({"seed": -1}, "errors.out_of_range", "seed"),
+])
+def test_settings_over_the_caps_are_rejected(kwargs, key, field):
+    with pytest.raises(InputError) as err:
+        parse_config(**kwargs)
+    assert err.value.key == key
+    assert err.value.field == f"training.field.{field}"
+
+
+def test_defaults_parse_and_twin_switches_attention():
+    config = parse_config()
+    assert config == TrainConfig()
+    assert hash(config) == hash(TrainConfig())
+    assert twin_config(config).attention == "none"
+    assert twin_config(replace(config, attention="none")).attention == "bahdanau"
+    assert replace(twin_config(config), attention=config.attention) == config
+
+
+raw = st.one_of(st.integers(-10, 10_000), st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=5), st.none())
+
+
+@settings(max_examples=50, deadline=None)
+@given(task=st.sampled_from(["reverse", "num_ko", "x"]), steps=raw, hidden=raw, lr=raw, tf_ratio=raw,
+       min_len=raw, max_len=raw, max_seconds=raw)
+def test_any_settings_give_a_config_or_an_input_error(task, steps, hidden, lr, tf_ratio, min_len, max_len, max_seconds):
+    try:
+        config = parse_config(task=task, steps=steps, hidden=hidden, lr=lr, tf_ratio=tf_ratio, min_len=min_len,
+                              max_len=max_len, max_seconds=max_seconds)
+    except InputError:
+        return
+    assert 1 <= config.steps <= 3000 and 1 <= config.min_len <= config.max_len <= 16
+    assert 0 <= config.tf_ratio <= 1 and config.max_seconds <= 60
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("0123456789 ax<>pad\n가")), max_size=30), st.sampled_from(["reverse", "num_en"]))
+def test_any_text_gives_a_source_or_an_input_error(text, task):
+    try:
+        source = parse_source(task, text)
+    except InputError:
+        return
+    assert 1 <= len(source.digits) <= 20 and all(d.isdigit() for d in source.digits)
+
+
+# --- frames, charts, slot -----------------------------------------------------------------------
+
+def test_frames_and_charts_build(tiny):
+    result = tiny["bahdanau"]
+    run = result.run
+    names = {m: m for m in METRICS}
+    labels = {k: k for k in ("step", "loss", "tf_ratio", "loss_title", "accuracy", "metric", "accuracy_title",
+                             "position", "weight", "map_title", "length", "exact", "model", "n", "bottleneck_title")}
+    out = decode(result, parse_source("reverse", "123<pad>"))
+    frame = attention_frame(out)
+    assert len(frame) == len(out.output) * 4
+    assert frame.loc[frame["pad"], "weight"].eq(0).all()
+    assert eval_frame(run.evals, names)["metric"].nunique() == 3
+    cols = {k: k for k in ("step", "free_in", "free_out", "tf_in", "tf_out", "nll")}
+    assert len(steps_frame(out, cols)) == max(len(out.output), 4)
+    both = bottleneck_frame({"with": run, "without": tiny["none"].run})
+    assert set(both["model"]) == {"with", "without"}
+    for chart in (loss_chart(loss_frame(run.losses), labels), accuracy_chart(eval_frame(run.evals, names), labels),
+                  attention_heatmap(frame, labels), bottleneck_chart(both, labels)):
+        assert chart.to_dict()
+    assert join_tokens("num_en", ["three", "hundred", "<eos>"]) == "three hundred"
+    assert join_tokens("num_ko", ["삼", "백", "<eos>"]) == "삼백"
+
+
+def test_slot_trains_once():
+    slot = TrainedSlot()
+    calls = []
+    assert slot.result is None and not slot.busy
+    assert slot.get_or_train(lambda: calls.append(1) or "model") == "model"
+    assert slot.get_or_train(lambda: calls.append(1) or "other") == "model"
+    assert calls == [1] and slot.result == "model"
+
+
+def test_an_interrupted_training_stores_nothing():
+    slot = TrainedSlot()
+
+    def boom():
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        slot.get_or_train(boom)
+    assert slot.result is None and not slot.busy

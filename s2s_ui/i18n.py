@@ -15,6 +15,13 @@ def _browser_default() -> str:
     return "ko" if locale.startswith("ko") else "en"
 
 
+def init_language() -> None:
+    """Once per session, before any text: ?lang= wins, else the browser's locale."""
+    if st.session_state.get(LANG_KEY) not in LANGS:
+        requested = st.query_params.get(LANG_KEY)
+        st.session_state[LANG_KEY] = requested if requested in LANGS else _browser_default()
+
+
 def lang() -> str:
     """The current language code ("ko" or "en")."""
     value = st.session_state.get(LANG_KEY)
@@ -27,16 +34,15 @@ def t(key: str, **fmt: object) -> str:
 
 
 def language_switch() -> None:
-    """Sidebar switch, bound to ?lang= in the URL; default from the browser's locale."""
+    """Sidebar switch mirrored into ?lang= (set by hand, so the URL always names the language)."""
     st.sidebar.segmented_control(
         translate(lang(), "ui.language"),
         options=list(LANGS),
-        default=_browser_default(),
-        format_func=lambda code: {"ko": "한국어", "en": "English"}[code],
+        format_func={"ko": "한국어", "en": "English"}.get,
         key=LANG_KEY,
         required=True,
-        bind="query-params",
     )
+    st.query_params[LANG_KEY] = lang()
 
 
 def error_text(err: InputError) -> str:

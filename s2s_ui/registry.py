@@ -22,18 +22,18 @@ class PageSpec:
 
 
 PAGES: tuple[PageSpec, ...] = (
-    PageSpec("home", "pages/home.py", "home", "start", "🏠"),
-    PageSpec("ngram", "pages/ngram.py", "next-token", "foundations", "🔢"),
-    PageSpec("rnn", "pages/rnn.py", "rnn", "foundations", "🔁"),
-    PageSpec("bptt", "pages/bptt.py", "bptt", "foundations", "📉"),
-    PageSpec("lstm", "pages/lstm.py", "lstm", "gated", "🚪"),
-    PageSpec("gru", "pages/gru.py", "gru", "gated", "🔀"),
-    PageSpec("shapes", "pages/shapes.py", "shapes", "pytorch", "📐"),
-    PageSpec("seq2seq", "pages/seq2seq.py", "encoder-decoder", "seq2seq", "🔗"),
-    PageSpec("attention", "pages/attention.py", "attention", "seq2seq", "🎯"),
-    PageSpec("scoring", "pages/scoring.py", "bahdanau-luong", "seq2seq", "⚖️"),
-    PageSpec("masks", "pages/masks.py", "padding-masks", "seq2seq", "🎭"),
-    PageSpec("training", "pages/training.py", "training-lab", "seq2seq", "🏋️"),
+    PageSpec("home", "pages/home.py", "home", "start", ":material/home:"),
+    PageSpec("ngram", "pages/ngram.py", "next-token", "foundations", ":material/format_list_numbered:"),
+    PageSpec("rnn", "pages/rnn.py", "rnn", "foundations", ":material/repeat:"),
+    PageSpec("bptt", "pages/bptt.py", "bptt", "foundations", ":material/trending_down:"),
+    PageSpec("lstm", "pages/lstm.py", "lstm", "gated", ":material/door_sliding:"),
+    PageSpec("gru", "pages/gru.py", "gru", "gated", ":material/call_split:"),
+    PageSpec("shapes", "pages/shapes.py", "shapes", "pytorch", ":material/view_in_ar:"),
+    PageSpec("seq2seq", "pages/seq2seq.py", "encoder-decoder", "seq2seq", ":material/link:"),
+    PageSpec("attention", "pages/attention.py", "attention", "seq2seq", ":material/center_focus_strong:"),
+    PageSpec("scoring", "pages/scoring.py", "bahdanau-luong", "seq2seq", ":material/balance:"),
+    PageSpec("masks", "pages/masks.py", "padding-masks", "seq2seq", ":material/masks:"),
+    PageSpec("training", "pages/training.py", "training-lab", "seq2seq", ":material/model_training:"),
 )
 
 GROUPS: tuple[str, ...] = ("start", "foundations", "gated", "pytorch", "seq2seq")

@@ -11,6 +11,7 @@ import streamlit as st
 
 from s2s_core import caps
 from s2s_core.errors import InputError
+from s2s_ui.frame import ensure_router
 from s2s_ui.i18n import error_text, t
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~])")
@@ -62,6 +63,8 @@ def matrix_input(
     parse: Callable[[list[list[Any]]], Any],
     dynamic_rows: bool = True,
     label: str | None = None,
+    n_cols: int | None = None,
+    fill: str = "0",
 ) -> Any | None:
     """An editable table of text cells, mirrored into ?key= in the URL.
 
@@ -70,7 +73,7 @@ def matrix_input(
     """
     base_key = f"{key}__base"
     if base_key not in st.session_state:
-        rows = [[str(v) for v in row] for row in default]
+        rows = [[v if isinstance(v, str) else f"{v:g}" for v in row] for row in default]
         raw = st.query_params.get(key)
         if raw is not None:
             decoded = _decode_rows(raw)
@@ -81,6 +84,14 @@ def matrix_input(
         width = max(len(r) for r in rows)
         names = list(col_names) if col_names and len(col_names) == width else [f"{i + 1}" for i in range(width)]
         st.session_state[base_key] = pd.DataFrame(rows, columns=names, dtype=object)
+    last_key = f"{key}__last"
+    if n_cols is not None and st.session_state[base_key].shape[1] != n_cols:
+        # The learner changed a size that fixes this table's width: keep what was typed, pad or trim.
+        rows = st.session_state.get(last_key) or st.session_state[base_key].values.tolist()
+        rows = [[*(list(r)[:n_cols]), *([fill] * max(0, n_cols - len(r)))] for r in rows]
+        names = list(col_names) if col_names and len(col_names) == n_cols else [f"{i + 1}" for i in range(n_cols)]
+        st.session_state[base_key] = pd.DataFrame(rows, columns=names, dtype=object)
+        st.session_state.pop(key, None)
     base: pd.DataFrame = st.session_state[base_key]
     if label:
         st.markdown(f"**{label}**")
@@ -93,6 +104,7 @@ def matrix_input(
         width="stretch",
     )
     rows = [[None if pd.isna(v) else v for v in row] for row in edited.astype(object).values.tolist()]
+    st.session_state[last_key] = rows
     st.query_params[key] = _encode_rows(rows)
     try:
         return parse(rows)
@@ -105,7 +117,7 @@ def reset_button(keys: Sequence[str]) -> None:
     """Back to the defaults: forget the tables' bases and edits (and bound widget values)."""
     if st.button(t("ui.reset"), key=f"reset__{'_'.join(keys)}"):
         for k in keys:
-            for name in (k, f"{k}__base"):
+            for name in (k, f"{k}__base", f"{k}__last"):
                 st.session_state.pop(name, None)
             if k in st.query_params:
                 del st.query_params[k]
@@ -154,6 +166,7 @@ def predict_then_reveal(
 
 
 def page_header(ns: str) -> None:
-    """Title and one-line intro from the page's catalog namespace."""
+    """Title and one-line intro from the page's catalog namespace (every page starts with this)."""
+    ensure_router()
     st.title(t(f"{ns}.title"))
     st.caption(t(f"{ns}.intro"))

@@ -16,6 +16,9 @@ from s2s_core.validate import parse_matrix
 
 Mode = Literal["weights", "scores"]
 SUM_TOL = 1e-6  # a weights row "sums to 1" within this tolerance
+MAX_POSITIONS = 12  # S: source positions
+MAX_STEPS = 12  # T: decoder steps
+MAX_DIM = 8  # D: components of a source vector
 
 # The seed's worked example (§6): three source vectors, two decoder steps.
 DEFAULT_SOURCES = ((2.0, 0.0), (0.0, 4.0), (6.0, 2.0))
@@ -59,9 +62,9 @@ def parse_config(
     """Validate raw table cells into a config; the first problem raises InputError naming its field."""
     if mode not in ("weights", "scores"):
         raise InputError("errors.bad_choice", "attention.field.mode", value=str(mode)[:20], choices="weights, scores")
-    sources = parse_matrix(sources_rows, "attention.field.sources")
+    sources = parse_matrix(sources_rows, "attention.field.sources", max_rows=MAX_POSITIONS, max_cols=MAX_DIM)
     S = len(sources)
-    steps = parse_matrix(steps_rows, "attention.field.steps", n_cols=S)
+    steps = parse_matrix(steps_rows, "attention.field.steps", n_cols=S, max_rows=MAX_STEPS, max_cols=MAX_POSITIONS)
     pad = tuple(bool(p) for p in pad)[:S]
     pad = pad + (False,) * (S - len(pad))
     if all(pad):

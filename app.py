@@ -1,0 +1,32 @@
+"""Router: language, grouped navigation over the pages that exist, shared sidebar. No page content here."""
+
+from __future__ import annotations
+
+import streamlit as st
+import torch
+
+from s2s_ui.i18n import init_language, language_switch, t
+from s2s_ui.registry import GROUPS, existing_pages
+
+
+@st.cache_resource
+def _configure_torch() -> bool:
+    """Once per server process: small tensors run fastest on one thread, and a demo server is shared."""
+    torch.set_num_threads(1)
+    return True
+
+
+_configure_torch()
+init_language()
+st.set_page_config(page_title=t("ui.app_title"), page_icon="🔁", layout="wide")
+language_switch()
+st.sidebar.caption(t("ui.sidebar_about"))
+
+pages_by_group: dict[str, list] = {}
+for spec in existing_pages():
+    page = st.Page(spec.file, title=t(f"{spec.ns}.title"), icon=spec.icon, url_path=spec.url,
+                   default=spec.ns == "home")
+    pages_by_group.setdefault(t(f"nav.group_{spec.group}"), []).append(page)
+ordered = {t(f"nav.group_{g}"): pages_by_group[t(f"nav.group_{g}")] for g in GROUPS
+           if t(f"nav.group_{g}") in pages_by_group}
+st.navigation(ordered, expanded=True).run()

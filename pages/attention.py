@@ -1,0 +1,153 @@
+"""Page: attention weighting — scores → softmax over source positions → weighted sum → context."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from s2s_core.attention import AttentionConfig, AttentionResult, attention_weighting, parse_config
+from s2s_core.attention.charts import attention_charts
+from s2s_core.attention.code import script
+from s2s_core.attention.compute import DEFAULT_SOURCES, DEFAULT_WEIGHTS, MAX_DIM
+from s2s_core.attention.frames import (
+    position_label,
+    step_label,
+    vector_text,
+    vectors_frame,
+    weighted_sum_text,
+    weights_frame,
+)
+from s2s_core.errors import InputError
+from s2s_ui.i18n import t
+from s2s_ui.widgets import (
+    check_badge,
+    code_expander,
+    matrix_input,
+    notice_list,
+    page_header,
+    predict_then_reveal,
+    reset_button,
+    show_error,
+)
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def compute(config: AttentionConfig) -> AttentionResult:
+    return attention_weighting(config)
+
+
+def read_inputs() -> AttentionConfig | None:
+    """Widgets -> validated config; None (with a message naming the field) when an input is bad."""
+    st.subheader(t("attention.inputs"))
+    st.caption(t("attention.pipeline"))
+    mode = st.segmented_control(
+        t("attention.mode_label"),
+        options=["weights", "scores"],
+        default="weights",
+        # A plain dict, not a lambda calling t(): the labels are fixed when the widget is drawn.
+        format_func={m: t(f"attention.mode_{m}") for m in ("weights", "scores")}.get,
+        key="att_mode",
+        required=True,
+        bind="query-params",
+    )
+    left, right = st.columns(2)
+    with left:
+        D = st.number_input(t("attention.dim_label"), min_value=1, max_value=MAX_DIM, value=len(DEFAULT_SOURCES[0]),
+                            step=1, key="att_dim", bind="query-params")
+        sources = matrix_input(
+            "att_src", DEFAULT_SOURCES, "attention.field.sources",
+            label=t("attention.sources_label"), parse=lambda rows: rows,
+            n_cols=int(D), col_names=[f"d{i + 1}" for i in range(int(D))],
+        )
+    S = len(sources) if sources else len(DEFAULT_SOURCES)
+    options = [position_label(s) for s in range(S)]
+    # A stale selection (a row was removed) would not be a valid option: drop it before drawing.
+    if "att_pad" in st.session_state:
+        st.session_state["att_pad"] = [p for p in (st.session_state["att_pad"] or []) if p in options]
+    with right:
+        steps = matrix_input(
+            "att_steps", DEFAULT_WEIGHTS, "attention.field.steps",
+            label=t(f"attention.steps_label_{mode}"), parse=lambda rows: rows,
+            n_cols=S, col_names=options,
+        )
+        pad = st.multiselect(
+            t("attention.pad_label"), options, key="att_pad",
+            help=t("attention.pad_help"), bind="query-params",
+        )
+    reset_button(["att_src", "att_steps", "att_pad", "att_mode", "att_dim"])
+    if sources is None or steps is None:
+        return None
+    try:
+        return parse_config(sources, steps, mode, [label in pad for label in options])
+    except InputError as err:
+        show_error(err)
+        return None
+
+
+def show_steps(config: AttentionConfig, result: AttentionResult) -> None:
+    """Each decoder step written out: weights, their sum, the weighted sum per component, the context."""
+    st.subheader(t("attention.results"))
+    S, D = result.values.shape
+    positions = ", ".join(position_label(s) for s in range(S))
+    pad_positions = [position_label(s) for s in range(S) if config.pad[s]]
+    for step in range(result.weights.shape[0]):
+        with st.container(border=True):
+            st.markdown(f"**{t('attention.step_heading', step=step_label(step))}**")
+            if config.mode == "scores":
+                st.markdown(t(
+                    "attention.scores_line",
+                    scores=vector_text(result.scores[step].tolist()),
+                    masked=vector_text(result.masked_scores[step].tolist()).replace("-inf", "−∞"),
+                ))
+            st.markdown(t(
+                "attention.weights_line", positions=positions,
+                weights=vector_text(result.weights[step].tolist()),
+                total=vector_text([float(result.weight_sums[step])])[1:-1],
+            ))
+            for d in range(D):
+                st.markdown(t("attention.sum_component", d=d + 1, expr=weighted_sum_text(result, step, d)))
+            st.markdown(t("attention.context_line", step=step_label(step),
+                          vector=vector_text(result.contexts[step].tolist())))
+            if step in result.rows_not_one:
+                st.warning(t(
+                    "attention.not_one", step=step_label(step),
+                    total=vector_text([result.given_sums[step]])[1:-1],
+                    normalised=vector_text(result.weights[step].tolist()),
+                ))
+    if pad_positions:
+        st.info(t("attention.pad_note", positions=", ".join(pad_positions)))
+    check_badge(t("attention.check_what"), result.max_abs_diff, tol=1e-9)
+
+
+def show_charts(config: AttentionConfig, result: AttentionResult) -> None:
+    labels = {k: t(f"attention.chart.{k}") for k in
+              ("position", "step", "weight", "score", "vector", "component", "value", "weights_title", "vectors_title")}
+    chart = attention_charts(weights_frame(result, config.pad), vectors_frame(result), labels)
+    st.altair_chart(chart, width="stretch")
+
+
+def show_quiz(result: AttentionResult) -> None:
+    last = result.weights.shape[0] - 1
+    S = result.values.shape[0]
+    best = result.dominant[last]
+    predict_then_reveal(
+        "att_quiz",
+        t("attention.quiz_question"),
+        [position_label(s) for s in range(S)],
+        position_label(best),
+        t("attention.quiz_explain", step=step_label(last), position=position_label(best),
+          weight=vector_text([float(result.weights[last, best])])[1:-1],
+          context=vector_text(result.contexts[last].tolist()),
+          vector=vector_text(result.values[best].tolist())),
+    )
+
+
+page_header("attention")
+config = read_inputs()
+if config is not None:
+    result = compute(config)
+    show_steps(config, result)
+    show_charts(config, result)
+    show_quiz(result)
+    notice_list([f"attention.notice_{i}" for i in range(1, 5)])
+    code_expander(script(config), file_name="attention_weighting.py")
+st.info(t("attention.cell_vs_context"), icon="💡")

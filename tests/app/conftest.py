@@ -1,0 +1,43 @@
+"""AppTest helpers: run one page of the real app (app.py router) in a chosen language."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+LANGS = ("ko", "en")
+
+
+def open_page(page: str, lang: str, query: dict[str, str] | None = None, timeout: float = 60) -> AppTest:
+    """Start the app in `lang` (via ?lang=), switch to pages/<page>.py, run it; query adds URL params."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=timeout)
+    at.query_params["lang"] = lang
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    if page != "home":
+        for key, value in (query or {}).items():
+            at.query_params[key] = value
+        at.switch_page(f"pages/{page}.py").run()
+    return at
+
+
+def all_text(at: AppTest) -> str:
+    """Every visible text element, joined, for 'the key values appear' assertions."""
+    parts: list[str] = []
+    for kind in ("title", "header", "subheader", "markdown", "caption", "info", "warning", "error", "success", "code", "text"):
+        parts += [str(el.value) for el in getattr(at, kind)]
+    return "\n".join(parts)
+
+
+@pytest.fixture(params=LANGS)
+def lang(request) -> str:
+    return request.param
+
+
+@pytest.fixture
+def page_runner() -> Callable[..., AppTest]:
+    return open_page

@@ -1,0 +1,29 @@
+"""Screenshots of every existing page at 1280 px and 390 px, Korean and English, into screenshots/.
+
+Open them with an image viewer before calling a page done (README: "Looking at the pages").
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from s2s_ui.registry import existing_pages
+from tests.browser.conftest import DESKTOP, PHONE, open_page
+
+pytestmark = pytest.mark.browser
+OUT = Path(__file__).resolve().parent.parent.parent / "screenshots"
+
+
+@pytest.mark.parametrize("spec", existing_pages(), ids=lambda s: s.ns)
+def test_screenshot_every_page(app_server, new_page, spec):
+    OUT.mkdir(exist_ok=True)
+    for lang in ("en", "ko"):
+        for name, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+            page = new_page(viewport)
+            open_page(page, app_server, spec.url, lang)
+            path = OUT / f"{spec.ns}-{lang}-{name}.png"
+            page.screenshot(path=str(path), full_page=True)
+            assert path.stat().st_size > 10_000
+            page.context.close()

@@ -1,0 +1,26 @@
+"""The attention page's code expander prints the numbers the page shows."""
+
+from __future__ import annotations
+
+from s2s_core.attention import AttentionConfig, attention_weighting
+from s2s_core.attention.code import script
+from tests.codegen.run import run_script
+
+
+def _parse(stdout: str) -> dict[str, str]:
+    return dict(line.split(": ", 1) for line in stdout.strip().splitlines())
+
+
+def test_default_script_prints_the_seed_output():
+    out = _parse(run_script(script(AttentionConfig())))
+    assert out["contexts"] == "[[3.4, 2.2], [1.8, 1.4]]"
+    assert out["weight sums"] == "[1.0, 1.0]"
+
+
+def test_scores_and_pad_script_matches_the_core():
+    config = AttentionConfig(sources=((1.0, -2.0, 0.5), (3.0, 0.0, 1.0), (0.0, 1.0, 1.0)),
+                             steps=((0.5, -1.0, 2.0),), mode="scores", pad=(False, False, True))
+    result = attention_weighting(config)
+    out = _parse(run_script(script(config)))
+    assert out["contexts"] == str([[round(x, 4) for x in row] for row in result.contexts.tolist()])
+    assert out["weights"] == str([[round(x, 4) for x in row] for row in result.weights.tolist()])

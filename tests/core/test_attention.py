@@ -1,0 +1,96 @@
+"""Attention weighting: the seed's numbers, PAD masking, scores mode, and bad input."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from s2s_core.attention import AttentionConfig, attention_weighting, parse_config
+from s2s_core.attention.frames import weighted_sum_text
+from s2s_core.errors import InputError
+
+SEED_SOURCES = [["2", "0"], ["0", "4"], ["6", "2"]]
+SEED_WEIGHTS = [["0.2", "0.3", "0.5"], ["0.6", "0.3", "0.1"]]
+
+
+def test_seed_defaults_give_the_seed_contexts():
+    config = parse_config(SEED_SOURCES, SEED_WEIGHTS, "weights", [False] * 3)
+    result = attention_weighting(config)
+    assert torch.allclose(result.contexts, torch.tensor([[3.4, 2.2], [1.8, 1.4]], dtype=torch.float64))
+    assert torch.allclose(result.weight_sums, torch.ones(2, dtype=torch.float64))
+    assert result.rows_not_one == ()
+    assert result.max_abs_diff < 1e-12
+    assert weighted_sum_text(result, 0, 0) == "0.2×2 + 0.3×0 + 0.5×6 = 3.4"
+    assert result.dominant == (2, 0)
+
+
+def test_hand_sum_equals_matrix_product():
+    result = attention_weighting(AttentionConfig())
+    by_hand = torch.tensor(result.hand_contexts, dtype=torch.float64)
+    assert torch.allclose(by_hand, result.weights @ result.values)
+    assert torch.allclose(result.terms.sum(dim=1), result.contexts)  # (T, S, D) summed over S
+
+
+def test_pad_gets_exactly_zero_and_rest_renormalised():
+    result = attention_weighting(AttentionConfig(pad=(False, False, True)))
+    assert torch.all(result.weights[:, 2] == 0)
+    assert torch.allclose(result.weights[0, :2], torch.tensor([0.4, 0.6], dtype=torch.float64))
+    assert torch.isinf(result.masked_scores[:, 2]).all()
+
+
+def test_scores_mode_is_softmax():
+    config = AttentionConfig(steps=((1.0, 2.0, 3.0),), mode="scores")
+    result = attention_weighting(config)
+    expected = torch.softmax(torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64), dim=0)
+    assert torch.allclose(result.weights[0], expected)
+
+
+def test_weights_not_summing_to_one_are_reported_and_normalised():
+    config = parse_config(SEED_SOURCES, [["0.2", "0.2", "0.2"]], "weights", [False] * 3)
+    result = attention_weighting(config)
+    assert result.rows_not_one == (0,)
+    assert math.isclose(result.given_sums[0], 0.6)
+    assert torch.allclose(result.weights[0], torch.full((3,), 1 / 3, dtype=torch.float64))
+
+
+@pytest.mark.parametrize("sources, steps, mode, pad, key", [
+    (SEED_SOURCES, SEED_WEIGHTS, "weights", [True] * 3, "attention.error.all_pad"),
+    (SEED_SOURCES, [["-0.2", "0.7", "0.5"]], "weights", [False] * 3, "attention.error.negative_weight"),
+    (SEED_SOURCES, [["0", "0", "0"]], "weights", [False] * 3, "attention.error.zero_row"),
+    (SEED_SOURCES, [["0.5", "0.5"]], "weights", [False] * 3, "errors.wrong_cols"),
+    ([["2", "x"]], [["1"]], "weights", [False], "errors.not_a_number"),
+    ([["2", "nan"]], [["1"]], "weights", [False], "errors.nan"),
+    ([["2", ""]], [["1"]], "weights", [False], "errors.empty_cell"),
+    (SEED_SOURCES, SEED_WEIGHTS, "bogus", [False] * 3, "errors.bad_choice"),
+])
+def test_bad_input_gets_a_named_message(sources, steps, mode, pad, key):
+    with pytest.raises(InputError) as err:
+        parse_config(sources, steps, mode, pad)
+    assert err.value.key == key
+
+
+cell = st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=6), st.none(), st.integers())
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.lists(cell, min_size=1, max_size=3), min_size=0, max_size=4),
+    st.lists(st.lists(cell, min_size=1, max_size=4), min_size=0, max_size=3),
+    st.sampled_from(["weights", "scores", "x"]),
+    st.lists(st.booleans(), max_size=5),
+)
+def test_any_input_gives_a_result_or_an_input_error(sources, steps, mode, pad):
+    try:
+        config = parse_config(sources, steps, mode, pad)
+    except InputError:
+        return
+    result = attention_weighting(config)
+    real = [not p for p in config.pad]
+    assert torch.isfinite(result.contexts).all()
+    assert torch.allclose(result.weight_sums, torch.ones_like(result.weight_sums))
+    assert all(float(result.weights[t, s]) == 0.0 for t in range(result.weights.shape[0])
+               for s in range(len(real)) if not real[s])

@@ -1,0 +1,48 @@
+"""House rules that can be checked: the core never imports streamlit; pages hold no math."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_core_imports_without_streamlit():
+    code = (
+        "import importlib, pkgutil, sys, s2s_core\n"
+        "for m in pkgutil.walk_packages(s2s_core.__path__, 's2s_core.'):\n"
+        "    importlib.import_module(m.name)\n"
+        "assert 'streamlit' not in sys.modules, 'streamlit imported by the core'\n"
+    )
+    subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
+
+
+def test_pages_hold_no_math():
+    math = re.compile(r"torch\.(matmul|tanh|sigmoid|softmax|einsum|bmm|tensor)|nn\.(LSTM|GRU|RNN|Linear)\(|\bimport torch\b")
+    offenders = [p.name for p in sorted((ROOT / "pages").glob("*.py")) if math.search(p.read_text(encoding="utf-8"))]
+    assert offenders == []
+
+
+def test_pages_hold_no_literal_ui_strings():
+    literal = re.compile(r"""st\.(title|header|subheader|markdown|caption|info|warning|error|success)\(\s*f?["'][A-Za-z가-힣]""")
+    offenders = [p.name for p in sorted((ROOT / "pages").glob("*.py")) if literal.search(p.read_text(encoding="utf-8"))]
+    assert offenders == []
+
+
+def test_no_unsafe_html_anywhere():
+    offenders = [
+        str(p.relative_to(ROOT))
+        for d in ("pages", "s2s_ui")
+        for p in sorted((ROOT / d).rglob("*.py"))
+        if "unsafe_allow_html=True" in p.read_text(encoding="utf-8") or "st.html(" in p.read_text(encoding="utf-8")
+    ]
+    assert offenders == []
+
+
+def test_every_page_starts_with_page_header():
+    """page_header() also reroutes a bare first-visit run through app.py (see s2s_ui/frame.py)."""
+    offenders = [p.name for p in sorted((ROOT / "pages").glob("*.py")) if "page_header(" not in p.read_text(encoding="utf-8")]
+    assert offenders == []

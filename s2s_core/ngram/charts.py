@@ -40,9 +40,10 @@ def continuation_chart(df: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
 
 def factors_chart(df: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
     """One bar per factor of the product; a zero factor is marked red (it zeroes the whole product)."""
+    angle = 0 if df["i"].nunique() <= 5 else -35  # long sentences: slanted labels instead of hidden ones
     base = alt.Chart().encode(
         x=alt.X("pos:N", title=labels["position"], sort=alt.SortField("i"),
-                axis=alt.Axis(labelAngle=0, labelLimit=90)),
+                axis=alt.Axis(labelAngle=angle, labelLimit=90)),
         xOffset=alt.XOffset("model:N", sort=None),
         y=alt.Y("prob:Q", title=labels["prob"], scale=alt.Scale(domain=[0, 1])),
     )

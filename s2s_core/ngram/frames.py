@@ -41,13 +41,18 @@ def continuation_frame(res: ContinuationResult) -> pd.DataFrame:
     )
 
 
-def continuation_long(res: ContinuationResult, smoothing: bool, names: dict[str, str]) -> pd.DataFrame:
-    """Bars for the chart: each seen word's probability (MLE, and add-k beside it when smoothing is on),
-    plus one bar for any single unseen word (0 without smoothing)."""
+CHART_TOP = 12  # continuation bars drawn; the table lists them all
+
+
+def continuation_long(res: ContinuationResult, smoothing: bool, names: dict[str, str],
+                      top: int = CHART_TOP) -> pd.DataFrame:
+    """Bars for the chart: the `top` most frequent seen words (MLE, and add-k beside it when smoothing
+    is on), plus one bar for any single unseen word (0 without smoothing)."""
     rows = []
-    words = list(res.words) + ([names["unseen_each"]] if res.unseen_types else [])
-    mle = [float(p) for p in res.probs_mle] + ([0.0] if res.unseen_types else [])
-    addk = [float(p) for p in res.probs_addk] + ([res.unseen_prob_addk] if res.unseen_types else [])
+    extra = bool(res.unseen_types)
+    words = list(res.words[:top]) + ([names["unseen_each"]] if extra else [])
+    mle = [float(p) for p in res.probs_mle[:top]] + ([0.0] if extra else [])
+    addk = [float(p) for p in res.probs_addk[:top]] + ([res.unseen_prob_addk] if extra else [])
     for w, pm, pa in zip(words, mle, addk):
         rows.append({"word": w, "model": names["mle"], "prob": pm})
         if smoothing:

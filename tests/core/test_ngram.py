@@ -31,7 +31,8 @@ from s2s_core.ngram.frames import (
     sparsity_frame,
     window_frame,
 )
-from s2s_ui.catalog import translate
+from s2s_core.ngram.charts import continuation_chart, factors_chart, sparsity_chart, window_chart
+from s2s_ui.catalog import load_catalog, translate
 
 TINY = "a b c\na b d\nb c"  # small enough to count on paper
 
@@ -205,6 +206,24 @@ def test_frames_have_one_row_per_item():
     assert sp["current"].tolist() == [False, True, False]
     win = window_frame(window_view(("a", "b", "c"), 2), names)
     assert len(win) == 3 * 3
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_charts_are_valid_vega_lite_with_translated_labels(lang):
+    labels = {k.removeprefix("ngram.chart."): v for k, v in load_catalog(lang).items() if k.startswith("ngram.chart.")}
+    c = cfg(translate(lang, "ngram.default.corpus"), n=3, smoothing=True)
+    sent = parse_sentence(translate(lang, "ngram.default.sentence"))
+    charts = [
+        continuation_chart(continuation_long(continuations(c, ()), True, labels), labels),
+        factors_chart(factors_long(sentence_probability(c, sent), True, labels), labels),
+        sparsity_chart(sparsity_frame(sparsity(c.corpus, sent), 3), labels),
+        window_chart(window_frame(window_view(sent, 3), labels), labels),
+    ]
+    for chart in charts:
+        spec = chart.to_dict()  # validates against the Vega-Lite schema
+        assert spec["layer"] and spec["title"] in labels.values()
+    unigram = continuation_long(continuations(c, ()), False, labels)
+    assert unigram["word"].nunique() == 12 + 1  # the 12 most frequent words and the unseen bar
 
 
 # --- bad input ------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 from s2s_core.bptt.compute import CELLS, E, H, MAX_T, BpttConfig
 
 
-def script(config: BpttConfig) -> str:
+def script(config: BpttConfig, max_norm: float = 1.0) -> str:
     """A self-contained script: the same seeded inputs and weights, the unrolled loop, autograd, clipping."""
     return f'''"""Backprop through time: how much gradient of a last-step loss reaches each earlier hidden state."""
 import math
@@ -13,7 +13,7 @@ import math
 import torch
 from torch import nn
 
-T, RHO, GATE_BIAS, TRUNCATE, MAX_NORM, SEED = {config.T}, {config.rho!r}, {config.gate_bias!r}, {config.truncate}, {config.max_norm!r}, {config.seed}
+T, RHO, GATE_BIAS, TRUNCATE, MAX_NORM, SEED = {config.T}, {config.rho!r}, {config.gate_bias!r}, {config.truncate}, {max_norm!r}, {config.seed}
 LINEAR = {config.linear!r}  # the plain RNN without tanh: the gradient k steps back is exactly RHO**k times the last
 E, H, MAX_T = {E}, {H}, {MAX_T}
 CELLS = {CELLS!r}

@@ -3,7 +3,7 @@
 A loss at the last step, L = sum(h_T), is backpropagated through T unrolled steps of a plain RNN, an LSTM
 and a GRU built with the same recurrent weight scale ρ (each H×H block of W_hh is ρ·Q with Q orthogonal,
 so its spectral radius and its norm are exactly ρ). Truncated BPTT detaches the state every k steps;
-clip_grad_norm_ rescales the parameter gradients. Shapes: T steps, E input size, H hidden size, B = 1.
+clip() applies clip_grad_norm_ to the parameter gradients. Shapes: T steps, E input size, H hidden, B = 1.
 """
 
 from __future__ import annotations
@@ -39,7 +39,6 @@ class BpttConfig:
     linear: bool = False  # plain RNN without tanh: the gradient k steps back is exactly ρ^k times the last
     gate_bias: float = 1.0  # added to the LSTM's forget gate and the GRU's update gate (both "keep" gates)
     truncate: int = 0  # detach the state after every k-th step; 0 = full BPTT
-    max_norm: float = 1.0
     seed: int = 0
 
 
@@ -53,12 +52,7 @@ class CellGrad:
     cell_norms: tuple[float, ...] | None  # LSTM: ‖∂L/∂cell_(T-k)‖ with truncation, the gated highway
     keep_gate: float | None  # mean forget gate f (LSTM) or update gate z (GRU): share kept per step
     loss: float
-    total_before: float  # ‖all parameter gradients‖ before clip_grad_norm_ (its return value)
-    total_after: float  # ... and after
-    clip_scale: float  # after / before: one factor for every gradient
-    cosine: float  # cos(angle) between the gradient before and after clipping: 1 = same direction
-    param_before: tuple[float, ...]  # per parameter (PARAM_NAMES) norms before clipping
-    param_after: tuple[float, ...]
+    param_grads: tuple[torch.Tensor, ...]  # ∂L/∂(W_ih, W_hh, b_ih, b_hh) with the truncation, unclipped
     module_diff: float | None  # max |loop - nn.<Cell>| over outputs and ∂L/∂x; None for the linear RNN
 
     def ratio(self, k: int, full: bool = True) -> float:
@@ -80,6 +74,19 @@ class BpttResult:
         return self.cells[CELLS.index(cell)]
 
 
+@dataclass(frozen=True)
+class ClipResult:
+    """clip_grad_norm_ applied to one cell's parameter gradients."""
+
+    max_norm: float
+    total_before: float  # ‖all parameter gradients‖ before (clip_grad_norm_'s return value)
+    total_after: float  # ... and after
+    scale: float  # after / before: one factor for every gradient (1 when already under max_norm)
+    cosine: float  # cos(angle) between the gradient before and after: 1 = same direction
+    param_before: tuple[float, ...]  # per parameter (PARAM_NAMES)
+    param_after: tuple[float, ...]
+
+
 def _field(name: str) -> str:
     return f"bptt.field.{name}"
 
@@ -91,7 +98,6 @@ def parse_config(
     linear: object,
     gate_bias: object,
     truncate: object,
-    max_norm: object,
     seed: object,
 ) -> BpttConfig:
     """Validate raw widget values into a config; the first problem raises InputError naming its field."""
@@ -100,11 +106,15 @@ def parse_config(
     cell = check_choice(cell, _field("cell"), CELLS)
     gate_bias = check_float(gate_bias, _field("gate_bias"), *GATE_BIAS_RANGE)
     truncate = check_int(truncate, _field("truncate"), 0, MAX_T)
-    max_norm = check_float(max_norm, _field("max_norm"), *MAX_NORM_RANGE)
     seed = check_int(seed, _field("seed"), 0, caps.MAX_SEED)
     # Rounded so that 0.9 and 0.9000000001 from a URL share one cache entry.
     return BpttConfig(T=T, rho=round(rho, 6), cell=cell, linear=linear is True, gate_bias=round(gate_bias, 6),
-                      truncate=truncate, max_norm=round(max_norm, 6), seed=seed)
+                      truncate=truncate, seed=seed)
+
+
+def parse_max_norm(max_norm: object) -> float:
+    """The clipping threshold, validated on its own: a bad value only silences the clipping section."""
+    return round(check_float(max_norm, _field("max_norm"), *MAX_NORM_RANGE), 6)
 
 
 def make_inputs(T: int, seed: int) -> torch.Tensor:
@@ -201,20 +211,28 @@ def module_check(cell: str, x: torch.Tensor, w: CellWeights, outs: torch.Tensor,
     return max(float((outs.detach() - out[0].detach()).abs().max()), float((x_grad - x_mod.grad).abs().max()))
 
 
-def _clip(w: CellWeights, max_norm: float) -> tuple[float, float, float, tuple[float, ...], tuple[float, ...]]:
-    """clip_grad_norm_ on the cell's parameters: (total before, total after, cosine, per-parameter before/after)."""
-    before = [p.grad.detach().clone() for p in w.params()]
-    total_before = float(nn.utils.clip_grad_norm_(w.params(), max_norm))
-    after = [p.grad.detach().clone() for p in w.params()]
-    flat_b = torch.cat([g.flatten() for g in before])  # (P,) every parameter gradient as one vector
-    flat_a = torch.cat([g.flatten() for g in after])  # (P,)
-    cosine = float(torch.dot(flat_b, flat_a) / (flat_b.norm() * flat_a.norm()))
-    return (total_before, float(flat_a.norm()), cosine,
-            tuple(float(g.norm()) for g in before), tuple(float(g.norm()) for g in after))
+def clip(grad: CellGrad, max_norm: float) -> ClipResult:
+    """nn.utils.clip_grad_norm_ on copies of the cell's parameter gradients (the cached result stays intact)."""
+    params = [torch.zeros_like(g) for g in grad.param_grads]
+    for p, g in zip(params, grad.param_grads):
+        p.grad = g.clone()
+    total_before = float(nn.utils.clip_grad_norm_(params, max_norm))
+    flat_b = torch.cat([g.flatten() for g in grad.param_grads])  # (P,) every parameter gradient as one vector
+    flat_a = torch.cat([p.grad.flatten() for p in params])  # (P,)
+    total_after = float(flat_a.norm())
+    return ClipResult(
+        max_norm=max_norm,
+        total_before=total_before,
+        total_after=total_after,
+        scale=total_after / total_before if total_before > 0 else 1.0,
+        cosine=float(torch.dot(flat_b, flat_a) / (flat_b.norm() * flat_a.norm())),
+        param_before=tuple(float(g.norm()) for g in grad.param_grads),
+        param_after=tuple(float(p.grad.norm()) for p in params),
+    )
 
 
 def cell_grad(cell: str, config: BpttConfig, x: torch.Tensor) -> CellGrad:
-    """One cell: full BPTT (and the module check), then the learner's truncation, then clipping."""
+    """One cell: full BPTT (and the module check), then the learner's truncation."""
     base = make_weights(cell, config.rho, config.gate_bias, config.seed)
     linear = config.linear and cell == "rnn"
     # 1) Full BPTT: how far back the gradient reaches without cuts (x is a leaf too, for the module check).
@@ -224,13 +242,11 @@ def cell_grad(cell: str, config: BpttConfig, x: torch.Tensor) -> CellGrad:
     run.loss.backward()
     full = _grad_norms(run.hs)
     diff = None if linear else module_check(cell, x, base, run.outs, x_leaf.grad)
-    # 2) The learner's truncation on fresh leaves; these parameter gradients are the ones clipped.
+    # 2) The learner's truncation on fresh leaves; these parameter gradients are the ones the page clips.
     if config.truncate and config.truncate < config.T:
         w = _leaf(base)
         run = run_loop(cell, x, w, linear=linear, truncate=config.truncate)
         run.loss.backward()
-    # 3) Clip: one factor for every parameter gradient.
-    total_before, total_after, cosine, param_before, param_after = _clip(w, config.max_norm)
     return CellGrad(
         cell=cell,
         norms=_grad_norms(run.hs),
@@ -238,12 +254,7 @@ def cell_grad(cell: str, config: BpttConfig, x: torch.Tensor) -> CellGrad:
         cell_norms=_grad_norms(run.cells) if cell == "lstm" else None,
         keep_gate=sum(run.keep) / len(run.keep) if run.keep else None,
         loss=float(run.loss.detach()),
-        total_before=total_before,
-        total_after=total_after,
-        clip_scale=total_after / total_before if total_before > 0 else 1.0,
-        cosine=cosine,
-        param_before=param_before,
-        param_after=param_after,
+        param_grads=tuple(p.grad.detach().clone() for p in w.params()),
         module_diff=diff,
     )
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from s2s_core.bptt.compute import CELLS, PARAM_NAMES, BpttResult, CellGrad
+from s2s_core.bptt.compute import CELLS, PARAM_NAMES, BpttResult, ClipResult
 
 CELL_NAMES = {"rnn": "RNN", "lstm": "LSTM", "gru": "GRU"}
 LAW = "ρ^k"  # the reference line's series name (a formula, the same in every language)
@@ -57,7 +57,7 @@ def milestones_frame(result: BpttResult, k_title: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def clip_frame(grad: CellGrad, before: str, after: str, total: str) -> pd.DataFrame:
+def clip_frame(grad: ClipResult, before: str, after: str, total: str) -> pd.DataFrame:
     """Norms per parameter and in total, before and after clip_grad_norm_ (labels translated by the caller)."""
     rows = []
     for name, b, a in zip(PARAM_NAMES, grad.param_before, grad.param_after):

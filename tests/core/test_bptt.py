@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from torch import nn
 
-from s2s_core.bptt import BpttConfig, backprop_through_time, parse_config
+from s2s_core.bptt import BpttConfig, backprop_through_time, clip, parse_config, parse_max_norm
 from s2s_core.bptt.cells import lstm_step
 from s2s_core.bptt.charts import clip_chart, grad_chart
 from s2s_core.bptt.compute import CELLS, H, MAX_T, make_inputs, make_weights, run_loop
@@ -87,24 +87,36 @@ def test_detach_zeroes_the_gradient_beyond_the_cut():
 
 
 def test_clipping_keeps_direction_and_caps_the_norm():
-    result = backprop_through_time(BpttConfig(T=20, rho=1.4, linear=True, max_norm=0.5))
+    result = backprop_through_time(BpttConfig(T=20, rho=1.4, linear=True))
     for c in result.cells:
-        assert c.total_before > 0.5
-        assert math.isclose(c.total_after, 0.5, rel_tol=1e-5)
-        assert math.isclose(c.cosine, 1.0, abs_tol=1e-9)
-        ratios = [a / b for a, b in zip(c.param_after, c.param_before)]
+        clipped = clip(c, 0.5)
+        assert clipped.total_before > 0.5
+        assert math.isclose(clipped.total_after, 0.5, rel_tol=1e-5)
+        assert math.isclose(clipped.cosine, 1.0, abs_tol=1e-9)
+        ratios = [a / b for a, b in zip(clipped.param_after, clipped.param_before)]
         assert max(ratios) - min(ratios) < 1e-9  # one factor for every parameter
-    # Below max_norm clipping does nothing at all (and cannot lift a vanished gradient).
-    tiny = backprop_through_time(BpttConfig(T=20, rho=0.3, max_norm=100.0)).by_cell("rnn")
-    assert math.isclose(tiny.clip_scale, 1.0, rel_tol=1e-12)
-    assert tiny.param_after == tiny.param_before  # clip_grad_norm_ multiplied by exactly 1
-    assert tiny.ratio(15) < 1e-6
+        assert math.isclose(clipped.total_before, math.sqrt(sum(n * n for n in clipped.param_before)), rel_tol=1e-9)
+    # Clipping works on copies: the (cached) gradients are untouched, so clipping twice gives the same numbers.
+    rnn = result.by_cell("rnn")
+    kept = [g.clone() for g in rnn.param_grads]
+    assert clip(rnn, 0.5) == clip(rnn, 0.5)
+    assert all(torch.equal(a, b) for a, b in zip(kept, rnn.param_grads))
 
 
-def test_clipping_matches_pytorch_total_norm():
-    result = backprop_through_time(BpttConfig(T=10))
-    for c in result.cells:
-        assert math.isclose(c.total_before, math.sqrt(sum(n * n for n in c.param_before)), rel_tol=1e-9)
+def test_clipping_does_nothing_for_vanishing_gradients():
+    tiny = backprop_through_time(BpttConfig(T=20, rho=0.3)).by_cell("rnn")
+    clipped = clip(tiny, 100.0)  # the total is under max_norm: multiplied by exactly 1
+    assert math.isclose(clipped.scale, 1.0, rel_tol=1e-12)
+    assert clipped.param_after == clipped.param_before
+    assert tiny.ratio(15) < 1e-6  # ... and the far gradient is still vanished
+
+
+def test_clipping_matches_torch_on_the_same_vector():
+    grad = backprop_through_time(BpttConfig(T=10)).by_cell("gru")
+    flat = torch.cat([g.flatten() for g in grad.param_grads])  # (P,)
+    clipped = clip(grad, 0.1)
+    assert math.isclose(clipped.total_before, float(flat.norm()), rel_tol=1e-9)
+    assert math.isclose(clipped.total_after, min(0.1, float(flat.norm())), rel_tol=1e-5)
 
 
 def test_gate_bias_opens_the_keep_gates_and_carries_gradient_further():
@@ -131,30 +143,36 @@ def test_frames_and_charts():
     table = milestones_frame(result, "k")
     assert list(table["k"]) == milestone_steps(20) == [0, 1, 5, 10, 19]
     assert table.loc[4, "RNN"] == "0" and sci(0.000123) == "1.23e-04"
-    clip = clip_frame(result.by_cell("lstm"), "before", "after", "total")
-    assert len(clip) == 10
+    clipped = clip_frame(clip(result.by_cell("lstm"), 1.0), "before", "after", "total")
+    assert len(clipped) == 10
     labels = {k: k for k in ("k", "norm", "series", "t", "ratio", "cut", "grad_title", "clip_title")}
     assert grad_chart(frame, cuts, labels).to_dict()
-    assert clip_chart(clip, 1.0, labels).to_dict()
+    assert clip_chart(clipped, 1.0, labels).to_dict()
 
 
 @pytest.mark.parametrize("args, key, field", [
-    ((1, 0.9, "rnn", False, 1.0, 0, 1.0, 0), "errors.out_of_range", "bptt.field.T"),
-    ((MAX_T + 1, 0.9, "rnn", False, 1.0, 0, 1.0, 0), "errors.out_of_range", "bptt.field.T"),
-    ((30, float("nan"), "rnn", False, 1.0, 0, 1.0, 0), "errors.nan", "bptt.field.rho"),
-    ((30, 5, "rnn", False, 1.0, 0, 1.0, 0), "errors.out_of_range", "bptt.field.rho"),
-    ((30, "x", "rnn", False, 1.0, 0, 1.0, 0), "errors.not_a_number", "bptt.field.rho"),
-    ((30, 0.9, "transformer", False, 1.0, 0, 1.0, 0), "errors.bad_choice", "bptt.field.cell"),
-    ((30, 0.9, "rnn", False, 99, 0, 1.0, 0), "errors.out_of_range", "bptt.field.gate_bias"),
-    ((30, 0.9, "rnn", False, 1.0, -1, 1.0, 0), "errors.out_of_range", "bptt.field.truncate"),
-    ((30, 0.9, "rnn", False, 1.0, 0, 0, 0), "errors.out_of_range", "bptt.field.max_norm"),
-    ((30, 0.9, "rnn", False, 1.0, 0, float("inf"), 0), "errors.too_large", "bptt.field.max_norm"),
-    ((30, 0.9, "rnn", False, 1.0, 0, 1.0, -3), "errors.out_of_range", "bptt.field.seed"),
+    ((1, 0.9, "rnn", False, 1.0, 0, 0), "errors.out_of_range", "bptt.field.T"),
+    ((MAX_T + 1, 0.9, "rnn", False, 1.0, 0, 0), "errors.out_of_range", "bptt.field.T"),
+    ((30, float("nan"), "rnn", False, 1.0, 0, 0), "errors.nan", "bptt.field.rho"),
+    ((30, 5, "rnn", False, 1.0, 0, 0), "errors.out_of_range", "bptt.field.rho"),
+    ((30, "x", "rnn", False, 1.0, 0, 0), "errors.not_a_number", "bptt.field.rho"),
+    ((30, 0.9, "transformer", False, 1.0, 0, 0), "errors.bad_choice", "bptt.field.cell"),
+    ((30, 0.9, "rnn", False, 99, 0, 0), "errors.out_of_range", "bptt.field.gate_bias"),
+    ((30, 0.9, "rnn", False, 1.0, -1, 0), "errors.out_of_range", "bptt.field.truncate"),
+    ((30, 0.9, "rnn", False, 1.0, 0, -3), "errors.out_of_range", "bptt.field.seed"),
 ])
 def test_bad_input_names_its_field(args, key, field):
     with pytest.raises(InputError) as err:
         parse_config(*args)
     assert (err.value.key, err.value.field) == (key, field)
+
+
+@pytest.mark.parametrize("value, key", [(0, "errors.out_of_range"), (float("inf"), "errors.too_large"),
+                                        ("", "errors.empty_value"), ("x", "errors.not_a_number")])
+def test_bad_max_norm_names_its_field(value, key):
+    with pytest.raises(InputError) as err:
+        parse_max_norm(value)
+    assert (err.value.key, err.value.field) == (key, "bptt.field.max_norm")
 
 
 number = st.one_of(st.integers(-100, 100), st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=4), st.none())
@@ -165,11 +183,12 @@ number = st.one_of(st.integers(-100, 100), st.floats(allow_nan=True, allow_infin
        st.one_of(st.integers(-3, 10), st.text(max_size=3)))
 def test_any_input_gives_finite_gradients_or_an_input_error(T, rho, cell, linear, gate_bias, truncate, max_norm, seed):
     try:
-        config = parse_config(T, rho, cell, linear, gate_bias, truncate, max_norm, seed)
+        config = parse_config(T, rho, cell, linear, gate_bias, truncate, seed)
+        max_norm = parse_max_norm(max_norm)
     except InputError:
         return
     result = backprop_through_time(config)
     for c in result.cells:
         assert len(c.norms) == config.T
         assert all(math.isfinite(v) and v >= 0 for v in c.norms)
-        assert c.total_after <= config.max_norm * (1 + 1e-5)
+        assert clip(c, max_norm).total_after <= max_norm * (1 + 1e-5)

@@ -1,4 +1,8 @@
-"""Altair charts for the shapes page: tensors as rows of axis blocks, padding errors, the packed grid."""
+"""Altair charts for the shapes page: tensors as rows of axis blocks, padding errors, the packed grid.
+
+Layered charts keep their data on the layer, not on the parts, and colour by field rather than
+alt.condition: Altair then does far less work per rerun (same picture).
+"""
 
 from __future__ import annotations
 
@@ -17,7 +21,7 @@ def shapes_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
     data = frame.assign(role_label=frame["role"].map(lambda r: labels[f"role_{r}"]))
     order = list(dict.fromkeys(frame["tensor"]))
     roles = [r for r in ROLE_COLORS if r in set(frame["role"])]
-    base = alt.Chart(data).encode(
+    base = alt.Chart().encode(
         x=alt.X("dim:O", title=labels["dim"], axis=alt.Axis(labelAngle=0)),
         y=alt.Y("tensor:N", title=None, sort=order, axis=alt.Axis(labelFontSize=13, labelFont="monospace")),
     )
@@ -30,7 +34,7 @@ def shapes_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
                  alt.Tooltip("label:N", title=labels["axis"]), alt.Tooltip("role_label:N", title=labels["role"])],
     )
     text = base.mark_text(fontSize=13, color="white", fontWeight="bold").encode(text="label:N")
-    return (blocks + text).properties(height=alt.Step(34), width="container", title=labels["title"])
+    return alt.layer(blocks, text, data=data).properties(height=alt.Step(34), width="container", title=labels["title"])
 
 
 def padding_error_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
@@ -52,7 +56,7 @@ def padding_error_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.Char
 
 def padding_diff_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
     """Heatmap of (state after PAD steps) - (true last state): zero rows are sentences without PAD."""
-    base = alt.Chart(frame).encode(
+    base = alt.Chart().encode(
         x=alt.X("unit:N", title=labels["unit"], sort=None, axis=alt.Axis(labelAngle=0)),
         y=alt.Y("sentence:N", title=labels["sentence"], sort=None),
     )
@@ -64,13 +68,14 @@ def padding_diff_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.Chart
                  alt.Tooltip("difference:Q", title=labels["difference"], format=".4f")],
     )
     text = base.mark_text(fontSize=11).encode(text=alt.Text("difference:Q", format=".2f"), color=alt.value("black"))
-    return (cells + text).properties(height=alt.Step(28), width="container", title=labels["title"])
+    return alt.layer(cells, text, data=frame).properties(height=alt.Step(28), width="container",
+                                                         title=labels["title"])
 
 
 def packed_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
     """The padded batch as a grid; each real cell shows the row of packed.data that stores it."""
     data = frame.assign(kind=frame["pad"].map(lambda p: labels["pad"] if p else labels["real"]))
-    base = alt.Chart(data).encode(
+    base = alt.Chart().encode(
         x=alt.X("step:O", title=labels["step"], axis=alt.Axis(labelAngle=0)),
         y=alt.Y("sentence:N", title=labels["sentence"], sort=None),
     )
@@ -82,5 +87,17 @@ def packed_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
                  alt.Tooltip("token:Q", title=labels["token"]), alt.Tooltip("label:N", title=labels["row"])],
     )
     text = base.mark_text(fontSize=12).encode(
-        text="label:N", color=alt.condition(alt.datum.pad, alt.value("#555555"), alt.value("white")))
-    return (cells + text).properties(height=alt.Step(30), width="container", title=labels["title"])
+        text="label:N", color=alt.Color("pad:N", scale=alt.Scale(domain=[True, False], range=["#555555", "white"]),
+                                        legend=None))
+    return alt.layer(cells, text, data=data).resolve_scale(color="independent").properties(
+        height=alt.Step(30), width="container", title=labels["title"])
+
+
+def vega_spec(chart: alt.TopLevelMixin) -> dict:
+    """The chart as a Vega-Lite dict (validated once here), without Altair's default view size.
+
+    The page caches these dicts by (config, language): a rerun then draws them with no Altair work.
+    """
+    spec = chart.to_dict()
+    spec.pop("config", None)  # Altair's default theme only adds a 300 px view size: Streamlit sizes charts itself
+    return spec

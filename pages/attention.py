@@ -71,7 +71,7 @@ def read_inputs() -> AttentionConfig | None:
         )
         pad = st.multiselect(
             t("attention.pad_label"), options, key="att_pad",
-            help=t("attention.pad_help"), bind="query-params",
+            help=t("attention.pad_help"), placeholder=t("ui.choose_options"), bind="query-params",
         )
     reset_button(["att_src", "att_steps", "att_pad", "att_mode", "att_dim"])
     if sources is None or steps is None:
@@ -122,7 +122,7 @@ def show_charts(config: AttentionConfig, result: AttentionResult) -> None:
     labels = {k: t(f"attention.chart.{k}") for k in
               ("position", "step", "weight", "score", "vector", "component", "value", "weights_title", "vectors_title")}
     chart = attention_charts(weights_frame(result, config.pad), vectors_frame(result), labels)
-    st.altair_chart(chart, width="stretch")
+    st.altair_chart(chart, width="content")
 
 
 def show_quiz(result: AttentionResult) -> None:
@@ -150,4 +150,4 @@ if config is not None:
     show_quiz(result)
     notice_list([f"attention.notice_{i}" for i in range(1, 5)])
     code_expander(script(config), file_name="attention_weighting.py")
-st.info(t("attention.cell_vs_context"), icon="💡")
+st.info(t("attention.cell_vs_context"), icon=":material/lightbulb:")

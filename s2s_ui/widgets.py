@@ -25,7 +25,7 @@ def md_escape(text: object) -> str:
 def show_error(err: InputError) -> None:
     """A bad input as a clear message in the learner's language; never a traceback."""
     safe = InputError(err.key, err.field, **{k: md_escape(v) for k, v in err.params.items()})
-    st.error(error_text(safe), icon="⚠️")
+    st.error(error_text(safe), icon=":material/error:")
 
 
 def guarded(fn: Callable[[], Any]) -> Any | None:
@@ -129,14 +129,14 @@ def reset_button(keys: Sequence[str]) -> None:
 def check_badge(what: str, max_abs_diff: float, *, tol: float = 1e-5) -> None:
     """The hand computation vs PyTorch's own result: max |difference| and pass/fail."""
     if max_abs_diff <= tol:
-        st.success(t("ui.check_pass", what=what, diff=f"{max_abs_diff:.1e}", tol=f"{tol:.0e}"), icon="✅")
+        st.success(t("ui.check_pass", what=what, diff=f"{max_abs_diff:.1e}", tol=f"{tol:.0e}"), icon=":material/check_circle:")
     else:
-        st.error(t("ui.check_fail", what=what, diff=f"{max_abs_diff:.1e}", tol=f"{tol:.0e}"), icon="❌")
+        st.error(t("ui.check_fail", what=what, diff=f"{max_abs_diff:.1e}", tol=f"{tol:.0e}"), icon=":material/cancel:")
 
 
 def code_expander(script: str, *, file_name: str = "example.py") -> None:
     """The PyTorch code for exactly this view: runnable, with the learner's current numbers."""
-    with st.expander(t("ui.code_title"), icon="🐍"):
+    with st.expander(t("ui.code_title"), icon=":material/code:"):
         st.caption(t("ui.code_caption"))
         st.code(script, language="python")
         st.download_button(t("ui.code_download"), script, file_name=file_name, mime="text/x-python")
@@ -159,9 +159,9 @@ def predict_then_reveal(
             st.caption(t("ui.quiz_hint"))
             return
         if answer == correct:
-            st.success(t("ui.quiz_right", answer=md_escape(correct)), icon="🎯")
+            st.success(t("ui.quiz_right", answer=md_escape(correct)), icon=":material/target:")
         else:
-            st.warning(t("ui.quiz_wrong", answer=md_escape(answer), correct=md_escape(correct)), icon="🔎")
+            st.warning(t("ui.quiz_wrong", answer=md_escape(answer), correct=md_escape(correct)), icon=":material/search:")
         st.markdown(explanation)
 
 

@@ -33,7 +33,7 @@ def attention_charts(weights: pd.DataFrame, vectors: pd.DataFrame, labels: dict[
             ],
         )
         .add_params(hover)
-        .properties(height=220, width="container", title=labels["weights_title"])
+        .properties(height=200, width=alt.Step(72), title=labels["weights_title"])
     )
 
     heat = alt.Chart(vectors).encode(
@@ -54,5 +54,5 @@ def attention_charts(weights: pd.DataFrame, vectors: pd.DataFrame, labels: dict[
         text=alt.Text("value:Q", format=".4g"),
         color=alt.value("black"),
     )
-    vec = (cells + text).properties(height=alt.Step(28), width="container", title=labels["vectors_title"])
+    vec = (cells + text).properties(height=alt.Step(28), width=alt.Step(72), title=labels["vectors_title"])
     return alt.vconcat(bars, vec).resolve_scale(color="independent")

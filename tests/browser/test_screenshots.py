@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from s2s_ui.registry import existing_pages
-from tests.browser.conftest import DESKTOP, PHONE, open_page
+from tests.browser.conftest import DESKTOP, PHONE, open_page, wait_idle
 
 pytestmark = pytest.mark.browser
 OUT = Path(__file__).resolve().parent.parent.parent / "screenshots"
@@ -23,7 +23,16 @@ def test_screenshot_every_page(app_server, new_page, spec):
         for name, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
             page = new_page(viewport)
             open_page(page, app_server, spec.url, lang)
+            full_height(page, viewport)
             path = OUT / f"{spec.ns}-{lang}-{name}.png"
             page.screenshot(path=str(path), full_page=True)
             assert path.stat().st_size > 10_000
             page.context.close()
+
+
+def full_height(page, viewport: dict[str, int]) -> None:
+    """Streamlit scrolls inside its main block, not the document: grow the viewport to the content."""
+    height = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
+    page.set_viewport_size({"width": viewport["width"], "height": min(int(height) + 50, 12_000)})
+    page.wait_for_timeout(500)
+    wait_idle(page)

@@ -1,0 +1,87 @@
+"""Altair charts and the wiring diagram (Graphviz DOT text) for the Bahdanau-vs-Luong page. No streamlit."""
+
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+
+from s2s_core.scoring.flow import FlowResult
+
+
+def comparison_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.LayerChart:
+    """Rows: score functions; columns: source positions; cell: attention weight (blank outside the window)."""
+    base = alt.Chart(frame).encode(
+        x=alt.X("position:N", title=labels["position"], sort=None),
+        y=alt.Y("function:N", title=None, sort=None),
+    )
+    cells = base.mark_rect(stroke="white").encode(
+        color=alt.Color("weight:Q", title=labels["weight"], scale=alt.Scale(scheme="oranges", domain=[0, 1])),
+        tooltip=[alt.Tooltip("function:N"), alt.Tooltip("position:N", title=labels["position"]),
+                 alt.Tooltip("score:Q", title=labels["score"], format=".4f"),
+                 alt.Tooltip("weight:Q", title=labels["weight"], format=".4f")],
+    )
+    text = base.mark_text(fontSize=12).encode(
+        text=alt.Text("weight:Q", format=".2f"),
+        color=alt.condition("datum.weight > 0.6", alt.value("white"), alt.value("black")),
+    )
+    return (cells + text).properties(title=labels["title"], height=alt.Step(30), width="container")
+
+
+def window_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.LayerChart:
+    """Final weights as bars (grey outside the window); Luong's Gaussian as a line when there is one."""
+    bars = alt.Chart(frame).mark_bar().encode(
+        x=alt.X("position:N", title=labels["position"], sort=None),
+        y=alt.Y("weight:Q", title=labels["weight"], scale=alt.Scale(domain=[0, 1])),
+        color=alt.condition("datum.in_window", alt.value("#ff8c42"), alt.value("#d0d0d0")),
+        tooltip=[alt.Tooltip("position:N", title=labels["position"]),
+                 alt.Tooltip("score:Q", title=labels["score"], format=".4f"),
+                 alt.Tooltip("align:Q", title=labels["align"], format=".4f"),
+                 alt.Tooltip("weight:Q", title=labels["weight"], format=".4f")],
+    )
+    layers = [bars]
+    if frame["gauss"].notna().any():
+        layers.append(alt.Chart(frame).mark_line(point=True, color="#1f77b4", strokeDash=[5, 3]).encode(
+            x=alt.X("position:N", sort=None), y="gauss:Q",
+            tooltip=[alt.Tooltip("gauss:Q", title=labels["gauss"], format=".4f")],
+        ))
+    return alt.layer(*layers).properties(title=labels["title"], height=220, width="container")
+
+
+def _shape(shape: tuple[int, ...]) -> str:
+    return "(" + ", ".join(str(n) for n in shape) + ")"
+
+
+def flow_dot(flow: FlowResult, labels: dict[str, str]) -> str:
+    """The step's data flow with each live tensor's shape. labels: translated node names (no user text)."""
+    shapes = dict(flow.shapes)
+
+    def node(name: str, label_key: str, tensor: str | None, style: str = "box") -> str:
+        shape = f"\\n{_shape(shapes[tensor])}" if tensor else ""
+        text = labels[label_key].replace('"', "'")
+        fill = "#fff3e0" if style == "op" else "#e8f0fe"
+        kind = "ellipse" if style == "op" else "box"
+        return f'  {name} [label="{text}{shape}", shape={kind}, style="rounded,filled", fillcolor="{fill}"];'
+
+    lines = [
+        "digraph step {", "  rankdir=TB;", '  node [fontname="Noto Sans CJK KR, sans-serif", fontsize=11];',
+        node("y", "y", "y"), node("s_prev", "s_prev", "s_prev"), node("enc", "enc", "enc"),
+        node("score", "score", None, "op"), node("weights", "weights", "weights"), node("context", "context", "context"),
+        node("gru", "gru", None, "op"), node("s_t", "s_t", "s_t"), node("logits", "logits", "logits"),
+    ]
+    edges = [("enc", "score"), ("score", "weights"), ("weights", "context"), ("enc", "context"),
+             ("y", "gru"), ("s_prev", "gru"), ("gru", "s_t")]
+    edges.append(("s_prev", "score") if flow.query_from == "previous" else ("s_t", "score"))
+    if flow.context_into == "input":
+        edges += [("context", "gru"), ("s_t", "logits")]
+    else:
+        lines += [node("combine", "combine", None, "op"), node("combined", "combined", "combined")]
+        edges += [("context", "combine"), ("s_t", "combine"), ("combine", "combined"), ("combined", "logits")]
+    query_edge = ("s_prev", "score") if flow.query_from == "previous" else ("s_t", "score")
+    edge_labels = {("enc", "score"): labels["keys_edge"], ("enc", "context"): labels["values_edge"]}
+    for a, b in edges:
+        attrs = ['color="#ff4b4b"', "penwidth=2"] if (a, b) == query_edge else []
+        if (a, b) in edge_labels:
+            attrs.append(f'label="{edge_labels[(a, b)]}", fontsize=10')
+        lines.append(f"  {a} -> {b}" + (f" [{', '.join(attrs)}]" if attrs else "") + ";")
+    lines.append("}")
+    return "\n".join(lines)

@@ -1,0 +1,205 @@
+"""The math of the Bahdanau-vs-Luong page: every score function on the same states, side by side.
+
+Shapes: B batch (1 on this page), S source positions, H_d decoder size, H_e encoder size, A attention size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+
+from s2s_core import caps
+from s2s_core.errors import InputError
+from s2s_core.scoring.attend import Read, attend
+from s2s_core.scoring.functions import check_same_size
+from s2s_core.scoring.flow import FlowResult, check_wiring, decoder_step
+from s2s_core.scoring.modules import SCORERS, ConcatScore, LocalPosition, build_scorers, init_uniform
+from s2s_core.scoring.window import check_center
+from s2s_core.validate import check_choice, check_float, check_int, parse_matrix, parse_vector
+
+WINDOWS = ("global", "local_m", "local_p")
+QUERY_FROM = ("previous", "current")
+CONTEXT_INTO = ("input", "output")
+MAX_POSITIONS = 12  # S
+MAX_SIZE = 8  # H_d and H_e
+MAX_ATTN = 8  # A
+MAX_HALF_WIDTH = 6  # D
+MAX_SCALE = 10.0  # weight scale: untrained weights in PyTorch's default range give nearly flat scores
+
+# The attention page's source vectors (seed §6) plus two more, so a local window leaves some out.
+DEFAULT_ENC = ((2.0, 0.0), (0.0, 4.0), (6.0, 2.0), (1.0, 1.0), (3.0, -1.0))
+DEFAULT_DEC = (0.3, 0.2)
+
+Matrix = tuple[tuple[float, ...], ...]
+ErrorParts = tuple[str, str, tuple[tuple[str, Any], ...]]  # an InputError that can be cached (pickled)
+
+
+def error_parts(err: InputError) -> ErrorParts:
+    return (err.key, err.field, tuple(err.params.items()))
+
+
+def as_error(parts: ErrorParts) -> InputError:
+    key, field, params = parts
+    return InputError(key, field, **dict(params))
+
+
+@dataclass(frozen=True)
+class ScoringConfig:
+    """Everything the page's inputs decide (hashable, so it is a cache key)."""
+
+    dec_state: tuple[float, ...] = DEFAULT_DEC  # s, (H_d,)
+    enc_states: Matrix = DEFAULT_ENC  # h_1 … h_S, (S, H_e)
+    attn_size: int = 3  # A
+    seed: int = 0
+    scale: float = 2.0  # learned weights drawn from ±scale/√fan_in
+    focus: str = "additive"
+    window: str = "global"
+    center: int = 3  # p for local-m (1-based)
+    half_width: int = 1  # D
+    query_from: str = "previous"
+    context_into: str = "input"
+
+
+def parse_config(
+    dec_text: str,
+    enc_rows: Sequence[Sequence[Any]],
+    *,
+    attn_size: Any = 3,
+    seed: Any = 0,
+    scale: Any = 2.0,
+    focus: Any = "additive",
+    window: Any = "global",
+    center: Any = 3,
+    half_width: Any = 1,
+    query_from: Any = "previous",
+    context_into: Any = "input",
+) -> ScoringConfig:
+    """Validate raw widget values; the first problem raises InputError naming its field."""
+    dec = parse_vector(dec_text, "scoring.field.dec_state", max_len=MAX_SIZE)
+    enc = parse_matrix(enc_rows, "scoring.field.enc_states", max_rows=MAX_POSITIONS, max_cols=MAX_SIZE)
+    window = check_choice(window, "scoring.field.window", WINDOWS)
+    half_width = check_int(half_width, "scoring.field.half_width", 1, MAX_HALF_WIDTH)
+    center = check_int(center, "scoring.field.center", -caps.MAX_SEQ_LEN, caps.MAX_SEQ_LEN)
+    if window == "local_m":
+        check_center(center, len(enc))
+    return ScoringConfig(
+        dec_state=tuple(dec),
+        enc_states=tuple(tuple(r) for r in enc),
+        attn_size=check_int(attn_size, "scoring.field.attn_size", 1, MAX_ATTN),
+        seed=check_int(seed, "scoring.field.seed", 0, caps.MAX_SEED),
+        scale=check_float(scale, "scoring.field.scale", 0.1, MAX_SCALE),
+        focus=check_choice(focus, "scoring.field.focus", SCORERS),
+        window=window,
+        center=center,
+        half_width=half_width,
+        query_from=check_choice(query_from, "scoring.field.query_from", QUERY_FROM),
+        context_into=check_choice(context_into, "scoring.field.context_into", CONTEXT_INTO),
+    )
+
+
+@dataclass(frozen=True)
+class FunctionResult:
+    """One score function's read of the same states, or why it cannot score them."""
+
+    name: str
+    error: ErrorParts | None  # e.g. dot with H_d ≠ H_e
+    read: Read | None
+    params: tuple[tuple[str, torch.Tensor], ...]  # learned weights, named as in the formula
+    hand_scores: torch.Tensor | None  # (S,) the formula written per position
+    max_abs_diff: float  # |hand - module| over the positions
+
+
+@dataclass(frozen=True)
+class ScoringResult:
+    S: int
+    H_d: int
+    H_e: int
+    functions: tuple[FunctionResult, ...]  # in SCORERS order
+    concat_as_additive_diff: float  # concat with W_c = [W_s | W_h] vs additive: the two are one family
+    max_abs_diff: float  # worst hand-vs-module gap over the functions that can score
+    predicted_center: float | None  # local-p: the p the decoder state predicts
+    flow: FlowResult | None
+    flow_error: ErrorParts | None
+
+    def get(self, name: str) -> FunctionResult:
+        return next(f for f in self.functions if f.name == name)
+
+
+def named_params(name: str, module: torch.nn.Module) -> tuple[tuple[str, torch.Tensor], ...]:
+    """The weights as the formulas name them (v as a vector, not nn.Linear's (1, A) matrix)."""
+    if name == "additive":
+        return (("W_s", module.W_s.weight), ("W_h", module.W_h.weight), ("v", module.v.weight[0]))
+    if name == "general":
+        return (("W", module.W.weight),)
+    if name == "concat":
+        return (("W_c", module.W_c.weight), ("v", module.v.weight[0]))
+    return ()
+
+
+def hand_scores(name: str, s: torch.Tensor, H: torch.Tensor, params: dict[str, torch.Tensor]) -> torch.Tensor:
+    """The textbook formula, one source position j at a time: s (H_d,), H (S, H_e) -> (S,)."""
+    out = []
+    for h_j in H:  # (H_e,)
+        if name in ("dot", "scaled_dot"):
+            score = torch.dot(s, h_j) / (h_j.shape[0] ** 0.5 if name == "scaled_dot" else 1)
+        elif name == "general":
+            score = torch.dot(s, params["W"] @ h_j)  # sᵀ·(W·h_j)
+        elif name == "additive":
+            score = torch.dot(params["v"], torch.tanh(params["W_s"] @ s + params["W_h"] @ h_j))
+        else:
+            score = torch.dot(params["v"], torch.tanh(params["W_c"] @ torch.cat([s, h_j])))
+        out.append(score)
+    return torch.stack(out)  # (S,)
+
+
+def compare(config: ScoringConfig) -> ScoringResult:
+    """Score the same decoder state against the same encoder states with every function."""
+    s = torch.tensor([config.dec_state], dtype=torch.float64)  # (B, H_d)
+    enc = torch.tensor([config.enc_states], dtype=torch.float64)  # (B, S, H_e)
+    _, S, H_e = enc.shape
+    H_d = s.shape[-1]
+    scorers = build_scorers(H_d, H_e, config.attn_size, config.seed, config.scale)
+    locator = init_uniform(LocalPosition(H_d, config.attn_size), config.seed + 3, config.scale)
+    window = dict(center=config.center, half_width=config.half_width, locator=locator)
+
+    results = []
+    with torch.no_grad():
+        for name in SCORERS:
+            params = named_params(name, scorers[name])
+            try:
+                if name in ("dot", "scaled_dot"):
+                    check_same_size(s, enc)  # sᵀ·h needs one component of h for each component of s
+                read = attend(scorers[name], s, enc, config.window, **window)  # type: ignore[arg-type]
+            except InputError as err:
+                results.append(FunctionResult(name, error_parts(err), None, params, None, 0.0))
+                continue
+            hand = hand_scores(name, s[0], enc[0], dict(params))  # (S,)
+            diff = float((hand - read.scores[0]).abs().max())
+            results.append(FunctionResult(name, None, read, params, hand, diff))
+        # 1) Additive and concat are one family: concat with W_c = [W_s | W_h] and the same v IS additive.
+        additive = scorers["additive"]
+        twin = ConcatScore(H_d, H_e, config.attn_size).double()
+        twin.W_c.weight.copy_(torch.cat([additive.W_s.weight, additive.W_h.weight], dim=1))  # (A, H_d + H_e)
+        twin.v.weight.copy_(additive.v.weight)
+        twin_diff = float((twin(s, enc) - additive(s, enc)).abs().max())
+        predicted = float(locator(s, S)[0]) if config.window == "local_p" else None
+
+    flow, flow_error = None, None
+    try:
+        check_wiring(config.query_from, config.context_into)
+        if config.focus in ("dot", "scaled_dot"):
+            check_same_size(s, enc, "scoring.field.focus")
+        flow = decoder_step(scorers[config.focus], s, enc, config.query_from, config.context_into,  # type: ignore[arg-type]
+                            config.seed, window=config.window, **window)  # type: ignore[arg-type]
+    except InputError as err:
+        flow_error = error_parts(err)
+
+    usable = [f.max_abs_diff for f in results if f.error is None]
+    return ScoringResult(
+        S=S, H_d=H_d, H_e=H_e, functions=tuple(results), concat_as_additive_diff=twin_diff,
+        max_abs_diff=max(usable) if usable else 0.0, predicted_center=predicted,
+        flow=flow, flow_error=flow_error,
+    )

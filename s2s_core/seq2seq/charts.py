@@ -1,0 +1,59 @@
+"""Altair charts for the encoder–decoder page: state heatmaps, top-k bars, the bottleneck curve. No streamlit."""
+
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+
+
+def heatmap(frame: pd.DataFrame, title: str, x_title: str, y_title: str) -> alt.LayerChart:
+    """A (row, col, value) frame as coloured cells with their numbers; diverging colours centred at 0."""
+    base = alt.Chart(frame).encode(
+        x=alt.X("col:N", title=x_title, sort=None),
+        y=alt.Y("row:N", title=y_title, sort=None),
+    )
+    cells = base.mark_rect().encode(
+        color=alt.Color("value:Q", title=None, scale=alt.Scale(scheme="redblue", domainMid=0, reverse=True)),
+        tooltip=[alt.Tooltip("row:N", title=y_title), alt.Tooltip("col:N", title=x_title),
+                 alt.Tooltip("value:Q", format=".4f")],
+    )
+    text = base.mark_text(fontSize=11).encode(text=alt.Text("value:Q", format=".2f"), color=alt.value("black"))
+    return (cells + text).properties(title=title, height=alt.Step(26), width="container")
+
+
+def topk_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
+    """The k most likely next words; the chosen (greedy) one highlighted."""
+    return (
+        alt.Chart(frame)
+        .mark_bar()
+        .encode(
+            x=alt.X("p:Q", title=labels["p"], scale=alt.Scale(domain=[0, 1])),
+            y=alt.Y("token:N", title=labels["token"], sort="-x"),
+            color=alt.condition("datum.chosen", alt.value("#ff4b4b"), alt.value("#8fb3d9")),
+            tooltip=[alt.Tooltip("token:N", title=labels["token"]), alt.Tooltip("p:Q", title=labels["p"], format=".4f")],
+        )
+        .properties(title=labels["title"], height=alt.Step(24), width="container")
+    )
+
+
+def bottleneck_chart(frame: pd.DataFrame, learner_length: int, labels: dict[str, str]) -> alt.LayerChart:
+    """||Δh_last|| against sentence length, log scale: one line per (replaced word, direction)."""
+    data = frame.assign(series=frame["edit"].map({"first": labels["first"], "last": labels["last"]}) + " " + frame["direction"],
+                        delta=frame["delta"].clip(lower=1e-8))  # log scale: an exact 0 would vanish
+    lines = (
+        alt.Chart(data)
+        .mark_line(point=True)
+        .encode(
+            x=alt.X("length:Q", title=labels["length"], scale=alt.Scale(domain=[1, int(frame["length"].max())])),
+            y=alt.Y("delta:Q", title=labels["delta"], scale=alt.Scale(type="log")),
+            color=alt.Color("series:N", title=labels["series"], legend=alt.Legend(orient="bottom", columns=2)),
+            strokeDash=alt.StrokeDash("direction:N", legend=None),
+            tooltip=[alt.Tooltip("length:Q", title=labels["length"]), alt.Tooltip("series:N", title=labels["series"]),
+                     alt.Tooltip("delta:Q", title=labels["delta"], format=".2e"),
+                     alt.Tooltip("norm:Q", title=labels["norm"], format=".3f")],
+        )
+    )
+    rule = alt.Chart(pd.DataFrame({"length": [learner_length]})).mark_rule(color="gray", strokeDash=[4, 4]).encode(
+        x="length:Q", tooltip=[alt.Tooltip("length:Q", title=labels["yours"])]
+    )
+    return (lines + rule).properties(title=labels["title"], height=260, width="container")

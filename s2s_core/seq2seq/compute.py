@@ -1,0 +1,223 @@
+"""The math of the encoder–decoder page: encode, hand the final state over (through a bridge if
+needed), decode greedily from <sos> one step at a time.
+
+Shapes: B batch (1 here), S source length, T decoding steps, E embedding, H_e / H_d hidden sizes,
+L_e / L_d layers, K encoder directions, V vocabulary (the source's words plus the special tokens).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+
+from s2s_core import caps
+from s2s_core.errors import InputError
+from s2s_core.seq2seq.modules import Bridge, Decoder, Encoder
+from s2s_core.validate import check_choice, check_int, check_text
+from s2s_core.vocab import EOS, SOS, build_vocab, tokenize
+
+CELLS = ("lstm", "gru")
+BRIDGES = ("none", "linear")
+MAX_SOURCE_TOKENS = 12  # S typed by the learner (the per-step tables stay readable)
+MAX_STEPS = 10  # T
+MAX_TOP_K = 8
+MAX_WORD_CHARS = 30
+ErrorParts = tuple[str, str, tuple[tuple[str, Any], ...]]  # an InputError that can be cached (pickled)
+
+
+@dataclass(frozen=True)
+class Seq2SeqConfig:
+    """Everything the page's inputs decide (hashable, so it is a cache key)."""
+
+    source: tuple[str, ...] = ("나는", "책을", "읽는다")
+    cell: str = "lstm"
+    embed: int = 4  # E
+    enc_hidden: int = 6  # H_e
+    enc_layers: int = 1  # L_e
+    bidirectional: bool = False
+    dec_hidden: int = 6  # H_d
+    dec_layers: int = 1  # L_d
+    bridge: str = "none"
+    steps: int = 5  # T: at most this many output words
+    top_k: int = 3
+    seed: int = 0
+    replacement: str = "그는"  # the word swapped in for the bottleneck measurement
+
+    @property
+    def directions(self) -> int:
+        return 2 if self.bidirectional else 1
+
+    @property
+    def itos(self) -> list[str]:
+        """Source and target share one toy vocabulary: specials, then the words in order."""
+        return list(build_vocab([self.source, (self.replacement,)]).itos)
+
+
+def _flag(value: Any, field: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower() in ("true", "false"):
+        return value.lower() == "true"
+    raise InputError("errors.bad_choice", field, value=str(value)[:20], choices="true, false")
+
+
+def parse_config(
+    source: Any,
+    *,
+    cell: Any = "lstm",
+    embed: Any = 4,
+    enc_hidden: Any = 6,
+    enc_layers: Any = 1,
+    bidirectional: Any = False,
+    dec_hidden: Any = 6,
+    dec_layers: Any = 1,
+    bridge: Any = "none",
+    steps: Any = 5,
+    top_k: Any = 3,
+    seed: Any = 0,
+    replacement: Any = "그는",
+) -> Seq2SeqConfig:
+    """Validate raw widget / URL values; the first problem raises InputError naming its field."""
+    tokens = tokenize(source, "seq2seq.field.source", max_tokens=MAX_SOURCE_TOKENS)
+    word = check_text(replacement, "seq2seq.field.replacement", max_chars=MAX_WORD_CHARS)
+    if len(word.split()) != 1:
+        raise InputError("seq2seq.error.one_word", "seq2seq.field.replacement")
+    return Seq2SeqConfig(
+        source=tuple(tokens),
+        cell=check_choice(cell, "seq2seq.field.cell", CELLS),
+        embed=check_int(embed, "seq2seq.field.embed", 1, caps.MAX_EMBED),
+        enc_hidden=check_int(enc_hidden, "seq2seq.field.enc_hidden", 1, caps.MAX_HIDDEN),
+        enc_layers=check_int(enc_layers, "seq2seq.field.enc_layers", 1, caps.MAX_LAYERS),
+        bidirectional=_flag(bidirectional, "seq2seq.field.bidirectional"),
+        dec_hidden=check_int(dec_hidden, "seq2seq.field.dec_hidden", 1, caps.MAX_HIDDEN),
+        dec_layers=check_int(dec_layers, "seq2seq.field.dec_layers", 1, caps.MAX_LAYERS),
+        bridge=check_choice(bridge, "seq2seq.field.bridge", BRIDGES),
+        steps=check_int(steps, "seq2seq.field.steps", 1, MAX_STEPS),
+        top_k=check_int(top_k, "seq2seq.field.top_k", 1, MAX_TOP_K),
+        seed=check_int(seed, "seq2seq.field.seed", 0, caps.MAX_SEED),
+        replacement=word,
+    )
+
+
+def build_encoder(config: Seq2SeqConfig) -> Encoder:
+    return Encoder(config.itos, config.cell, config.embed, config.enc_hidden, config.enc_layers,
+                   config.bidirectional, config.seed)
+
+
+@dataclass(frozen=True)
+class EncoderResult:
+    tokens: tuple[str, ...]
+    ids: torch.Tensor  # (B, S)
+    embedded: torch.Tensor  # (B, S, E)
+    outputs: torch.Tensor  # (B, S, K*H_e): the top layer at every position
+    h_n: torch.Tensor  # (L_e*K, B, H_e): every layer's (and direction's) last state
+    c_n: torch.Tensor | None  # (L_e*K, B, H_e) LSTM only: the cell state
+
+    @property
+    def state(self):
+        return self.h_n if self.c_n is None else (self.h_n, self.c_n)
+
+
+def encode(config: Seq2SeqConfig) -> EncoderResult:
+    encoder = build_encoder(config)
+    stoi = {tok: i for i, tok in enumerate(config.itos)}
+    ids = torch.tensor([[stoi[tok] for tok in config.source]], dtype=torch.long)  # (B, S)
+    with torch.no_grad():
+        embedded = encoder.embedding(ids)  # (B, S, E)
+        outputs, state = encoder(ids)  # (B, S, K*H_e); (L_e*K, B, H_e)
+    h_n, c_n = state if config.cell == "lstm" else (state, None)
+    return EncoderResult(tuple(config.source), ids, embedded, outputs, h_n, c_n)
+
+
+@dataclass(frozen=True)
+class HandOff:
+    enc_shape: tuple[int, ...]  # (L_e*K, B, H_e)
+    dec_shape: tuple[int, ...]  # (L_d, B, H_d) what the decoder's nn.LSTM / nn.GRU expects
+    bridged: bool  # True when a Linear bridge made the state
+    h0: torch.Tensor  # (L_d, B, H_d)
+    c0: torch.Tensor | None  # (L_d, B, H_d) LSTM only
+    directions_as_layers: bool  # shapes fit only because K directions line up with L_d layers
+
+    @property
+    def state(self):
+        return self.h0 if self.c0 is None else (self.h0, self.c0)
+
+
+def hand_off(config: Seq2SeqConfig, enc: EncoderResult) -> HandOff:
+    """The encoder's final state becomes the decoder's initial state: as is, or through the bridge."""
+    enc_shape = tuple(enc.h_n.shape)  # (L_e*K, B, H_e)
+    dec_shape = (config.dec_layers, 1, config.dec_hidden)  # (L_d, B, H_d)
+    if config.bridge == "none":
+        # nn.LSTM / nn.GRU check only the shape, so the state passes only when the shapes agree exactly.
+        if enc_shape != dec_shape:
+            raise InputError("seq2seq.error.no_bridge", "seq2seq.field.bridge",
+                             enc=str(enc_shape), dec=str(dec_shape))
+        return HandOff(enc_shape, dec_shape, False, enc.h_n, enc.c_n, config.directions == 2)
+    bridge = Bridge(config.cell, config.enc_layers * config.directions * config.enc_hidden,
+                    config.dec_layers, config.dec_hidden, config.seed)
+    with torch.no_grad():
+        state = bridge(enc.state)
+    h0, c0 = state if config.cell == "lstm" else (state, None)
+    return HandOff(enc_shape, dec_shape, True, h0, c0, False)
+
+
+@dataclass(frozen=True)
+class DecodeStep:
+    input_token: str
+    h_prev: torch.Tensor  # (H_d,) top layer before this step
+    h_new: torch.Tensor  # (H_d,) top layer after it
+    c_new: torch.Tensor | None  # (H_d,) LSTM only: top layer's cell state after it
+    change: float  # ||h_new - h_prev||
+    probs: torch.Tensor  # (V,) softmax of the word scores
+    top: tuple[tuple[str, float], ...]  # the k most likely next words
+    chosen: str  # greedy: the most likely word, fed back as the next input
+
+
+@dataclass(frozen=True)
+class Decoding:
+    steps: tuple[DecodeStep, ...]
+    output: tuple[str, ...]  # the chosen words (ends with <eos> if it was chosen)
+    states: torch.Tensor  # (T+1, H_d) top layer: h0 (the hand-off) then after each step
+    one_call_diff: float  # step-by-step loop vs one nn.LSTM/GRU call over the same inputs
+
+
+def decode(config: Seq2SeqConfig, handoff: HandOff) -> Decoding:
+    """Greedy decoding from <sos>: each step's chosen word is the next step's input."""
+    itos = config.itos
+    decoder = Decoder(itos, config.cell, config.embed, config.dec_hidden, config.dec_layers, config.seed)
+    k = min(config.top_k, len(itos) - len(decoder.never))
+    state = handoff.state
+    token = itos.index(SOS)
+    steps, outputs, inputs = [], [], []
+    with torch.no_grad():
+        for _ in range(config.steps):
+            h_prev = (state if config.cell == "gru" else state[0])[-1, 0]  # (H_d,) top layer
+            # 1) One step: the previous word and the previous state give the new state and word scores.
+            logits, out, state = decoder(torch.tensor([[token]]), state)  # (B, 1, V), (B, 1, H_d)
+            probs = torch.softmax(logits[0, 0], dim=-1)  # (V,)
+            top_p, top_i = probs.topk(k)  # (k,)
+            chosen = int(top_i[0])
+            h_new = (state if config.cell == "gru" else state[0])[-1, 0]  # (H_d,)
+            steps.append(DecodeStep(
+                input_token=itos[token], h_prev=h_prev, h_new=h_new,
+                c_new=None if config.cell == "gru" else state[1][-1, 0],
+                change=float((h_new - h_prev).norm()), probs=probs,
+                top=tuple((itos[i], float(p)) for p, i in zip(top_p.tolist(), top_i.tolist())),
+                chosen=itos[chosen],
+            ))
+            inputs.append(token)
+            outputs.append(out[0, 0])
+            # 2) Greedy: the chosen word is fed back; <eos> ends the sentence.
+            token = chosen
+            if itos[chosen] == EOS:
+                break
+        # 3) The check: the same inputs in one call give the same top-layer outputs.
+        _, all_out, _ = decoder(torch.tensor([inputs]), handoff.state)  # (B, T, H_d)
+    looped = torch.stack(outputs)  # (T, H_d)
+    states = torch.cat([handoff.h0[-1], looped], dim=0)  # (1, H_d) + (T, H_d) -> (T+1, H_d)
+    return Decoding(
+        steps=tuple(steps), output=tuple(s.chosen for s in steps), states=states,
+        one_call_diff=float((all_out[0] - looped).abs().max()),
+    )

@@ -1,0 +1,88 @@
+"""Tidy pandas frames for the encoder–decoder page (long format, ready for Altair), and short texts."""
+
+from __future__ import annotations
+
+import pandas as pd
+import torch
+
+from s2s_core.seq2seq.bottleneck import Bottleneck
+from s2s_core.seq2seq.compute import Decoding, DecodeStep, EncoderResult
+
+ARROWS = ("→", "←")  # forward, backward direction
+
+
+def fmt(x: float) -> str:
+    """Short numbers for reading: 0.4207, -1.2, 0."""
+    r = round(float(x), 4)
+    return f"{r:g}" if r != 0 else "0"
+
+
+def vector_text(values: torch.Tensor | list[float]) -> str:
+    """[0.12, -0.4, 0.9]"""
+    return "[" + ", ".join(fmt(v) for v in (values.tolist() if isinstance(values, torch.Tensor) else values)) + "]"
+
+
+def position_label(s: int, token: str) -> str:
+    """0-based position -> '1 나는' (position first, so equal words stay distinct)."""
+    return f"{s + 1} {token}"
+
+
+def component_labels(H: int, K: int) -> list[str]:
+    """'h1' … for one direction; '→h1' … '←h1' … when the encoder reads both ways (PyTorch's order)."""
+    if K == 1:
+        return [f"h{i + 1}" for i in range(H)]
+    return [f"{ARROWS[k]}h{i + 1}" for k in range(K) for i in range(H)]
+
+
+def state_labels(L: int, K: int) -> list[str]:
+    """Row labels of h_n: PyTorch orders them layer by layer, directions inside a layer."""
+    return [f"L{layer + 1}{ARROWS[k] if K == 2 else ''}" for layer in range(L) for k in range(K)]
+
+
+def matrix_frame(matrix: torch.Tensor, rows: list[str], cols: list[str]) -> pd.DataFrame:
+    """(R, C) tensor -> one row per cell: row, col, value."""
+    return pd.DataFrame(
+        [{"row": r, "col": c, "value": float(matrix[i, j])} for i, r in enumerate(rows) for j, c in enumerate(cols)]
+    )
+
+
+def encoder_outputs_frame(enc: EncoderResult, K: int) -> pd.DataFrame:
+    outputs = enc.outputs[0]  # (S, K*H_e)
+    rows = [position_label(s, tok) for s, tok in enumerate(enc.tokens)]
+    return matrix_frame(outputs, rows, component_labels(outputs.shape[1] // K, K))
+
+
+def final_state_frame(state: torch.Tensor, L: int, K: int) -> pd.DataFrame:
+    """h_n or c_n (L*K, B, H) -> frame with one row per layer/direction."""
+    return matrix_frame(state[:, 0], state_labels(L, K), [f"h{i + 1}" for i in range(state.shape[-1])])
+
+
+def decoder_states_frame(dec: Decoding, first_label: str) -> pd.DataFrame:
+    """h0 (the hand-off) and the top layer's state after each step."""
+    rows = [first_label] + [f"t{t + 1}" for t in range(len(dec.steps))]
+    return matrix_frame(dec.states, rows, [f"h{i + 1}" for i in range(dec.states.shape[1])])
+
+
+def steps_frame(dec: Decoding) -> pd.DataFrame:
+    """One row per decoding step: the input word, the chosen word, its probability, how far h moved."""
+    return pd.DataFrame([
+        {"step": f"t{t + 1}", "input": s.input_token, "chosen": s.chosen, "p": round(s.top[0][1], 4),
+         "change": round(s.change, 4)}
+        for t, s in enumerate(dec.steps)
+    ])
+
+
+def topk_frame(step: DecodeStep) -> pd.DataFrame:
+    return pd.DataFrame([{"token": tok, "p": p, "chosen": tok == step.chosen} for tok, p in step.top])
+
+
+def bottleneck_frame(b: Bottleneck) -> pd.DataFrame:
+    """One row per (length, which word was replaced, direction): the change of the final state."""
+    rows = []
+    K = b.delta_first.shape[0]
+    for k in range(K):
+        for n in b.lengths:
+            for edit, delta in (("first", b.delta_first), ("last", b.delta_last)):
+                rows.append({"length": n, "edit": edit, "direction": ARROWS[k], "delta": float(delta[k, n - 1]),
+                             "norm": float(b.norm[k, n - 1])})
+    return pd.DataFrame(rows)

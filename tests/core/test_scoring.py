@@ -1,0 +1,256 @@
+"""Bahdanau vs Luong core: each score function vs its textbook formula, windows, keys vs values, bad input."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from s2s_core.errors import InputError
+from s2s_core.scoring import functions as F
+from s2s_core.scoring.compute import ScoringConfig, compare, parse_config
+from s2s_core.scoring.from_encoder import states_from_encoder
+from s2s_core.scoring.modules import SCORERS, build_scorers
+
+DEFAULT_ENC = [["2", "0"], ["0", "4"], ["6", "2"], ["1", "1"], ["3", "-1"]]
+
+
+# --- the textbook formulas, written with plain Python floats (independent of the core) ------------
+
+def matvec(W, x):
+    return [sum(w * xi for w, xi in zip(row, x)) for row in W]
+
+
+def formula(name, s, h, p):
+    """score(s, h) for one source position, as the papers write it."""
+    if name == "dot":
+        return sum(a * b for a, b in zip(s, h))
+    if name == "scaled_dot":
+        return sum(a * b for a, b in zip(s, h)) / math.sqrt(len(h))
+    if name == "general":
+        return sum(a * b for a, b in zip(s, matvec(p["W"], h)))
+    if name == "additive":
+        inner = [a + b for a, b in zip(matvec(p["W_s"], s), matvec(p["W_h"], h))]
+        return sum(v * math.tanh(x) for v, x in zip(p["v"], inner))
+    inner = matvec(p["W_c"], list(s) + list(h))
+    return sum(v * math.tanh(x) for v, x in zip(p["v"], inner))
+
+
+def plain_params(name, module):
+    if name == "additive":
+        return {"W_s": module.W_s.weight.tolist(), "W_h": module.W_h.weight.tolist(), "v": module.v.weight[0].tolist()}
+    if name == "general":
+        return {"W": module.W.weight.tolist()}
+    if name == "concat":
+        return {"W_c": module.W_c.weight.tolist(), "v": module.v.weight[0].tolist()}
+    return {}
+
+
+def functional(name, s, enc, module):
+    if name == "dot":
+        return F.dot_score(s, enc)
+    if name == "scaled_dot":
+        return F.scaled_dot_score(s, enc)
+    if name == "general":
+        return F.general_score(s, enc, module.W.weight)
+    if name == "additive":
+        return F.additive_score(s, enc, module.W_s.weight, module.W_h.weight, module.v.weight[0])
+    return F.concat_score(s, enc, module.W_c.weight, module.v.weight[0])
+
+
+@pytest.mark.parametrize("name", SCORERS)
+@pytest.mark.parametrize("B, S, H_d, H_e, A", [(1, 5, 2, 2, 3), (3, 4, 3, 3, 2), (2, 6, 4, 4, 5)])
+def test_module_and_function_equal_the_formula(name, B, S, H_d, H_e, A):
+    gen = torch.Generator().manual_seed(B * 100 + S)
+    s = torch.randn(B, H_d, generator=gen, dtype=torch.float64)  # (B, H_d)
+    enc = torch.randn(B, S, H_e, generator=gen, dtype=torch.float64)  # (B, S, H_e)
+    module = build_scorers(H_d, H_e, A, seed=7, scale=2.0)[name]
+    with torch.no_grad():
+        by_module = module(s, enc)  # (B, S)
+        by_function = functional(name, s, enc, module)  # (B, S)
+    p = plain_params(name, module)
+    by_formula = torch.tensor([[formula(name, s[b].tolist(), enc[b, j].tolist(), p) for j in range(S)]
+                               for b in range(B)], dtype=torch.float64)
+    assert by_module.shape == (B, S)
+    assert torch.allclose(by_module, by_formula, atol=1e-12)
+    assert torch.allclose(by_function, by_formula, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["additive", "general", "concat"])
+def test_additive_general_concat_accept_different_sizes(name):
+    s = torch.randn(2, 3, dtype=torch.float64)
+    enc = torch.randn(2, 4, 5, dtype=torch.float64)
+    module = build_scorers(3, 5, 4, seed=0)[name]
+    p = plain_params(name, module)
+    with torch.no_grad():
+        got = module(s, enc)
+    want = torch.tensor([[formula(name, s[b].tolist(), enc[b, j].tolist(), p) for j in range(4)] for b in range(2)],
+                        dtype=torch.float64)
+    assert torch.allclose(got, want, atol=1e-12)
+
+
+def test_dot_with_mismatched_sizes_is_a_clear_error():
+    with pytest.raises(InputError) as err:
+        F.dot_score(torch.zeros(1, 3), torch.zeros(1, 4, 2))
+    assert err.value.key == "scoring.error.dot_sizes" and err.value.params == {"dec": 3, "enc": 2}
+    result = compare(ScoringConfig(dec_state=(1.0, 2.0, 3.0), focus="dot"))
+    assert result.get("dot").error[0] == "scoring.error.dot_sizes"
+    assert result.get("scaled_dot").error[0] == "scoring.error.dot_sizes"
+    assert result.get("additive").error is None and result.get("additive").read.context.shape == (1, 2)
+    assert result.flow is None and result.flow_error[0] == "scoring.error.dot_sizes"
+
+
+def test_default_page_values_check_against_the_formula():
+    result = compare(ScoringConfig())
+    assert result.max_abs_diff < 1e-12
+    assert result.concat_as_additive_diff < 1e-12  # concat with W_c = [W_s | W_h] is additive
+    for f in result.functions:
+        assert torch.allclose(f.read.weights.sum(-1), torch.ones(1, dtype=torch.float64))
+        # the context sums the ORIGINAL encoder states with the weights
+        values = torch.tensor(ScoringConfig().enc_states, dtype=torch.float64)
+        assert torch.allclose(f.read.context[0], f.read.weights[0] @ values)
+    dot = result.get("dot").read
+    assert torch.allclose(dot.scores[0], torch.tensor([0.6, 0.8, 2.2, 0.5, 0.7], dtype=torch.float64))
+
+
+def test_keys_and_values_are_different_tensors():
+    result = compare(ScoringConfig(attn_size=3))
+    additive = result.get("additive").read
+    assert additive.keys.shape == (1, 5, 3) and additive.values.shape == (1, 5, 2)
+    assert additive.query.shape == (1, 3)  # W_s·s lives in the attention space
+    general = result.get("general").read
+    assert general.keys.shape == (1, 5, 2) and not torch.allclose(general.keys, general.values)
+    dot = result.get("dot").read
+    assert torch.equal(dot.keys, dot.values)  # dot: the keys ARE the values
+
+
+def test_local_m_window_zero_outside_and_sums_to_one_inside():
+    result = compare(ScoringConfig(window="local_m", center=2, half_width=1))
+    for f in result.functions:
+        w = f.read.weights[0]
+        assert torch.equal(f.read.mask[0], torch.tensor([True, True, True, False, False]))
+        assert torch.all(w[3:] == 0)
+        assert math.isclose(float(w[:3].sum()), 1.0, abs_tol=1e-12)
+        assert torch.isinf(f.read.masked_scores[0, 3:]).all()
+        assert torch.allclose(w[:3], torch.softmax(f.read.scores[0, :3], dim=0))
+
+
+def test_local_window_clipped_at_the_edge():
+    result = compare(ScoringConfig(window="local_m", center=5, half_width=2))
+    assert result.get("additive").read.mask[0].tolist() == [False, False, True, True, True]
+
+
+def test_local_p_predicts_a_centre_and_multiplies_a_gaussian():
+    result = compare(ScoringConfig(window="local_p", half_width=1))
+    p = result.predicted_center
+    assert 1 < p < 5
+    read = result.get("additive").read
+    positions = torch.arange(1, 6, dtype=torch.float64)
+    assert torch.equal(read.mask[0], (positions - round(p)).abs() <= 1)
+    gauss = torch.exp(-((positions - p) ** 2) / (2 * 0.5**2))  # σ = D / 2
+    assert torch.allclose(read.gauss[0], gauss)
+    assert math.isclose(float(read.align[0].sum()), 1.0, abs_tol=1e-12)
+    assert torch.allclose(read.weights[0], read.align[0] * gauss)
+    assert float(read.weights[0].sum()) < 1.0  # Luong does not renormalise after the Gaussian
+    assert torch.all(read.weights[0][~read.mask[0]] == 0)
+
+
+@pytest.mark.parametrize("center", [0, 6, -1, 24])
+def test_window_outside_the_sentence_is_a_clear_error(center):
+    with pytest.raises(InputError) as err:
+        parse_config("0.3, 0.2", DEFAULT_ENC, window="local_m", center=center)
+    assert err.value.key == "scoring.error.window_outside" and err.value.field == "scoring.field.center"
+
+
+def test_the_centre_is_ignored_for_global_attention():
+    assert parse_config("0.3, 0.2", DEFAULT_ENC, window="global", center=9).window == "global"
+
+
+@pytest.mark.parametrize("query_from, context_into, gru_in, combined", [
+    ("previous", "input", (1, 5), False), ("previous", "output", (1, 3), True), ("current", "output", (1, 3), True),
+])
+def test_flow_wiring_shapes(query_from, context_into, gru_in, combined):
+    result = compare(ScoringConfig(query_from=query_from, context_into=context_into))
+    flow = result.flow
+    shapes = dict(flow.shapes)
+    assert shapes["gru_in"] == gru_in  # E = 3, plus H_e = 2 when the context is an input
+    assert ("combined" in shapes) == combined
+    assert shapes["logits"] == (1, 8) and shapes["context"] == (1, 2) and shapes["weights"] == (1, 5)
+    assert torch.equal(flow.query, flow.s_prev if query_from == "previous" else flow.s_t)
+    if query_from == "previous":  # same query and scorer as the comparison table: same weights
+        assert torch.allclose(flow.read.weights, result.get("additive").read.weights)
+
+
+def test_current_state_into_the_input_is_circular():
+    result = compare(ScoringConfig(query_from="current", context_into="input"))
+    assert result.flow is None and result.flow_error[0] == "scoring.error.circular"
+    assert result.get("additive").read is not None  # the comparison still stands
+
+
+@pytest.mark.parametrize("kwargs, key", [
+    (dict(dec_text=""), "errors.empty_value"),
+    (dict(dec_text="1 2 3 4 5 6 7 8 9"), "errors.too_many_values"),
+    (dict(dec_text="0.3, abc"), "errors.not_a_number"),
+    (dict(enc_rows=[["1", "2"]] * 13), "errors.too_many_rows"),
+    (dict(enc_rows=[["1", "nan"]]), "errors.nan"),
+    (dict(enc_rows=[]), "errors.empty_table"),
+    (dict(attn_size=9), "errors.out_of_range"),
+    (dict(attn_size=0), "errors.out_of_range"),
+    (dict(half_width=0), "errors.out_of_range"),
+    (dict(half_width=99), "errors.out_of_range"),
+    (dict(scale=1e9), "errors.too_large"),
+    (dict(scale=50), "errors.out_of_range"),
+    (dict(seed=-1), "errors.out_of_range"),
+    (dict(focus="cosine"), "errors.bad_choice"),
+    (dict(window="nearby"), "errors.bad_choice"),
+    (dict(query_from="next"), "errors.bad_choice"),
+])
+def test_bad_input_gets_a_named_message(kwargs, key):
+    args = {"dec_text": "0.3, 0.2", "enc_rows": DEFAULT_ENC, **kwargs}
+    with pytest.raises(InputError) as err:
+        parse_config(args.pop("dec_text"), args.pop("enc_rows"), **args)
+    assert err.value.key == key
+    assert err.value.field.startswith("scoring.field.")
+
+
+def test_states_from_the_encoder():
+    s, rows = states_from_encoder("나는 책을 읽는다", 0)
+    assert len(s) == 4 and len(rows) == 3 and all(len(r) == 4 for r in rows)
+    config = parse_config(", ".join(map(str, s)), [[str(x) for x in r] for r in rows], focus="dot")
+    assert compare(config).get("dot").error is None
+    with pytest.raises(InputError) as err:
+        states_from_encoder("   ", 0)
+    assert err.value.field == "scoring.field.sentence"
+
+
+cell = st.one_of(st.floats(allow_nan=True, allow_infinity=True, width=32), st.text(max_size=4), st.none(),
+                 st.integers(-5, 5))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.text(alphabet="0123456789.,- ae", max_size=12),
+    st.lists(st.lists(cell, min_size=1, max_size=3), min_size=0, max_size=6),
+    st.sampled_from(list(SCORERS) + ["x"]),
+    st.sampled_from(["global", "local_m", "local_p", "?"]),
+    st.integers(-3, 8),
+    st.integers(-1, 7),
+    st.sampled_from(["previous", "current"]),
+    st.sampled_from(["input", "output"]),
+)
+def test_any_input_gives_a_result_or_an_input_error(dec, enc, focus, window, center, half, qf, ci):
+    try:
+        config = parse_config(dec, enc, focus=focus, window=window, center=center, half_width=half,
+                              query_from=qf, context_into=ci)
+    except InputError:
+        return
+    result = compare(config)
+    for f in result.functions:
+        if f.read is None:
+            continue
+        assert torch.isfinite(f.read.context).all()
+        assert torch.all(f.read.weights[~f.read.mask] == 0)
+        assert math.isclose(float(f.read.align.sum()), 1.0, abs_tol=1e-9)

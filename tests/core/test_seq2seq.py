@@ -1,0 +1,186 @@
+"""Encoder–decoder core: hand-off, bridge shapes, greedy decoding, the measured bottleneck, bad input."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from s2s_core.errors import InputError
+from s2s_core.seq2seq import Seq2SeqConfig, decode, encode, hand_off, parse_config, run
+from s2s_core.seq2seq.bottleneck import bottleneck, cycled
+from s2s_core.seq2seq.compute import build_encoder
+
+
+@pytest.mark.parametrize("cell", ["lstm", "gru"])
+def test_hand_off_passes_h_and_c_unchanged_when_shapes_match(cell):
+    config = Seq2SeqConfig(cell=cell, enc_layers=2, dec_layers=2, enc_hidden=5, dec_hidden=5)
+    enc = encode(config)
+    handoff = hand_off(config, enc)
+    assert not handoff.bridged
+    assert torch.equal(handoff.h0, enc.h_n)
+    if cell == "lstm":
+        assert torch.equal(handoff.c0, enc.c_n)
+    else:
+        assert handoff.c0 is None and enc.c_n is None
+    first = decode(config, handoff).steps[0]
+    assert torch.equal(first.h_prev, enc.h_n[-1, 0])  # the decoder starts from the encoder's summary
+
+
+@pytest.mark.parametrize("cell, L_e, bidirectional, L_d, H_d", [
+    (cell, L_e, bi, L_d, H_d)
+    for cell, L_e, bi, L_d, H_d in itertools.product(["lstm", "gru"], [1, 2, 3], [False, True], [1, 2, 3], [3, 6])
+])
+def test_bridge_gives_the_decoder_its_shape_for_every_combination(cell, L_e, bidirectional, L_d, H_d):
+    config = Seq2SeqConfig(cell=cell, embed=3, enc_hidden=4, enc_layers=L_e, bidirectional=bidirectional,
+                           dec_hidden=H_d, dec_layers=L_d, bridge="linear", steps=2)
+    enc = encode(config)
+    assert enc.h_n.shape == (L_e * (2 if bidirectional else 1), 1, 4)
+    assert enc.outputs.shape == (1, 3, 4 * (2 if bidirectional else 1))
+    handoff = hand_off(config, enc)
+    assert handoff.h0.shape == (L_d, 1, H_d)
+    assert handoff.dec_shape == (L_d, 1, H_d)
+    if cell == "lstm":
+        assert handoff.c0.shape == (L_d, 1, H_d)
+    assert (handoff.h0.abs() < 1).all()  # tanh keeps the bridged h inside an RNN's range
+    decoding = decode(config, handoff)  # PyTorch accepts the bridged state
+    assert decoding.states.shape[1] == H_d
+
+
+@pytest.mark.parametrize("kwargs", [
+    dict(bidirectional=True), dict(enc_layers=2), dict(dec_hidden=5), dict(dec_layers=3, enc_layers=2),
+])
+def test_no_bridge_and_different_shapes_is_a_clear_error(kwargs):
+    config = Seq2SeqConfig(**kwargs)
+    with pytest.raises(InputError) as err:
+        hand_off(config, encode(config))
+    assert err.value.key == "seq2seq.error.no_bridge" and err.value.field == "seq2seq.field.bridge"
+    result = run(config)  # the page still gets the encoder and the bottleneck
+    assert result.error[0] == "seq2seq.error.no_bridge" and result.decoding is None
+    assert result.encoder.outputs.shape[1] == 3 and result.bottleneck.delta_first.shape[1] == 24
+
+
+def test_directions_lined_up_as_layers_are_flagged():
+    config = Seq2SeqConfig(bidirectional=True, dec_layers=2)
+    handoff = hand_off(config, encode(config))
+    assert handoff.directions_as_layers and not handoff.bridged
+
+
+def test_encoder_last_output_vs_h_n():
+    enc = encode(Seq2SeqConfig(enc_layers=2))
+    assert torch.allclose(enc.outputs[:, -1], enc.h_n[-1])  # one direction, no padding: the same vector
+    enc = encode(Seq2SeqConfig(bidirectional=True))
+    H = 6
+    assert torch.allclose(enc.outputs[0, -1, :H], enc.h_n[-2, 0])  # forward ends at the last word
+    assert torch.allclose(enc.outputs[0, 0, H:], enc.h_n[-1, 0])  # backward ends at the first word
+
+
+@pytest.mark.parametrize("cell", ["lstm", "gru"])
+def test_step_by_step_decoding_equals_one_call_and_greedy_feeds_back(cell):
+    config = Seq2SeqConfig(cell=cell, steps=6, top_k=4, dec_layers=2, enc_layers=2)
+    result = run(config)
+    dec = result.decoding
+    assert dec.one_call_diff < 1e-12
+    itos = config.itos
+    for t, step in enumerate(dec.steps):
+        assert step.chosen == step.top[0][0] == itos[int(step.probs.argmax())]
+        assert [p for _, p in step.top] == sorted((p for _, p in step.top), reverse=True)
+        assert abs(float(step.probs.sum()) - 1) < 1e-12
+        assert float(step.probs[0]) == 0 and float(step.probs[1]) == 0  # <pad>, <sos> are never outputs
+        assert step.change > 0  # the decoder's state moves every step
+        if t > 0:
+            assert step.input_token == dec.steps[t - 1].chosen
+            assert torch.equal(step.h_prev, dec.steps[t - 1].h_new)
+    assert dec.steps[0].input_token == "<sos>"
+    assert len(dec.steps) == config.steps or dec.output[-1] == "<eos>"
+    assert torch.equal(dec.states[0], result.handoff.h0[-1, 0])  # the encoder's summary stays the start
+
+
+def test_editing_one_word_leaves_other_words_and_weights_alone():
+    a, b = Seq2SeqConfig(source=("나는", "책을", "읽는다")), Seq2SeqConfig(source=("너는", "책을", "읽는다"))
+    ea, eb = encode(a), encode(b)
+    assert torch.equal(ea.embedded[0, 1:], eb.embedded[0, 1:])
+    assert not torch.equal(ea.embedded[0, 0], eb.embedded[0, 0])
+    wa, wb = build_encoder(a).rnn.state_dict(), build_encoder(b).rnn.state_dict()
+    assert all(torch.equal(wa[k], wb[k]) for k in wa)
+
+
+def test_packed_bottleneck_equals_one_sentence_at_a_time():
+    config = Seq2SeqConfig(bidirectional=True, enc_layers=2, bridge="linear")
+    b = bottleneck(config, max_length=7)
+    encoder = build_encoder(config)
+    stoi = {tok: i for i, tok in enumerate(config.itos)}
+    for n in (1, 4, 7):
+        words = cycled(config.source, n)
+        with torch.no_grad():
+            h = encoder(torch.tensor([[stoi[w] for w in words]]))[1][0][-2:, 0]  # (K, H)
+            h_first = encoder(torch.tensor([[stoi[w] for w in [config.replacement] + words[1:]]]))[1][0][-2:, 0]
+        assert torch.allclose((h_first - h).norm(dim=-1), b.delta_first[:, n - 1])
+        assert torch.allclose(h.norm(dim=-1), b.norm[:, n - 1])
+
+
+@pytest.mark.parametrize("cell", ["lstm", "gru"])
+def test_bottleneck_early_word_fades_in_the_forward_direction(cell):
+    """Measured on the default seeded model: the first word's trace in h_S shrinks as the sentence grows."""
+    b = bottleneck(Seq2SeqConfig(cell=cell, bidirectional=True, bridge="linear"))
+    forward_first, backward_first = b.delta_first[0], b.delta_first[1]
+    assert forward_first[0] > 0
+    assert forward_first[-1] < forward_first[2] / 100  # 24 words vs the 3 typed
+    assert backward_first[-1] > 100 * forward_first[-1]  # the backward direction read word 1 last
+    assert b.delta_last[0, -1] > 100 * forward_first[-1]  # a late word is still visible
+    assert torch.equal(b.delta_first[:, 0], b.delta_last[:, 0])  # one word: first = last
+
+
+@pytest.mark.parametrize("source, kwargs, key, field", [
+    ("", {}, "errors.empty_text", "source"),
+    ("   ", {}, "errors.empty_text", "source"),
+    ("<pad> <pad>", {}, "errors.all_pad", "source"),
+    (" ".join(["a"] * 13), {}, "errors.too_many_tokens", "source"),
+    ("a" * 401, {}, "errors.text_too_long", "source"),
+    ("a b", dict(enc_hidden=17), "errors.out_of_range", "enc_hidden"),
+    ("a b", dict(dec_hidden=0), "errors.out_of_range", "dec_hidden"),
+    ("a b", dict(enc_layers=5), "errors.out_of_range", "enc_layers"),
+    ("a b", dict(dec_layers="2.5"), "errors.not_an_integer", "dec_layers"),
+    ("a b", dict(embed=99), "errors.out_of_range", "embed"),
+    ("a b", dict(steps=11), "errors.out_of_range", "steps"),
+    ("a b", dict(top_k=9), "errors.out_of_range", "top_k"),
+    ("a b", dict(seed=-3), "errors.out_of_range", "seed"),
+    ("a b", dict(cell="rnn"), "errors.bad_choice", "cell"),
+    ("a b", dict(bridge="magic"), "errors.bad_choice", "bridge"),
+    ("a b", dict(bidirectional="maybe"), "errors.bad_choice", "bidirectional"),
+    ("a b", dict(replacement="two words"), "seq2seq.error.one_word", "replacement"),
+    ("a b", dict(replacement=""), "errors.empty_text", "replacement"),
+])
+def test_bad_input_gets_a_named_message(source, kwargs, key, field):
+    with pytest.raises(InputError) as err:
+        parse_config(source, **kwargs)
+    assert err.value.key == key
+    assert err.value.field == f"seq2seq.field.{field}"
+
+
+def test_url_strings_are_accepted():
+    config = parse_config(" I  read a book ", enc_hidden="8", bidirectional="true", steps="3.0")
+    assert config.source == ("I", "read", "a", "book") and config.enc_hidden == 8 and config.bidirectional
+    assert config.steps == 3
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.text(alphabet="ab <pad>나", max_size=30),
+    st.sampled_from(["lstm", "gru", "x"]),
+    st.integers(0, 5), st.booleans(), st.integers(0, 5), st.integers(0, 3),
+    st.sampled_from(["none", "linear"]),
+    st.text(alphabet="ab c", max_size=4),
+)
+def test_any_input_gives_a_result_or_an_input_error(source, cell, L_e, bi, L_d, H_d, bridge, rep):
+    try:
+        config = parse_config(source, cell=cell, enc_layers=L_e, bidirectional=bi, dec_layers=L_d,
+                              dec_hidden=H_d, enc_hidden=3, embed=2, bridge=bridge, replacement=rep, steps=2)
+    except InputError:
+        return
+    result = run(config)
+    assert (result.error is None) == (result.decoding is not None)
+    assert torch.isfinite(result.bottleneck.delta_first).all()

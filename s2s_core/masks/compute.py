@@ -8,6 +8,7 @@ state after PAD steps vs at the true last token.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -87,12 +88,17 @@ class MasksResult:
     contexts_masked: torch.Tensor  # (B, T, H)
     contexts_unmasked: torch.Tensor  # (B, T, H)
     context_gap: torch.Tensor  # (B, T) |masked - unmasked context| (L2)
+    leak_by_row: tuple[float, ...]  # (B,) largest unmasked PAD weight over each row's real decoder steps
+    gap_by_row: tuple[float, ...]  # (B,) largest context shift over each row's real decoder steps
     attention_check: float  # max |hand masked contexts - F.scaled_dot_product_attention|
     # loss (from the masked-attention model)
     logits: torch.Tensor  # (B, T, V)
     token_nll: torch.Tensor  # (B, T) -log p(target token) at every position, PAD positions too
     n_real: int  # target tokens that count (real words + <eos>)
     n_total: int  # every target position, PAD included (B * T)
+    n_pad: int  # PAD target positions
+    n_words: int  # target words typed by the learner (n_real minus one <eos> per sentence)
+    ln_v: float  # ln V: the loss of a uniform guess over the target vocabulary
     sum_real: float  # sum of token_nll over real positions
     sum_pad: float  # sum of token_nll over PAD positions
     loss_ignore: float  # sum_real / n_real, by hand
@@ -225,6 +231,10 @@ def compute_masks(config: MasksConfig) -> MasksResult:
         loss_all_torch = nn.CrossEntropyLoss()(flat_logits, flat_targets).item()
 
     loss_ignore, loss_all = sum_real / n_real, (sum_real + sum_pad) / (n_real + n_pad)
+    pad_share_unmasked = (weights_unmasked * pad_cols).sum(-1)  # (B, T)
+    context_gap = (contexts_masked - contexts_unmasked).norm(dim=-1)  # (B, T)
+    # Steps whose target is PAD are not trained on, so the "worst leak" is taken over real steps only.
+    on_real = lambda x: tuple(float(x[b][tgt_mask[b]].max()) for b in range(B))  # noqa: E731
     return MasksResult(
         src_itos=src_vocab.itos,
         tgt_itos=tgt_vocab.itos,
@@ -246,15 +256,20 @@ def compute_masks(config: MasksConfig) -> MasksResult:
         weights_masked=weights_masked,
         weights_unmasked=weights_unmasked,
         pad_share_masked=(weights_masked * pad_cols).sum(-1),  # (B, T)
-        pad_share_unmasked=(weights_unmasked * pad_cols).sum(-1),  # (B, T)
+        pad_share_unmasked=pad_share_unmasked,
         contexts_masked=contexts_masked,
         contexts_unmasked=contexts_unmasked,
-        context_gap=(contexts_masked - contexts_unmasked).norm(dim=-1),  # (B, T)
+        context_gap=context_gap,
+        leak_by_row=on_real(pad_share_unmasked),
+        gap_by_row=on_real(context_gap),
         attention_check=(contexts_masked - sdpa).abs().max().item(),
         logits=logits,
         token_nll=token_nll,
         n_real=n_real,
         n_total=n_real + n_pad,
+        n_pad=n_pad,
+        n_words=n_real - B,
+        ln_v=math.log(len(tgt_vocab)),
         sum_real=sum_real,
         sum_pad=sum_pad,
         loss_ignore=loss_ignore,

@@ -191,12 +191,14 @@ def test_frames_and_charts_build():
     table = frames.final_state_table(DEFAULT, config)
     assert table["pad_steps"].tolist() == [1, 3, 0]
     assert frames.fmt(-0.00001) == "0.0000"
-    for chart in (
-        charts.batch_grid(batch, labels, "t"), charts.loss_grid(loss, labels, "t", ignore_pad=True),
-        charts.attention_heatmap(att, labels, "t"), charts.pad_share_bars(share, labels, "t"),
-        charts.final_state_bars(final, labels, "t"),
-    ):
+    titles = ("grid_source", "grid_dec_in", "grid_dec_out", "grid_ignore", "grid_all", "heat_masked",
+              "heat_unmasked", "share_title", "final_chart", "masked", "unmasked", "after_pad", "true_last")
+    labels |= {k: f"{k} 'quoted'" for k in titles} | {"pad_yes": "it's PAD"}
+    specs = charts.batch_charts(DEFAULT, config, labels) | charts.sentence_charts(DEFAULT, 1, labels)
+    assert len(specs) == 9
+    for chart in specs.values():
         assert chart.to_dict()
+    assert share["share"].max() > 0 and final["value"].notna().all()
 
 
 def test_empty_source_demo_shows_what_breaks():
@@ -208,3 +210,11 @@ def test_empty_source_demo_shows_what_breaks():
     assert "greater than 0" in demo.pack_error
     with pytest.raises(InputError):
         empty_source_demo(0)
+
+
+def test_summary_numbers_for_the_page():
+    r = DEFAULT
+    assert (r.n_words, r.n_pad) == (11, 7)
+    assert math.isclose(r.ln_v, math.log(len(r.tgt_itos)))
+    assert r.leak_by_row[2] == 0 and r.leak_by_row[1] > r.leak_by_row[0] > 0  # 3 PAD of 4 leak more than 1 of 4
+    assert r.gap_by_row[2] == 0 and r.gap_by_row[1] > 0

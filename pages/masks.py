@@ -1,0 +1,228 @@
+"""Page: padding & masks — PAD left out of the loss (ignore_index) vs PAD masked out of attention."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from s2s_core.errors import InputError
+from s2s_core.masks import MasksConfig, MasksResult, compute_masks, parse_config, screen_pairs
+from s2s_core.masks.charts import batch_charts, sentence_charts
+from s2s_core.masks.code import script
+from s2s_core.masks.compute import (
+    DEFAULT_EMBED,
+    DEFAULT_HIDDEN,
+    DEFAULT_PAIRS,
+    DEFAULT_SEED,
+    MAX_PAIRS,
+    MAX_SIZE,
+    MIN_SIZE,
+    SPARE_PAIR,
+)
+from s2s_core.masks.empty import EmptySourceDemo, empty_source_demo
+from s2s_core.masks.frames import final_state_table, fmt
+from s2s_ui.i18n import t
+from s2s_ui.widgets import (
+    check_badge,
+    code_expander,
+    md_escape,
+    notice_list,
+    page_header,
+    predict_then_reveal,
+    show_error,
+)
+
+DEFAULTS = (*DEFAULT_PAIRS, SPARE_PAIR)[:MAX_PAIRS]
+CHART_KEYS = ("position", "sentence", "pad", "pad_yes", "pad_no", "token", "id", "nll", "step", "weight", "score",
+              "share", "variant", "component", "value", "state", "masked", "unmasked", "after_pad", "true_last")
+TITLE_KEYS = ("grid_source", "grid_dec_in", "grid_dec_out", "grid_ignore", "grid_all", "heat_masked", "heat_unmasked",
+              "share_title")
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def compute(config: MasksConfig) -> MasksResult:
+    return compute_masks(config)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def empty_demo(S: int) -> EmptySourceDemo:
+    return empty_source_demo(S)
+
+
+# Building Altair specs is the slow part of a rerun, so the finished Vega-Lite dicts are cached (and not
+# re-validated here: tests/core/test_masks.py validates every chart against the schema).
+@st.cache_data(max_entries=256, show_spinner=False)
+def batch_specs(config: MasksConfig, labels: dict[str, str]) -> dict[str, dict]:
+    return {name: chart.to_dict(validate=False) for name, chart in batch_charts(compute(config), config, labels).items()}
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def sentence_specs(config: MasksConfig, b: int, labels: dict[str, str]) -> dict[str, dict]:
+    return {name: chart.to_dict(validate=False) for name, chart in sentence_charts(compute(config), b, labels).items()}
+
+
+def chart_labels(row: int = 0) -> dict[str, str]:
+    """Translated axis titles and chart titles (part of the cache key, so each language is cached apart)."""
+    labels = {k: t(f"masks.chart.{k}") for k in CHART_KEYS} | {k: t(f"masks.{k}") for k in TITLE_KEYS}
+    return labels | {"final_chart": t("masks.final_chart", row=row)}
+
+
+def draw(where, spec: dict) -> None:
+    where.vega_lite_chart(spec=spec, width="stretch")
+
+
+def read_inputs() -> MasksConfig | None:
+    """Widgets -> validated config; a bad pair is named and left out, the others still run."""
+    st.subheader(t("masks.inputs"))
+    st.caption(t("masks.inputs_help"))
+    n = st.number_input(t("masks.rows_label"), min_value=1, max_value=MAX_PAIRS, value=len(DEFAULT_PAIRS), step=1,
+                        key="masks_rows", bind="query-params")
+    pairs = []
+    for row in range(1, int(n) + 1):
+        left, right = st.columns(2)
+        src = left.text_input(t("masks.source_label", row=row), value=DEFAULTS[row - 1][0],
+                              key=f"masks_src_{row}", bind="query-params")
+        tgt = right.text_input(t("masks.target_label", row=row), value=DEFAULTS[row - 1][1],
+                               key=f"masks_tgt_{row}", bind="query-params")
+        pairs.append((src, tgt))
+    with st.expander(t("masks.settings")):
+        c1, c2, c3 = st.columns(3)
+        seed = c1.number_input(t("masks.seed_label"), min_value=0, max_value=9999, value=DEFAULT_SEED, step=1,
+                               key="masks_seed", bind="query-params")
+        hidden = c2.number_input(t("masks.hidden_label"), min_value=MIN_SIZE, max_value=MAX_SIZE,
+                                 value=DEFAULT_HIDDEN, step=1, key="masks_hidden", bind="query-params")
+        embed = c3.number_input(t("masks.embed_label"), min_value=MIN_SIZE, max_value=MAX_SIZE,
+                                value=DEFAULT_EMBED, step=1, key="masks_embed", bind="query-params")
+        st.caption(t("masks.untrained_note"))
+    try:
+        screened = screen_pairs(pairs)
+        for err in screened.errors:
+            show_error(err)
+        if screened.errors and screened.pairs:
+            dropped = [r for r in range(1, len(pairs) + 1) if r not in screened.rows]
+            st.caption(t("masks.dropped", rows=", ".join(str(r) for r in dropped)))
+        return parse_config(pairs, seed, hidden, embed, drop_bad=True)
+    except InputError as err:
+        show_error(err)
+        return None
+
+
+def show_batch(result: MasksResult, specs: dict[str, dict]) -> None:
+    st.subheader(t("masks.batch_heading"))
+    S, T = result.src_ids.shape[1], result.dec_out.shape[1]
+    st.caption(t("masks.batch_caption", S=S, T=T))
+    draw(st, specs["source"])
+    left, right = st.columns(2)
+    draw(left, specs["dec_in"])
+    draw(right, specs["dec_out"])
+    st.markdown(t("masks.lengths_line", src=", ".join(map(str, result.src_lengths.tolist())),
+                  tgt=", ".join(map(str, result.tgt_mask.sum(dim=1).tolist()))))
+
+
+def show_compare() -> None:
+    st.subheader(t("masks.compare_heading"))
+    left, right = st.columns(2)
+    with left.container(border=True):
+        st.markdown(t("masks.compare_loss"))
+    with right.container(border=True):
+        st.markdown(t("masks.compare_attention"))
+    st.info(t("masks.compare_note"), icon=":material/compare_arrows:")
+
+
+def show_loss(result: MasksResult, specs: dict[str, dict]) -> None:
+    st.markdown(f"#### {t('masks.loss_heading')}")
+    left, right = st.columns(2)
+    with left:
+        st.metric(t("masks.metric_ignore"), fmt(result.loss_ignore))
+        st.markdown(t("masks.formula_ignore", sum_real=fmt(result.sum_real), n_real=result.n_real,
+                      loss=fmt(result.loss_ignore)))
+        draw(st, specs["loss_ignore"])
+    with right:
+        st.metric(t("masks.metric_all"), fmt(result.loss_all), delta=f"{result.loss_all - result.loss_ignore:+.4f}",
+                  delta_color="off")
+        st.markdown(t("masks.formula_all", sum_real=fmt(result.sum_real), sum_pad=fmt(result.sum_pad),
+                      n_total=result.n_total, loss=fmt(result.loss_all)))
+        draw(st, specs["loss_all"])
+    st.caption(t("masks.loss_diff", diff=f"{result.loss_all - result.loss_ignore:+.4f}", lnv=fmt(result.ln_v)))
+    check_badge(t("masks.check_loss"), result.loss_check, tol=1e-9)
+
+
+def pick_sentence(config: MasksConfig) -> int:
+    """The sentence the attention and final-state charts show; returns its 0-based batch index."""
+    # A filtered or removed row is no longer an option: forget a stale choice before drawing.
+    if st.session_state.get("masks_row") not in config.rows:
+        st.session_state.pop("masks_row", None)
+    default = min(range(len(config.rows)), key=lambda b: len(config.sources[b]))  # the most PAD: the clearest leak
+    row = st.selectbox(t("masks.inspect_label"), config.rows, index=default, key="masks_row",
+                       format_func={r: t("masks.inspect_option", row=r) for r in config.rows}.get, bind="query-params")
+    return config.rows.index(row)
+
+
+def show_attention(config: MasksConfig, result: MasksResult, b: int, specs: dict[str, dict]) -> None:
+    row = config.rows[b]
+    st.caption(t("masks.attn_caption", row=row))
+    left, right = st.columns(2)
+    draw(left, specs["masked"])
+    draw(right, specs["unmasked"])
+    if result.leak_by_row[b] == 0:
+        st.info(t("masks.no_pad_source", row=row))
+    else:
+        st.markdown(t("masks.leak_line", masked=fmt(0.0), unmasked=fmt(result.leak_by_row[b]),
+                      gap=fmt(result.gap_by_row[b])))
+    draw(st, specs["share"])
+    check_badge(t("masks.check_attention"), result.attention_check, tol=1e-9)
+
+
+def show_final(config: MasksConfig, result: MasksResult, specs: dict[str, dict]) -> None:
+    st.subheader(t("masks.final_heading"))
+    st.caption(t("masks.final_caption"))
+    left, right = st.columns([2, 3])
+    table = final_state_table(result, config)
+    table["gap"] = table["gap"].map(fmt)
+    table.columns = [t(f"masks.col_{c}") for c in ("sentence", "length", "pad_steps", "gap")]
+    left.dataframe(table, hide_index=True, width="stretch")
+    draw(right, specs["final"])
+    check_badge(t("masks.check_final"), result.final_check, tol=1e-9)
+
+
+def show_empty(S: int) -> None:
+    st.subheader(t("masks.empty_heading"))
+    demo = empty_demo(S)
+    weights = "[" + ", ".join(fmt(w) for w in demo.weights) + "]"
+    st.markdown("\n".join([
+        f"- {t('masks.empty_attention', weights=weights)}",
+        f"- {t('masks.empty_last', pos=demo.wrapped_to + 1)}",
+        f"- {t('masks.empty_pack', error=md_escape(demo.pack_error))}",
+    ]))
+    st.info(t("masks.empty_rule"), icon=":material/filter_alt:")
+
+
+def show_quiz(config: MasksConfig, result: MasksResult) -> None:
+    options = [str(n) for n in sorted({result.n_words, result.n_real, result.n_total})]
+    predict_then_reveal(
+        "masks_quiz", t("masks.quiz_question"), options, str(result.n_real),
+        t("masks.quiz_explain", n_real=result.n_real, n_words=result.n_words, B=len(config.rows),
+          n_pad=result.n_pad, n_total=result.n_total),
+    )
+
+
+page_header("masks")
+config = read_inputs()
+S = len(DEFAULT_PAIRS[2][0].split())
+if config is not None:
+    result = compute(config)
+    S = int(result.src_ids.shape[1])
+    specs = batch_specs(config, chart_labels())
+    show_batch(result, specs)
+    show_compare()
+    show_loss(result, specs)
+    st.markdown(f"#### {t('masks.attn_heading')}")
+    b = pick_sentence(config)
+    specs = sentence_specs(config, b, chart_labels(config.rows[b]))
+    show_attention(config, result, b, specs)
+    show_final(config, result, specs)
+    show_quiz(config, result)
+    worst = max(range(len(config.rows)), key=lambda i: result.leak_by_row[i])
+    notice_list([f"masks.notice_{i}" for i in range(1, 6)], n_real=result.n_real, n_total=result.n_total,
+                leak=fmt(result.leak_by_row[worst]), row=config.rows[worst])
+    code_expander(script(config), file_name="padding_masks.py")
+show_empty(S)

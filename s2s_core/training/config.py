@@ -17,9 +17,9 @@ class TrainConfig:
     attention: str = "luong_general"  # one of ATTENTIONS
     embed: int = 32  # E
     hidden: int = 64  # H
-    steps: int = 500  # optimiser steps (one batch each)
-    batch: int = 64  # B
-    lr: float = 0.005  # Adam's learning rate at step 1; decays linearly to 0
+    steps: int = 200  # optimiser steps (one batch each)
+    batch: int = 128  # B
+    lr: float = 0.01  # Adam's learning rate at step 1; decays linearly to 0
     tf_ratio: float = 1.0  # chance that a decoder input is the true previous token (teacher forcing)
     tf_schedule: str = "constant"  # "linear": scheduled sampling, the ratio falls to 0 over training
     min_len: int = 3  # shortest source (digits)

@@ -21,7 +21,7 @@ from s2s_core.training.tasks import (
 )
 
 HELDOUT_PER_LEN = 40  # held-out sources per length (fewer for lengths with few possible sources)
-N_EVALS = 20  # held-out evaluations over a run (plus one at the end)
+N_EVALS = 10  # held-out evaluations over a run (the last one at the last step)
 CLIP = 1.0  # gradient-norm clipping: a safety net for the early, large gradients
 
 
@@ -71,13 +71,10 @@ def encode_batch(task: str, sources: list[list[str]]) -> tuple[torch.Tensor, ...
     targets = [[tgt_stoi[tok] for tok in target_tokens(task, s)] for s in sources]
     S = max(len(s) for s in sources)
     T = max(len(t) for t in targets) + 1
-    src = torch.full((len(sources), S), PAD_ID, dtype=torch.long)  # (B, S)
-    y_in = torch.full((len(sources), T), PAD_ID, dtype=torch.long)  # (B, T)
-    y_out = torch.full((len(sources), T), PAD_ID, dtype=torch.long)  # (B, T)
-    for b, (s, t) in enumerate(zip(sources, targets)):
-        src[b, : len(s)] = torch.tensor([src_stoi[tok] for tok in s])
-        y_in[b, : len(t) + 1] = torch.tensor([SOS_ID] + t)
-        y_out[b, : len(t) + 1] = torch.tensor(t + [EOS_ID])
+    # Rows are padded as Python lists and turned into tensors once: one call instead of one per row.
+    src = torch.tensor([[src_stoi[tok] for tok in s] + [PAD_ID] * (S - len(s)) for s in sources])  # (B, S)
+    y_in = torch.tensor([[SOS_ID] + t + [PAD_ID] * (T - 1 - len(t)) for t in targets])  # (B, T)
+    y_out = torch.tensor([t + [EOS_ID] + [PAD_ID] * (T - 1 - len(t)) for t in targets])  # (B, T)
     lengths = torch.tensor([len(s) for s in sources])  # (B,)
     return src, lengths, y_in, y_out
 

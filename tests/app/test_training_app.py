@@ -1,0 +1,95 @@
+"""Training lab through AppTest, in both languages, with a tiny training budget (a few steps, tiny sizes)."""
+
+from __future__ import annotations
+
+from s2s_ui.catalog import translate
+from tests.app.conftest import all_text, open_page
+
+# A tiny budget keeps each training run well under a second of CPU. Trained models are cached for the
+# whole process, so each test picks its own seed: it then always starts from "not trained yet".
+TINY = {"training_steps": "3", "training_hidden": "8", "training_embed": "8", "training_batch": "16",
+        "training_max_len": "5"}
+
+
+def tiny(seed: int, lang: str = "en") -> dict[str, str]:
+    return TINY | {"training_seed": str(seed + (500 if lang == "ko" else 0))}
+
+
+def _errors(at) -> str:
+    return " ".join(e.value for e in at.error)
+
+
+def test_train_then_map_what_if_and_bad_sources(lang):
+    at = open_page("training", lang, query=tiny(1, lang))
+    assert not at.exception
+    text = all_text(at)
+    assert translate(lang, "training.title") in text
+    assert translate(lang, "training.press_train", steps=3, seconds="30")[:15] in text
+    assert "steps=3" in text  # the code expander already carries the learner's settings
+
+    at.button(key="training_train").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    text = all_text(at)
+    for key in ("training_heading", "map_heading", "whatif_heading", "bottleneck_heading"):
+        assert translate(lang, f"training.{key}") in text, key
+    assert "70931825" in text  # the expected reverse of the default source 52813907
+    assert len(at.success) >= 2  # loss by hand == ignore_index, attention by hand == module
+    assert len(at.metric) == 4
+
+    # Bad sources: a clear message naming the field; the rest of the page keeps working.
+    field = translate(lang, "training.field.source")
+    for bad, marker in (("12a4", "a"), ("<pad> <pad>", "PAD"), ("", field)):
+        at.text_input(key="training_source").set_value(bad).run()
+        assert not at.exception, bad
+        assert field in _errors(at) and marker in _errors(at), bad
+        assert translate(lang, "training.bottleneck_heading") in all_text(at)
+    at.text_input(key="training_source").set_value("321 <pad>").run()
+    assert not at.exception
+    assert translate(lang, "training.pad_note", n=1) in all_text(at)
+
+
+def test_what_if_and_the_bottleneck_twin(lang):
+    at = open_page("training", lang, query=tiny(2, lang) | {"training_source": "1234", "training_wi": "0,0,0,1"})
+    at.button(key="training_train").click().run()
+    assert not at.exception
+    text = all_text(at)
+    assert "t1 · " in text  # the what-if names the overridden step
+    assert translate(lang, "training.whatif_changed", step="")[:6] in text or translate(lang, "training.whatif_same") in text
+    at.button(key="training_twin").click().run()
+    assert not at.exception
+    assert translate(lang, "training.model_without") in all_text(at)
+
+
+def test_bad_what_if_weights_are_named():
+    lang = "en"
+    at = open_page("training", lang, query=tiny(3) | {"training_source": "1234", "training_wi": "0,-1,0,1"})
+    at.button(key="training_train").click().run()
+    assert not at.exception
+    assert translate(lang, "training.field.override") in _errors(at)
+
+
+def test_lengths_in_the_wrong_order():
+    lang = "ko"
+    at = open_page("training", lang, query={"training_min_len": "9", "training_max_len": "4"})
+    assert not at.exception
+    assert translate(lang, "training.field.max_len") in _errors(at)
+    assert translate(lang, "training.notice_1")[:20] in all_text(at)  # the rest of the page still renders
+
+
+def test_no_attention_model_has_no_map():
+    lang = "en"
+    at = open_page("training", lang, query=tiny(4) | {"training_attention": "none"})
+    at.button(key="training_train").click().run()
+    assert not at.exception
+    text = all_text(at)
+    assert translate(lang, "training.no_attention_map") in text
+    assert translate(lang, "training.whatif_heading") not in text
+
+
+def test_number_task_in_korean():
+    at = open_page("training", "ko", query=tiny(5) | {"training_task": "num_ko", "training_num_max": "3"})
+    at.button(key="training_train").click().run()
+    assert not at.exception
+    assert "삼천십칠" in all_text(at)  # 3017, the default number
+    at.text_input(key="training_number").set_value("0123").run()
+    assert translate("ko", "training.error.leading_zero", field=translate("ko", "training.field.source")) in _errors(at)

@@ -7,6 +7,7 @@ import torch
 
 from s2s_ui.i18n import init_language, language_switch, t
 from s2s_ui.registry import GROUPS, existing_pages
+from s2s_ui.urlstate import report_rejected, snapshot
 
 
 @st.cache_resource
@@ -17,6 +18,7 @@ def _configure_torch() -> bool:
 
 
 _configure_torch()
+link_params = snapshot()  # before any widget touches the URL
 init_language()
 st.set_page_config(page_title=t("ui.app_title"), page_icon="🔁", layout="wide")
 language_switch()
@@ -30,3 +32,4 @@ for spec in existing_pages():
 ordered = {t(f"nav.group_{g}"): pages_by_group[t(f"nav.group_{g}")] for g in GROUPS
            if t(f"nav.group_{g}") in pages_by_group}
 st.navigation(ordered, expanded=True).run()
+report_rejected(link_params)

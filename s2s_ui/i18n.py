@@ -7,7 +7,9 @@ import streamlit as st
 from s2s_core.errors import InputError
 from s2s_ui.catalog import LANGS, translate
 
-LANG_KEY = "lang"
+LANG_KEY = "lang"  # the URL parameter
+_STATE = "_lang"  # the session's language; the sidebar widget only writes it through a callback
+_SWITCH = "lang_switch"
 
 
 def _browser_default() -> str:
@@ -17,14 +19,14 @@ def _browser_default() -> str:
 
 def init_language() -> None:
     """Once per session, before any text: ?lang= wins, else the browser's locale."""
-    if st.session_state.get(LANG_KEY) not in LANGS:
+    if st.session_state.get(_STATE) not in LANGS:
         requested = st.query_params.get(LANG_KEY)
-        st.session_state[LANG_KEY] = requested if requested in LANGS else _browser_default()
+        st.session_state[_STATE] = requested if requested in LANGS else _browser_default()
 
 
 def lang() -> str:
     """The current language code ("ko" or "en")."""
-    value = st.session_state.get(LANG_KEY)
+    value = st.session_state.get(_STATE)
     return value if value in LANGS else _browser_default()
 
 
@@ -33,14 +35,22 @@ def t(key: str, **fmt: object) -> str:
     return translate(lang(), key, **fmt)
 
 
+def _apply_switch() -> None:
+    choice = st.session_state.get(_SWITCH)
+    if choice in LANGS:
+        st.session_state[_STATE] = choice
+
+
 def language_switch() -> None:
-    """Sidebar switch mirrored into ?lang= (set by hand, so the URL always names the language)."""
+    """Sidebar switch; the choice is mirrored into ?lang= so a copied link keeps the language."""
     st.sidebar.segmented_control(
         translate(lang(), "ui.language"),
         options=list(LANGS),
+        default=lang(),
         format_func={"ko": "한국어", "en": "English"}.get,
-        key=LANG_KEY,
+        key=_SWITCH,
         required=True,
+        on_change=_apply_switch,
     )
     st.query_params[LANG_KEY] = lang()
 

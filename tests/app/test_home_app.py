@@ -24,3 +24,12 @@ def test_browser_locale_default_is_english_without_lang_param():
 
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
     assert not at.exception
+
+
+def test_sidebar_switch_changes_the_language_and_the_url():
+    at = open_page("home", "en")
+    assert translate("en", "home.title") in all_text(at)
+    at.segmented_control(key="lang_switch").set_value("ko").run()
+    assert not at.exception
+    assert translate("ko", "home.title") in all_text(at)
+    assert at.query_params["lang"] == ["ko"] or at.query_params["lang"] == "ko"

@@ -36,3 +36,14 @@ def test_url_carries_the_table_and_bad_cell_gets_a_message(app_server, new_page)
     assert alert.count() >= 1
     assert "abc" in alert.first.inner_text()
     assert "cell" in main_text(page)  # the cell-vs-context note still renders
+
+
+def test_out_of_range_link_value_falls_back_with_a_notice(app_server, new_page):
+    page = new_page()
+    open_page(page, app_server, "attention", "en", extra="att_dim=99&att_mode=scores")
+    # att_dim=99 is over the cap of 8: the default (2) is used and a notice names the parameter.
+    toasts = page.locator('[data-testid="stToast"]')
+    toasts.first.wait_for(timeout=30_000)
+    assert "att_dim" in " ".join(toasts.all_inner_texts())
+    text = main_text(page)
+    assert "Scores [" in text  # the valid parameter in the same link was kept

@@ -37,23 +37,29 @@ def topk_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
 
 
 def bottleneck_chart(frame: pd.DataFrame, learner_length: int, labels: dict[str, str]) -> alt.LayerChart:
-    """||Δh_last|| against sentence length, log scale: one line per (replaced word, direction)."""
-    data = frame.assign(series=frame["edit"].map({"first": labels["first"], "last": labels["last"]}) + " " + frame["direction"],
-                        delta=frame["delta"].clip(lower=1e-8))  # log scale: an exact 0 would vanish
-    lines = (
-        alt.Chart(data)
-        .mark_line(point=True)
-        .encode(
-            x=alt.X("length:Q", title=labels["length"], scale=alt.Scale(domain=[1, int(frame["length"].max())])),
-            y=alt.Y("delta:Q", title=labels["delta"], scale=alt.Scale(type="log")),
-            color=alt.Color("series:N", title=labels["series"], legend=alt.Legend(orient="bottom", columns=2)),
-            strokeDash=alt.StrokeDash("direction:N", legend=None),
-            tooltip=[alt.Tooltip("length:Q", title=labels["length"]), alt.Tooltip("series:N", title=labels["series"]),
-                     alt.Tooltip("delta:Q", title=labels["delta"], format=".2e"),
-                     alt.Tooltip("norm:Q", title=labels["norm"], format=".3f")],
-        )
+    """||Δh_last|| against sentence length, log scale: one line per (replaced word, direction).
+
+    The learner's own length is marked with large points on every line (not a rule: a rule without y
+    would stretch the shared log scale).
+    """
+    data = frame.assign(
+        replaced=frame["edit"].map({"first": labels["first"], "last": labels["last"]}),
+        series=frame["edit"].map({"first": labels["first"], "last": labels["last"]}) + " " + frame["direction"],
+        delta=frame["delta"].clip(lower=1e-12),  # log scale: an exact 0 would vanish
     )
-    rule = alt.Chart(pd.DataFrame({"length": [learner_length]})).mark_rule(color="gray", strokeDash=[4, 4]).encode(
-        x="length:Q", tooltip=[alt.Tooltip("length:Q", title=labels["yours"])]
+    base = alt.Chart(data).encode(
+        x=alt.X("length:Q", title=labels["length"], scale=alt.Scale(domain=[1, int(frame["length"].max())], nice=False)),
+        y=alt.Y("delta:Q", title=labels["delta"], scale=alt.Scale(type="log"), axis=alt.Axis(format=".0e")),
+        color=alt.Color("replaced:N", title=labels["series"], sort=[labels["first"], labels["last"]],
+                        scale=alt.Scale(range=["#1f77b4", "#d62728"]), legend=alt.Legend(orient="bottom")),
+        strokeDash=alt.StrokeDash("direction:N", title=labels["direction"], sort=["→", "←"],
+                                  legend=alt.Legend(orient="bottom")),
+        detail="series:N",
+        tooltip=[alt.Tooltip("length:Q", title=labels["length"]), alt.Tooltip("series:N", title=labels["series"]),
+                 alt.Tooltip("delta:Q", title=labels["delta"], format=".2e"),
+                 alt.Tooltip("norm:Q", title=labels["norm"], format=".3f")],
     )
-    return (lines + rule).properties(title=labels["title"], height=260, width="container")
+    lines = base.mark_line(point=True)
+    yours = base.transform_filter(alt.datum.length == learner_length).mark_point(size=160, filled=False, strokeWidth=2)
+    # Streamlit fits title, axes and legend inside this height, so it is the whole figure, not the plot.
+    return (lines + yours).properties(title=labels["title"], height=440, width="container")

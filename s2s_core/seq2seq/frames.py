@@ -17,6 +17,21 @@ def fmt(x: float) -> str:
     return f"{r:g}" if r != 0 else "0"
 
 
+def sci(x: float) -> str:
+    """0.1366 for ordinary sizes, 2.2e-07 for the tiny ones the bottleneck produces."""
+    return fmt(x) if x == 0 or abs(x) >= 1e-3 else f"{x:.1e}"
+
+
+def ratio_text(r: float) -> str:
+    """A share as a percentage that stays readable when it is tiny: 64%, 3.2%, 0.00016%."""
+    pct = 100 * r
+    if pct >= 10:
+        return f"{pct:.0f}%"
+    if pct >= 0.01:
+        return f"{pct:.2g}%"
+    return f"{pct:.1e}%"
+
+
 def vector_text(values: torch.Tensor | list[float]) -> str:
     """[0.12, -0.4, 0.9]"""
     return "[" + ", ".join(fmt(v) for v in (values.tolist() if isinstance(values, torch.Tensor) else values)) + "]"

@@ -1,0 +1,241 @@
+"""Page: encoder–decoder — the encoder's final state handed to the decoder, greedy decoding, the bottleneck."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from s2s_core import caps
+from s2s_core.errors import InputError
+from s2s_core.seq2seq import Seq2SeqConfig, Seq2SeqResult, parse_config, run
+from s2s_core.seq2seq.bottleneck import MAX_LENGTH
+from s2s_core.seq2seq.charts import bottleneck_chart, heatmap, topk_chart
+from s2s_core.seq2seq.code import script
+from s2s_core.seq2seq.compute import BRIDGES, CELLS, MAX_STEPS, MAX_TOP_K, MAX_WORD_CHARS
+from s2s_core.seq2seq.frames import (
+    bottleneck_frame,
+    decoder_states_frame,
+    encoder_outputs_frame,
+    final_state_frame,
+    fmt,
+    ratio_text,
+    sci,
+    steps_frame,
+    topk_frame,
+    vector_text,
+)
+from s2s_ui.i18n import t
+from s2s_ui.widgets import (
+    check_badge,
+    code_expander,
+    md_escape,
+    notice_list,
+    page_header,
+    predict_then_reveal,
+    reset_button,
+    show_error,
+)
+
+DEFAULT = Seq2SeqConfig()
+INPUT_KEYS = ["seq2seq_source", "seq2seq_cell", "seq2seq_seed", "seq2seq_embed", "seq2seq_enc_hidden",
+              "seq2seq_enc_layers", "seq2seq_bidir", "seq2seq_dec_hidden", "seq2seq_dec_layers", "seq2seq_bridge",
+              "seq2seq_steps", "seq2seq_top_k", "seq2seq_replacement", "seq2seq_step"]
+
+
+@st.cache_data(max_entries=128, show_spinner=False)
+def compute(config: Seq2SeqConfig) -> Seq2SeqResult:
+    return run(config)
+
+
+def size_input(label_key: str, key: str, value: int, hi: int) -> int:
+    return st.number_input(t(label_key), min_value=1, max_value=hi, value=value, step=1, key=key, bind="query-params")
+
+
+def read_inputs(replacement_box) -> Seq2SeqConfig | None:
+    """Widgets -> validated config; None (with a message naming the field) when an input is bad."""
+    st.subheader(t("seq2seq.inputs"))
+    source = st.text_input(t("seq2seq.source_label"), value=" ".join(DEFAULT.source), key="seq2seq_source",
+                           help=t("seq2seq.source_help"), max_chars=caps.MAX_TEXT_CHARS, bind="query-params")
+    top = st.columns(2)
+    cell = top[0].segmented_control(t("seq2seq.cell_label"), options=list(CELLS), default=DEFAULT.cell,
+                                    format_func={c: t(f"seq2seq.cell_{c}") for c in CELLS}.get,
+                                    key="seq2seq_cell", required=True, bind="query-params")
+    seed = top[1].number_input(t("seq2seq.seed_label"), min_value=0, max_value=caps.MAX_SEED, value=DEFAULT.seed,
+                               step=1, key="seq2seq_seed", bind="query-params")
+    enc_col, dec_col, run_col = st.columns(3)
+    with enc_col.container(border=True):
+        st.markdown(f"**{t('seq2seq.encoder_box')}**")
+        embed = size_input("seq2seq.embed_label", "seq2seq_embed", DEFAULT.embed, caps.MAX_EMBED)
+        enc_hidden = size_input("seq2seq.enc_hidden_label", "seq2seq_enc_hidden", DEFAULT.enc_hidden, caps.MAX_HIDDEN)
+        enc_layers = size_input("seq2seq.enc_layers_label", "seq2seq_enc_layers", DEFAULT.enc_layers, caps.MAX_LAYERS)
+        bidirectional = st.toggle(t("seq2seq.bidirectional_label"), value=False, key="seq2seq_bidir",
+                                  bind="query-params")
+    with dec_col.container(border=True):
+        st.markdown(f"**{t('seq2seq.decoder_box')}**")
+        dec_hidden = size_input("seq2seq.dec_hidden_label", "seq2seq_dec_hidden", DEFAULT.dec_hidden, caps.MAX_HIDDEN)
+        dec_layers = size_input("seq2seq.dec_layers_label", "seq2seq_dec_layers", DEFAULT.dec_layers, caps.MAX_LAYERS)
+        bridge = st.segmented_control(t("seq2seq.bridge_label"), options=list(BRIDGES), default=DEFAULT.bridge,
+                                      format_func={b: t(f"seq2seq.bridge_{b}") for b in BRIDGES}.get,
+                                      key="seq2seq_bridge", required=True, help=t("seq2seq.bridge_help"),
+                                      bind="query-params")
+    with run_col.container(border=True):
+        st.markdown(f"**{t('seq2seq.decoding_box')}**")
+        steps = size_input("seq2seq.steps_label", "seq2seq_steps", DEFAULT.steps, MAX_STEPS)
+        top_k = size_input("seq2seq.top_k_label", "seq2seq_top_k", DEFAULT.top_k, MAX_TOP_K)
+    with replacement_box:  # drawn in the bottleneck section, read now: the measurement depends on it
+        replacement = st.text_input(t("seq2seq.replacement_label"), value=DEFAULT.replacement,
+                                    key="seq2seq_replacement", help=t("seq2seq.replacement_help"),
+                                    max_chars=MAX_WORD_CHARS, bind="query-params")
+    reset_button(INPUT_KEYS)
+    try:
+        return parse_config(source, cell=cell, embed=embed, enc_hidden=enc_hidden, enc_layers=enc_layers,
+                            bidirectional=bidirectional, dec_hidden=dec_hidden, dec_layers=dec_layers, bridge=bridge,
+                            steps=steps, top_k=top_k, seed=seed, replacement=replacement)
+    except InputError as err:
+        show_error(err)
+        return None
+
+
+def show_encoder(config: Seq2SeqConfig, result: Seq2SeqResult) -> None:
+    enc = result.encoder
+    K = config.directions
+    st.subheader(t("seq2seq.enc_title"))
+    st.markdown(t("seq2seq.tokens_line", S=len(enc.tokens), tokens=" · ".join(md_escape(w) for w in enc.tokens)))
+    st.markdown(t("seq2seq.enc_shapes", outputs=tuple(enc.outputs.shape), h_n=tuple(enc.h_n.shape)))
+    if enc.c_n is not None:
+        st.markdown(t("seq2seq.enc_shapes_cell", c_n=tuple(enc.c_n.shape)))
+    left, right = st.columns(2)
+    left.altair_chart(heatmap(encoder_outputs_frame(enc, K), t("seq2seq.outputs_title"),
+                              t("seq2seq.axis_component"), t("seq2seq.axis_position")), width="stretch")
+    with right:
+        st.altair_chart(heatmap(final_state_frame(enc.h_n, config.enc_layers, K), t("seq2seq.final_title"),
+                                t("seq2seq.axis_component"), t("seq2seq.axis_layer")), width="stretch")
+        if enc.c_n is not None:
+            st.altair_chart(heatmap(final_state_frame(enc.c_n, config.enc_layers, K), t("seq2seq.cell_title"),
+                                    t("seq2seq.axis_component"), t("seq2seq.axis_layer")), width="stretch")
+    if K == 2:
+        st.info(t("seq2seq.bidir_note"), icon=":material/swap_horiz:")
+
+
+def show_handoff(config: Seq2SeqConfig, result: Seq2SeqResult) -> None:
+    st.subheader(t("seq2seq.handoff_title"))
+    cell = config.cell.upper()
+    dec_shape = (config.dec_layers, 1, config.dec_hidden)
+    st.markdown(t("seq2seq.handoff_shapes", enc=tuple(result.encoder.h_n.shape), cell=cell, dec=dec_shape))
+    if result.error is not None:
+        key, field, params = result.error
+        show_error(InputError(key, field, **dict(params)))
+        st.caption(t("seq2seq.handoff_rest"))
+        return
+    handoff = result.handoff
+    if not handoff.bridged:
+        st.markdown(t(f"seq2seq.handoff_as_is_{config.cell}"))
+        if handoff.directions_as_layers:
+            st.warning(t("seq2seq.handoff_dirs"), icon=":material/warning:")
+    else:
+        rows = config.enc_layers * config.directions
+        st.markdown(t("seq2seq.handoff_bridge", rows=rows, flat=rows * config.enc_hidden,
+                      out=config.dec_layers * config.dec_hidden, dec=dec_shape))
+        if handoff.c0 is not None:
+            st.markdown(t("seq2seq.handoff_bridge_c"))
+    st.markdown(t("seq2seq.h0_line", vector=vector_text(handoff.h0[-1, 0])))
+    if handoff.c0 is not None:
+        st.markdown(t("seq2seq.c0_line", vector=vector_text(handoff.c0[-1, 0])))
+
+
+def pick_step(n_steps: int) -> int:
+    """The step to inspect (0-based); a stale value (fewer steps now) falls back to step 1."""
+    options = list(range(1, n_steps + 1))
+    if st.session_state.get("seq2seq_step") not in (*options, None):
+        st.session_state["seq2seq_step"] = 1
+    step = st.segmented_control(t("seq2seq.step_label"), options=options, default=1, format_func=lambda s: f"t{s}",
+                                key="seq2seq_step", required=True, bind="query-params")
+    return int(step or 1) - 1
+
+
+def show_decoding(config: Seq2SeqConfig, result: Seq2SeqResult) -> None:
+    st.subheader(t("seq2seq.dec_title"))
+    dec = result.decoding
+    if dec is None:
+        st.caption(t("seq2seq.handoff_rest"))
+        return
+    st.caption(t("seq2seq.untrained"))
+    st.markdown(t("seq2seq.output_line", words=" ".join(md_escape(w) for w in dec.output)))
+    index = pick_step(len(dec.steps))
+    step = dec.steps[index]
+    left, right = st.columns(2)
+    with left.container(border=True):
+        st.markdown(t("seq2seq.step_input", token=md_escape(step.input_token)))
+        st.markdown(t("seq2seq.step_h", before=vector_text(step.h_prev), after=vector_text(step.h_new),
+                      change=fmt(step.change)))
+        if step.c_new is not None:
+            st.markdown(t("seq2seq.step_c", cell=vector_text(step.c_new)))
+        st.markdown(t("seq2seq.step_chosen", token=md_escape(step.chosen), p=fmt(step.top[0][1])))
+        if step.chosen == "<eos>":
+            st.info(t("seq2seq.step_eos"))
+    labels = {k: t(f"seq2seq.chart.{k}") for k in ("p", "token")}
+    labels["title"] = t("seq2seq.chart.topk_title", k=len(step.top), step=index + 1)
+    right.altair_chart(topk_chart(topk_frame(step), labels), width="stretch")
+    left, right = st.columns(2)
+    with left:
+        st.markdown(f"**{t('seq2seq.steps_table')}**")
+        table = steps_frame(dec)
+        st.dataframe(table.rename(columns={c: t(f"seq2seq.col.{c}") for c in table.columns}),
+                     hide_index=True, width="stretch")
+    right.altair_chart(heatmap(decoder_states_frame(dec, "h0"), t("seq2seq.states_title"),
+                               t("seq2seq.axis_component"), t("seq2seq.axis_step")), width="stretch")
+    check_badge(t("seq2seq.check_what", cell=config.cell.upper()), dec.one_call_diff, tol=1e-9)
+
+
+def show_bottleneck(config: Seq2SeqConfig, result: Seq2SeqResult) -> None:
+    b = result.bottleneck
+    n, N = b.learner_length, MAX_LENGTH
+    st.markdown(t("seq2seq.bn_intro", H=config.enc_hidden, N=N))
+    labels = {k: t(f"seq2seq.chart.{k}") for k in ("length", "delta", "series", "direction", "first", "last", "norm", "yours")}
+    labels["title"] = t("seq2seq.chart.bn_title")
+    st.altair_chart(bottleneck_chart(bottleneck_frame(b), n, labels), width="stretch")
+    short, long = float(b.delta_first[0, n - 1]), float(b.delta_first[0, N - 1])
+    if short == 0:
+        st.info(t("seq2seq.bn_same"))
+        return
+    st.markdown(t("seq2seq.bn_first", old=md_escape(b.first_word), new=md_escape(b.replacement), short=sci(short),
+                  n=n, long=sci(long), N=N, ratio=ratio_text(long / short)))
+    st.markdown(t("seq2seq.bn_last", value=sci(float(b.delta_last[0, N - 1])), N=N))
+    if config.directions == 2:
+        st.markdown(t("seq2seq.bn_backward", value=sci(float(b.delta_first[1, N - 1])), N=N))
+    st.info(t("seq2seq.bn_attention"), icon=":material/lightbulb:")
+
+
+def show_quiz(result: Seq2SeqResult) -> None:
+    b = result.bottleneck
+    n, N = b.learner_length, MAX_LENGTH
+    short, long = float(b.delta_first[0, n - 1]), float(b.delta_first[0, N - 1])
+    if short == 0:
+        return
+    ratio = long / short
+    options = [t(f"seq2seq.quiz_{k}") for k in ("less", "same", "more")]
+    correct = options[0] if ratio < 0.5 else options[2] if ratio > 2 else options[1]
+    predict_then_reveal("seq2seq_quiz", t("seq2seq.quiz_question", N=N, n=n), options, correct,
+                        t("seq2seq.quiz_explain", short=sci(short), long=sci(long), n=n, N=N, ratio=ratio_text(ratio)))
+
+
+page_header("seq2seq")
+sections = {name: st.container() for name in ("inputs", "encoder", "handoff", "decoding", "bottleneck", "end")}
+with sections["bottleneck"]:
+    st.subheader(t("seq2seq.bn_title"))
+    replacement_box = st.container()
+with sections["inputs"]:
+    config = read_inputs(replacement_box)
+if config is not None:
+    result = compute(config)
+    with sections["encoder"]:
+        show_encoder(config, result)
+    with sections["handoff"]:
+        show_handoff(config, result)
+    with sections["decoding"]:
+        show_decoding(config, result)
+    with sections["bottleneck"]:
+        show_bottleneck(config, result)
+    with sections["end"]:
+        show_quiz(result)
+        notice_list([f"seq2seq.notice_{i}" for i in range(1, 5)])
+        code_expander(script(config), file_name="encoder_decoder.py")

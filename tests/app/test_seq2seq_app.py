@@ -1,0 +1,74 @@
+"""Encoder–decoder page through AppTest, in both languages: live numbers, hand-off, bridge, stepping, bad input."""
+
+from __future__ import annotations
+
+from s2s_core.seq2seq import Seq2SeqConfig, run
+from s2s_core.seq2seq.frames import vector_text
+from s2s_ui.catalog import translate
+from tests.app.conftest import all_text, open_page
+
+
+def test_defaults_show_the_live_encoder_and_decoder(lang):
+    at = open_page("seq2seq", lang)
+    assert not at.exception
+    text = all_text(at)
+    result = run(Seq2SeqConfig())
+    assert translate(lang, "seq2seq.title") in text
+    assert vector_text(result.handoff.h0[-1, 0]) in text  # h0 = h_n, printed from the live tensors
+    assert vector_text(result.handoff.c0[-1, 0]) in text
+    assert translate(lang, "seq2seq.handoff_as_is_lstm") in text
+    assert "outputs (1, 3, 6)" in text and "h_n (1, 1, 6)" in text
+    assert len(at.success) >= 1  # step-by-step == one call
+
+
+def test_bidirectional_without_bridge_names_the_bridge_and_keeps_the_page(lang):
+    at = open_page("seq2seq", lang, query={"seq2seq_bidir": "true"})
+    assert not at.exception
+    errors = " ".join(e.value for e in at.error)
+    assert translate(lang, "seq2seq.field.bridge") in errors and "2, 1, 6" in errors
+    text = all_text(at)
+    assert "h_n (2, 1, 6)" in text  # the encoder section still renders
+    assert translate(lang, "seq2seq.bn_title") in text  # and the bottleneck too
+    at.segmented_control(key="seq2seq_bridge").set_value("linear").run()
+    assert not at.exception and not at.error
+    assert translate(lang, "seq2seq.handoff_bridge_c") in all_text(at)
+
+
+def test_stepping_the_decoder_shows_that_steps_input(lang):
+    config = Seq2SeqConfig(cell="gru", steps=4)
+    dec = run(config).decoding
+    at = open_page("seq2seq", lang, query={"seq2seq_cell": "GRU", "seq2seq_steps": "4"})  # bound controls carry the label
+    assert not at.exception
+    if len(dec.steps) < 2:
+        return
+    at.segmented_control(key="seq2seq_step").set_value(2).run()
+    assert not at.exception
+    text = all_text(at)
+    assert vector_text(dec.steps[1].h_new) in text
+    assert translate(lang, "seq2seq.step_input", token=dec.steps[1].input_token.replace("<", "\\<").replace(">", "\\>")) in text
+
+
+def test_editing_the_sentence_redraws(lang):
+    at = open_page("seq2seq", lang)
+    at.text_input(key="seq2seq_source").set_value("the cat sat on the mat").run()
+    assert not at.exception
+    text = all_text(at)
+    assert "S = 6" in text and "outputs (1, 6, 6)" in text
+
+
+def test_empty_sentence_and_two_word_replacement_are_clear_messages(lang):
+    at = open_page("seq2seq", lang)
+    at.text_input(key="seq2seq_source").set_value("   ").run()
+    assert not at.exception
+    assert translate(lang, "seq2seq.field.source") in " ".join(e.value for e in at.error)
+    at.text_input(key="seq2seq_source").set_value("a b").run()
+    at.text_input(key="seq2seq_replacement").set_value("two words").run()
+    assert not at.exception
+    assert translate(lang, "seq2seq.field.replacement") in " ".join(e.value for e in at.error)
+
+
+def test_oversized_url_values_do_not_break_the_page(lang):
+    at = open_page("seq2seq", lang, query={"seq2seq_enc_hidden": "999", "seq2seq_steps": "-4", "seq2seq_cell": "rnn",
+                                           "seq2seq_source": "<b>hi</b> " * 30})
+    assert not at.exception
+    assert at.error  # too many words: a message, not a traceback

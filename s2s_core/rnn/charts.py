@@ -17,9 +17,10 @@ def unroll_chart(nodes: pd.DataFrame, edges: pd.DataFrame, labels: dict[str, str
     S = int(nodes["x"].max())
     xs = alt.Scale(domain=[-0.4, S + 0.5], nice=False)
     ys = alt.Scale(domain=[-0.55, 1.4], nice=False)
+    # No legend: every arrow carries its weight's name in the weight's colour.
     color = alt.Color("weight:N", title=labels["weight"],
                       scale=alt.Scale(domain=["W_x", "W_h"], range=[WEIGHT_COLORS["W_x"], WEIGHT_COLORS["W_h"]]),
-                      legend=alt.Legend(orient="top"))
+                      legend=None)
     lines = alt.Chart(edges).mark_rule().encode(
         x=alt.X("x:Q", scale=xs, axis=None), y=alt.Y("y:Q", scale=ys, axis=None), x2="x2:Q", y2="y2:Q",
         color=color,
@@ -42,7 +43,7 @@ def unroll_chart(nodes: pd.DataFrame, edges: pd.DataFrame, labels: dict[str, str
         x=alt.X("x:Q", scale=xs), y=alt.Y("y:Q", scale=ys), text="token:N", color=alt.value("#333333"),
     )
     return (lines + edge_text + dots + names + words).properties(
-        height=200, width="container", title=labels["unroll_title"]
+        height=230, width="container", title=labels["unroll_title"]
     )
 
 
@@ -84,5 +85,5 @@ def step_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
             tooltip=[alt.Tooltip("term:N", title=labels["term"]), alt.Tooltip("unit:N", title=labels["unit"]),
                      alt.Tooltip("value:Q", title=labels["value"], format=".4f")],
         )
-        .properties(height=240, width="container", title=labels["step_title"])
+        .properties(height=300, width="container", title=labels["step_title"])
     )

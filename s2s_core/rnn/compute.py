@@ -80,6 +80,20 @@ def _field(name: str) -> str:
     return f"rnn.field.{name}"
 
 
+SIZE_RANGES = {"E": (1, MAX_E), "H": (1, MAX_H), "seed": (0, caps.MAX_SEED)}
+
+
+def check_size(name: str, value: object) -> int:
+    """E, H or the seed: a whole number within its cap (a URL can carry anything)."""
+    return check_int(value, _field(name), *SIZE_RANGES[name])
+
+
+def parse_weight_table(name: str, rows: list[list[object]], H: int, E: int) -> list[list[float]]:
+    """One editable table: W_x (H, E), W_h (H, H) or b (H, 1); the first bad cell is named by row and column."""
+    n_cols = {"W_x": E, "W_h": H, "b": 1}[name]
+    return parse_matrix(rows, _field(name), n_rows=H, n_cols=n_cols, max_rows=MAX_H, max_cols=max(MAX_E, MAX_H))
+
+
 def parse_config(
     sentence: object,
     E: object,
@@ -94,16 +108,10 @@ def parse_config(
     b_rows is a one-column table (one row per hidden unit), so it lines up with the rows of W_x and W_h.
     """
     tokens = tokenize(sentence, _field("sentence"), max_tokens=MAX_S)  # type: ignore[arg-type]
-    E = check_int(E, _field("E"), 1, MAX_E)
-    H = check_int(H, _field("H"), 1, MAX_H)
-    seed = check_int(seed, _field("seed"), 0, caps.MAX_SEED)
-    W_x = W_h = b = None
-    if W_x_rows is not None:
-        W_x = parse_matrix(W_x_rows, _field("W_x"), n_rows=H, n_cols=E, max_rows=MAX_H, max_cols=MAX_E)
-    if W_h_rows is not None:
-        W_h = parse_matrix(W_h_rows, _field("W_h"), n_rows=H, n_cols=H, max_rows=MAX_H, max_cols=MAX_H)
-    if b_rows is not None:
-        b = [r[0] for r in parse_matrix(b_rows, _field("b"), n_rows=H, n_cols=1, max_rows=MAX_H, max_cols=1)]
+    E, H, seed = check_size("E", E), check_size("H", H), check_size("seed", seed)
+    W_x = None if W_x_rows is None else parse_weight_table("W_x", W_x_rows, H, E)
+    W_h = None if W_h_rows is None else parse_weight_table("W_h", W_h_rows, H, E)
+    b = None if b_rows is None else [r[0] for r in parse_weight_table("b", b_rows, H, E)]
     return RnnConfig(
         tokens=tuple(tokens),
         E=E,
@@ -210,3 +218,24 @@ def unroll(config: RnnConfig) -> RnnResult:
         n_params=n_params,
         first_word_change=tuple(float(c) for c in change),
     )
+
+
+CHANGE_TOL = 1e-12  # |Δh| above this counts as "changed" (float64 noise is far below)
+
+
+def changed_steps(result: RnnResult) -> tuple[int, ...]:
+    """0-based steps whose h_t moved when x_1 was swapped."""
+    return tuple(t for t, c in enumerate(result.first_word_change) if c > CHANGE_TOL)
+
+
+def first_word_answer(result: RnnResult) -> str:
+    """The quiz's live answer: which columns change when x_1 changes ('all', 'only_first', 'some', 'only_last')."""
+    changed = changed_steps(result)
+    S = len(result.tokens)
+    if len(changed) == S:
+        return "all"
+    if changed == (0,):
+        return "only_first"
+    if changed == (S - 1,):
+        return "only_last"
+    return "some"

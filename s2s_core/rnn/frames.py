@@ -84,14 +84,21 @@ def _col(v: torch.Tensor) -> str:
 
 
 def formula_latex(result: RnnResult, step: int) -> list[str]:
-    """The step's formula with its numbers filled in, as four LaTeX lines (no user text inside)."""
+    """The step's formula with its numbers filled in, as four LaTeX blocks (no user text inside).
+
+    Each product is split over two lines (matrix times vector, then the result) so a phone can show it.
+    """
     t = step + 1
     w = result.weights
+    x_t, h_prev = rf"x_{{{t}}}", rf"h_{{{t - 1}}}"
     return [
-        rf"W_x\,x_{{{t}}} = {_bmatrix(w.W_x.tolist())}{_col(result.x[step])} = {_col(result.wx[step])}",
-        rf"W_h\,h_{{{t - 1}}} = {_bmatrix(w.W_h.tolist())}{_col(result.h_prev[step])} = {_col(result.wh[step])}",
-        rf"W_x\,x_{{{t}}} + W_h\,h_{{{t - 1}}} + b = {_col(result.wx[step])} + {_col(result.wh[step])} + "
-        rf"{_col(w.b)} = {_col(result.pre[step])}",
+        rf"\begin{{aligned}} W_x\,{x_t} &= {_bmatrix(w.W_x.tolist())}{_col(result.x[step])} \\ "
+        rf"&= {_col(result.wx[step])} \end{{aligned}}",
+        rf"\begin{{aligned}} W_h\,{h_prev} &= {_bmatrix(w.W_h.tolist())}{_col(result.h_prev[step])} \\ "
+        rf"&= {_col(result.wh[step])} \end{{aligned}}",
+        rf"\begin{{aligned}} & W_x\,{x_t} + W_h\,{h_prev} + b \\ "
+        rf"&= {_col(result.wx[step])} + {_col(result.wh[step])} + {_col(w.b)} \\ "
+        rf"&= {_col(result.pre[step])} \end{{aligned}}",
         rf"h_{{{t}}} = \tanh{_col(result.pre[step])} = {_col(result.h[step])}",
     ]
 
@@ -107,3 +114,18 @@ def unit_expansion(result: RnnResult, step: int, unit: int) -> str:
 def _paren(v: float) -> str:
     text = fmt(v)
     return f"({text})" if text.startswith("-") else text
+
+
+def repeated_tokens(tokens: tuple[str, ...]) -> list[tuple[str, list[int]]]:
+    """Tokens that occur more than once, with their 1-based steps: same x_t, different h_t."""
+    steps: dict[str, list[int]] = {}
+    for t, tok in enumerate(tokens, start=1):
+        steps.setdefault(tok, []).append(t)
+    return [(tok, ts) for tok, ts in steps.items() if len(ts) > 1]
+
+
+def squash_range(result: RnnResult, step: int) -> dict[str, str]:
+    """Range of the sum and of h_t at one step (tanh squeezes the first into the second)."""
+    pre, h = result.pre[step], result.h[step]
+    return {"lo": fmt(float(pre.min())), "hi": fmt(float(pre.max())),
+            "hlo": fmt(float(h.min())), "hhi": fmt(float(h.max()))}

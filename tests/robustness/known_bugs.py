@@ -1,0 +1,39 @@
+"""Real bugs the robustness tests found in code owned by others, kept in one place for the lead to route.
+
+KNOWN: (page ns, test kind) -> reason; the case is xfail(strict=False) until the owner fixes it.
+KNOWN_TEXT: a regex over a visible text that lost its values -> reason (a shared-file bug, seen on many pages);
+the fuzz still fails on any exception or HTML leak first, and only then xfails for these texts.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+KNOWN: dict[tuple[str, str], str] = {}
+
+KNOWN_TEXT: dict[str, str] = {
+    r"\{limit:g\}": (
+        "s2s_ui/widgets.py show_error md_escapes every param, so a float limit becomes a str and "
+        "'{limit:g}' fails to format: errors.too_large shows its raw template (fix: escape str params only)"
+    ),
+}
+
+
+def xfail_if_known(request, ns: str, kind: str) -> None:
+    reason = KNOWN.get((ns, kind))
+    if reason:
+        request.node.add_marker(pytest.mark.xfail(reason=reason, strict=False))
+
+
+def split_known(texts: list[str]) -> tuple[list[str], list[str]]:
+    """(texts matching no known bug, reasons of the known bugs that matched)."""
+    unknown, reasons = [], []
+    for text in texts:
+        hits = [reason for pattern, reason in KNOWN_TEXT.items() if re.search(pattern, text)]
+        if hits:
+            reasons += [r for r in hits if r not in reasons]
+        else:
+            unknown.append(text)
+    return unknown, reasons

@@ -29,7 +29,7 @@ def shapes_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
         color=alt.Color("role_label:N", title=labels["role"],
                         scale=alt.Scale(domain=[labels[f"role_{r}"] for r in roles],
                                         range=[ROLE_COLORS[r] for r in roles]),
-                        legend=alt.Legend(orient="bottom", columns=3)),
+                        legend=alt.Legend(orient="bottom", columns=2, title=None, labelLimit=200)),
         tooltip=[alt.Tooltip("tensor:N", title=labels["tensor"]), alt.Tooltip("dim:O", title=labels["dim"]),
                  alt.Tooltip("label:N", title=labels["axis"]), alt.Tooltip("role_label:N", title=labels["role"])],
     )
@@ -58,10 +58,12 @@ def padding_diff_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.Chart
     """Heatmap of (state after PAD steps) - (true last state): zero rows are sentences without PAD."""
     base = alt.Chart().encode(
         x=alt.X("unit:N", title=labels["unit"], sort=None, axis=alt.Axis(labelAngle=0)),
-        y=alt.Y("sentence:N", title=labels["sentence"], sort=None),
+        y=alt.Y("sentence:N", title=None, sort=None),  # "#1, #2": a rotated title reads badly in Korean
     )
     cells = base.mark_rect().encode(
-        color=alt.Color("difference:Q", title=labels["difference"], scale=alt.Scale(scheme="redblue", domainMid=0, reverse=True)),
+        color=alt.Color("difference:Q", title=labels["difference"],
+                        scale=alt.Scale(scheme="redblue", domainMid=0, reverse=True),
+                        legend=alt.Legend(orient="bottom", direction="horizontal")),
         tooltip=[alt.Tooltip("sentence:N", title=labels["sentence"]), alt.Tooltip("unit:N", title=labels["unit"]),
                  alt.Tooltip("through_pad:Q", title=labels["through_pad"], format=".4f"),
                  alt.Tooltip("true_last:Q", title=labels["true_last"], format=".4f"),
@@ -77,7 +79,7 @@ def packed_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
     data = frame.assign(kind=frame["pad"].map(lambda p: labels["pad"] if p else labels["real"]))
     base = alt.Chart().encode(
         x=alt.X("step:O", title=labels["step"], axis=alt.Axis(labelAngle=0)),
-        y=alt.Y("sentence:N", title=labels["sentence"], sort=None),
+        y=alt.Y("sentence:N", title=None, sort=None),
     )
     cells = base.mark_rect(stroke="white", strokeWidth=2).encode(
         color=alt.Color("kind:N", title=None, scale=alt.Scale(domain=[labels["real"], labels["pad"]],

@@ -93,13 +93,12 @@ def grade(q: ShapeQuestion, text: object) -> Grade:
 
 
 def question_code(q: ShapeQuestion) -> str:
-    """The construction and call the question is about (the learner reads it; the answer is not in it)."""
+    """The construction and call the question is about (B, S, E are stated beside it, in words)."""
     c = q.config
     proj = f", proj_size={c.proj_size}" if c.proj_size else ""
     state = "(h_n, c_n)" if c.cell == "LSTM" else "h_n"
     # Asking for x's own shape? Then its layout must stay hidden; otherwise it is part of the setup.
     layout = "" if q.tensor == "x" else "  # x: (B, S, E)" if c.batch_first else "  # x: (S, B, E)"
-    return (f"# B = {c.B} sentences, S = {c.S} tokens each, embedded with E = {c.E}\n"
-            f"rnn = nn.{c.cell}({c.E}, {c.H}, num_layers={c.num_layers}, "
+    return (f"rnn = nn.{c.cell}({c.E}, {c.H}, num_layers={c.num_layers}, "
             f"bidirectional={c.bidirectional}, batch_first={c.batch_first}{proj})\n"
             f"outputs, {state} = rnn(x){layout}")

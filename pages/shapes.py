@@ -1,0 +1,365 @@
+"""Page: tensor shapes — what nn.RNN / nn.LSTM / nn.GRU return, axis by axis, from a real forward pass."""
+
+from __future__ import annotations
+
+import secrets
+
+import streamlit as st
+
+from s2s_core import caps
+from s2s_core.errors import InputError
+from s2s_core.shapes import ShapesConfig, ShapesResult, parse_config, run_shapes
+from s2s_core.shapes.bridge import BridgeConfig, BridgeResult, BridgeStep, bridge_view, parse_bridge
+from s2s_core.shapes.charts import packed_chart, padding_diff_chart, padding_error_chart, shapes_chart, vega_spec
+from s2s_core.shapes.checks import EqualityCheck, equality_checks
+from s2s_core.shapes.code import script
+from s2s_core.shapes.failures import KINDS, FailureDemo, failure_demo
+from s2s_core.shapes.frames import (
+    packed_frame,
+    padding_error_frame,
+    padding_states_frame,
+    shape_text,
+    shapes_frame,
+)
+from s2s_core.shapes.model import CELLS
+from s2s_core.shapes.padding import PaddingResult, padding_view
+from s2s_core.shapes.quiz import ShapeQuestion, grade, make_question, question_code
+from s2s_core.shapes.url import URL_KEYS, url_errors
+from s2s_ui.catalog import translate
+from s2s_ui.i18n import lang, t
+from s2s_ui.widgets import (
+    check_badge,
+    code_expander,
+    notice_list,
+    page_header,
+    predict_then_reveal,
+    reset_button,
+    show_error,
+)
+
+KEYS = ("shapes_cell", "shapes_batch_first", "shapes_bidirectional", "shapes_packed", "shapes_B", "shapes_S",
+        "shapes_E", "shapes_H", "shapes_num_layers", "shapes_proj_size", "shapes_seed", "shapes_lengths")
+DEFAULT = ShapesConfig()
+
+
+# --- cached computations (keyed by frozen configs, never by tensors) ---------------------------------
+
+@st.cache_data(max_entries=128, show_spinner=False)
+def compute(config: ShapesConfig) -> ShapesResult:
+    return run_shapes(config)
+
+
+@st.cache_data(max_entries=128, show_spinner=False)
+def views(config: ShapesConfig) -> tuple[PaddingResult, tuple[EqualityCheck, ...], str]:
+    result = compute(config)
+    return padding_view(result), equality_checks(result), script(result)
+
+
+@st.cache_data(max_entries=128, show_spinner=False)
+def chart_specs(config: ShapesConfig, language: str) -> dict[str, dict]:
+    """Every chart of the page as a Vega-Lite dict, built once per (config, language)."""
+    result, (padding, _, _) = compute(config), views(config)
+
+    def labels(prefix: str, names: tuple[str, ...]) -> dict[str, str]:
+        return {n: translate(language, f"shapes.{prefix}.{n}") for n in names}
+
+    shape_labels = labels("chart", ("title", "dim", "tensor", "axis", "role", "role_batch", "role_time",
+                                    "role_feature", "role_stack", "role_rows"))
+    pad_labels = labels("padding.chart", ("title", "sentence", "error", "length", "method", "method_through_pad",
+                                          "method_gathered", "method_packed", "unit", "difference", "through_pad",
+                                          "true_last", "diff_title"))
+    packed_labels = labels("packed.chart", ("title", "step", "sentence", "token", "row", "pad", "real"))
+    return {
+        "shapes": vega_spec(shapes_chart(shapes_frame(result), shape_labels)),
+        "errors": vega_spec(padding_error_chart(padding_error_frame(padding), pad_labels)),
+        "diff": vega_spec(padding_diff_chart(padding_states_frame(padding), pad_labels | {"title": pad_labels["diff_title"]})),
+        "packed": vega_spec(packed_chart(packed_frame(result), packed_labels)),
+    }
+
+
+@st.cache_data(max_entries=128, show_spinner=False)
+def bridge(config: ShapesConfig, decoder: BridgeConfig) -> BridgeResult:
+    return bridge_view(compute(config), decoder)
+
+
+@st.cache_data(max_entries=128, show_spinner=False)
+def failure(config: ShapesConfig, kind: str) -> FailureDemo | None:
+    return failure_demo(config, kind)
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def question(number: int, salt: int) -> ShapeQuestion:
+    return make_question(number, salt)
+
+
+def draw(spec: dict) -> None:
+    st.vega_lite_chart(spec=spec, width="stretch")
+
+
+# --- inputs -----------------------------------------------------------------------------------------
+
+def show_url_problems(params: dict[str, str]) -> None:
+    """A link value the widgets had to drop: say which field and why, and that the default is shown."""
+    for _key, err in url_errors(params):
+        show_error(err)  # app.py's notice adds that the default is shown instead
+
+
+def read_inputs() -> ShapesConfig | None:
+    """Widgets -> validated config; None (with a message naming the field) when an input is bad."""
+    show_url_problems(LINK)
+    st.subheader(t("shapes.inputs"))
+    with st.container(border=True):
+        top = st.columns([3, 2, 2, 3])
+        cell = top[0].segmented_control(
+            t("shapes.field.cell"), options=list(CELLS), default=DEFAULT.cell, key="shapes_cell",
+            required=True, help=t("shapes.help.cell"), bind="query-params")
+        batch_first = top[1].toggle(t("shapes.field.batch_first"), value=DEFAULT.batch_first,
+                                    key="shapes_batch_first", help=t("shapes.help.batch_first"), bind="query-params")
+        bidirectional = top[2].toggle(t("shapes.field.bidirectional"), value=DEFAULT.bidirectional,
+                                      key="shapes_bidirectional", help=t("shapes.help.bidirectional"),
+                                      bind="query-params")
+        packed = top[3].toggle(t("shapes.field.packed"), value=DEFAULT.packed, key="shapes_packed",
+                               help=t("shapes.help.packed"), bind="query-params")
+        sizes = st.columns(4)
+        B = sizes[0].number_input(t("shapes.field.B"), 1, caps.MAX_BATCH, DEFAULT.B, key="shapes_B", bind="query-params")
+        S = sizes[1].number_input(t("shapes.field.S"), 1, caps.MAX_SEQ_LEN, DEFAULT.S, key="shapes_S",
+                                  bind="query-params")
+        E = sizes[2].number_input(t("shapes.field.E"), 1, caps.MAX_EMBED, DEFAULT.E, key="shapes_E", bind="query-params")
+        H = sizes[3].number_input(t("shapes.field.H"), 1, caps.MAX_HIDDEN, DEFAULT.H, key="shapes_H",
+                                  bind="query-params")
+        more = st.columns(4)
+        layers = more[0].number_input(t("shapes.field.num_layers"), 1, caps.MAX_LAYERS, DEFAULT.num_layers,
+                                      key="shapes_num_layers", bind="query-params")
+        proj = more[1].number_input(t("shapes.field.proj_size"), 0, caps.MAX_HIDDEN, DEFAULT.proj_size,
+                                    key="shapes_proj_size", help=t("shapes.help.proj_size"),
+                                    disabled=cell != "LSTM", bind="query-params")
+        seed = more[2].number_input(t("shapes.field.seed"), 0, caps.MAX_SEED, DEFAULT.seed, key="shapes_seed",
+                                    help=t("shapes.help.seed"), bind="query-params")
+        lengths = more[3].text_input(t("shapes.field.lengths"), value="", key="shapes_lengths", placeholder="3, 1",
+                                     max_chars=caps.MAX_TEXT_CHARS, help=t("shapes.help.lengths"),
+                                     bind="query-params")
+        st.caption(t("shapes.lengths_note"))
+        if cell != "LSTM" and proj:
+            st.caption(t("shapes.proj_disabled", cell=cell))
+    reset_button(list(KEYS))
+    try:
+        return parse_config(cell=cell, B=B, S=S, E=E, H=H, num_layers=layers, bidirectional=bidirectional,
+                            batch_first=batch_first, proj_size=proj, lengths=lengths, packed=packed, seed=seed)
+    except InputError as err:
+        show_error(err)
+        return None
+
+
+# --- sections -----------------------------------------------------------------------------------
+
+def show_shapes(config: ShapesConfig, result: ShapesResult, specs: dict[str, dict]) -> None:
+    st.subheader(t("shapes.shapes.heading"))
+    st.markdown(t("shapes.legend"))
+    head = [t(f"shapes.shapes.col_{c}") for c in ("tensor", "axes", "shape", "what")]
+    rows = [f"| {' | '.join(head)} |", "|---|---|---|---|"]
+    for s in result.shapes:
+        what = t(f"shapes.shapes.what_{s.name.replace('.', '_')}")
+        rows.append(f"| `{s.name}` | `({', '.join(s.axes)})` | `{shape_text(s.shape)}` | {what} |")
+    st.markdown("\n".join(rows))
+    st.info(t("shapes.shapes.batch_first_true" if config.batch_first else "shapes.shapes.batch_first_false"),
+            icon=":material/swap_horiz:")
+    draw(specs["shapes"])
+
+
+def show_predict(checks: tuple[EqualityCheck, ...]) -> None:
+    """Predict, then reveal: does the last step's output equal h_n[-1] under the current settings?"""
+    last = next(ch for ch in checks if ch.key == "last_step")
+    yes, no = t("shapes.predict.yes"), t("shapes.predict.no")
+    predict_then_reveal("shapes_predict", t("shapes.predict.question", lhs=last.lhs), [yes, no],
+                        yes if last.equal else no, verdict_text(last))
+
+
+def verdict_text(ch: EqualityCheck) -> str:
+    """"`lhs` vs `rhs` — equal, max |difference| = …" plus the note that explains this case."""
+    if ch.max_abs_diff is None:
+        detail = t("shapes.check.shape_mismatch", lhs=shape_text(ch.lhs_shape), rhs=shape_text(ch.rhs_shape))
+    else:
+        detail = t("shapes.check.diff", diff=f"{ch.max_abs_diff:.1e}")
+    badge = f":green-badge[{t('shapes.check.equal')}]" if ch.equal else f":orange-badge[{t('shapes.check.differ')}]"
+    return (f"`{ch.lhs}` {shape_text(ch.lhs_shape)} · `{ch.rhs}` {shape_text(ch.rhs_shape)} — {badge} {detail}\n\n"
+            f"{t(f'shapes.check.{ch.key}.{ch.note}')}")
+
+
+def show_checks(checks: tuple[EqualityCheck, ...]) -> None:
+    st.subheader(t("shapes.check.heading"))
+    st.caption(t("shapes.check.intro"))
+    for ch in checks:
+        with st.container(border=True):
+            st.markdown(f"**{t(f'shapes.check.{ch.key}.title')}**")
+            st.markdown(verdict_text(ch))
+            if ch.key == "true_last":
+                st.caption(t("shapes.check.alone"))
+
+
+def show_padding(config: ShapesConfig, padding: PaddingResult, specs: dict[str, dict]) -> None:
+    st.subheader(t("shapes.padding.heading"))
+    st.caption(t("shapes.padding.intro"))
+    if not config.padded:
+        st.info(t("shapes.padding.no_padding"), icon=":material/info:")
+        return
+    left, right = st.columns(2)
+    with left:
+        draw(specs["errors"])
+    with right:
+        draw(specs["diff"])
+    st.markdown(t("shapes.padding.fixes"))
+    if config.bidirectional and config.num_layers > 1 and padding.gather_max_diff > 1e-5:
+        st.warning(t("shapes.padding.gather_not_enough", diff=f"{padding.gather_max_diff:.1e}"), icon=":material/warning:")
+    else:
+        check_badge(t("shapes.padding.gather_what"), padding.gather_max_diff)
+    check_badge(t("shapes.padding.packed_what"), padding.packed_max_diff)
+    backward = max(padding.backward_pad_err)
+    if config.bidirectional and backward > 1e-5:
+        st.caption(t("shapes.padding.backward_note", diff=f"{backward:.1e}"))
+
+
+def show_packed(config: ShapesConfig, result: ShapesResult, specs: dict[str, dict]) -> None:
+    st.subheader(t("shapes.packed.heading"))
+    st.markdown(t("shapes.packed.intro"))
+    st.markdown("\n".join([
+        "- " + t("shapes.packed.data", shape=f"`{shape_text(tuple(result.packed_data.shape))}`",
+                 total=sum(config.lengths)),
+        "- " + t("shapes.packed.batch_sizes", value=f"`{list(result.batch_sizes)}`"),
+        "- " + t("shapes.packed.sorted_indices", value=f"`{list(result.sorted_indices)}`"),
+        "- " + t("shapes.packed.unsorted_indices", value=f"`{list(result.unsorted_indices)}`"),
+    ]))
+    draw(specs["packed"])
+    st.caption(t("shapes.packed.enforce_sorted"))
+    if not config.packed:
+        st.caption(t("shapes.packed.not_run"))
+
+
+def _bridge_code(steps: tuple[BridgeStep, ...]) -> str:
+    """The bridge as code, each line commented with its real shape and what it does."""
+    width = max(len(s.code) for s in steps) + 2
+    return "\n".join(f"{s.code:<{width}}# {shape_text(s.shape)}  {t(f'shapes.bridge.step.{s.key}')}" for s in steps)
+
+
+def show_bridge(config: ShapesConfig) -> None:
+    st.subheader(t("shapes.bridge.heading"))
+    st.caption(t("shapes.bridge.intro"))
+    left, right = st.columns(2)
+    layers = left.number_input(t("shapes.field.dec_layers"), 1, caps.MAX_LAYERS, 1, key="shapes_dec_layers",
+                               bind="query-params")
+    hidden = right.number_input(t("shapes.field.dec_hidden"), 1, caps.MAX_HIDDEN, 8, key="shapes_dec_hidden",
+                                bind="query-params")
+    try:
+        decoder = parse_bridge(layers, hidden)
+    except InputError as err:
+        show_error(err)
+        return
+    b = bridge(config, decoder)
+    if b.naive_error is None:
+        st.success(t("shapes.bridge.naive_ok"), icon=":material/check_circle:")
+    else:
+        st.markdown(t("shapes.bridge.naive_error"))
+        st.code(f"{b.naive_error_type}: {b.naive_error}", language="text", wrap_lines=True)
+    st.markdown(f"**{t('shapes.bridge.h_heading')}**")
+    st.code(_bridge_code(b.steps), language="python", wrap_lines=True)
+    if b.cell_steps:
+        st.markdown(f"**{t('shapes.bridge.c_heading')}**")
+        st.code(_bridge_code(b.cell_steps), language="python", wrap_lines=True)
+    st.success(t("shapes.bridge.decoder_ok", out=f"`{shape_text(tuple(b.decoder_output.shape))}`",
+                 h=f"`{shape_text(tuple(b.decoder_h_n.shape))}`"), icon=":material/check_circle:")
+    if b.needs_linear:
+        st.caption(t("shapes.bridge.linear_note"))
+
+
+def show_failure(config: ShapesConfig) -> None:
+    st.subheader(t("shapes.fail.heading"))
+    st.caption(t("shapes.fail.intro"))
+    kind = st.selectbox(t("shapes.field.failure"), KINDS, format_func={k: t(f"shapes.fail.option.{k}") for k in KINDS}.get,
+                        key="shapes_failure", bind="query-params")
+    try:
+        demo = failure(config, kind)
+    except InputError as err:
+        show_error(err)
+        return
+    if demo is None:
+        return
+    st.markdown(f"**{t('shapes.fail.code')}**")
+    st.code(demo.code, language="python", wrap_lines=True)
+    if demo.raised:
+        st.markdown(t("shapes.fail.says", type=demo.error_type))
+        st.code(demo.message, language="text", wrap_lines=True)
+    st.info(t(f"shapes.fail.{demo.kind}.{demo.note}"), icon=":material/lightbulb:")
+    if demo.silent:
+        st.markdown(t("shapes.fail.silent") if not demo.raised else t("shapes.fail.input_2d.without_h0"))
+        st.code("\n".join(f"{name}: {shape_text(shape)}" for name, shape in demo.silent), language="text")
+
+
+def _next_question() -> None:
+    st.session_state["shapes_quiz_n"] += 1
+
+
+def _grade_answer(n: int, q: ShapeQuestion) -> None:
+    """Form callback: grade once and keep the verdict in session state (it survives any later rerun)."""
+    state = st.session_state
+    try:
+        g = grade(q, state.get(f"shapes_quiz_answer_{n}"))
+    except InputError as err:
+        state["shapes_quiz_result"] = (n, err)
+        return
+    state["shapes_quiz_first"].setdefault(n, g.correct)  # only the first try counts towards the score
+    state["shapes_quiz_result"] = (n, g)
+
+
+def show_quiz() -> None:
+    """Predict the shape: a random layer per question, graded by a real forward pass, scored per session."""
+    state = st.session_state
+    state.setdefault("shapes_quiz_salt", secrets.randbelow(1_000_000))
+    state.setdefault("shapes_quiz_n", 1)
+    state.setdefault("shapes_quiz_first", {})  # question number -> was the first answer right?
+    n = state["shapes_quiz_n"]
+    q = question(n, state["shapes_quiz_salt"])
+    st.subheader(t("shapes.quiz.heading"))
+    st.caption(t("shapes.quiz.intro"))
+    with st.container(border=True):
+        st.markdown(t("shapes.quiz.setup", B=q.config.B, S=q.config.S, E=q.config.E))
+        st.code(question_code(q), language="python", wrap_lines=True)
+        st.markdown(t("shapes.quiz.question_x") if q.tensor == "x" else t("shapes.quiz.question", tensor=q.tensor))
+        with st.form(f"shapes_quiz_form_{n}", border=False):
+            st.text_input(t("shapes.field.quiz_answer"), key=f"shapes_quiz_answer_{n}",
+                          placeholder=t("shapes.quiz.placeholder"), max_chars=60)
+            st.form_submit_button(t("shapes.quiz.submit"), on_click=_grade_answer, args=(n, q))
+        shown_n, verdict = state.get("shapes_quiz_result", (None, None))
+        if shown_n == n and isinstance(verdict, InputError):
+            show_error(verdict)
+        elif shown_n == n:
+            if verdict.correct:
+                st.success(t("shapes.quiz.right", expected=shape_text(verdict.expected)), icon=":material/target:")
+            else:
+                st.warning(t("shapes.quiz.wrong", given=shape_text(verdict.given), expected=shape_text(verdict.expected)),
+                           icon=":material/search:")
+            st.markdown(t(f"shapes.quiz.hint.{verdict.hint}"))
+        first = state["shapes_quiz_first"]
+        st.markdown(t("shapes.quiz.score", right=sum(first.values()), asked=len(first)))
+        st.button(t("shapes.quiz.next"), key="shapes_quiz_next", on_click=_next_question)
+
+
+# --- the page -----------------------------------------------------------------------------------
+
+page_header("shapes")
+# Read before any widget: a bound widget removes a URL value it cannot use.
+LINK = {k: st.query_params[k] for k in URL_KEYS if k in st.query_params}
+st.caption(t("shapes.defaults_note"))
+config = read_inputs()
+if config is not None:
+    result = compute(config)
+    padding, checks, code = views(config)
+    specs = chart_specs(config, lang())
+    show_shapes(config, result, specs)
+    show_predict(checks)
+    show_checks(checks)
+    show_padding(config, padding, specs)
+    show_packed(config, result, specs)
+    show_bridge(config)
+    show_failure(config)
+    notice_list([f"shapes.notice.n{i}" for i in range(1, 6)])
+    code_expander(code, file_name=t("shapes.file_name"))
+show_quiz()

@@ -1,0 +1,127 @@
+"""Tensor shapes page through AppTest, in both languages: real shapes, live checks, bad input, quiz.
+
+Each test drives one session through several edits (an AppTest start costs far more than a rerun).
+"""
+
+from __future__ import annotations
+
+from s2s_core.shapes.quiz import make_question
+from s2s_ui.catalog import translate
+from tests.app.conftest import all_text, open_page
+
+
+def _click(at, label: str):
+    next(b for b in at.button if b.label == label).click()
+    return at.run()
+
+
+def _errors(at) -> str:
+    return " ".join(e.value for e in at.error)
+
+
+def test_defaults_then_batch_first_and_bidirectional(lang):
+    at = open_page("shapes", lang)
+    assert not at.exception and not at.error
+    text = all_text(at)
+    assert translate(lang, "shapes.title") in text
+    # §8: embedding (2, 3, 4), outputs (2, 3, 6), hidden / cell (1, 2, 6), last output == hidden.
+    for row in ("| `x` | `(B, S, E)` | `(2, 3, 4)` |", "| `outputs` | `(B, S, K·H)` | `(2, 3, 6)` |",
+                "| `h_n` | `(L·K, B, H)` | `(1, 2, 6)` |", "| `c_n` | `(L·K, B, H)` | `(1, 2, 6)` |"):
+        assert row in text
+    assert f":green-badge[{translate(lang, 'shapes.check.equal')}]" in text
+    assert translate(lang, "shapes.check.last_step.equal") in text
+    assert translate(lang, "shapes.padding.no_padding")[:15] in text
+    assert "torch.manual_seed(42)" in text and "nn.LSTM(4, 6, num_layers=1, batch_first=True" in text  # code expander
+    # batch_first=False moves B in x and outputs, never in h_n.
+    at.toggle(key="shapes_batch_first").set_value(False).run()
+    text = all_text(at)
+    assert "| `outputs` | `(S, B, K·H)` | `(3, 2, 6)` |" in text and "| `h_n` | `(L·K, B, H)` | `(1, 2, 6)` |" in text
+    assert translate(lang, "shapes.check.wrong_axis.title") in text
+    assert translate(lang, "shapes.shapes.batch_first_false")[:20] in text
+    # Bidirectional: K·H features, and the backward half at position 0 equals h_n[-1].
+    at.toggle(key="shapes_batch_first").set_value(True).run()
+    at.toggle(key="shapes_bidirectional").set_value(True).run()
+    text = all_text(at)
+    assert "| `outputs` | `(B, S, K·H)` | `(2, 3, 12)` |" in text and "`(2, 2, 6)`" in text
+    assert translate(lang, "shapes.check.last_step.bidirectional")[:20] in text
+    assert "`outputs[:, 0, 6:]` (2, 6) · `h_n[-1]` (2, 6)" in text
+    assert translate(lang, "shapes.check.backward_first.equal")[:20] in text
+    # Predict, then reveal: graded against the live check (bidirectional -> not equal).
+    at.radio(key="shapes_predict").set_value(translate(lang, "shapes.predict.no")).run()
+    assert at.success and not at.exception
+
+
+def test_padding_packing_and_bad_lengths(lang):
+    at = open_page("shapes", lang, query={"shapes_lengths": "3, 1"})
+    assert not at.exception
+    text = all_text(at)
+    assert translate(lang, "shapes.check.true_last.through_pad")[:20] in text
+    assert len(at.success) >= 2  # gathering and packing both reach the true last state
+    assert "`[2, 1, 1]`" in text  # batch_sizes: both sentences at step 1, one after
+    at.toggle(key="shapes_packed").set_value(True).run()
+    text = all_text(at)
+    assert translate(lang, "shapes.check.last_step.packed_pad")[:20] in text
+    assert translate(lang, "shapes.check.true_last.packed")[:20] in text
+    assert "| `packed.data` | `(ΣS, E)` | `(4, 4)` |" in text
+    for raw in ("0, 3", "3, 3, 3", "9", "two"):
+        at.text_input(key="shapes_lengths").input(raw).run()
+        assert not at.exception
+        assert translate(lang, "shapes.field.lengths") in _errors(at), raw
+        assert translate(lang, "shapes.quiz.heading") in all_text(at)  # the rest of the page still works
+    at.text_input(key="shapes_lengths").input("").run()
+    at.number_input(key="shapes_proj_size").set_value(6).run()
+    assert translate(lang, "shapes.field.proj_size") in _errors(at)
+
+
+def test_link_values_out_of_range_are_named():
+    at = open_page("shapes", "ko", query={"shapes_B": "0", "shapes_cell": "Transformer", "shapes_failure": "x"})
+    assert not at.exception
+    errors = _errors(at)
+    for field in ("B", "cell", "failure"):
+        assert translate("ko", f"shapes.field.{field}") in errors
+    assert "`(2, 3, 6)`" in all_text(at)  # defaults are shown instead
+
+
+def test_proj_size_layers_and_bridge():
+    at = open_page("shapes", "en", query={"shapes_proj_size": "2", "shapes_num_layers": "2"})
+    assert not at.exception
+    text = all_text(at)
+    assert "| `h_n` | `(L·K, B, P)` | `(2, 2, 2)` |" in text and "| `c_n` | `(L·K, B, H)` | `(2, 2, 6)` |" in text
+    assert translate("en", "shapes.check.proj_cell.differ")[:20] in text
+    assert translate("en", "shapes.check.bottom_layer.title") in text
+    at.number_input(key="shapes_proj_size").set_value(0).run()
+    at.toggle(key="shapes_bidirectional").set_value(True).run()
+    at.number_input(key="shapes_dec_layers").set_value(3).run()
+    text = all_text(at)
+    assert "torch.cat([s[:, 0], s[:, 1]], dim=-1)" in text and "s[-1:].repeat(3, 1, 1)" in text
+    assert "nn.Linear(12, 8)" in text and "(3, 2, 8)" in text
+    assert "Expected hidden[0] size (3, 2, 8), got [4, 2, 6]" in text
+
+
+def test_each_wrong_input_shows_the_real_error(lang):
+    at = open_page("shapes", lang)
+    for kind, words in (("wrong_e", "Expected 4, got 5"), ("wrong_h0", "Expected hidden[0] size (1, 2, 6)"),
+                        ("input_2d", "unbatched 2-D input"), ("unsorted", "enforce_sorted")):
+        at.selectbox(key="shapes_failure").set_value(kind).run()
+        assert not at.exception
+        assert words in all_text(at), kind
+        assert translate(lang, f"shapes.fail.{kind}.raised")[:20] in all_text(at)
+
+
+def test_quiz_grades_against_the_forward_pass_and_keeps_score(lang):
+    at = open_page("shapes", lang)
+    q = make_question(1, at.session_state["shapes_quiz_salt"])
+    at.text_input(key="shapes_quiz_answer_1").input(str(q.answer))
+    _click(at, translate(lang, "shapes.quiz.submit"))
+    assert not at.exception and translate(lang, "shapes.quiz.right", expected=str(q.answer)) in all_text(at)
+    assert translate(lang, "shapes.quiz.score", right=1, asked=1) in all_text(at)
+    _click(at, translate(lang, "shapes.quiz.next"))
+    q2 = make_question(2, at.session_state["shapes_quiz_salt"])
+    wrong = "(" + ", ".join(str(n + 1) for n in q2.answer) + ")"
+    at.text_input(key="shapes_quiz_answer_2").input(wrong)
+    _click(at, translate(lang, "shapes.quiz.submit"))
+    assert at.warning
+    assert translate(lang, "shapes.quiz.score", right=1, asked=2) in all_text(at)
+    at.text_input(key="shapes_quiz_answer_2").input("no idea")
+    _click(at, translate(lang, "shapes.quiz.submit"))
+    assert translate(lang, "shapes.field.quiz_answer") in _errors(at)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+# Heights are the whole chart (title, legend and axes included): Streamlit fits the spec into them.
 # Each chart is a layer whose data sits on the layer, not on the parts: Altair then skips hashing the
 # frame for every part, which is most of its cost on a rerun.
 ZERO_COLOR = "#d62728"  # a factor of exactly 0: the whole product is 0
@@ -19,7 +20,7 @@ def _model_color(df: pd.DataFrame, title: str) -> alt.Color:
     models = list(dict.fromkeys(df["model"]))
     return alt.Color("model:N", title=title, sort=models,
                      scale=alt.Scale(domain=models, range=MODEL_COLORS[: len(models)]),
-                     legend=alt.Legend(orient="top"))
+                     legend=alt.Legend(orient="top", title=None))
 
 
 def continuation_chart(df: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
@@ -35,7 +36,7 @@ def continuation_chart(df: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
                  alt.Tooltip("prob:Q", title=labels["prob"], format=".4f")],
     )
     text = base.mark_text(dy=-7, fontSize=11).encode(text=alt.Text("prob:Q", format=".3~f"))
-    return alt.layer(bars, text, data=df).properties(height=230, width="container", title=labels["cont_title"])
+    return alt.layer(bars, text, data=df).properties(height=300, width="container", title=labels["cont_title"])
 
 
 def factors_chart(df: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
@@ -59,7 +60,7 @@ def factors_chart(df: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
         color=alt.Color("zero:N", scale=alt.Scale(domain=[True, False], range=[ZERO_COLOR, "gray"]), legend=None),
     )
     return alt.layer(bars, text, data=df).resolve_scale(color="independent").properties(
-        height=230, width="container", title=labels["factors_title"])
+        height=330, width="container", title=labels["factors_title"])
 
 
 def sparsity_chart(df: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
@@ -75,7 +76,7 @@ def sparsity_chart(df: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
                  alt.Tooltip("share:Q", title=labels["share"], format=".0%")],
     )
     text = base.mark_text(dy=-7, fontSize=12).encode(text=alt.Text("label:N"))
-    return alt.layer(bars, text, data=df).properties(height=200, width="container", title=labels["sparsity_title"])
+    return alt.layer(bars, text, data=df).properties(height=260, width="container", title=labels["sparsity_title"])
 
 
 def window_chart(df: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
@@ -88,7 +89,7 @@ def window_chart(df: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
     cells = base.mark_rect(stroke="white", strokeWidth=2).encode(
         color=alt.Color("seen:N", title=None, sort=states,
                         scale=alt.Scale(domain=states, range=["#3b6fd6", "#d9d9d9", "#f58518"]),
-                        legend=alt.Legend(orient="top")),
+                        legend=alt.Legend(orient="top", title=None)),
         tooltip=[alt.Tooltip("model:N", title=labels["model"]), alt.Tooltip("word:N", title=labels["word"]),
                  alt.Tooltip("seen:N", title=" ")],
     )

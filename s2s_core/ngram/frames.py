@@ -120,7 +120,7 @@ def window_frame(res: WindowResult, names: dict[str, str]) -> pd.DataFrame:
             rows.append({"model": model, "pos": f"{i}. {word}", "i": i, "word": word,
                          "seen": names["sees"] if v else names["blind"]})
         rows.append({"model": model, "pos": f"{len(res.before) + 1}. {res.target}", "i": len(res.before) + 1,
-                     "word": "?", "seen": names["target"]})
+                     "word": f"{res.target} ?", "seen": names["target"]})
     return pd.DataFrame(rows)
 
 

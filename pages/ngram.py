@@ -1,0 +1,281 @@
+"""Page: next-token prediction by counting — continuations, sentence probability, sparsity, the window."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from s2s_core.errors import InputError
+from s2s_core.ngram import (
+    ContinuationResult,
+    NgramConfig,
+    SentenceResult,
+    SparsityResult,
+    continuations,
+    parse_config,
+    parse_prefix,
+    parse_sentence,
+    sentence_probability,
+    sparsity,
+    window_view,
+)
+from s2s_core.ngram.charts import continuation_chart, factors_chart, sparsity_chart, window_chart
+from s2s_core.ngram.code import script
+from s2s_core.ngram.compute import K_MAX, K_MIN, MAX_N, MIN_N, parse_corpus
+from s2s_core.ngram.counting import Corpus, Sentence
+from s2s_core.ngram.frames import (
+    CHART_TOP,
+    continuation_frame,
+    continuation_long,
+    factors_frame,
+    factors_long,
+    fmt_log,
+    fmt_prob,
+    log_sum_text,
+    product_text,
+    sparsity_frame,
+    window_frame,
+)
+from s2s_ui.i18n import lang, t
+from s2s_ui.widgets import (
+    check_badge,
+    code_expander,
+    guarded,
+    md_escape,
+    notice_list,
+    page_header,
+    predict_then_reveal,
+    reset_button,
+    show_error,
+)
+
+CHECK_TOL = 1e-9  # hand ratios vs torch, both float64
+
+
+# --- cached core calls (keyed by frozen configs and token tuples, never tensors) ----------------------
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def cached_continuations(config: NgramConfig, prefix: Sentence) -> ContinuationResult:
+    return continuations(config, prefix)
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def cached_sentence(config: NgramConfig, sentence: Sentence) -> SentenceResult:
+    return sentence_probability(config, sentence)
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def cached_sparsity(corpus: Corpus, sentence: Sentence) -> SparsityResult:
+    return sparsity(corpus, sentence)
+
+
+# Chart specs are cached too: building and validating an Altair chart costs far more than the counting.
+Labels = tuple[tuple[str, str], ...]
+
+
+@st.cache_data(max_entries=128, show_spinner=False)
+def continuation_spec(config: NgramConfig, prefix: Sentence, labels: Labels) -> dict:
+    names = dict(labels)
+    return continuation_chart(continuation_long(continuations(config, prefix), config.smoothing, names), names).to_dict()
+
+
+@st.cache_data(max_entries=128, show_spinner=False)
+def factors_spec(config: NgramConfig, sentence: Sentence, labels: Labels) -> dict:
+    names = dict(labels)
+    return factors_chart(factors_long(sentence_probability(config, sentence), config.smoothing, names), names).to_dict()
+
+
+@st.cache_data(max_entries=128, show_spinner=False)
+def sparsity_spec(corpus: Corpus, sentence: Sentence, n: int | None, labels: Labels) -> dict:
+    return sparsity_chart(sparsity_frame(sparsity(corpus, sentence), n), dict(labels)).to_dict()
+
+
+@st.cache_data(max_entries=128, show_spinner=False)
+def window_spec(sentence: Sentence, n: int, labels: Labels) -> dict:
+    names = dict(labels)
+    return window_chart(window_frame(window_view(sentence, n), names), names).to_dict()
+
+
+def chart_labels(n: int | None = None) -> Labels:
+    """Every "ngram.chart.*" text in the learner's language (part of each chart's cache key)."""
+    keys = ("word", "prob", "model", "mle", "addk", "unseen_each", "cont_title", "position", "ratio",
+            "factors_title", "n", "share", "unseen", "sparsity_title", "ffnn", "rnn", "sees", "blind", "target",
+            "window_title")
+    return tuple((k, t(f"ngram.chart.{k}")) for k in keys) + (("ngram", t("ngram.chart.ngram", n=n or 1)),)
+
+
+def show_chart(spec: dict) -> None:
+    st.vega_lite_chart(spec, width="stretch")
+
+
+def _table(df, columns: list[str]) -> None:
+    """A frame with translated column headers (cells are plain text, never HTML)."""
+    st.dataframe(df[columns].rename(columns={c: t(f"ngram.col.{c}") for c in columns}),
+                 hide_index=True, width="stretch")
+
+
+def _words(tokens: Sentence) -> str:
+    return md_escape(" ".join(tokens)) if tokens else "∅"
+
+
+# --- inputs ---------------------------------------------------------------------------------------
+
+def read_inputs() -> tuple[Corpus | None, NgramConfig | None, str, str]:
+    """Widgets -> (corpus, config, raw prefix, raw sentence); a bad corpus or setting shows its message."""
+    st.subheader(t("ngram.inputs_header"))
+    code = lang()  # text defaults follow the language, so each language keeps its own text widgets
+    left, right = st.columns([3, 2])
+    with left:
+        corpus_text = st.text_area(t("ngram.field.corpus"), value=t("ngram.default.corpus"), height=230,
+                                   key=f"ngram_corpus_{code}", help=t("ngram.corpus_help"), bind="query-params")
+    with right:
+        n = st.slider(t("ngram.field.n"), MIN_N, MAX_N, 3, key="ngram_n", help=t("ngram.n_help"),
+                      bind="query-params")
+        prefix_text = st.text_input(t("ngram.field.prefix"), value=t("ngram.default.prefix"),
+                                    key=f"ngram_prefix_{code}", help=t("ngram.prefix_help"), bind="query-params")
+        sentence_text = st.text_input(t("ngram.field.sentence"), value=t("ngram.default.sentence"),
+                                      key=f"ngram_sentence_{code}", help=t("ngram.sentence_help"),
+                                      bind="query-params")
+        smooth_col, k_col = st.columns([3, 2], vertical_alignment="bottom")
+        with smooth_col:
+            smoothing = st.toggle(t("ngram.field.smoothing"), value=False, key="ngram_smooth", bind="query-params")
+        with k_col:
+            k = st.number_input(t("ngram.field.k"), min_value=K_MIN, max_value=K_MAX, value=1.0, step=0.1,
+                                key="ngram_k", help=t("ngram.k_help"), bind="query-params", disabled=not smoothing)
+    st.caption(t("ngram.markers"))
+    reset_button([f"ngram_corpus_{code}", "ngram_n", f"ngram_prefix_{code}", f"ngram_sentence_{code}",
+                  "ngram_smooth", "ngram_k"])
+    corpus = guarded(lambda: parse_corpus(corpus_text))
+    config = None
+    if corpus is not None:
+        config = guarded(lambda: parse_config(corpus_text, n, smoothing, k))
+    return corpus, config, prefix_text, sentence_text
+
+
+# --- 1) continuations -------------------------------------------------------------------------------
+
+def show_continuations(config: NgramConfig, prefix_text: str) -> Sentence | None:
+    st.subheader(t("ngram.cont.header"))
+    try:
+        prefix = parse_prefix(prefix_text, config.n)
+    except InputError as err:
+        show_error(err)
+        return None
+    res = cached_continuations(config, prefix)
+    if not prefix:
+        st.caption(t("ngram.cont.unigram", history=res.history_count))
+    elif res.history_count == 0:
+        st.warning(t("ngram.cont.unseen", prefix=_words(prefix), vocab=res.vocab_size))
+    else:
+        st.caption(t("ngram.cont.caption", prefix=_words(prefix), history=res.history_count, vocab=res.vocab_size))
+    if res.words or config.smoothing:
+        left, right = st.columns([2, 3])
+        with left:
+            cols = ["word", "count", "ratio", "p_mle"] + (["p_addk"] if config.smoothing else [])
+            _table(continuation_frame(res), cols)
+        with right:
+            show_chart(continuation_spec(config, prefix, chart_labels()))
+            if len(res.words) > CHART_TOP:
+                st.caption(t("ngram.cont.top", shown=CHART_TOP, total=len(res.words)))
+    if config.smoothing:
+        st.info(t("ngram.cont.smooth_note", k=f"{config.k:g}", unseen=res.unseen_types,
+                  p=fmt_prob(res.unseen_prob_addk), vocab=res.vocab_size, total=f"{res.addk_total:.4f}"))
+    if res.words:
+        check_badge(t("ngram.cont.check"), res.max_abs_diff, tol=CHECK_TOL)
+    return prefix
+
+
+# --- quiz, 2) sentence probability ------------------------------------------------------------------
+
+def _factor_words(res: SentenceResult, i: int) -> dict[str, object]:
+    f = res.factors[i]
+    return {"i": i + 1, "word": md_escape(f.word), "history": _words(f.history),
+            "ratio": f"{f.count}/{f.history_count}"}
+
+
+def show_quiz(config: NgramConfig, res: SentenceResult) -> None:
+    yes, no = t("ngram.quiz.yes"), t("ngram.quiz.no")
+    if res.first_zero_mle is not None:
+        correct, why = yes, t("ngram.quiz.why_zero", **_factor_words(res, res.first_zero_mle))
+    else:
+        correct, why = no, t("ngram.quiz.why_positive", p=fmt_prob(res.probability_mle))
+    predict_then_reveal("ngram_quiz", t("ngram.quiz.question", sentence=_words(res.tokens), n=config.n),
+                        [yes, no], correct, why)
+
+
+def show_sentence(config: NgramConfig, res: SentenceResult) -> None:
+    st.subheader(t("ngram.sent.header"))
+    st.caption(t("ngram.sent.caption_unigram") if config.n == 1 else t("ngram.sent.caption", window=config.n - 1))
+    st.markdown(t("ngram.sent.formula", sentence=_words(res.tokens), product=product_text(res, config.smoothing),
+                  p=fmt_prob(res.probability)))
+    st.markdown(t("ngram.sent.log", terms=log_sum_text(res), logp=fmt_log(res.log_probability)))
+    if res.first_zero is not None:
+        f = res.factors[res.first_zero]
+        key = "ngram.sent.undefined" if f.mle is None else "ngram.sent.zero"
+        st.warning(t(key, **_factor_words(res, res.first_zero)), icon="0️⃣")
+    if config.smoothing:
+        st.info(t("ngram.sent.smooth_on", k=f"{config.k:g}", vocab=res.vocab_size))
+    show_chart(factors_spec(config, res.tokens, chart_labels()))
+    cols = ["i", "word", "history", "ratio"] + (["addk_ratio", "p_addk"] if config.smoothing else ["p_mle"])
+    _table(factors_frame(res, config.smoothing), cols + ["p", "log_p"])
+    check_badge(t("ngram.sent.check"), res.max_abs_diff, tol=CHECK_TOL)
+
+
+# --- 3) sparsity, 4) the window ---------------------------------------------------------------------
+
+def show_sparsity(corpus: Corpus, config: NgramConfig | None, sentence: Sentence) -> None:
+    st.subheader(t("ngram.sparse.header"))
+    res = cached_sparsity(corpus, sentence)
+    st.caption(t("ngram.sparse.caption", total=res.totals[0]))
+    df = sparsity_frame(res, config.n if config else None)
+    show_chart(sparsity_spec(corpus, sentence, config.n if config else None, chart_labels()))
+    if config is not None and config.n in res.ns:
+        i = res.ns.index(config.n)
+        st.markdown(t("ngram.sparse.now", n=config.n, unseen=res.unseen[i], total=res.totals[i]))
+    _table(df.rename(columns={"label": "unseen", "unseen": "count"}), ["n", "unseen", "grams", "distinct"])
+    st.caption(t("ngram.sparse.monotone"))
+
+
+def show_window(config: NgramConfig, sentence: Sentence) -> None:
+    st.subheader(t("ngram.win.header"))
+    win = window_view(sentence, config.n)
+    target = md_escape(win.target)
+    if config.n == 1:
+        st.markdown(t("ngram.win.unigram", target=target))
+    elif win.outside:
+        alt = cached_continuations(config, win.history)
+        alternatives = ", ".join(f"{md_escape(w)} {c}/{alt.history_count}" for w, c in zip(alt.words, alt.counts))
+        st.markdown(t("ngram.win.outside", target=target, n=config.n, history=_words(win.history),
+                      outside=", ".join(f"“{md_escape(w)}”" for w in win.outside),
+                      alternatives=alternatives or t("ngram.win.nothing")))
+    else:
+        st.markdown(t("ngram.win.inside", target=target, window=config.n - 1))
+    show_chart(window_spec(sentence, config.n, chart_labels(config.n)))
+    lines = [t("ngram.win.ffnn", window=config.n - 1)] if config.n > 1 else []
+    lines.append(t("ngram.win.rnn", target=target, first=md_escape(sentence[0])))
+    st.markdown("\n".join(f"- {line}" for line in lines))
+
+
+# --- the page -------------------------------------------------------------------------------------
+
+page_header("ngram")
+corpus, config, prefix_text, sentence_text = read_inputs()
+prefix = sentence = None
+if config is not None:
+    prefix = show_continuations(config, prefix_text)
+if corpus is not None:
+    try:
+        sentence = parse_sentence(sentence_text)
+    except InputError as err:
+        st.subheader(t("ngram.sent.header"))
+        show_error(err)
+if config is not None and sentence is not None:
+    result = cached_sentence(config, sentence)
+    show_quiz(config, result)
+    show_sentence(config, result)
+if corpus is not None and sentence is not None:
+    show_sparsity(corpus, config, sentence)
+if config is not None and sentence is not None:
+    show_window(config, sentence)
+notice_list([f"ngram.notice.{k}" for k in ("cont", "zero", "sparse", "smooth", "window")])
+if config is not None:
+    code_expander(script(config, prefix, sentence), file_name="next_token_counts.py")

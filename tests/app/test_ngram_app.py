@@ -1,0 +1,93 @@
+"""Next-token page through AppTest, in both languages: live counts and products, smoothing, quiz, bad input."""
+
+from __future__ import annotations
+
+from s2s_core.ngram import parse_config, parse_sentence, sentence_probability
+from s2s_core.ngram.frames import fmt_prob, product_text
+from s2s_ui.catalog import translate
+from tests.app.conftest import all_text, open_page
+
+
+def _errors(at) -> str:
+    return " ".join(e.value for e in at.error)
+
+
+def test_defaults_show_the_live_product_and_checks(lang):
+    at = open_page("ngram", lang)
+    assert not at.exception
+    text = all_text(at)
+    assert translate(lang, "ngram.title") in text
+    expected = sentence_probability(parse_config(translate(lang, "ngram.default.corpus"), 3, False, 1.0),
+                                    parse_sentence(translate(lang, "ngram.default.sentence")))
+    assert product_text(expected, False) in text and fmt_prob(expected.probability) in text
+    if lang == "ko":
+        assert "`2/8 × 1/2 × 1/1 × 1/3 × 1/1` = **0.0417**" in text  # 오늘 점심에 → 김밥을 2, 라면을 1, 친구를 1
+        assert "먹었다 1/3, 끓였다 1/3, 먹는다 1/3" in text  # the window cannot see 어제
+    assert len(at.success) >= 2  # both hand-vs-torch checks pass
+    assert not at.error
+
+
+def test_smoothing_turns_the_zero_factor_positive(lang):
+    at = open_page("ngram", lang, query={"ngram_n": "4"})
+    assert not at.exception
+    assert at.warning  # an unseen 4-gram: one factor is 0
+    assert "**0**" in all_text(at)
+    at.toggle(key="ngram_smooth").set_value(True).run()
+    assert not at.exception
+    text = all_text(at)
+    assert translate(lang, "ngram.sent.smooth_on", k="1", vocab=16 if lang == "ko" else 20) in text
+    assert "**0**" not in text
+
+
+def test_quiz_is_graded_against_the_live_result(lang):
+    at = open_page("ngram", lang)
+    at.radio(key="ngram_quiz").set_value(translate(lang, "ngram.quiz.yes")).run()
+    assert not at.exception
+    assert any(translate(lang, "ngram.quiz.yes") in w.value for w in at.warning)  # n = 3: P > 0, so "yes" is wrong
+    at.slider(key="ngram_n").set_value(4).run()
+    assert not at.exception
+    assert any(translate(lang, "ngram.quiz.yes") in s.value for s in at.success)  # n = 4: an unseen 4-gram
+
+
+def test_prefix_longer_than_the_window_is_named_and_the_rest_works(lang):
+    at = open_page("ngram", lang, query={"ngram_n": "2"})
+    assert not at.exception
+    assert translate(lang, "ngram.field.prefix") in _errors(at)
+    assert translate(lang, "ngram.sent.header") in all_text(at)
+    assert len(at.success) >= 1  # the sentence check still runs
+
+
+def test_empty_corpus_and_empty_sentence(lang):
+    at = open_page("ngram", lang, query={f"ngram_corpus_{lang}": ""})
+    assert not at.exception
+    assert translate(lang, "ngram.field.corpus") in _errors(at)
+    assert translate(lang, "ui.notice_title") in all_text(at)
+    at = open_page("ngram", lang, query={f"ngram_sentence_{lang}": ""})
+    assert not at.exception
+    assert translate(lang, "ngram.field.sentence") in _errors(at)
+    assert translate(lang, "ngram.cont.header") in all_text(at)  # the continuation table still works
+
+
+def test_n_larger_than_any_sentence_and_a_reserved_marker(lang):
+    at = open_page("ngram", lang, query={f"ngram_corpus_{lang}": "a b\nb c", f"ngram_prefix_{lang}": "b"})
+    assert not at.exception
+    assert translate(lang, "ngram.field.n") in _errors(at)
+    assert translate(lang, "ngram.sparse.header") in all_text(at)  # sparsity needs no n: still drawn
+    at = open_page("ngram", lang, query={f"ngram_corpus_{lang}": "a <sos> b"})
+    assert not at.exception
+    assert "sos" in _errors(at)
+
+
+def test_user_text_is_escaped_not_rendered(lang):
+    at = open_page("ngram", lang, query={f"ngram_sentence_{lang}": "<b>x</b> **y** [z](http://e)"})
+    assert not at.exception
+    text = all_text(at)
+    assert "\\<b\\>x\\</b\\>" in text and "\\*\\*y\\*\\*" in text
+
+
+def test_switching_language_swaps_the_default_corpus():
+    at = open_page("ngram", "ko")
+    at.segmented_control(key="lang").set_value("en").run()
+    assert not at.exception
+    assert translate("en", "ngram.title") in all_text(at)
+    assert at.text_area(key="ngram_corpus_en").value == translate("en", "ngram.default.corpus")

@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
+import math
+
 import altair as alt
 import pandas as pd
 
 from s2s_core.bptt.frames import cell_order
 
 SERIES_COLORS = ("#d62728", "#1f77b4", "#2ca02c", "#9ecae1", "#7f7f7f")  # RNN, LSTM, GRU, LSTM cell, ρ^k
+
+
+def decades(values: pd.Series) -> list[float]:
+    """Axis ticks at powers of ten only (a log axis otherwise draws a gridline at every 2, 3, … 9)."""
+    values = values[values > 0]
+    if values.empty:
+        return [1.0]
+    lo, hi = math.floor(math.log10(values.min())), math.ceil(math.log10(values.max()))
+    step = max(1, math.ceil((hi - lo) / 8))  # at most ~8 labelled decades, even across 1e-20 … 1e+12
+    return [10.0**e for e in range(lo, hi + 1, step)]
 
 
 def grad_chart(frame: pd.DataFrame, cuts: pd.DataFrame, labels: dict[str, str]) -> alt.LayerChart:
@@ -18,10 +30,11 @@ def grad_chart(frame: pd.DataFrame, cuts: pd.DataFrame, labels: dict[str, str]) 
         .mark_line(point=alt.OverlayMarkDef(size=18))
         .encode(
             x=alt.X("k:Q", title=labels["k"], scale=alt.Scale(nice=False)),
-            y=alt.Y("norm:Q", title=labels["norm"], scale=alt.Scale(type="log"), axis=alt.Axis(format=".0e")),
+            y=alt.Y("norm:Q", title=labels["norm"], scale=alt.Scale(type="log"),
+                    axis=alt.Axis(format=".0e", values=decades(frame["norm"]))),
             color=alt.Color("series:N", title=None, sort=order,
                             scale=alt.Scale(domain=order, range=list(SERIES_COLORS)),
-                            legend=alt.Legend(orient="top")),
+                            legend=alt.Legend(orient="top", columns=3)),
             strokeDash=alt.condition("datum.cell == 'law' || datum.series == 'LSTM cell'",
                                      alt.value([5, 4]), alt.value([1, 0])),
             strokeWidth=alt.condition("datum.focus", alt.value(3.5), alt.value(1.8)),
@@ -37,17 +50,20 @@ def grad_chart(frame: pd.DataFrame, cuts: pd.DataFrame, labels: dict[str, str]) 
             x="k:Q", y=alt.value(8), text=alt.value(labels["cut"])
         )
         layers += [rules, text]
-    return alt.layer(*layers).properties(height=320, width="container", title=labels["grad_title"])
+    return alt.layer(*layers).properties(height=400, width="container", title=labels["grad_title"])
 
 
 def clip_chart(frame: pd.DataFrame, max_norm: float, labels: dict[str, str]) -> alt.LayerChart:
     """Gradient norms before and after clip_grad_norm_, with the max-norm line (log scale: sizes differ a lot)."""
     params = list(dict.fromkeys(frame["param"]))
     whens = list(dict.fromkeys(frame["when"]))
+    ticks = decades(pd.concat([frame["norm"], frame["base"], pd.Series([max_norm])]))
     bars = alt.Chart(frame).mark_bar().encode(
         x=alt.X("param:N", title=None, sort=params, axis=alt.Axis(labelAngle=0, labelLimit=120)),
         xOffset=alt.XOffset("when:N", sort=whens),
-        y=alt.Y("norm:Q", title=labels["norm"], scale=alt.Scale(type="log"), axis=alt.Axis(format=".0e")),
+        y=alt.Y("norm:Q", title=labels["norm"], scale=alt.Scale(type="log"),
+                axis=alt.Axis(format=".0e", values=ticks)),
+        y2="base:Q",
         color=alt.Color("when:N", title=None, sort=whens, scale=alt.Scale(range=["#ff7f0e", "#1f77b4"]),
                         legend=alt.Legend(orient="top")),
         tooltip=[alt.Tooltip("param:N"), alt.Tooltip("when:N"), alt.Tooltip("norm:Q", format=".4g")],

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 
-from s2s_core.bptt.compute import CELLS, PARAM_NAMES, BpttResult, ClipResult
+from s2s_core.bptt.compute import CELLS, PARAM_NAMES, BpttResult, CellGrad, ClipResult
 
 CELL_NAMES = {"rnn": "RNN", "lstm": "LSTM", "gru": "GRU"}
 LAW = "ρ^k"  # the reference line's series name (a formula, the same in every language)
@@ -58,14 +60,46 @@ def milestones_frame(result: BpttResult, k_title: str) -> pd.DataFrame:
 
 
 def clip_frame(grad: ClipResult, before: str, after: str, total: str) -> pd.DataFrame:
-    """Norms per parameter and in total, before and after clip_grad_norm_ (labels translated by the caller)."""
+    """Norms per parameter and in total, before and after clip_grad_norm_ (labels translated by the caller).
+
+    'base' is where the bars start on the log scale (a power of ten under every value and max_norm),
+    because a log axis has no 0 to start from.
+    """
     rows = []
     for name, b, a in zip(PARAM_NAMES, grad.param_before, grad.param_after):
         rows += [{"param": name, "when": before, "norm": b}, {"param": name, "when": after, "norm": a}]
     rows += [{"param": total, "when": before, "norm": grad.total_before},
              {"param": total, "when": after, "norm": grad.total_after}]
-    return pd.DataFrame(rows)
+    frame = pd.DataFrame(rows)
+    smallest = min([v for v in frame["norm"] if v > 0] + [grad.max_norm])
+    return frame.assign(base=10.0 ** math.floor(math.log10(smallest)))
 
 
 def cell_order() -> list[str]:
     return [CELL_NAMES[c] for c in CELLS] + [LSTM_CELL, LAW]
+
+
+def ratio_band(ratio: float) -> str:
+    """The quiz's three answers: 'vanish' (< 1/100 of the last step), 'same', or 'explode' (> 100×)."""
+    if ratio < 1e-2:
+        return "vanish"
+    if ratio > 1e2:
+        return "explode"
+    return "same"
+
+
+def reach(grad: CellGrad) -> int:
+    """How many steps back (counting the last step) the gradient reaches with the truncation: the first 0."""
+    zeros = [k for k, v in enumerate(grad.norms) if v == 0]
+    return zeros[0] if zeros else len(grad.norms)
+
+
+def far_ratio(grad: CellGrad, clipped: ClipResult, k: int) -> tuple[float, float]:
+    """(before, after) clipping: the gradient k steps back relative to the last step.
+
+    clip_grad_norm_ multiplies every gradient by one factor, so a far step's share of the signal is the
+    same after clipping: the ratio of (scale·g_k) to (scale·g_0) is computed here, not assumed.
+    """
+    before = grad.norms[k] / grad.norms[0]
+    after = (clipped.scale * grad.norms[k]) / (clipped.scale * grad.norms[0])
+    return before, after

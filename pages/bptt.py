@@ -1,0 +1,166 @@
+"""Page: backprop through time — gradient norms by steps back, vanishing/exploding, truncation, clipping."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from s2s_core import caps
+from s2s_core.bptt import BpttConfig, BpttResult, ClipResult, backprop_through_time, clip, parse_config, parse_max_norm
+from s2s_core.bptt.charts import clip_chart, grad_chart
+from s2s_core.bptt.code import script
+from s2s_core.bptt.compute import CELLS, GATE_BIAS_RANGE, MAX_T, RHO_RANGE
+from s2s_core.bptt.frames import (
+    CELL_NAMES,
+    clip_frame,
+    cuts_frame,
+    far_ratio,
+    grad_frame,
+    milestones_frame,
+    ratio_band,
+    reach,
+    sci,
+)
+from s2s_core.errors import InputError
+from s2s_ui.i18n import t
+from s2s_ui.widgets import (
+    check_badge,
+    code_expander,
+    notice_list,
+    page_header,
+    predict_then_reveal,
+    reset_button,
+    show_error,
+)
+
+BANDS = ("vanish", "same", "explode")
+KEYS = ["bptt_T", "bptt_rho", "bptt_cell", "bptt_linear", "bptt_gate", "bptt_k", "bptt_seed", "bptt_clip"]
+
+
+@st.cache_data(max_entries=128, show_spinner=False)
+def compute(config: BpttConfig) -> BpttResult:
+    return backprop_through_time(config)
+
+
+def read_inputs() -> BpttConfig | None:
+    """Widgets -> validated config; None (with a message naming the field) when a value is bad."""
+    st.subheader(t("bptt.inputs"))
+    st.caption(t("bptt.setup"))
+    left, right = st.columns(2)
+    with left:
+        T = st.slider(t("bptt.T_label"), 2, MAX_T, 30, key="bptt_T", bind="query-params")
+        rho = st.slider(t("bptt.rho_label"), RHO_RANGE[0], RHO_RANGE[1], 0.9, 0.05, key="bptt_rho",
+                        help=t("bptt.rho_help"), bind="query-params")
+        linear = st.toggle(t("bptt.linear_label"), value=False, key="bptt_linear", help=t("bptt.linear_help"),
+                           bind="query-params")
+    with right:
+        gate = st.slider(t("bptt.gate_label"), GATE_BIAS_RANGE[0], GATE_BIAS_RANGE[1], 1.0, 0.5, key="bptt_gate",
+                         help=t("bptt.gate_help"), bind="query-params")
+        c1, c2 = st.columns(2)
+        k = c1.number_input(t("bptt.truncate_label"), min_value=0, max_value=MAX_T, value=0, step=1, key="bptt_k",
+                            help=t("bptt.truncate_help"), bind="query-params")
+        seed = c2.number_input(t("bptt.field.seed"), min_value=0, max_value=caps.MAX_SEED, value=0, step=1,
+                               key="bptt_seed", bind="query-params")
+    cell = st.segmented_control(t("bptt.cell_label"), options=list(CELLS), default="rnn",
+                                format_func=CELL_NAMES.get, key="bptt_cell", required=True, bind="query-params")
+    reset_button(KEYS)
+    try:
+        return parse_config(T, rho, cell, linear, gate, k, seed)
+    except InputError as err:
+        show_error(err)
+        return None
+
+
+def show_gradients(config: BpttConfig, result: BpttResult) -> None:
+    """The chart of ‖∂L/∂h_(T-k)‖, a readout per cell, the table, and the checks."""
+    st.subheader(t("bptt.grad_header"))
+    st.markdown(t("bptt.why"))
+    labels = {k: t(f"bptt.chart.{k}") for k in ("k", "norm", "series", "t", "ratio", "cut", "grad_title")}
+    st.altair_chart(grad_chart(grad_frame(result), cuts_frame(result), labels), width="stretch")
+    k = result.quiz_back
+    lines = [t("bptt.readout", cell=CELL_NAMES[c.cell], k=k, ratio=sci(c.ratio(k, full=False))) for c in result.cells]
+    st.markdown("\n".join(f"- {line}" for line in lines))
+    with st.expander(t("bptt.table_title")):
+        st.dataframe(milestones_frame(result, t("bptt.k_col")), hide_index=True)
+    checked = [c for c in result.cells if c.module_diff is not None]
+    modules = ", ".join(f"nn.{CELL_NAMES[c.cell]}" for c in checked)
+    check_badge(t("bptt.check_modules", modules=modules), max(c.module_diff for c in checked), tol=1e-9)
+    if result.law_diff is not None:
+        check_badge(t("bptt.check_law"), result.law_diff, tol=1e-9)
+
+
+def show_truncation(config: BpttConfig, result: BpttResult) -> None:
+    st.subheader(t("bptt.truncate_header"))
+    if not result.cuts:
+        st.markdown(t("bptt.truncate_off", T=config.T))
+        return
+    steps = ", ".join(str(config.T - k) for k in reversed(result.cuts))
+    n = reach(result.by_cell(config.cell))
+    st.markdown(t("bptt.truncate_on", steps=steps, T=config.T, reach=n - 1, first=config.T - n + 1))
+
+
+def read_max_norm() -> float | None:
+    value = st.slider(t("bptt.clip_label"), 0.1, 10.0, 1.0, 0.1, key="bptt_clip", bind="query-params")
+    try:
+        return parse_max_norm(value)
+    except InputError as err:
+        show_error(err)
+        return None
+
+
+def show_clipping(config: BpttConfig, result: BpttResult) -> float | None:
+    """clip_grad_norm_ on the chosen cell: sizes before/after, the unchanged direction, and why vanishing stays."""
+    st.subheader(t("bptt.clip_header"))
+    st.markdown(t("bptt.clip_intro"))
+    max_norm = read_max_norm()
+    if max_norm is None:
+        return None
+    grad = result.by_cell(config.cell)
+    clipped: ClipResult = clip(grad, max_norm)
+    st.caption(t("bptt.clip_cell", cell=CELL_NAMES[config.cell]))
+    c1, c2, c3 = st.columns(3)
+    c1.metric(t("bptt.metric_before"), f"{clipped.total_before:.4g}")
+    c2.metric(t("bptt.metric_after"), f"{clipped.total_after:.4g}")
+    c3.metric(t("bptt.metric_cos"), f"{clipped.cosine:.6f}")
+    fmt = {"before": f"{clipped.total_before:.4g}", "max_norm": f"{max_norm:g}", "scale": f"{clipped.scale:.3g}"}
+    st.markdown(t("bptt.clip_active" if clipped.scale < 1 else "bptt.clip_idle", **fmt))
+    labels = {"norm": t("bptt.chart.norm"), "clip_title": t("bptt.chart.clip_title")}
+    frame = clip_frame(clipped, t("bptt.chart.before"), t("bptt.chart.after"), t("bptt.chart.total"))
+    st.altair_chart(clip_chart(frame, max_norm, labels), width="stretch")
+    k = min(result.quiz_back, reach(grad) - 1)
+    before, after = far_ratio(grad, clipped, k)
+    st.info(t("bptt.clip_vanish", k=k, before=sci(before), after=sci(after)), icon=":material/info:")
+    return max_norm
+
+
+def show_quiz(config: BpttConfig, result: BpttResult) -> None:
+    grad = result.by_cell(config.cell)
+    k = result.quiz_back
+    ratio = grad.ratio(k)
+    cell = CELL_NAMES[config.cell]
+    predict_then_reveal(
+        f"bptt_quiz_{config.cell}",
+        t("bptt.quiz_question", cell=cell, k=k),
+        [t(f"bptt.quiz_{b}") for b in BANDS],
+        t(f"bptt.quiz_{ratio_band(ratio)}"),
+        t("bptt.quiz_explain", k=k, ratio=sci(ratio), cell=cell, rho=f"{config.rho:g}"),
+    )
+
+
+def show_notices(config: BpttConfig, result: BpttResult) -> None:
+    k = result.quiz_back
+    ratios = {f"r_{c.cell}": sci(c.ratio(k)) for c in result.cells}
+    lstm, gru = result.by_cell("lstm"), result.by_cell("gru")
+    notice_list([f"bptt.notice_{i}" for i in range(1, 6)], rho=f"{config.rho:g}", k=k,
+                f=f"{lstm.keep_gate:.2f}", z=f"{gru.keep_gate:.2f}", **ratios)
+
+
+page_header("bptt")
+config = read_inputs()
+if config is not None:
+    result = compute(config)
+    show_gradients(config, result)
+    show_truncation(config, result)
+    max_norm = show_clipping(config, result)
+    show_quiz(config, result)
+    show_notices(config, result)
+    code_expander(script(config, max_norm if max_norm is not None else 1.0), file_name="bptt.py")

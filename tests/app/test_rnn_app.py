@@ -1,0 +1,74 @@
+"""RNN page through AppTest, in both languages: defaults, stepping, play, the check, the quiz, bad input."""
+
+from __future__ import annotations
+
+from s2s_core.rnn import parse_config, unroll
+from s2s_core.rnn.frames import vec_text
+from s2s_ui.catalog import translate
+from tests.app.conftest import all_text, open_page
+
+DEFAULT = {"ko": "나는 책을 읽는다", "en": "I read a book"}
+
+
+def _latex(at) -> str:
+    return "\n".join(str(el.value) for el in at.get("latex"))
+
+
+def _check_passes(at, lang: str) -> bool:
+    return any(translate(lang, "rnn.check_what") in s.value for s in at.success)
+
+
+def test_defaults_stepping_play_and_quiz(lang):
+    at = open_page("rnn", lang)
+    assert not at.exception
+    result = unroll(parse_config(DEFAULT[lang], 3, 4, 0))
+    text = all_text(at)
+    assert translate(lang, "rnn.title") in text
+    assert vec_text(result.x[0]) in text  # x_1 of the first word
+    assert f"{float(result.h[0, 0]):.3f}" in _latex(at)  # h_1 filled into the formula
+    assert _check_passes(at, lang)  # hand loop == nn.RNN
+    assert str(result.n_params) in text
+    # 1) The slider to the last step: its formula shows h_S.
+    S = len(result.tokens)
+    at.slider(key="rnn_step").set_value(S).run()
+    assert not at.exception
+    assert f"h_{{{S}}} = \\tanh" in _latex(at)
+    assert f"{float(result.h[-1, 0]):.3f}" in _latex(at)
+    # 2) Play restarts at step 1; Stop ends it.
+    at.button(key="rnn_play").click().run()
+    assert not at.exception and at.session_state["rnn_playing"] is True
+    assert at.slider(key="rnn_step").value == 1
+    at.button(key="rnn_stop").click().run()
+    assert not at.exception and at.session_state["rnn_playing"] is False
+    # 3) The quiz is graded against the live result (the first word reaches every column).
+    at.radio(key="rnn_quiz").set_value(translate(lang, "rnn.quiz_all")).run()
+    assert not at.exception and at.success and not at.warning
+
+
+def test_empty_sentence_names_the_field(lang):
+    at = open_page("rnn", lang, query={f"rnn_sentence_{lang}": "   "})
+    assert not at.exception
+    assert translate(lang, "rnn.field.sentence") in " ".join(e.value for e in at.error)
+
+
+def test_oversized_H_and_nan_weight_are_explained_and_the_page_goes_on(lang):
+    at = open_page("rnn", lang, query={"rnn_H": "100", "rnn_edit": "true",
+                                       "rnn_w_x_4x3": "1,nan,0;0,0,0;0,0,0;0,0,0"})
+    assert not at.exception
+    errors = " ".join(e.value for e in at.error)
+    assert translate(lang, "rnn.field.H") in errors and "100" in errors  # the cap, named
+    assert translate(lang, "rnn.field.W_x") in errors  # the NaN cell, named
+    assert at.number_input(key="rnn_H").value == 4  # the page goes on with the default ...
+    assert _check_passes(at, lang)  # ... and seeded W_x for the broken table
+
+
+def test_typed_weights_from_the_link_are_used(lang):
+    query = {"rnn_edit": "true", "rnn_E": "2", "rnn_H": "2", f"rnn_sentence_{lang}": "a b",
+             "rnn_w_x_2x2": "1,0;0,1", "rnn_w_h_2x2": "0,0;0,0", "rnn_b_2x2": "0;0"}
+    at = open_page("rnn", lang, query=query)
+    assert not at.exception
+    result = unroll(parse_config("a b", 2, 2, 0, [[1, 0], [0, 1]], [[0, 0], [0, 0]], [[0], [0]]))
+    assert f"{float(result.h[0, 0]):.3f}" in _latex(at)
+    # With W_h = 0 nothing is handed on: the live answer is "only column 1".
+    at.radio(key="rnn_quiz").set_value(translate(lang, "rnn.quiz_only_first")).run()
+    assert not at.exception and at.success and not at.warning

@@ -87,6 +87,18 @@ def map_spec(config: TrainConfig, steps_done: int, source: SourceInput, override
                              labels).to_dict(validate=False)
 
 
+@st.cache_data(max_entries=256, show_spinner=False)
+def bottleneck_spec(config: TrainConfig, steps_done: tuple[int, int], names: tuple[str, str], labels: dict[str, str],
+                    _runs: tuple) -> dict:
+    frame = bottleneck_frame({names[0]: _runs[0], names[1]: _runs[1]})
+    return bottleneck_chart(frame, labels).to_dict(validate=False)
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def code_for(config: TrainConfig, source: SourceInput | None) -> str:
+    return script(config, source)  # reads and stitches the core's source files: worth keeping
+
+
 def chart_labels() -> dict[str, str]:
     labels = {k: t(f"training.chart.{k}") for k in CHART_KEYS}
     labels |= {f"m_{m}": t(f"training.chart.m_{m}") for m in METRICS}
@@ -102,6 +114,25 @@ def draw(where, spec: dict) -> None:
     where.vega_lite_chart(spec=spec, width="stretch")
 
 
+def from_link(key: str, options, default, parse=str) -> None:
+    """Seed a choice widget once per session from ?key=<raw option>, else the default. Why not
+    bind="query-params": a bound selectbox writes its translated label into the link, so a Korean link
+    would not open in English."""
+    if key in st.session_state:
+        return
+    try:
+        value = parse(st.query_params.get(key, default))
+    except ValueError:
+        value = default
+    st.session_state[key] = value if value in options else default
+
+
+def to_link(key: str, value) -> None:
+    """Mirror a choice widget's raw option (not its label) into the link."""
+    if value is not None:
+        st.query_params[key] = str(value)
+
+
 # --- settings ---------------------------------------------------------------------------------------
 
 def read_settings() -> TrainConfig | None:
@@ -109,18 +140,19 @@ def read_settings() -> TrainConfig | None:
     st.subheader(t("training.settings"))
     left, middle, right = st.columns(3)
     with left:
+        from_link("training_task", TASKS, DEFAULT.task)
         task = st.selectbox(t("training.task_label"), TASKS, key="training_task", help=t("training.task_help"),
-                            format_func={k: t(f"training.task_{k}") for k in TASKS}.get, bind="query-params")
+                            format_func={k: t(f"training.task_{k}") for k in TASKS}.get)
+        from_link("training_attention", ATTENTIONS, DEFAULT.attention)
         attention = st.selectbox(t("training.attention_label"), ATTENTIONS, key="training_attention",
                                  help=t("training.attention_help"),
-                                 format_func={k: t(f"training.attention_{k}") for k in ATTENTIONS}.get,
-                                 bind="query-params")
+                                 format_func={k: t(f"training.attention_{k}") for k in ATTENTIONS}.get)
     with middle:
         tf_ratio = st.slider(t("training.tf_ratio_label"), 0.0, 1.0, DEFAULT.tf_ratio, 0.05, key="training_tf",
                              help=t("training.tf_ratio_help"), bind="query-params")
+        from_link("training_schedule", SCHEDULES, DEFAULT.tf_schedule)
         schedule = st.radio(t("training.schedule_label"), SCHEDULES, key="training_schedule", horizontal=True,
-                            format_func={k: t(f"training.schedule_{k}") for k in SCHEDULES}.get,
-                            bind="query-params")
+                            format_func={k: t(f"training.schedule_{k}") for k in SCHEDULES}.get)
     with right:
         steps = st.number_input(t("training.steps_label"), 1, MAX_STEPS, DEFAULT.steps, 50, key="training_steps",
                                 bind="query-params")
@@ -145,6 +177,8 @@ def read_settings() -> TrainConfig | None:
         max_len = c.number_input(t("training.max_len_label"), 1, longest, hi_def, 1, key=hi_key, bind="query-params")
         max_seconds = a.number_input(t("training.max_seconds_label"), 1, int(MAX_SECONDS), int(DEFAULT.max_seconds), 5,
                                      key="training_max_seconds", bind="query-params")
+    for key, value in (("training_task", task), ("training_attention", attention), ("training_schedule", schedule)):
+        to_link(key, value)
     try:
         return parse_config(task=task, attention=attention, embed=embed, hidden=hidden, steps=steps, batch=batch, lr=lr,
                             tf_ratio=tf_ratio, tf_schedule=schedule, min_len=min_len, max_len=max_len, seed=seed,
@@ -306,10 +340,11 @@ def show_what_if(result: TrainResult, source: SourceInput, base: DecodeResult) -
     config = result.config
     options = list(range(1, len(base.output) + 1))
     if st.session_state.get("training_wi_step") not in options:
-        st.session_state.pop("training_wi_step", None)
+        st.session_state.pop("training_wi_step", None)  # a shorter output has no such step any more
+    from_link("training_wi_step", options, 1, parse=int)
     labels = {k: step_label(k - 1, base.output[k - 1]) for k in options}
-    step = st.selectbox(t("training.whatif_step_label"), options, key="training_wi_step", format_func=labels.get,
-                        bind="query-params")
+    step = st.selectbox(t("training.whatif_step_label"), options, key="training_wi_step", format_func=labels.get)
+    to_link("training_wi_step", step)
     S = len(base.src_tokens)
     rows = matrix_input("training_wi", [["1", *["0"] * (S - 1)]], "training.field.override",
                         label=t("training.whatif_weights_label"), parse=lambda r: r, dynamic_rows=False,
@@ -348,8 +383,8 @@ def show_bottleneck(result: TrainResult) -> None:
     with_att, without = (result, other) if config.attention != "none" else (other, result)
     with_name = t("training.model_with", name=t(f"training.attention_{with_att.config.attention}"))
     without_name = t("training.model_without")
-    frame = bottleneck_frame({with_name: with_att.run, without_name: without.run})
-    draw(st, bottleneck_chart(frame, chart_labels()).to_dict(validate=False))
+    draw(st, bottleneck_spec(config, (with_att.run.steps_done, without.run.steps_done), (with_name, without_name),
+                             chart_labels(), (with_att.run, without.run)))
     longest = with_att.run.by_length[-1]
     st.markdown(t("training.bottleneck_line", length=longest[0], with_name=with_name, with_acc=pct(longest[1]),
                   without_name=without_name, without_acc=pct(without.run.by_length[-1][1])))
@@ -375,4 +410,4 @@ if config is not None:
         show_bottleneck(result)
 notice_list([f"training.notice_{i}" for i in range(1, 6)])
 if config is not None:
-    code_expander(script(config, source), file_name="training_lab.py")
+    code_expander(code_for(config, source), file_name="training_lab.py")

@@ -416,8 +416,23 @@ def test_frames_and_charts_build(tiny):
     for chart in (loss_chart(loss_frame(run.losses), labels), accuracy_chart(eval_frame(run.evals, names), labels),
                   attention_heatmap(frame, labels), bottleneck_chart(both, labels)):
         assert chart.to_dict()
+    spec = attention_heatmap(frame, labels).to_dict()
+    params = {p["name"]: p["select"]["fields"] for p in spec["params"]}
+    assert params == {"hover_row": ["step"], "hover_col": ["position"]}  # hovering lights up a row and a column
     assert join_tokens("num_en", ["three", "hundred", "<eos>"]) == "three hundred"
     assert join_tokens("num_ko", ["삼", "백", "<eos>"]) == "삼백"
+
+
+def test_generated_script_is_valid_python_with_the_settings():
+    import ast
+
+    from s2s_core.training.code import script
+
+    config = replace(TINY, task="sort", tf_ratio=0.25)
+    source = script(config, SourceInput(("9", "1"), 1))
+    ast.parse(source)
+    assert "tf_ratio=0.25" in source and "task='sort'" in source and "'91', 1" in source
+    assert "s2s_core" not in source  # self-contained
 
 
 def test_slot_trains_once():

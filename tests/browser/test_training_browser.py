@@ -1,0 +1,91 @@
+"""Training lab in real Chromium: train a few steps, see the progress bar and the attention map appear, edit the
+source and read the redrawn output; a bad source gets a message; screenshots of the trained page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.browser.conftest import DESKTOP, PHONE, main_text, open_page, wait_for_text, wait_idle
+
+pytestmark = pytest.mark.browser
+OUT = Path(__file__).resolve().parent.parent.parent / "screenshots"
+# Small but not trivial: enough steps that the progress bar is on screen for a moment.
+SMALL = "training_steps=150&training_hidden=16&training_embed=16&training_batch=32&training_max_len=6"
+
+
+def _open(page, base_url: str, lang: str, extra: str) -> None:
+    """open_page, then close Streamlit's "Page not found" box that a fresh server may show for a first deep link."""
+    open_page(page, base_url, "training-lab", lang, extra=extra)
+    close = page.locator('[role="dialog"] button[aria-label="Close"]')
+    if close.count():
+        close.first.click()
+        wait_idle(page)
+
+
+def _train(page, label: str) -> None:
+    """Press the train button and wait for the live progress bar, then for the finished page."""
+    page.get_by_role("button", name=label).click()
+    page.wait_for_selector('[data-testid="stProgress"]', timeout=60_000)
+    wait_idle(page, timeout=120_000)
+
+
+def test_train_see_progress_and_map_then_edit_the_source(app_server, new_page):
+    page = new_page()
+    _open(page, app_server, "en", f"{SMALL}&training_seed=9001")
+    assert "No model has been trained" in main_text(page)
+    _train(page, "Train")
+    text = main_text(page)
+    assert "Attention map for a source you type" in text
+    assert "Held-out sequences fully right" in text
+    assert page.locator('[data-testid="stVegaLiteChart"]').count() >= 3  # loss, accuracy, map (+ what-if map)
+    # Edit the source: the output and the expected answer are redrawn for the new digits.
+    box = page.get_by_role("textbox", name="Source digits")
+    box.fill("4321")
+    box.press("Enter")
+    wait_for_text(page, "expected: 1234")
+    wait_idle(page)
+    assert "training_source=4321" in page.url
+
+
+def test_bad_source_from_a_link_is_named_in_korean(app_server, new_page):
+    page = new_page(locale="ko-KR")
+    _open(page, app_server, "ko", f"{SMALL}&training_seed=9002&training_source=12a3")
+    _train(page, "학습 시작")
+    alert = page.locator('[data-testid="stAlert"]').filter(has_text="모델은 숫자 0–9만 압니다")
+    assert alert.count() == 1
+    assert "a" in alert.first.inner_text() and "입력" in alert.first.inner_text()
+    assert "병목을 직접 재 보기" in main_text(page)  # the rest of the page still works
+
+
+def _full_height(page, width: int) -> None:
+    height = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
+    page.set_viewport_size({"width": width, "height": min(int(height) + 50, 12_000)})
+    page.wait_for_timeout(500)
+    wait_idle(page)
+
+
+def test_screenshots_of_the_trained_page(app_server, new_page):
+    """The trained view (model, twin, map) at 1280 px and 390 px, English and Korean, into screenshots/."""
+    OUT.mkdir(exist_ok=True)
+    settings = "training_steps=120&training_hidden=32&training_batch=64&training_max_len=8&training_seed=3"
+    page = new_page()
+    _open(page, app_server, "en", settings)
+    if page.get_by_role("button", name="Train").count():
+        _train(page, "Train")
+    twin = page.get_by_role("button", name="Train the comparison model (without attention)")
+    if twin.count():
+        twin.click()
+        wait_idle(page, timeout=120_000)
+    page.context.close()
+    for lang in ("en", "ko"):
+        for name, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+            page = new_page(viewport)
+            _open(page, app_server, lang, settings)
+            assert page.locator('[data-testid="stVegaLiteChart"]').count() >= 4  # cached: no button to press
+            _full_height(page, viewport["width"])
+            path = OUT / f"training-trained-{lang}-{name}.png"
+            page.screenshot(path=str(path), full_page=True)
+            assert path.stat().st_size > 10_000
+            page.context.close()

@@ -115,7 +115,7 @@ def show_batch(result: MasksResult, specs: dict[str, dict]) -> None:
     draw(left, specs["dec_in"])
     draw(right, specs["dec_out"])
     st.markdown(t("masks.lengths_line", src=", ".join(map(str, result.src_lengths.tolist())),
-                  tgt=", ".join(map(str, result.tgt_mask.sum(dim=1).tolist()))))
+                  tgt=", ".join(map(str, result.tgt_lengths.tolist()))))
 
 
 def show_compare() -> None:

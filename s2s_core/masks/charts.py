@@ -15,6 +15,10 @@ from s2s_core.masks.compute import MasksConfig, MasksResult
 
 PAD_COLOR, REAL_COLOR, PAD_STROKE = "#d9d9d9", "#cfe0fb", "#e8590c"
 BOTTOM = alt.Legend(orient="bottom")
+STACKED = alt.Legend(orient="bottom", direction="vertical")  # long entries stay inside a phone's width
+# Fit the width to the page column; the height is the plot's own (Streamlit's default "fit" would squeeze
+# the plot, axes and legend all into `height` pixels).
+FIT_X = alt.AutoSizeParams(type="fit-x", contains="padding")
 
 
 def _cond(channel: type, test: str, if_true: object, if_false: object) -> alt.SchemaBase:
@@ -35,7 +39,9 @@ def _data(frame: pd.DataFrame) -> alt.Data:
 def _grid_axes(labels: dict[str, str]) -> dict[str, alt.SchemaBase]:
     return {
         "x": alt.X("position:O", title=labels["position"], axis=alt.Axis(labelAngle=0)),
-        "y": alt.Y("sentence:N", title=labels["sentence"], sort=None),
+        # No rotated y title (sideways Korean is hard to read, and it costs width on a phone): the row
+        # labels are the sentence numbers, and the page's caption says so.
+        "y": alt.Y("sentence:N", title=None, sort=None),
     }
 
 
@@ -51,7 +57,7 @@ def batch_grid(frame: pd.DataFrame, labels: dict[str, str], title: str) -> alt.L
     )
     text = alt.Chart().mark_text(fontSize=12).encode(
         **_grid_axes(labels), text=alt.Text("token:N"), color=alt.ColorValue("black"))
-    return alt.LayerChart(layer=[cells, text], data=_data(frame), height=alt.Step(30), width="container", title=title)
+    return alt.LayerChart(layer=[cells, text], data=_data(frame), height=alt.Step(30), width="container", title=title, autosize=FIT_X)
 
 
 def loss_grid(frame: pd.DataFrame, labels: dict[str, str], title: str, *, ignore_pad: bool) -> alt.LayerChart:
@@ -69,14 +75,14 @@ def loss_grid(frame: pd.DataFrame, labels: dict[str, str], title: str, *, ignore
         text=alt.Text("nll:Q", format=".2f"),
         color=_cond(alt.ColorValue, counted, alt.value("black"), alt.value("#888888")),
     )
-    return alt.LayerChart(layer=[cells, text], data=_data(frame), height=alt.Step(30), width="container", title=title)
+    return alt.LayerChart(layer=[cells, text], data=_data(frame), height=alt.Step(30), width="container", title=title, autosize=FIT_X)
 
 
 def attention_heatmap(frame: pd.DataFrame, labels: dict[str, str], title: str) -> alt.LayerChart:
     """Decoder steps x source positions; weights on a fixed 0..1 scale so the two variants compare."""
     axes = {
         "x": alt.X("position:N", title=labels["position"], sort=None, axis=alt.Axis(labelAngle=-40)),
-        "y": alt.Y("step:N", title=labels["step"], sort=None),
+        "y": alt.Y("step:N", title=None, sort=None),  # labels read "t1 thanks": step and token to predict
     }
     cells = alt.Chart().mark_rect().encode(
         **axes,
@@ -94,28 +100,35 @@ def attention_heatmap(frame: pd.DataFrame, labels: dict[str, str], title: str) -
         text=alt.Text("weight:Q", format=".2f"),
         color=_cond(alt.ColorValue, "datum.weight > 0.5", alt.value("white"), alt.value("black")),
     )
-    return alt.LayerChart(layer=[cells, text], data=_data(frame), height=alt.Step(28), width="container", title=title)
+    return alt.LayerChart(layer=[cells, text], data=_data(frame), height=alt.Step(28), width="container", title=title, autosize=FIT_X)
 
 
-def pad_share_bars(frame: pd.DataFrame, labels: dict[str, str], title: str) -> alt.Chart:
-    """Total weight on PAD per decoder step: 0 with the mask, the leak without it."""
-    return alt.Chart(_data(frame), height=220, width="container", title=title).mark_bar().encode(
-        x=alt.X("step:N", title=labels["step"], sort=None, axis=alt.Axis(labelAngle=-40)),
-        xOffset=alt.XOffset("variant:N", sort=None),
-        y=alt.Y("share:Q", title=labels["share"], scale=alt.Scale(domain=[0, 1])),
-        color=alt.Color("variant:N", title=labels["variant"], sort=None, legend=BOTTOM),
+def pad_share_bars(frame: pd.DataFrame, labels: dict[str, str], title: str) -> alt.LayerChart:
+    """Total weight on PAD per decoder step: 0 with the mask, the leak without it (numbers on the bars,
+    so the masked 0 is visible too)."""
+    axes = {
+        "x": alt.X("step:N", title=labels["step"], sort=None, axis=alt.Axis(labelAngle=-40)),
+        "xOffset": alt.XOffset("variant:N", sort=None),
+        "y": alt.Y("share:Q", title=labels["share"], scale=alt.Scale(domain=[0, 1])),
+    }
+    bars = alt.Chart().mark_bar().encode(
+        **axes,
+        color=alt.Color("variant:N", title=labels["variant"], sort=None, legend=STACKED),
         tooltip=[alt.Tooltip("step:N", title=labels["step"]), alt.Tooltip("variant:N", title=labels["variant"]),
                  alt.Tooltip("share:Q", title=labels["share"], format=".4f")],
     )
+    text = alt.Chart().mark_text(dy=-7, fontSize=11).encode(**axes, text=alt.Text("share:Q", format=".2f"))
+    return alt.LayerChart(layer=[bars, text], data=_data(frame), height=180, width="container", title=title,
+                          autosize=FIT_X)
 
 
 def final_state_bars(frame: pd.DataFrame, labels: dict[str, str], title: str) -> alt.Chart:
     """The final encoder state's components: after the PAD steps vs at the true last token."""
-    return alt.Chart(_data(frame), height=220, width="container", title=title).mark_bar().encode(
+    return alt.Chart(_data(frame), height=220, width="container", title=title, autosize=FIT_X).mark_bar().encode(
         x=alt.X("component:N", title=labels["component"], sort=None, axis=alt.Axis(labelAngle=0)),
         xOffset=alt.XOffset("state:N", sort=None),
         y=alt.Y("value:Q", title=labels["value"]),
-        color=alt.Color("state:N", title=labels["state"], sort=None, legend=BOTTOM),
+        color=alt.Color("state:N", title=labels["state"], sort=None, legend=STACKED),
         tooltip=[alt.Tooltip("state:N", title=labels["state"]), alt.Tooltip("component:N", title=labels["component"]),
                  alt.Tooltip("value:Q", title=labels["value"], format=".4f")],
     )

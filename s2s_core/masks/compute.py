@@ -70,6 +70,7 @@ class MasksResult:
     dec_in: torch.Tensor  # (B, T) <sos> + target, PAD after
     dec_out: torch.Tensor  # (B, T) target + <eos>, PAD after: what the loss compares with
     tgt_mask: torch.Tensor  # (B, T) True where dec_out is a real token
+    tgt_lengths: torch.Tensor  # (B,) real target tokens per row, <eos> included
     # encoder and the final state
     enc_outputs: torch.Tensor  # (B, S, H) one state per source position (PAD positions too)
     h_after_pad: torch.Tensor  # (B, H) h_n of the padded run: the state after the PAD steps
@@ -244,6 +245,7 @@ def compute_masks(config: MasksConfig) -> MasksResult:
         dec_in=dec_in,
         dec_out=dec_out,
         tgt_mask=tgt_mask,
+        tgt_lengths=tgt_mask.sum(dim=1),  # (B,)
         enc_outputs=enc_outputs,
         h_after_pad=h_after_pad,
         h_true_last=h_true_last,

@@ -10,7 +10,7 @@ from s2s_core import caps
 from s2s_core.errors import InputError
 from s2s_core.shapes import ShapesConfig, ShapesResult, parse_config, run_shapes
 from s2s_core.shapes.bridge import BridgeConfig, BridgeResult, BridgeStep, bridge_view, parse_bridge
-from s2s_core.shapes.charts import packed_chart, padding_diff_chart, padding_error_chart, shapes_chart, vega_spec
+from s2s_core.shapes.charts import packed_chart, padding_diff_chart, padding_error_chart, shapes_chart
 from s2s_core.shapes.checks import EqualityCheck, equality_checks
 from s2s_core.shapes.code import script
 from s2s_core.shapes.failures import KINDS, FailureDemo, failure_demo
@@ -70,10 +70,10 @@ def chart_specs(config: ShapesConfig, language: str) -> dict[str, dict]:
                                           "true_last", "diff_title"))
     packed_labels = labels("packed.chart", ("title", "step", "sentence", "token", "row", "pad", "real"))
     return {
-        "shapes": vega_spec(shapes_chart(shapes_frame(result), shape_labels)),
-        "errors": vega_spec(padding_error_chart(padding_error_frame(padding), pad_labels)),
-        "diff": vega_spec(padding_diff_chart(padding_states_frame(padding), pad_labels | {"title": pad_labels["diff_title"]})),
-        "packed": vega_spec(packed_chart(packed_frame(result), packed_labels)),
+        "shapes": shapes_chart(shapes_frame(result), shape_labels),
+        "errors": padding_error_chart(padding_error_frame(padding), pad_labels),
+        "diff": padding_diff_chart(padding_states_frame(padding), pad_labels | {"title": pad_labels["diff_title"]}),
+        "packed": packed_chart(packed_frame(result), packed_labels),
     }
 
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import ast
 import itertools
+import json
 from pathlib import Path
 
+import altair as alt
 import pytest
 import torch
 from hypothesis import given, settings
@@ -344,9 +346,15 @@ def test_frames_and_charts_build(c):
     p = padding_view(r)
     assert len(padding_states_frame(p)) == c.B * c.Hout
     assert len(padding_error_frame(p)) == 3 * c.B
-    for chart in (shapes_chart(f, LABELS), padding_error_chart(padding_error_frame(p), LABELS),
-                  padding_diff_chart(padding_states_frame(p), LABELS), packed_chart(packed_frame(r), LABELS)):
-        assert chart.to_dict()
+    specs = (shapes_chart(f, LABELS), padding_error_chart(padding_error_frame(p), LABELS),
+             padding_diff_chart(padding_states_frame(p), LABELS), packed_chart(packed_frame(r), LABELS))
+    for spec in specs:
+        # The spec with this config's rows is still valid Vega-Lite, and JSON-clean (no NaN).
+        top = alt.LayerChart if "layer" in spec else alt.Chart
+        top.from_dict(spec, validate=True)
+        assert json.loads(json.dumps(spec, allow_nan=False))["datasets"]["table"]
+    roles = set(f["role"])
+    assert len(specs[0]["layer"][0]["encoding"]["color"]["scale"]["domain"]) == len(roles)
 
 
 def test_core_never_imports_streamlit():

@@ -7,12 +7,12 @@ import streamlit as st
 from s2s_core import caps
 from s2s_core.errors import InputError
 from s2s_core.seq2seq import Seq2SeqConfig, Seq2SeqResult, parse_config, run
-from s2s_core.seq2seq.bottleneck import MAX_LENGTH
 from s2s_core.seq2seq.charts import bottleneck_chart, heatmap, topk_chart
 from s2s_core.seq2seq.code import script
 from s2s_core.seq2seq.compute import BRIDGES, CELLS, MAX_STEPS, MAX_TOP_K, MAX_WORD_CHARS
 from s2s_core.seq2seq.frames import (
     bottleneck_frame,
+    bottleneck_summary,
     decoder_states_frame,
     encoder_outputs_frame,
     final_state_frame,
@@ -188,34 +188,32 @@ def show_decoding(config: Seq2SeqConfig, result: Seq2SeqResult) -> None:
 
 def show_bottleneck(config: Seq2SeqConfig, result: Seq2SeqResult) -> None:
     b = result.bottleneck
-    n, N = b.learner_length, MAX_LENGTH
-    st.markdown(t("seq2seq.bn_intro", H=config.enc_hidden, N=N))
-    labels = {k: t(f"seq2seq.chart.{k}") for k in ("length", "delta", "series", "direction", "first", "last", "norm", "yours")}
+    m = bottleneck_summary(b)
+    st.markdown(t("seq2seq.bn_intro", H=config.enc_hidden, N=m["N"]))
+    labels = {k: t(f"seq2seq.chart.{k}") for k in ("length", "delta", "series", "direction", "first", "last", "norm",
+                                                    "yours")}
     labels["title"] = t("seq2seq.chart.bn_title")
-    st.altair_chart(bottleneck_chart(bottleneck_frame(b), n, labels), width="stretch")
-    short, long = float(b.delta_first[0, n - 1]), float(b.delta_first[0, N - 1])
-    if short == 0:
+    st.altair_chart(bottleneck_chart(bottleneck_frame(b), m["n"], labels), width="stretch")
+    if m["ratio"] is None:
         st.info(t("seq2seq.bn_same"))
         return
-    st.markdown(t("seq2seq.bn_first", old=md_escape(b.first_word), new=md_escape(b.replacement), short=sci(short),
-                  n=n, long=sci(long), N=N, ratio=ratio_text(long / short)))
-    st.markdown(t("seq2seq.bn_last", value=sci(float(b.delta_last[0, N - 1])), N=N))
-    if config.directions == 2:
-        st.markdown(t("seq2seq.bn_backward", value=sci(float(b.delta_first[1, N - 1])), N=N))
+    st.markdown(t("seq2seq.bn_first", old=md_escape(b.first_word), new=md_escape(b.replacement), short=sci(m["short"]),
+                  n=m["n"], long=sci(m["long"]), N=m["N"], ratio=ratio_text(m["ratio"])))
+    st.markdown(t("seq2seq.bn_last", value=sci(m["last_long"]), N=m["N"]))
+    if m["backward_long"] is not None:
+        st.markdown(t("seq2seq.bn_backward", value=sci(m["backward_long"]), N=m["N"]))
     st.info(t("seq2seq.bn_attention"), icon=":material/lightbulb:")
 
 
 def show_quiz(result: Seq2SeqResult) -> None:
-    b = result.bottleneck
-    n, N = b.learner_length, MAX_LENGTH
-    short, long = float(b.delta_first[0, n - 1]), float(b.delta_first[0, N - 1])
-    if short == 0:
+    m = bottleneck_summary(result.bottleneck)
+    if m["ratio"] is None:
         return
-    ratio = long / short
     options = [t(f"seq2seq.quiz_{k}") for k in ("less", "same", "more")]
-    correct = options[0] if ratio < 0.5 else options[2] if ratio > 2 else options[1]
-    predict_then_reveal("seq2seq_quiz", t("seq2seq.quiz_question", N=N, n=n), options, correct,
-                        t("seq2seq.quiz_explain", short=sci(short), long=sci(long), n=n, N=N, ratio=ratio_text(ratio)))
+    correct = options[0] if m["ratio"] < 0.5 else options[2] if m["ratio"] > 2 else options[1]
+    predict_then_reveal("seq2seq_quiz", t("seq2seq.quiz_question", N=m["N"], n=m["n"]), options, correct,
+                        t("seq2seq.quiz_explain", short=sci(m["short"]), long=sci(m["long"]), n=m["n"], N=m["N"],
+                          ratio=ratio_text(m["ratio"])))
 
 
 page_header("seq2seq")

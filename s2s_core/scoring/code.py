@@ -25,23 +25,23 @@ WINDOW_CODE = {
 }
 
 FLOW_CODE = {
-    ("previous", "input"): '''        read = attend(focus, s_prev, ENC, locator)  # score with s_(t-1)
-        gru_in = torch.cat([y, read[2]], dim=-1)  # (1, E + H_e): the context joins the GRU's input
+    ("previous", "input"): '''        _, weights, context = attend(focus, s_prev, ENC, locator)  # score with s_(t-1)
+        gru_in = torch.cat([y, context], dim=-1)  # (1, E + H_e): the context joins the GRU's input
         s_t = step.gru(gru_in, s_prev)  # (1, H_d)
         logits = step.out(s_t)  # (1, V)
-        tensors = dict(weights=read[1], context=read[2], gru_in=gru_in, s_t=s_t, logits=logits)''',
-    ("previous", "output"): '''        read = attend(focus, s_prev, ENC, locator)  # score with s_(t-1)
+        tensors = dict(weights=weights, context=context, gru_in=gru_in, s_t=s_t, logits=logits)''',
+    ("previous", "output"): '''        _, weights, context = attend(focus, s_prev, ENC, locator)  # score with s_(t-1)
         gru_in = y  # (1, E)
         s_t = step.gru(gru_in, s_prev)  # (1, H_d)
-        combined = torch.tanh(step.combine(torch.cat([read[2], s_t], dim=-1)))  # (1, H_d)
+        combined = torch.tanh(step.combine(torch.cat([context, s_t], dim=-1)))  # (1, H_d)
         logits = step.out(combined)  # (1, V)
-        tensors = dict(weights=read[1], context=read[2], gru_in=gru_in, s_t=s_t, logits=logits, combined=combined)''',
+        tensors = dict(weights=weights, context=context, gru_in=gru_in, s_t=s_t, logits=logits, combined=combined)''',
     ("current", "output"): '''        gru_in = y  # (1, E)
         s_t = step.gru(gru_in, s_prev)  # (1, H_d): the GRU runs first
-        read = attend(focus, s_t, ENC, locator)  # score with the new state s_t
-        combined = torch.tanh(step.combine(torch.cat([read[2], s_t], dim=-1)))  # (1, H_d)
+        _, weights, context = attend(focus, s_t, ENC, locator)  # score with the new state s_t
+        combined = torch.tanh(step.combine(torch.cat([context, s_t], dim=-1)))  # (1, H_d)
         logits = step.out(combined)  # (1, V)
-        tensors = dict(weights=read[1], context=read[2], gru_in=gru_in, s_t=s_t, logits=logits, combined=combined)''',
+        tensors = dict(weights=weights, context=context, gru_in=gru_in, s_t=s_t, logits=logits, combined=combined)''',
 }
 
 
@@ -69,7 +69,7 @@ def script(config: ScoringConfig) -> str:
         y = torch.randn(1, {flow.FLOW_EMBED}, generator=torch.Generator().manual_seed(SEED + 11), dtype=torch.float64)  # (1, E)
 {FLOW_CODE[wiring]}
         print("flow shapes:", {{name: tuple(t.shape) for name, t in tensors.items()}})
-        print("flow weights:", rounded(read[1][0]))'''
+        print("flow weights:", rounded(weights[0]))'''
     return f'''"""Bahdanau vs Luong: every score function on the same decoder state and encoder states."""
 from __future__ import annotations
 

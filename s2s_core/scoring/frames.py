@@ -49,3 +49,37 @@ def window_frame(read: Read) -> pd.DataFrame:
 def masked_text(read: Read) -> str:
     """[0.61, −∞, …]: the scores the softmax actually sees."""
     return vector_text(read.masked_scores[0]).replace("-inf", "−∞")
+
+
+def total(tensor) -> str:
+    """The sum of a weights row, as the page prints it."""
+    return fmt(float(tensor.sum()))
+
+
+def states_table(rows: tuple[tuple[float, ...], ...]) -> pd.DataFrame:
+    """Encoder states as a small read-only table: one row per source position."""
+    return pd.DataFrame([[position_label(j), *r] for j, r in enumerate(rows)],
+                        columns=["", *[f"h{i + 1}" for i in range(len(rows[0]))]])
+
+
+def qkv_frames(read: Read) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """Query (1, ·), keys (S, ·) and values (S, H_e) of one read, as heatmap frames."""
+    positions = [position_label(j) for j in range(read.keys.shape[1])]
+    q, k, v = read.query[0:1], read.keys[0], read.values[0]  # (1, ·), (S, ·), (S, H_e)
+    return (matrix_frame(q, ["s"], [f"q{i + 1}" for i in range(q.shape[1])]),
+            matrix_frame(k, positions, [f"k{i + 1}" for i in range(k.shape[1])]),
+            matrix_frame(v, positions, [f"h{i + 1}" for i in range(v.shape[1])]))
+
+
+def param_tables(params) -> list[tuple[str, tuple[int, ...], list[list[str]]]]:
+    """Each learned weight as (name, shape, rows of short numbers); a vector becomes one row."""
+    out = []
+    for name, tensor in params:
+        matrix = tensor if tensor.dim() == 2 else tensor.unsqueeze(0)
+        out.append((name, tuple(tensor.shape), [[fmt(x) for x in row] for row in matrix.tolist()]))
+    return out
+
+
+def peaks(result: ScoringResult, names: dict[str, str]) -> dict[str, float]:
+    """The largest single weight of each function that can score (how sharp its attention is)."""
+    return {names[f.name]: float(f.read.weights.max()) for f in result.functions if f.read is not None}

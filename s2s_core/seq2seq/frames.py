@@ -101,3 +101,15 @@ def bottleneck_frame(b: Bottleneck) -> pd.DataFrame:
                 rows.append({"length": n, "edit": edit, "direction": ARROWS[k], "delta": float(delta[k, n - 1]),
                              "norm": float(b.norm[k, n - 1])})
     return pd.DataFrame(rows)
+
+
+def bottleneck_summary(b: Bottleneck) -> dict[str, float | None]:
+    """The numbers the page quotes: first-word change at the learner's length (short) and the longest (long)."""
+    n, N = b.learner_length, b.lengths[-1]
+    short, long = float(b.delta_first[0, n - 1]), float(b.delta_first[0, N - 1])
+    return {
+        "n": n, "N": N, "short": short, "long": long,
+        "ratio": long / short if short else None,  # None: the replacement is the first word itself
+        "last_long": float(b.delta_last[0, N - 1]),
+        "backward_long": float(b.delta_first[1, N - 1]) if b.delta_first.shape[0] == 2 else None,
+    }

@@ -1,0 +1,282 @@
+"""Page: Bahdanau vs Luong — every score function on the same states, keys vs values, windows, step wiring."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from s2s_core import caps
+from s2s_core.errors import InputError
+from s2s_core.scoring.charts import comparison_chart, flow_dot, window_chart
+from s2s_core.scoring.code import script
+from s2s_core.scoring.compute import (
+    CONTEXT_INTO,
+    DEFAULT_DEC,
+    DEFAULT_ENC,
+    MAX_ATTN,
+    MAX_HALF_WIDTH,
+    MAX_SCALE,
+    MAX_SIZE,
+    QUERY_FROM,
+    WINDOWS,
+    ScoringConfig,
+    ScoringResult,
+    as_error,
+    compare,
+    parse_config,
+)
+from s2s_core.scoring.frames import (
+    comparison_frame,
+    fmt,
+    masked_text,
+    param_tables,
+    peaks,
+    position_label,
+    qkv_frames,
+    states_table,
+    total,
+    vector_text,
+    window_frame,
+)
+from s2s_core.scoring.from_encoder import states_from_encoder
+from s2s_core.scoring.modules import SCORERS
+from s2s_core.seq2seq.charts import heatmap
+from s2s_ui.i18n import t
+from s2s_ui.widgets import (
+    check_badge,
+    code_expander,
+    matrix_input,
+    md_escape,
+    notice_list,
+    page_header,
+    predict_then_reveal,
+    reset_button,
+    show_error,
+)
+
+SOURCES = ("table", "encoder")
+DEFAULT_SENTENCE = "나는 책을 읽는다"
+INPUT_KEYS = ["scoring_from", "scoring_dec", "scoring_he", "scoring_enc", "scoring_sentence", "scoring_attn",
+              "scoring_seed", "scoring_scale", "scoring_focus", "scoring_window", "scoring_center", "scoring_D",
+              "scoring_query", "scoring_into"]
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def compute(config: ScoringConfig) -> ScoringResult:
+    return compare(config)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def encoder_states(sentence: str, seed: int) -> tuple[tuple[float, ...], tuple[tuple[float, ...], ...]]:
+    return states_from_encoder(sentence, seed)
+
+
+def names() -> dict[str, str]:
+    return {n: t(f"scoring.fn.{n}") for n in SCORERS}
+
+
+def choice(label_key: str, options: tuple[str, ...], default: str, key: str, prefix: str):
+    return st.segmented_control(t(label_key), options=list(options), default=default,
+                                format_func={o: t(f"{prefix}{o}") for o in options}.get,
+                                key=key, required=True, bind="query-params")
+
+
+def read_states(seed: int) -> tuple[str, list[list[object]]] | None:
+    """The decoder state (as text) and the encoder states (rows), typed or taken from the encoder."""
+    source = choice("scoring.from_label", SOURCES, "table", "scoring_from", "scoring.from_")
+    if source == "encoder":
+        sentence = st.text_input(t("scoring.sentence_label"), value=DEFAULT_SENTENCE, key="scoring_sentence",
+                                 help=t("scoring.sentence_help"), max_chars=caps.MAX_TEXT_CHARS, bind="query-params")
+        try:
+            s, rows = encoder_states(sentence, seed)
+        except InputError as err:
+            show_error(err)
+            return None
+        st.caption(t("scoring.from_encoder_note", S=len(rows), H=len(rows[0]), s=vector_text(list(s))))
+        st.dataframe(states_table(rows), hide_index=True, width="stretch")
+        return ", ".join(repr(x) for x in s), [list(r) for r in rows]
+    left, right = st.columns([2, 3])
+    dec = left.text_input(t("scoring.dec_label"), value=", ".join(f"{x:g}" for x in DEFAULT_DEC), key="scoring_dec",
+                          help=t("scoring.dec_help"), bind="query-params")
+    H_e = left.number_input(t("scoring.he_label"), min_value=1, max_value=MAX_SIZE, value=len(DEFAULT_ENC[0]), step=1,
+                            key="scoring_he", bind="query-params")
+    with right:
+        rows = matrix_input("scoring_enc", DEFAULT_ENC, "scoring.field.enc_states", label=t("scoring.enc_label"),
+                            parse=lambda r: r, n_cols=int(H_e), col_names=[f"h{i + 1}" for i in range(int(H_e))])
+    return None if rows is None else (dec, rows)
+
+
+def read_inputs(boxes: dict) -> ScoringConfig | None:
+    """Widgets -> validated config. Section widgets are drawn in their sections but read before computing."""
+    with boxes["inputs"]:
+        st.subheader(t("scoring.inputs"))
+        c1, c2, c3 = st.columns(3)
+        attn = c1.number_input(t("scoring.attn_label"), min_value=1, max_value=MAX_ATTN, value=3, step=1,
+                               key="scoring_attn", bind="query-params")
+        seed = c2.number_input(t("scoring.seed_label"), min_value=0, max_value=caps.MAX_SEED, value=0, step=1,
+                               key="scoring_seed", bind="query-params")
+        scale = c3.number_input(t("scoring.scale_label"), min_value=0.1, max_value=MAX_SCALE, value=2.0, step=0.5,
+                                key="scoring_scale", help=t("scoring.scale_help"), bind="query-params")
+        states = read_states(int(seed))
+        reset_button(INPUT_KEYS)
+    with boxes["focus"]:
+        focus = st.segmented_control(t("scoring.focus_label"), options=list(SCORERS), default="additive",
+                                     format_func=names().get, key="scoring_focus", required=True, bind="query-params")
+    with boxes["window"]:
+        window = choice("scoring.window_label", WINDOWS, "global", "scoring_window", "scoring.window_")
+        c1, c2 = st.columns(2)
+        center = c1.number_input(t("scoring.center_label"), min_value=-caps.MAX_SEQ_LEN, max_value=caps.MAX_SEQ_LEN,
+                                 value=3, step=1, key="scoring_center", disabled=window != "local_m",
+                                 bind="query-params")
+        half_width = c2.number_input(t("scoring.half_width_label"), min_value=1, max_value=MAX_HALF_WIDTH, value=1,
+                                     step=1, key="scoring_D", disabled=window == "global", bind="query-params")
+    with boxes["flow"]:
+        c1, c2 = st.columns(2)
+        with c1:
+            query_from = choice("scoring.query_label", QUERY_FROM, "previous", "scoring_query", "scoring.query_")
+        with c2:
+            context_into = choice("scoring.into_label", CONTEXT_INTO, "input", "scoring_into", "scoring.into_")
+    if states is None:
+        return None
+    try:
+        return parse_config(states[0], states[1], attn_size=attn, seed=seed, scale=scale, focus=focus, window=window,
+                            center=center, half_width=half_width, query_from=query_from, context_into=context_into)
+    except InputError as err:
+        with boxes["inputs"]:
+            show_error(err)
+        return None
+
+
+def show_comparison(result: ScoringResult) -> None:
+    st.caption(t("scoring.formulas_caption"))
+    fn = names()
+    labels = {k: t(f"scoring.chart.{k}") for k in ("position", "weight", "score")}
+    labels["title"] = t("scoring.chart.compare_title")
+    frame = comparison_frame(result, fn)
+    if not frame.empty:
+        st.altair_chart(comparison_chart(frame, labels), width="stretch")
+    rows, errors = [], []
+    for f in result.functions:
+        missing = t("scoring.unavailable")
+        rows.append({
+            t("scoring.col_function"): fn[f.name],
+            t("scoring.col_formula"): t(f"scoring.formula.{f.name}"),
+            t("scoring.col_scores"): masked_text(f.read) if f.read else missing,
+            t("scoring.col_weights"): vector_text(f.read.weights[0]) if f.read else missing,
+            t("scoring.col_context"): vector_text(f.read.context[0]) if f.read else missing,
+        })
+        if f.error and f.error[0] not in [e[0] for e in errors]:
+            errors.append(f.error)
+    st.table(rows, border="horizontal", hide_index=True)  # five short rows: plain text that wraps on a phone
+    for parts in errors:
+        show_error(as_error(parts))
+    check_badge(t("scoring.check_what"), result.max_abs_diff, tol=1e-9)
+    st.caption(t("scoring.concat_note", diff=f"{result.concat_as_additive_diff:.1e}"))
+
+
+def show_focus(config: ScoringConfig, result: ScoringResult) -> None:
+    f = result.get(config.focus)
+    name = names()[f.name]
+    st.markdown(t("scoring.focus_formula", formula=t(f"scoring.formula.{f.name}")))
+    if f.read is None:
+        show_error(as_error(f.error))
+        return
+    read = f.read
+    S = result.S
+    axis, pos = t("scoring.axis_component"), t("scoring.axis_position")
+    q, k, v = qkv_frames(read)
+    c1, c2, c3 = st.columns(3)
+    c1.altair_chart(heatmap(q, t("scoring.query_title", n=read.query.shape[1]), axis, ""), width="stretch")
+    c2.altair_chart(heatmap(k, t("scoring.keys_title", S=S, n=read.keys.shape[2]), axis, pos), width="stretch")
+    c3.altair_chart(heatmap(v, t("scoring.values_title", S=S, n=read.values.shape[2]), axis, pos), width="stretch")
+    if f.name in ("dot", "scaled_dot"):
+        st.markdown(t("scoring.keys_are_values", name=name))
+    else:
+        st.markdown(t("scoring.keys_values", keys=tuple(read.keys.shape), values=tuple(read.values.shape),
+                      H_e=result.H_e))
+    st.markdown(t("scoring.weights_line", weights=vector_text(read.weights[0]), total=total(read.weights)))
+    st.markdown(t("scoring.context_line", context=vector_text(read.context[0])))
+    with st.expander(t("scoring.params_title", name=name)):
+        if not f.params:
+            st.caption(t("scoring.no_params", name=name))
+        for label, shape, rows in param_tables(f.params):
+            st.markdown(f"**{label}** {shape}")
+            st.dataframe(rows, hide_index=True)
+
+
+def show_window(config: ScoringConfig, result: ScoringResult) -> None:
+    st.caption(t("scoring.window_intro"))
+    f = result.get(config.focus)
+    if f.read is None:
+        f = result.get("additive")  # the window does not depend on the score function; show one that scores
+    read = f.read
+    inside = [position_label(j) for j in range(result.S) if bool(read.mask[0, j])]
+    if config.window == "global":
+        st.markdown(t("scoring.global_line", S=result.S))
+    elif config.window == "local_m":
+        st.markdown(t("scoring.local_m_line", lo=config.center - config.half_width, hi=config.center + config.half_width,
+                      positions=", ".join(inside)))
+    else:
+        st.markdown(t("scoring.local_p_line", p=fmt(result.predicted_center), center=round(result.predicted_center),
+                      positions=", ".join(inside), sigma=fmt(config.half_width / 2)))
+    lines = [t("scoring.masked_line", masked=masked_text(read)),
+             t("scoring.align_line", align=vector_text(read.align[0]), total=total(read.align))]
+    if read.gauss is not None:
+        lines.append(t("scoring.gauss_line", gauss=vector_text(read.gauss[0])))
+    lines.append(t("scoring.final_line", weights=vector_text(read.weights[0]), total=total(read.weights)))
+    st.markdown("  \n".join(lines))
+    if read.gauss is not None:
+        st.info(t("scoring.gauss_note"), icon=":material/info:")
+    labels = {k: t(f"scoring.chart.{k}") for k in ("position", "weight", "score", "align", "gauss")}
+    labels["title"] = t("scoring.chart.window_title", name=names()[f.name])
+    st.altair_chart(window_chart(window_frame(read), labels), width="stretch")
+
+
+def show_flow(config: ScoringConfig, result: ScoringResult) -> None:
+    if result.flow is None:
+        show_error(as_error(result.flow_error))
+        return
+    flow = result.flow
+    st.markdown(t(f"scoring.flow_{config.query_from}_{config.context_into}"))
+    keys = ("y", "s_prev", "enc", "score", "weights", "context", "gru", "s_t", "combine", "combined", "logits",
+            "keys_edge", "values_edge")
+    st.graphviz_chart(flow_dot(flow, {k: t(f"scoring.diagram.{k}") for k in keys}), width="stretch")
+    shapes = ", ".join(f"{name} {shape}" for name, shape in flow.shapes)
+    st.caption(t("scoring.flow_shapes", shapes=shapes))
+    weights = vector_text(flow.read.weights[0])
+    if config.query_from == "current":
+        st.markdown(t("scoring.flow_differs", weights=weights))
+    else:
+        st.markdown(t("scoring.flow_same", name=names()[config.focus], weights=weights))
+
+
+def show_quiz(result: ScoringResult) -> None:
+    peak = peaks(result, names())
+    if not peak:
+        return
+    sharpest = max(peak, key=peak.get)
+    listing = ", ".join(f"{md_escape(name)} {fmt(p)}" for name, p in peak.items())
+    predict_then_reveal("scoring_quiz", t("scoring.quiz_question"), list(peak), sharpest,
+                        t("scoring.quiz_explain", list=listing, name=sharpest))
+
+
+page_header("scoring")
+boxes = {name: st.container() for name in ("inputs", "quiz", "compare", "focus", "window", "flow", "end")}
+with boxes["compare"]:
+    st.subheader(t("scoring.compare_title"))
+with boxes["focus"]:
+    st.subheader(t("scoring.focus_title"))
+with boxes["window"]:
+    st.subheader(t("scoring.window_title"))
+with boxes["flow"]:
+    st.subheader(t("scoring.flow_title"))
+config = read_inputs(boxes)
+if config is not None:
+    result = compute(config)
+    for name, draw in (("quiz", lambda: show_quiz(result)), ("compare", lambda: show_comparison(result)),
+                       ("focus", lambda: show_focus(config, result)), ("window", lambda: show_window(config, result)),
+                       ("flow", lambda: show_flow(config, result))):
+        with boxes[name]:
+            draw()
+    with boxes["end"]:
+        notice_list([f"scoring.notice_{i}" for i in range(1, 5)])
+        code_expander(script(config), file_name="bahdanau_vs_luong.py")

@@ -8,6 +8,7 @@ from s2s_ui.catalog import translate
 from tests.app.conftest import all_text, open_page
 
 DEFAULT = compute_masks(MasksConfig())
+DEFAULT_SRC, DEFAULT_TGT = MasksConfig().sources, MasksConfig().targets
 
 
 def test_defaults_show_both_losses_checks_and_why_empty_is_filtered(lang):
@@ -35,9 +36,6 @@ def test_all_pad_source_is_named_filtered_and_the_rest_still_runs(lang):
                                       rows=(1, 3)))
     assert fmt(after.loss_ignore) in text
     assert len(at.success) == 3
-
-
-DEFAULT_SRC, DEFAULT_TGT = MasksConfig().sources, MasksConfig().targets
 
 
 def test_empty_target_and_special_token(lang):

@@ -168,7 +168,7 @@ def show_continuations(config: NgramConfig, prefix_text: str) -> Sentence | None
     else:
         st.caption(t("ngram.cont.caption", prefix=_words(prefix), history=res.history_count, vocab=res.vocab_size))
     if res.words or config.smoothing:
-        left, right = st.columns([2, 3])
+        left, right = st.columns(2)
         with left:
             cols = ["word", "count", "ratio", "p_mle"] + (["p_addk"] if config.smoothing else [])
             _table(continuation_frame(res), cols)
@@ -211,7 +211,7 @@ def show_sentence(config: NgramConfig, res: SentenceResult) -> None:
     if res.first_zero is not None:
         f = res.factors[res.first_zero]
         key = "ngram.sent.undefined" if f.mle is None else "ngram.sent.zero"
-        st.warning(t(key, **_factor_words(res, res.first_zero)), icon="0️⃣")
+        st.warning(t(key, **_factor_words(res, res.first_zero)), icon="⚠️")
     if config.smoothing:
         st.info(t("ngram.sent.smooth_on", k=f"{config.k:g}", vocab=res.vocab_size))
     show_chart(factors_spec(config, res.tokens, chart_labels()))

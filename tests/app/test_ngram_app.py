@@ -87,7 +87,8 @@ def test_user_text_is_escaped_not_rendered(lang):
 
 def test_switching_language_swaps_the_default_corpus():
     at = open_page("ngram", "ko")
-    at.segmented_control(key="lang").set_value("en").run()
+    at.radio(key="ngram_quiz").set_value(translate("ko", "ngram.quiz.no")).run()  # an answer in Korean
+    at.segmented_control(key="lang_switch").set_value("en").run()
     assert not at.exception
     assert translate("en", "ngram.title") in all_text(at)
     assert at.text_area(key="ngram_corpus_en").value == translate("en", "ngram.default.corpus")

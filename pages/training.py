@@ -263,16 +263,15 @@ def show_training(result: TrainResult) -> None:
         st.warning(t("training.stopped_time", seconds=f"{config.max_seconds:g}", steps=run.steps_done,
                      total=config.steps), icon=":material/timer:")
     cols = st.columns(4)
-    cols[0].metric(t("training.metric_loss"), f"{run.losses[-1][1]:.4f}")
-    cols[1].metric(t("training.metric_tf_acc"), pct(final.tf_token_acc))
-    cols[2].metric(t("training.metric_free_acc"), pct(final.free_token_acc))
-    cols[3].metric(t("training.metric_exact"), pct(final.free_exact))
+    values = (f"{run.losses[-1][1]:.4f}", pct(final.tf_token_acc), pct(final.free_token_acc), pct(final.free_exact))
+    for col, name, value in zip(cols, ("loss", "tf_acc", "free_acc", "exact"), values):
+        col.metric(t(f"training.metric_{name}"), value, help=t(f"training.metric_{name}_help"))
     specs = training_specs(config, run.steps_done, chart_labels(), result)
     left, right = st.columns(2)
     draw(left, specs["loss"])
     draw(right, specs["accuracy"])
     ratio = f"{config.tf_ratio:g}" if config.tf_schedule == "constant" else f"{config.tf_ratio:g} → 0"
-    st.caption(t("training.loss_chart_note", ratio=ratio))
+    st.caption(t("training.loss_chart_note", ratio=ratio) + " " + t("training.chart.key_accuracy"))
     st.markdown(t("training.gap_text", tf=pct(final.tf_token_acc), free=pct(final.free_token_acc),
                   exact=pct(final.free_exact)))
     check = result.loss_check
@@ -385,6 +384,7 @@ def show_bottleneck(result: TrainResult) -> None:
     without_name = t("training.model_without")
     draw(st, bottleneck_spec(config, (with_att.run.steps_done, without.run.steps_done), (with_name, without_name),
                              chart_labels(), (with_att.run, without.run)))
+    st.caption(t("training.chart.key_bottleneck", a=with_name, b=without_name))
     longest = with_att.run.by_length[-1]
     st.markdown(t("training.bottleneck_line", length=longest[0], with_name=with_name, with_acc=pct(longest[1]),
                   without_name=without_name, without_acc=pct(without.run.by_length[-1][1])))

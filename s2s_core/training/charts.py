@@ -7,6 +7,11 @@ from collections.abc import Mapping
 import altair as alt
 import pandas as pd
 
+# Fixed colours and dashes (readable on light and dark themes, and without colour): the page names them in
+# a caption instead of a Vega legend, which Streamlit lays out at the cost of most of the plot's height.
+PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c")
+DASHES = ((1, 0), (6, 3), (2, 2))
+
 
 def loss_chart(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.Chart:
     """Training loss per step (the loss the optimiser saw: under teacher forcing / scheduled sampling)."""
@@ -19,24 +24,26 @@ def loss_chart(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.Chart:
             tooltip=[alt.Tooltip("step:Q", title=labels["step"]), alt.Tooltip("loss:Q", title=labels["loss"], format=".4f"),
                      alt.Tooltip("tf_ratio:Q", title=labels["tf_ratio"], format=".2f")],
         )
-        .properties(height=220, width="container", title=labels["loss_title"])
+        .properties(height=240, width="container", title=labels["loss_title"])
     )
 
 
 def accuracy_chart(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.Chart:
     """Held-out accuracy: teacher-forced token accuracy above, free-running below; the gap is the point."""
+    names = list(dict.fromkeys(frame["metric"]))
     return (
         alt.Chart(frame)
         .mark_line(point=True, strokeWidth=2)
         .encode(
             x=alt.X("step:Q", title=labels["step"]),
             y=alt.Y("value:Q", title=labels["accuracy"], scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%")),
-            color=alt.Color("metric:N", title=None, sort=None, legend=alt.Legend(orient="bottom", direction="vertical")),
-            strokeDash=alt.StrokeDash("metric:N", sort=None, legend=None),
+            color=alt.Color("metric:N", scale=alt.Scale(domain=names, range=list(PALETTE[: len(names)])), legend=None),
+            strokeDash=alt.StrokeDash("metric:N", scale=alt.Scale(domain=names, range=[list(d) for d in DASHES[: len(names)]]),
+                                      legend=None),
             tooltip=[alt.Tooltip("step:Q", title=labels["step"]), alt.Tooltip("metric:N", title=labels["metric"]),
                      alt.Tooltip("value:Q", title=labels["accuracy"], format=".1%")],
         )
-        .properties(height=260, width="container", title=labels["accuracy_title"])
+        .properties(height=240, width="container", title=labels["accuracy_title"])
     )
 
 
@@ -44,9 +51,12 @@ def attention_heatmap(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.Lay
     """Output steps (rows) x source positions (columns); hovering a cell outlines its whole row and column."""
     row = alt.selection_point(name="hover_row", fields=["step"], on="pointerover", clear="pointerout", empty=False)
     col = alt.selection_point(name="hover_col", fields=["position"], on="pointerover", clear="pointerout", empty=False)
+    wide = frame["position"].nunique() > 8  # many columns: slant the labels instead of dropping every other one
     base = alt.Chart(frame).encode(
-        x=alt.X("position:N", title=labels["position"], sort=None, axis=alt.Axis(orient="top", labelAngle=0)),
-        y=alt.Y("step:N", title=labels["step"], sort=None),
+        # No axis titles: the chart title names both axes, and a phone needs the width for the cells.
+        x=alt.X("position:N", title=None, sort=None,
+                axis=alt.Axis(orient="top", labelAngle=-45 if wide else 0, labelOverlap=False, labelFontSize=10)),
+        y=alt.Y("step:N", title=None, sort=None, axis=alt.Axis(labelOverlap=False, labelFontSize=10)),
     )
     cells = base.mark_rect().encode(
         color=alt.Color("weight:Q", title=labels["weight"], scale=alt.Scale(scheme="blues", domain=[0, 1])),
@@ -55,22 +65,25 @@ def attention_heatmap(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.Lay
         tooltip=[alt.Tooltip("step:N", title=labels["step"]), alt.Tooltip("position:N", title=labels["position"]),
                  alt.Tooltip("weight:Q", title=labels["weight"], format=".4f")],
     ).add_params(row, col)
-    text = base.mark_text(fontSize=11).encode(
+    text = base.mark_text(fontSize=10).encode(
         text=alt.Text("weight:Q", format=".2f"),
         color=alt.condition("datum.weight > 0.5", alt.value("white"), alt.value("black")),
     )
-    return (cells + text).properties(height=alt.Step(26), width="container", title=labels["map_title"])
+    return (cells + text).properties(height=alt.Step(24), width="container", title=labels["map_title"])
 
 
 def bottleneck_chart(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.Chart:
     """Exact match against source length, one line per model (the shape of Bahdanau et al.'s Figure 2)."""
+    names = list(dict.fromkeys(frame["model"]))
     return (
         alt.Chart(frame)
         .mark_line(point=alt.OverlayMarkDef(size=60), strokeWidth=2.5)
         .encode(
             x=alt.X("length:O", title=labels["length"], axis=alt.Axis(labelAngle=0)),
             y=alt.Y("exact:Q", title=labels["exact"], scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%")),
-            color=alt.Color("model:N", title=None, sort=None, legend=alt.Legend(orient="bottom")),
+            color=alt.Color("model:N", scale=alt.Scale(domain=names, range=list(PALETTE[: len(names)])), legend=None),
+            strokeDash=alt.StrokeDash("model:N", scale=alt.Scale(domain=names, range=[list(d) for d in DASHES[: len(names)]]),
+                                      legend=None),
             tooltip=[alt.Tooltip("model:N", title=labels["model"]), alt.Tooltip("length:O", title=labels["length"]),
                      alt.Tooltip("exact:Q", title=labels["exact"], format=".1%"), alt.Tooltip("n:Q", title=labels["n"])],
         )

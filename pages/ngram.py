@@ -35,6 +35,7 @@ from s2s_core.ngram.frames import (
     sparsity_frame,
     window_frame,
 )
+from s2s_ui.catalog import translate
 from s2s_ui.i18n import lang, t
 from s2s_ui.widgets import (
     check_badge,
@@ -53,54 +54,59 @@ CHECK_TOL = 1e-9  # hand ratios vs torch, both float64
 
 # --- cached core calls (keyed by frozen configs and token tuples, never tensors) ----------------------
 
-@st.cache_data(max_entries=256, show_spinner=False)
+# Cache keys: repr() of the frozen config and the token tuples is exact and far cheaper for Streamlit to hash
+# than walking every nested string.
+FAST_KEYS = {NgramConfig: repr, tuple: repr}
+
+
+@st.cache_data(max_entries=256, show_spinner=False, hash_funcs=FAST_KEYS)
 def cached_continuations(config: NgramConfig, prefix: Sentence) -> ContinuationResult:
     return continuations(config, prefix)
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
+@st.cache_data(max_entries=256, show_spinner=False, hash_funcs=FAST_KEYS)
 def cached_sentence(config: NgramConfig, sentence: Sentence) -> SentenceResult:
     return sentence_probability(config, sentence)
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
+@st.cache_data(max_entries=256, show_spinner=False, hash_funcs=FAST_KEYS)
 def cached_sparsity(corpus: Corpus, sentence: Sentence) -> SparsityResult:
     return sparsity(corpus, sentence)
 
 
 # Chart specs are cached too: building and validating an Altair chart costs far more than the counting.
-Labels = tuple[tuple[str, str], ...]
+CHART_KEYS = ("word", "prob", "model", "mle", "addk", "unseen_each", "cont_title", "position", "ratio",
+              "factors_title", "n", "share", "unseen", "sparsity_title", "ffnn", "rnn", "sees", "blind", "target",
+              "window_title")
 
 
-@st.cache_data(max_entries=128, show_spinner=False)
-def continuation_spec(config: NgramConfig, prefix: Sentence, labels: Labels) -> dict:
-    names = dict(labels)
+def chart_labels(code: str, n: int = 1) -> dict[str, str]:
+    """Every "ngram.chart.*" text in language `code` (charts and frames take the same dict)."""
+    labels = {k: translate(code, f"ngram.chart.{k}") for k in CHART_KEYS}
+    return labels | {"ngram": translate(code, "ngram.chart.ngram", n=n)}
+
+
+@st.cache_data(max_entries=128, show_spinner=False, hash_funcs=FAST_KEYS)
+def continuation_spec(config: NgramConfig, prefix: Sentence, code: str) -> dict:
+    names = chart_labels(code)
     return continuation_chart(continuation_long(continuations(config, prefix), config.smoothing, names), names).to_dict()
 
 
-@st.cache_data(max_entries=128, show_spinner=False)
-def factors_spec(config: NgramConfig, sentence: Sentence, labels: Labels) -> dict:
-    names = dict(labels)
+@st.cache_data(max_entries=128, show_spinner=False, hash_funcs=FAST_KEYS)
+def factors_spec(config: NgramConfig, sentence: Sentence, code: str) -> dict:
+    names = chart_labels(code)
     return factors_chart(factors_long(sentence_probability(config, sentence), config.smoothing, names), names).to_dict()
 
 
-@st.cache_data(max_entries=128, show_spinner=False)
-def sparsity_spec(corpus: Corpus, sentence: Sentence, n: int | None, labels: Labels) -> dict:
-    return sparsity_chart(sparsity_frame(sparsity(corpus, sentence), n), dict(labels)).to_dict()
+@st.cache_data(max_entries=128, show_spinner=False, hash_funcs=FAST_KEYS)
+def sparsity_spec(corpus: Corpus, sentence: Sentence, n: int | None, code: str) -> dict:
+    return sparsity_chart(sparsity_frame(sparsity(corpus, sentence), n), chart_labels(code)).to_dict()
 
 
-@st.cache_data(max_entries=128, show_spinner=False)
-def window_spec(sentence: Sentence, n: int, labels: Labels) -> dict:
-    names = dict(labels)
+@st.cache_data(max_entries=128, show_spinner=False, hash_funcs=FAST_KEYS)
+def window_spec(sentence: Sentence, n: int, code: str) -> dict:
+    names = chart_labels(code, n)
     return window_chart(window_frame(window_view(sentence, n), names), names).to_dict()
-
-
-def chart_labels(n: int | None = None) -> Labels:
-    """Every "ngram.chart.*" text in the learner's language (part of each chart's cache key)."""
-    keys = ("word", "prob", "model", "mle", "addk", "unseen_each", "cont_title", "position", "ratio",
-            "factors_title", "n", "share", "unseen", "sparsity_title", "ffnn", "rnn", "sees", "blind", "target",
-            "window_title")
-    return tuple((k, t(f"ngram.chart.{k}")) for k in keys) + (("ngram", t("ngram.chart.ngram", n=n or 1)),)
 
 
 def show_chart(spec: dict) -> None:
@@ -173,7 +179,7 @@ def show_continuations(config: NgramConfig, prefix_text: str) -> Sentence | None
             cols = ["word", "count", "ratio", "p_mle"] + (["p_addk"] if config.smoothing else [])
             _table(continuation_frame(res), cols)
         with right:
-            show_chart(continuation_spec(config, prefix, chart_labels()))
+            show_chart(continuation_spec(config, prefix, lang()))
             if len(res.words) > CHART_TOP:
                 st.caption(t("ngram.cont.top", shown=CHART_TOP, total=len(res.words)))
     if config.smoothing:
@@ -211,10 +217,10 @@ def show_sentence(config: NgramConfig, res: SentenceResult) -> None:
     if res.first_zero is not None:
         f = res.factors[res.first_zero]
         key = "ngram.sent.undefined" if f.mle is None else "ngram.sent.zero"
-        st.warning(t(key, **_factor_words(res, res.first_zero)), icon="⚠️")
+        st.warning(t(key, **_factor_words(res, res.first_zero)), icon=":material/warning:")
     if config.smoothing:
         st.info(t("ngram.sent.smooth_on", k=f"{config.k:g}", vocab=res.vocab_size))
-    show_chart(factors_spec(config, res.tokens, chart_labels()))
+    show_chart(factors_spec(config, res.tokens, lang()))
     cols = ["i", "word", "history", "ratio"] + (["addk_ratio", "p_addk"] if config.smoothing else ["p_mle"])
     _table(factors_frame(res, config.smoothing), cols + ["p", "log_p"])
     check_badge(t("ngram.sent.check"), res.max_abs_diff, tol=CHECK_TOL)
@@ -227,7 +233,7 @@ def show_sparsity(corpus: Corpus, config: NgramConfig | None, sentence: Sentence
     res = cached_sparsity(corpus, sentence)
     st.caption(t("ngram.sparse.caption", total=res.totals[0]))
     df = sparsity_frame(res, config.n if config else None)
-    show_chart(sparsity_spec(corpus, sentence, config.n if config else None, chart_labels()))
+    show_chart(sparsity_spec(corpus, sentence, config.n if config else None, lang()))
     if config is not None and config.n in res.ns:
         i = res.ns.index(config.n)
         st.markdown(t("ngram.sparse.now", n=config.n, unseen=res.unseen[i], total=res.totals[i]))
@@ -249,7 +255,7 @@ def show_window(config: NgramConfig, sentence: Sentence) -> None:
                       alternatives=alternatives or t("ngram.win.nothing")))
     else:
         st.markdown(t("ngram.win.inside", target=target, window=config.n - 1))
-    show_chart(window_spec(sentence, config.n, chart_labels(config.n)))
+    show_chart(window_spec(sentence, config.n, lang()))
     lines = [t("ngram.win.ffnn", window=config.n - 1)] if config.n > 1 else []
     lines.append(t("ngram.win.rnn", target=target, first=md_escape(sentence[0])))
     st.markdown("\n".join(f"- {line}" for line in lines))

@@ -18,6 +18,7 @@ from streamlit.proto.Slider_pb2 import Slider as SliderProto
 from streamlit.proto.WidgetStates_pb2 import WidgetState, WidgetStates
 from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1.element_tree import Widget
+from streamlit.testing.v1.util import patch_config_options
 
 from s2s_ui.catalog import LANGS, load_catalog
 
@@ -50,6 +51,19 @@ class Move:
     def __str__(self) -> str:
         text = repr(self.value)
         return f"{self.kind}[{self.key}]={text[:120]}{'…' if len(text) > 120 else ''}"
+
+
+def open_page_full(ns: str, lang: str, query: dict[str, str] | None = None) -> AppTest:
+    """tests.app's open_page with full error details (the app's config redacts them, as a hosted demo should)."""
+    from tests.app.conftest import open_page
+
+    with patch_config_options({"client.showErrorDetails": "full"}):
+        return open_page(ns, lang, query=query, timeout=120)
+
+
+def full_details():
+    """Context for later reruns of an AppTest: exceptions keep their message and stack."""
+    return patch_config_options({"client.showErrorDetails": "full"})
 
 
 def fuzzable(at: AppTest) -> list:

@@ -13,8 +13,10 @@ import zlib
 import pytest
 
 from s2s_ui.registry import existing_pages
-from tests.app.conftest import LANGS, open_page
-from tests.robustness.fuzz import FUZZ_RUNS, exception_summary, html_leaks, steps, unfilled_texts
+from tests.app.conftest import LANGS
+from tests.robustness.fuzz import (
+    FUZZ_RUNS, exception_summary, full_details, html_leaks, open_page_full, steps, unfilled_texts,
+)
 from tests.robustness.known_bugs import split_known, xfail_if_known
 
 
@@ -26,17 +28,18 @@ def test_random_and_hostile_widget_values(spec, lang, request):
     # A stable seed per page and language (crc32, not hash(): that is salted per process); FUZZ_SEED varies it.
     seed = zlib.crc32(f"{spec.ns}-{lang}".encode()) + int(os.environ.get("FUZZ_SEED", "0"))
     rng = random.Random(seed)
-    at = open_page(spec.ns, lang, timeout=120)
+    at = open_page_full(spec.ns, lang)
     assert not at.exception, exception_summary(at)
     history: list[str] = []
     unfilled: dict[str, str] = {}
-    for i, moves in enumerate(steps(at, rng, FUZZ_RUNS)):
-        history.append(f"{i}: " + "; ".join(map(str, moves)))
-        where = f"page={spec.ns} lang={lang} seed={seed} step={i}\n" + "\n".join(history[-3:])
-        assert not at.exception, f"{where}\n{exception_summary(at)}"
-        assert not html_leaks(at), f"{where}\n{html_leaks(at)}"
-        for text in unfilled_texts(at):
-            unfilled.setdefault(text, where)
+    with full_details():
+        for i, moves in enumerate(steps(at, rng, FUZZ_RUNS)):
+            history.append(f"{i}: " + "; ".join(map(str, moves)))
+            where = f"page={spec.ns} lang={lang} seed={seed} step={i}\n" + "\n".join(history[-3:])
+            assert not at.exception, f"{where}\n{exception_summary(at)}"
+            assert not html_leaks(at), f"{where}\n{html_leaks(at)}"
+            for text in unfilled_texts(at):
+                unfilled.setdefault(text, where)
     unknown, reasons = split_known(list(unfilled))
     assert not unknown, "a message lost its values:\n" + "\n".join(f"{t}\n  after {unfilled[t]}" for t in unknown)
     if reasons:

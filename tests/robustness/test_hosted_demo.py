@@ -15,7 +15,8 @@ from urllib.parse import urlparse
 import pytest
 
 from s2s_ui.registry import existing_pages
-from tests.browser.conftest import _free_port, main_text, open_page
+from tests.browser.conftest import _free_port, main_text
+from tests.robustness.browsing import open_settled
 from tests.robustness.hosted import (
     APP_PARTS, BLOCKER, LOCAL, ROOT, app_imports, dev_only_modules, module_owners, requirement_names,
     runtime_closure, snapshot, stdlib,
@@ -103,7 +104,7 @@ def test_hosted_demo_session_in_a_clean_copy(browser, tmp_path):
         page = ctx.new_page()
         page.set_default_timeout(90_000)
         for i, spec in enumerate(existing_pages()):
-            open_page(page, f"http://127.0.0.1:{port}", spec.url, ("en", "ko")[i % 2])
+            open_settled(page, f"http://127.0.0.1:{port}/{spec.url}?lang={('en', 'ko')[i % 2]}")
             assert main_text(page).strip(), f"{spec.ns} drew nothing"
             remote |= {f"{c.raddr.ip}:{c.raddr.port}" for c in server.net_connections(kind="inet")
                        if c.raddr and not _is_local(c.raddr.ip)}

@@ -11,24 +11,34 @@ from streamlit.testing.v1 import AppTest
 
 from s2s_ui.catalog import translate
 from s2s_ui.registry import existing_pages
-from tests.app.conftest import LANGS, ROOT, all_text, open_page
-from tests.robustness.fuzz import SCRIPT, exception_summary, html_leaks, unfilled_texts
-from tests.robustness.known_bugs import split_known, xfail_if_known
+from tests.app.conftest import LANGS, ROOT, all_text
+from tests.robustness.fuzz import SCRIPT, exception_summary, full_details, html_leaks, open_page_full, unfilled_texts
+from tests.robustness.known_bugs import INFINITE_INT_URL, split_known, xfail_if_known
 
 HOSTILE_URL_VALUES = (
-    "", "abc", "-5", "0", "-1", "1e309", "99999999999", "-99999999999", "NaN", SCRIPT, "1.5", "true", "%00\x00",
-    "a" * 3000, "1,2;3", ";;;", "1," * 40, ";".join(["1,2"] * 40), "나는 책을 읽는다", "[1, 2]", "{\"a\": 1}",
+    "", "abc", "-5", "0", "-1", "99999999999", "-99999999999", "NaN", SCRIPT, "1.5", "true", "%00\x00",
+    "a" * 3000, "1,2;3", ";;;", "1," * 40, ";".join(["1,2"] * 40), "나는 책을 읽는다", "[1, 2]", "{\"a\": 1}", "1e19",
 )
+INFINITE = ("1e309", "-inf")
 # Runs per page (each run sets every key at once, rotating through the values); URL_RUNS=21 tries them all.
 URL_RUNS = int(os.environ.get("URL_RUNS", "6"))
 
 
 def url_keys(ns: str) -> list[str]:
     """The keys this page reads from the URL: bound widgets and mirrored tables, as a default run shows them."""
-    at = open_page(ns, "en", timeout=120)
+    at = open_page_full(ns, "en")
     keys = {node.proto.query_param_key for node in at if getattr(getattr(node, "proto", None), "query_param_key", "")}
     keys |= set(at.query_params) - {"lang"}
     return sorted(keys)
+
+
+def check(at: AppTest, ns: str, lang: str, where: str, unfilled: dict[str, str]) -> None:
+    assert not at.exception, f"{where}\n{exception_summary(at)}"
+    assert not html_leaks(at), f"{where}\n{html_leaks(at)}"
+    if ns != "home":
+        assert translate(lang, f"{ns}.title") in all_text(at), f"{where}: the page did not draw"
+    for text in unfilled_texts(at):
+        unfilled.setdefault(text, where)
 
 
 @pytest.mark.timeout(max(900, URL_RUNS * 120))
@@ -40,18 +50,24 @@ def test_tampered_urls(spec, request):
     for i in range(URL_RUNS):
         lang = LANGS[i % 2]
         query = {k: HOSTILE_URL_VALUES[(i * 7 + j) % len(HOSTILE_URL_VALUES)] for j, k in enumerate(keys)}
-        at = open_page(spec.ns, lang, query=query, timeout=120)
-        where = f"page={spec.ns} lang={lang} query={ {k: v[:40] for k, v in query.items()} }"
-        assert not at.exception, f"{where}\n{exception_summary(at)}"
-        assert not html_leaks(at), f"{where}\n{html_leaks(at)}"
-        if spec.ns != "home":
-            assert translate(lang, f"{spec.ns}.title") in all_text(at), f"{where}: the page did not draw"
-        for text in unfilled_texts(at):
-            unfilled.setdefault(text, where)
+        at = open_page_full(spec.ns, lang, query=query)
+        check(at, spec.ns, lang, f"page={spec.ns} lang={lang} query={ {k: v[:40] for k, v in query.items()} }",
+              unfilled)
     unknown, reasons = split_known(list(unfilled))
     assert not unknown, "a message lost its values:\n" + "\n".join(f"{t}\n  with {unfilled[t]}" for t in unknown)
     if reasons:
         pytest.xfail("; ".join(reasons))
+
+
+@pytest.mark.parametrize("spec", existing_pages(), ids=lambda s: s.ns)
+def test_infinite_numbers_in_url(spec):
+    """?key=1e309 on every key: Streamlit 1.67's own int number_input URL seeding raises (see known_bugs)."""
+    keys = url_keys(spec.ns)
+    for lang, value in zip(LANGS, INFINITE):
+        at = open_page_full(spec.ns, lang, query={k: value for k in keys})
+        if at.exception and all(INFINITE_INT_URL[0] in e.message for e in at.exception):
+            pytest.xfail(INFINITE_INT_URL[1])
+        check(at, spec.ns, lang, f"page={spec.ns} lang={lang} every key={value}", {})
 
 
 def test_hostile_language_value_falls_back():
@@ -59,7 +75,8 @@ def test_hostile_language_value_falls_back():
     for bad in (SCRIPT, "", "xx", "ko,en", "EN", "a" * 3000):
         at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
         at.query_params["lang"] = bad
-        at.run()
+        with full_details():
+            at.run()
         assert not at.exception, exception_summary(at)
-        assert at.session_state["lang"] in LANGS
+        assert at.query_params.get("lang") in LANGS, at.query_params  # the router rewrote ?lang= to a known one
         assert not html_leaks(at)

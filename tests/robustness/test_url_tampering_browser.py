@@ -8,17 +8,18 @@ from urllib.parse import urlencode
 import pytest
 
 from s2s_ui.registry import existing_pages
-from tests.browser.conftest import open_page, wait_idle
+from tests.robustness.browsing import open_settled
 from tests.robustness.known_bugs import xfail_if_known
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(1200)]
 # Payloads that would leave a trace if rendered as HTML: a dialog, a global flag, or a new element.
 PAYLOADS = (
     "<script>window.__xss=1;alert(1)</script>",
     '<img src=x id=xss-img onerror="window.__xss=2;alert(2)">',
     '"><svg onload=alert(3)>',
 )
-OTHER = ("-5", "1e309", "99999999999", "NaN", "abc", "1,2;3")
+# 1e309 is left out: Streamlit's own int number_input raises on it (test_url_tampering_app covers it).
+OTHER = ("-5", "99999999999", "NaN", "abc", "1,2;3", "")
 
 
 @cache
@@ -38,8 +39,7 @@ def test_hostile_url_renders_nothing_as_html(app_server, new_page, spec, request
         page = new_page()
         dialogs: list[str] = []
         page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-        open_page(page, app_server, spec.url, lang, extra=urlencode(query))
-        wait_idle(page)
+        open_settled(page, f"{app_server}/{spec.url}?lang={lang}&{urlencode(query)}")
         injected = page.evaluate(
             """() => ({
                 scripts: document.querySelectorAll('[data-testid="stApp"] script').length,

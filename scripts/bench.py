@@ -1,0 +1,455 @@
+"""Benchmark every existing page against GUIDE.md §5's budgets and a bare baseline page; rewrites README's block.
+
+Usage: .venv/bin/python scripts/bench.py [--reruns 20] [--edits 8] [--sessions 10] [--no-readme] [--only ns,ns]
+       .venv/bin/python scripts/bench.py --profile attention   (pyinstrument: where one page's reruns spend time)
+Server side: AppTest runs (first run, reruns at defaults, reruns after a widget change). Browser: `streamlit run`
++ Chromium: cold start to the first drawn page, edit -> redraw per page, server RSS with 1 and N sessions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import psutil  # noqa: E402
+import torch  # noqa: E402
+from streamlit.proto.WidgetStates_pb2 import WidgetState  # noqa: E402
+from streamlit.testing.v1 import AppTest  # noqa: E402
+
+from s2s_ui.registry import PageSpec, existing_pages  # noqa: E402
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, IDLE, _free_port  # noqa: E402
+from tests.robustness.fuzz import run_moves  # noqa: E402
+
+BASELINE = ROOT / "scripts" / "bench_baseline_app.py"
+README = ROOT / "README.md"
+START, END = "<!-- bench:start -->", "<!-- bench:end -->"
+BUDGET = {"rerun_median": 60, "rerun_p95": 150, "edit_median": 250, "cold": 5.0, "rss1": 400, "rss10": 600}
+EDIT_KINDS = ("number_input", "button_group", "selectbox", "radio", "slider", "checkbox", "toggle")
+
+
+@dataclass
+class Row:
+    """One page's figures (ms unless named otherwise); None = not measured (no widget to change, an error)."""
+    name: str
+    first: float | None = None
+    rerun: list[float] = field(default_factory=list)
+    change: list[float] = field(default_factory=list)
+    changed: str = "—"
+    edit: list[float] = field(default_factory=list)
+    edit_how: str = "—"
+    notes: list[str] = field(default_factory=list)
+
+
+def med(xs: list[float]) -> float | None:
+    return statistics.median(xs) if xs else None
+
+
+def p95(xs: list[float]) -> float | None:
+    return sorted(xs)[max(0, int(round(0.95 * len(xs))) - 1)] if xs else None
+
+
+# --- server side (AppTest) ----------------------------------------------------------------------------
+
+def _timed(fn) -> float:
+    t0 = time.perf_counter()
+    fn()
+    return (time.perf_counter() - t0) * 1000
+
+
+def change_states(at: AppTest) -> tuple[str, list[WidgetState]]:
+    """A widget of the page and a cycle of valid values for it, as the browser would send them."""
+    for node in at.main:
+        kind = getattr(node, "type", "")
+        if kind not in EDIT_KINDS or getattr(node.proto, "disabled", False):
+            continue
+        states = []
+        if kind == "number_input":
+            p = node.proto
+            lo = p.min if p.has_min else p.default - 10 * (p.step or 1)
+            hi = p.max if p.has_max else p.default + 10 * (p.step or 1)
+            step = p.step or 1
+            values = [v for v in (p.default + step, p.default, p.default - step) if lo <= v <= hi]
+            for v in values:
+                ws = WidgetState(id=node.id, double_value=v)
+                states.append(ws)
+        elif kind in ("button_group",):
+            for opt in node.options:
+                ws = WidgetState(id=node.id)
+                ws.string_array_value.data[:] = [opt]
+                states.append(ws)
+        elif kind in ("selectbox", "radio"):
+            states = [WidgetState(id=node.id, string_value=opt) for opt in node.options]
+        elif kind == "slider" and len(node.proto.default) == 1 and node.proto.data_type in (0, 1):
+            p = node.proto
+            for v in (p.min, p.default[0], p.max):
+                ws = WidgetState(id=node.id)
+                ws.double_array_value.data[:] = [v]
+                states.append(ws)
+        elif kind in ("checkbox", "toggle"):
+            states = [WidgetState(id=node.id, bool_value=b) for b in (True, False)]
+        if len(states) >= 2:
+            return f"{kind} {getattr(node, 'key', None) or node.label[:20]!s}", states
+    return "—", []
+
+
+def bench_server(spec: PageSpec | None, reruns: int) -> Row:
+    """First run, reruns at defaults and reruns after a widget change, through AppTest (spec None = baseline)."""
+    if spec is None:
+        row = Row("baseline")
+        at = AppTest.from_file(str(BASELINE), default_timeout=120)
+        row.first = _timed(at.run)
+    else:
+        row = Row(spec.ns)
+        at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+        at.query_params["lang"] = "en"
+        if spec.ns == "home":
+            row.first = _timed(at.run)
+        else:
+            at.run()
+            row.first = _timed(at.switch_page(spec.file).run)
+    if at.exception:
+        row.notes.append("exception at defaults")
+        return row
+    row.rerun = [_timed(at.run) for _ in range(reruns)]
+    row.changed, states = change_states(at)
+    for i in range(reruns if states else 0):
+        row.change.append(_timed(lambda: run_moves(at, [states[i % len(states)]])))
+    if at.exception:
+        row.notes.append(f"exception after changing {row.changed}")
+    return row
+
+
+def profile(ns: str, reruns: int) -> None:
+    """Where one page's reruns spend their time (pyinstrument, printed)."""
+    from pyinstrument import Profiler
+
+    spec = next(s for s in existing_pages() if s.ns == ns)
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params["lang"] = "en"
+    at.run()
+    at.switch_page(spec.file).run()
+    _, states = change_states(at)
+    profiler = Profiler(interval=0.0005)
+    profiler.start()
+    for i in range(reruns):
+        at.run() if not states else run_moves(at, [states[i % len(states)]])
+    profiler.stop()
+    print(profiler.output_text(unicode=True, color=False, show_all=False))
+
+
+# --- browser ------------------------------------------------------------------------------------------
+
+OBSERVER = """() => {
+  if (window.__bench) return;
+  window.__bench = {t0: 0, done: 0, running: false};
+  const app = document.querySelector('[data-testid="stApp"]');
+  new MutationObserver(() => {
+    const s = app.getAttribute('data-test-script-state');
+    if (s === 'running') window.__bench.running = true;
+    else if (s === 'notRunning' && window.__bench.running && window.__bench.t0) {
+      window.__bench.running = false;
+      requestAnimationFrame(() => { window.__bench.done = performance.now(); });
+    }
+  }).observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+  for (const ev of ['pointerdown', 'keydown'])
+    document.addEventListener(ev, () => { if (!window.__bench.t0) window.__bench.t0 = performance.now(); }, true);
+}"""
+
+
+def start(script: Path, port: int) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", str(script), "--server.port", str(port), "--server.address",
+         "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+
+
+def wait_health(port: int, timeout: float = 180) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError("server did not become healthy")
+
+
+def settle(page, timeout: float = 120_000) -> None:
+    page.wait_for_selector(IDLE, timeout=timeout)
+    page.wait_for_function(
+        """() => { const a = document.querySelector('[data-testid="stApp"]');
+                   return a && a.getAttribute('data-test-script-state') === 'notRunning'
+                       && !document.querySelector('[data-testid="stSkeleton"]'); }""", timeout=timeout)
+
+
+def open_settled(page, url: str) -> None:
+    page.goto(url)
+    settle(page)
+    page.wait_for_timeout(300)  # a bound widget may cause one more rerun
+    settle(page)
+
+
+def _edit_once(page, i: int) -> str | None:
+    """One generic edit on the page: a number step (alternating up/down), a segmented option, a checkbox."""
+    main = page.locator('[data-testid="stMain"]')
+    steppers = main.locator('[data-testid="stNumberInputStep%s"]:not([disabled])' % ("Up" if i % 2 == 0 else "Down"))
+    if steppers.count():
+        steppers.first.click()
+        return "number step"
+    groups = main.locator('[data-testid="stButtonGroup"]')
+    if groups.count():
+        buttons = groups.first.locator("button")
+        if buttons.count() > 1:
+            buttons.nth(i % buttons.count()).click()
+            return "segmented option"
+    boxes = main.locator('[data-testid="stCheckbox"] label')
+    if boxes.count():
+        boxes.first.click()
+        return "checkbox"
+    return None
+
+
+def measure_edits(page, n: int) -> tuple[list[float], str]:
+    times: list[float] = []
+    how = "—"
+    page.evaluate(OBSERVER)
+    for i in range(n):
+        page.evaluate("() => { window.__bench.t0 = 0; window.__bench.done = 0; window.__bench.running = false; }")
+        kind = _edit_once(page, i)
+        if kind is None:
+            break
+        how = kind
+        try:
+            page.wait_for_function("() => window.__bench.done > 0", timeout=60_000)
+        except Exception:  # noqa: BLE001 - an edit that does not rerun: report, do not crash the bench
+            how = f"{kind} (no rerun)"
+            break
+        settle(page)
+        times.append(page.evaluate("() => window.__bench.done - window.__bench.t0"))
+    return times, how
+
+
+def rss_mb(proc: subprocess.Popen) -> float:
+    p = psutil.Process(proc.pid)
+    return sum(x.memory_info().rss for x in [p, *p.children(recursive=True)]) / 2**20
+
+
+def bench_browser(script: Path, urls: list[tuple[str, str]], edits: int, sessions: int, rows: dict[str, Row]) -> dict:
+    """Cold start, edit -> redraw per page, RSS with one session and with `sessions` at once (peak)."""
+    from playwright.sync_api import sync_playwright
+
+    out: dict = {}
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        port = _free_port()
+        base = f"http://127.0.0.1:{port}"
+        t0 = time.perf_counter()
+        proc = start(script, port)
+        try:
+            wait_health(port)
+            out["health"] = time.perf_counter() - t0
+            ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+            page = ctx.new_page()
+            page.set_default_timeout(120_000)
+            open_settled(page, f"{base}/{urls[0][1]}")
+            out["cold"] = time.perf_counter() - t0
+            # 1) One session: every page, a few edits each.
+            for name, path in urls:
+                open_settled(page, f"{base}/{path}")
+                rows[name].edit, rows[name].edit_how = measure_edits(page, edits)
+            out["rss1"] = rss_mb(proc)
+            ctx.close()
+            # 2) `sessions` sessions at once, each on its own page; RSS sampled while they load and edit.
+            peak = [0.0]
+            stop = threading.Event()
+
+            def sample() -> None:
+                while not stop.is_set():
+                    peak[0] = max(peak[0], rss_mb(proc))
+                    time.sleep(0.1)
+            sampler = threading.Thread(target=sample, daemon=True)
+            sampler.start()
+            ctxs = [browser.new_context(locale="en-US") for _ in range(sessions)]
+            pages = [c.new_page() for c in ctxs]
+            for i, p in enumerate(pages):
+                p.set_default_timeout(180_000)
+                p.goto(f"{base}/{urls[i % len(urls)][1]}", wait_until="commit")
+            for i, p in enumerate(pages):
+                settle(p, 180_000)
+            for i, p in enumerate(pages):  # everyone moves to the next page at once
+                p.goto(f"{base}/{urls[(i + 1) % len(urls)][1]}", wait_until="commit")
+            for p in pages:
+                settle(p, 180_000)
+            stop.set()
+            sampler.join()
+            out["rss10"] = max(peak[0], rss_mb(proc))
+            for c in ctxs:
+                c.close()
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+            browser.close()
+    return out
+
+
+# --- training, machine, report --------------------------------------------------------------------------
+
+def training() -> str:
+    script = ROOT / "scripts" / "measure_training.py"
+    if not script.exists():
+        return "not yet"
+    try:
+        run = subprocess.run([sys.executable, str(script), "--runs", "1"], cwd=ROOT, capture_output=True, text=True,
+                             timeout=300)
+    except subprocess.TimeoutExpired:
+        return "measure_training.py did not finish within 300 s"
+    summary = [line for line in run.stdout.splitlines() if line.startswith("SUMMARY")]
+    return summary[-1].removeprefix("SUMMARY:").strip() if summary else f"no summary (exit {run.returncode})"
+
+
+def machine() -> str:
+    model = platform.processor() or "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return (f"{os.cpu_count()} × {model}, Python {platform.python_version()}, torch {torch.__version__}, "
+            f"load average {os.getloadavg()[0]:.1f} at the start")
+
+
+def fmt(x: float | None, unit: str = "", digits: int = 0) -> str:
+    return "—" if x is None else f"{x:.{digits}f}{unit}"
+
+
+def flag(x: float | None, budget: float) -> str:
+    return "" if x is None or x <= budget else " ⚠"
+
+
+def ratio(x: float | None, base: float | None) -> str:
+    return "—" if x is None or not base else f"{x / base:.1f}×"
+
+
+def report(rows: list[Row], base: Row, browser: dict, base_browser: dict, train: str, meta: dict) -> str:
+    b_rerun = med(base.rerun)
+    b_edit = med(base.edit)
+    lines = [
+        f"Measured {meta['date']} with `{meta['command']}` on {meta['machine']}; {meta['reruns']} reruns per figure, "
+        f"{meta['edits']} browser edits per page. Server figures are AppTest script runs (router + page). "
+        f"⚠ marks a figure over GUIDE.md §5's budget; × is the ratio to the bare baseline page "
+        f"(`scripts/bench_baseline_app.py`: one torch softmax, one Altair chart) measured in the same run.",
+        "",
+        "| page | first run ms | rerun median / p95 ms | after a change median / p95 ms (widget) | "
+        "browser edit → redraw median ms (edit) | rerun × baseline |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in [*rows, base]:
+        rerun = f"{fmt(med(r.rerun))}{flag(med(r.rerun), BUDGET['rerun_median'])} / " \
+                f"{fmt(p95(r.rerun))}{flag(p95(r.rerun), BUDGET['rerun_p95'])}"
+        change = f"{fmt(med(r.change))}{flag(med(r.change), BUDGET['rerun_median'])} / " \
+                 f"{fmt(p95(r.change))}{flag(p95(r.change), BUDGET['rerun_p95'])} ({r.changed})"
+        edit = f"{fmt(med(r.edit))}{flag(med(r.edit), BUDGET['edit_median'])} ({r.edit_how})"
+        note = f" {'; '.join(r.notes)}" if r.notes else ""
+        lines.append(f"| {r.name}{note} | {fmt(r.first)} | {rerun} | {change} | {edit} | "
+                     f"{ratio(med(r.rerun), b_rerun) if r is not base else '1×'} |")
+    all_edits = [x for r in rows for x in r.edit]
+    lines += [
+        "",
+        "| what | budget | app | baseline | × |",
+        "|---|---|---|---|---|",
+        f"| cold start → first drawn page (server start + Chromium) | ≤ {BUDGET['cold']:.0f} s | "
+        f"{fmt(browser.get('cold'), ' s', 1)}{flag(browser.get('cold'), BUDGET['cold'])} | "
+        f"{fmt(base_browser.get('cold'), ' s', 1)} | {ratio(browser.get('cold'), base_browser.get('cold'))} |",
+        f"| edit → redraw, median over all pages | ≤ {BUDGET['edit_median']} ms | {fmt(med(all_edits), ' ms')}"
+        f"{flag(med(all_edits), BUDGET['edit_median'])} | {fmt(b_edit, ' ms')} | {ratio(med(all_edits), b_edit)} |",
+        f"| server RSS, one session (after every page) | ≤ {BUDGET['rss1']} MB | {fmt(browser.get('rss1'), ' MB')}"
+        f"{flag(browser.get('rss1'), BUDGET['rss1'])} | {fmt(base_browser.get('rss1'), ' MB')} | "
+        f"{ratio(browser.get('rss1'), base_browser.get('rss1'))} |",
+        f"| server RSS, {meta['sessions']} sessions at once (peak) | ≤ {BUDGET['rss10']} MB | "
+        f"{fmt(browser.get('rss10'), ' MB')}{flag(browser.get('rss10'), BUDGET['rss10'])} | "
+        f"{fmt(base_browser.get('rss10'), ' MB')} | {ratio(browser.get('rss10'), base_browser.get('rss10'))} |",
+        f"| training lab: reverse task with attention (`scripts/measure_training.py --runs 1`) | ≥ 95 % in 15 s | "
+        f"{train} | — | — |",
+        "",
+        f"Total bench time {meta['total']:.0f} s. Figures move with the machine's load; compare ratios across runs.",
+    ]
+    return "\n".join(lines)
+
+
+def write_readme(block: str) -> None:
+    text = README.read_text()
+    if START not in text or END not in text:
+        print("README has no bench markers; not written", file=sys.stderr)
+        return
+    head, rest = text.split(START, 1)
+    _, tail = rest.split(END, 1)
+    README.write_text(f"{head}{START}\n{block}\n{END}{tail}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--reruns", type=int, default=20)
+    parser.add_argument("--edits", type=int, default=8)
+    parser.add_argument("--sessions", type=int, default=10)
+    parser.add_argument("--only", default="", help="comma-separated page namespaces (default: every existing page)")
+    parser.add_argument("--no-readme", action="store_true")
+    parser.add_argument("--no-browser", action="store_true")
+    parser.add_argument("--profile", default="", help="profile one page's reruns with pyinstrument and exit")
+    args = parser.parse_args()
+    torch.set_num_threads(1)  # as the app does once per server process
+    if args.profile:
+        profile(args.profile, args.reruns)
+        return
+    t_start = time.perf_counter()
+    meta = {"date": dt.date.today().isoformat(), "machine": machine(), "reruns": args.reruns, "edits": args.edits,
+            "sessions": args.sessions, "command": "make bench" + (f" (scripts/bench.py {' '.join(sys.argv[1:])})"
+                                                                  if sys.argv[1:] else "")}
+    specs = [s for s in existing_pages() if not args.only or s.ns in args.only.split(",")]
+    print(f"bench: {len(specs)} pages on {meta['machine']}", flush=True)
+    bench_server(None, 1)  # warm-up: the first AppTest in a process pays streamlit's and altair's imports
+    base = bench_server(None, args.reruns)
+    rows = []
+    for spec in specs:
+        rows.append(bench_server(spec, args.reruns))
+        r = rows[-1]
+        print(f"  server {spec.ns}: first {fmt(r.first)} ms, rerun {fmt(med(r.rerun))} ms, "
+              f"change {fmt(med(r.change))} ms ({r.changed})", flush=True)
+    browser, base_browser = {}, {}
+    if not args.no_browser:
+        by_name = {r.name: r for r in rows}
+        urls = [(s.ns, f"{s.url}?lang=en") for s in specs]
+        browser = bench_browser(ROOT / "app.py", urls, args.edits, args.sessions, by_name)
+        print(f"  browser app: {browser}", flush=True)
+        base_browser = bench_browser(BASELINE, [("baseline", "")], args.edits, args.sessions, {"baseline": base})
+        print(f"  browser baseline: {base_browser}", flush=True)
+    train = training()
+    meta["total"] = time.perf_counter() - t_start
+    block = report(rows, base, browser, base_browser, train, meta)
+    print("\n" + block)
+    if not args.no_readme:
+        write_readme(block)
+        print(f"\nREADME.md: the block between {START} and {END} rewritten.")
+
+
+if __name__ == "__main__":
+    main()

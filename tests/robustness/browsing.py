@@ -1,0 +1,26 @@
+"""Browser helpers with generous timeouts: ten sessions at once on a busy 2-core machine are slow, not broken."""
+
+from __future__ import annotations
+
+from tests.browser.conftest import wait_idle
+
+SLOW = 300_000  # ms
+
+
+def open_settled(page, url: str, timeout: float = SLOW) -> None:
+    """Go to url, wait for the first full draw, then for a possible second run (URL-bound widgets)."""
+    page.goto(url, timeout=timeout)
+    wait_idle(page, timeout=timeout)
+    page.wait_for_timeout(300)
+    wait_idle(page, timeout=timeout)
+
+
+def goto_all(pages, urls, timeout: float = SLOW) -> None:
+    """Start every navigation before waiting for any, so the server runs the scripts at the same time."""
+    for page, url in zip(pages, urls):
+        page.goto(url, wait_until="commit", timeout=timeout)
+    for page in pages:
+        page.wait_for_timeout(300)
+        wait_idle(page, timeout=timeout)
+        page.wait_for_timeout(300)
+        wait_idle(page, timeout=timeout)

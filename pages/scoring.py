@@ -184,6 +184,7 @@ def show_focus(config: ScoringConfig, result: ScoringResult) -> None:
     S = result.S
     axis, pos = t("scoring.axis_component"), t("scoring.axis_position")
     q, k, v = qkv_frames(read)
+    st.caption(t("scoring.qkv_caption"))
     c1, c2, c3 = st.columns(3)
     c1.altair_chart(heatmap(q, t("scoring.query_title", n=read.query.shape[1]), axis, ""), width="stretch")
     c2.altair_chart(heatmap(k, t("scoring.keys_title", S=S, n=read.keys.shape[2]), axis, pos), width="stretch")
@@ -239,7 +240,7 @@ def show_flow(config: ScoringConfig, result: ScoringResult) -> None:
     st.markdown(t(f"scoring.flow_{config.query_from}_{config.context_into}"))
     keys = ("y", "s_prev", "enc", "score", "weights", "context", "gru", "s_t", "combine", "combined", "logits",
             "keys_edge", "values_edge")
-    st.graphviz_chart(flow_dot(flow, {k: t(f"scoring.diagram.{k}") for k in keys}), width="stretch")
+    st.graphviz_chart(flow_dot(flow, {k: t(f"scoring.diagram.{k}") for k in keys}), width="content")  # natural size
     shapes = ", ".join(f"{name} {shape}" for name, shape in flow.shapes)
     st.caption(t("scoring.flow_shapes", shapes=shapes))
     weights = vector_text(flow.read.weights[0])

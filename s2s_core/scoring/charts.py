@@ -12,7 +12,7 @@ def comparison_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.LayerCh
     """Rows: score functions; columns: source positions; cell: attention weight (blank outside the window)."""
     base = alt.Chart(frame).encode(
         x=alt.X("position:N", title=labels["position"], sort=None),
-        y=alt.Y("function:N", title=None, sort=None),
+        y=alt.Y("function:N", title=None, sort=None, axis=alt.Axis(labelLimit=220)),
     )
     cells = base.mark_rect(stroke="white").encode(
         color=alt.Color("weight:Q", title=labels["weight"], scale=alt.Scale(scheme="oranges", domain=[0, 1])),
@@ -63,7 +63,7 @@ def flow_dot(flow: FlowResult, labels: dict[str, str]) -> str:
         return f'  {name} [label="{text}{shape}", shape={kind}, style="rounded,filled", fillcolor="{fill}"];'
 
     lines = [
-        "digraph step {", "  rankdir=TB;", '  node [fontname="Noto Sans CJK KR, sans-serif", fontsize=11];',
+        "digraph step {", "  rankdir=TB; nodesep=0.25; ranksep=0.3;", '  node [fontname="Noto Sans CJK KR, sans-serif", fontsize=11];',
         node("y", "y", "y"), node("s_prev", "s_prev", "s_prev"), node("enc", "enc", "enc"),
         node("score", "score", None, "op"), node("weights", "weights", "weights"), node("context", "context", "context"),
         node("gru", "gru", None, "op"), node("s_t", "s_t", "s_t"), node("logits", "logits", "logits"),

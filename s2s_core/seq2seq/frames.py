@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 import torch
 
@@ -27,9 +29,10 @@ def ratio_text(r: float) -> str:
     pct = 100 * r
     if pct >= 10:
         return f"{pct:.0f}%"
-    if pct >= 0.01:
-        return f"{pct:.2g}%"
-    return f"{pct:.1e}%"
+    if pct < 1e-6:
+        return "< 0.000001%"
+    digits = max(1, 1 - math.floor(math.log10(pct)))  # two significant digits, never an exponent
+    return f"{pct:.{digits}f}%"
 
 
 def vector_text(values: torch.Tensor | list[float]) -> str:

@@ -1,0 +1,76 @@
+"""Bahdanau-vs-Luong page through AppTest, in both languages: live weights, focus, windows, wiring, bad input."""
+
+from __future__ import annotations
+
+from s2s_core.scoring.compute import ScoringConfig, compare
+from s2s_core.scoring.frames import vector_text
+from s2s_ui.catalog import translate
+from tests.app.conftest import all_text, open_page
+
+
+def _weights(config: ScoringConfig, name: str) -> str:
+    return vector_text(compare(config).get(name).read.weights[0])
+
+
+def test_defaults_show_every_function_and_the_checks(lang):
+    at = open_page("scoring", lang)
+    assert not at.exception and not at.error
+    text = all_text(at)
+    assert translate(lang, "scoring.title") in text
+    assert translate(lang, "scoring.weights_line", weights=_weights(ScoringConfig(), "additive"), total="1") in text
+    table = at.table[0].value.to_string()
+    for name in ("additive", "dot", "general", "concat", "scaled_dot"):
+        assert _weights(ScoringConfig(), name) in table
+    assert len(at.success) >= 1  # formula per position == nn.Linear + bmm modules
+
+
+def test_switching_the_focus_shows_its_keys(lang):
+    at = open_page("scoring", lang)
+    at.segmented_control(key="scoring_focus").set_value("dot").run()
+    assert not at.exception
+    text = all_text(at)
+    assert translate(lang, "scoring.keys_are_values", name=translate(lang, "scoring.fn.dot")) in text
+    assert translate(lang, "scoring.weights_line", weights=_weights(ScoringConfig(focus="dot"), "dot"), total="1") in text
+
+
+def test_dot_with_a_bigger_s_is_named_and_the_rest_scores(lang):
+    at = open_page("scoring", lang, query={"scoring_dec": "0.3, 0.2, 1"})
+    assert not at.exception
+    errors = " ".join(e.value for e in at.error)
+    assert translate(lang, "scoring.field.dec_state") in errors
+    config = ScoringConfig(dec_state=(0.3, 0.2, 1.0))
+    assert _weights(config, "additive") in all_text(at)
+
+
+def test_local_windows(lang):
+    at = open_page("scoring", lang)
+    at.segmented_control(key="scoring_window").set_value("local_m").run()
+    assert not at.exception
+    assert "−∞" in all_text(at)
+    at.number_input(key="scoring_center").set_value(9).run()  # outside the 5-word sentence
+    assert not at.exception
+    assert translate(lang, "scoring.field.center") in " ".join(e.value for e in at.error)
+    at.number_input(key="scoring_center").set_value(3).run()
+    at.segmented_control(key="scoring_window").set_value("local_p").run()
+    assert not at.exception and not at.error
+    assert translate(lang, "scoring.gauss_note") in all_text(at)
+
+
+def test_impossible_wiring_is_explained_and_luong_works(lang):
+    at = open_page("scoring", lang)
+    at.segmented_control(key="scoring_query").set_value("current").run()
+    assert not at.exception
+    assert translate(lang, "scoring.field.context_into") in " ".join(e.value for e in at.error)
+    at.segmented_control(key="scoring_into").set_value("output").run()
+    assert not at.exception and not at.error
+    flow = compare(ScoringConfig(query_from="current", context_into="output")).flow
+    assert vector_text(flow.read.weights[0]) in all_text(at)
+
+
+def test_states_from_the_encoder(lang):
+    at = open_page("scoring", lang)
+    at.segmented_control(key="scoring_from").set_value("encoder").run()
+    assert not at.exception and not at.error
+    at.text_input(key="scoring_sentence").set_value("   ").run()
+    assert not at.exception
+    assert translate(lang, "scoring.field.sentence") in " ".join(e.value for e in at.error)

@@ -75,6 +75,7 @@ def show_gradients(config: BpttConfig, result: BpttResult) -> None:
     st.subheader(t("bptt.grad_header"))
     st.markdown(t("bptt.why"))
     labels = {k: t(f"bptt.chart.{k}") for k in ("k", "norm", "series", "t", "ratio", "cut", "grad_title")}
+    st.markdown(f"**{labels['grad_title']}**")
     st.altair_chart(grad_chart(grad_frame(result), cuts_frame(result), labels), width="stretch")
     k = result.quiz_back
     lines = [t("bptt.readout", cell=CELL_NAMES[c.cell], k=k, ratio=sci(c.ratio(k, full=False))) for c in result.cells]
@@ -125,10 +126,11 @@ def show_clipping(config: BpttConfig, result: BpttResult) -> float | None:
     st.markdown(t("bptt.clip_active" if clipped.scale < 1 else "bptt.clip_idle", **fmt))
     labels = {"norm": t("bptt.chart.norm"), "clip_title": t("bptt.chart.clip_title")}
     frame = clip_frame(clipped, t("bptt.chart.before"), t("bptt.chart.after"), t("bptt.chart.total"))
+    st.markdown(f"**{labels['clip_title']}**")
     st.altair_chart(clip_chart(frame, max_norm, labels), width="stretch")
-    k = min(result.quiz_back, reach(grad) - 1)
+    k = result.quiz_back
     before, after = far_ratio(grad, clipped, k)
-    st.info(t("bptt.clip_vanish", k=k, before=sci(before), after=sci(after)), icon=":material/info:")
+    st.info(t("bptt.clip_vanish", t=config.T - k, before=sci(before), after=sci(after)), icon=":material/info:")
     return max_norm
 
 

@@ -185,6 +185,7 @@ def show_step_body(result: RnnResult) -> None:
     step = int(t_) - 1
     labels = chart_labels(step)
     nodes, edges = unroll_frames(result, step)
+    st.markdown(f"**{labels['unroll_title']}**")
     st.altair_chart(unroll_chart(nodes, edges, labels), width="stretch")
 
     token = md_escape(result.tokens[step])
@@ -198,9 +199,11 @@ def show_step_body(result: RnnResult) -> None:
             st.latex(line)
         st.caption(t("rnn.expansion", t=step + 1, expr=f"`{unit_expansion(result, step, 0)}`"))
         st.markdown(t("rnn.squash_note", t=step + 1, **squash_range(result, step)))
+        st.markdown(f"**{labels['step_title']}**")
         st.altair_chart(step_chart(step_frame(result, step), labels), width="stretch")
 
     st.subheader(t("rnn.timeline_header"))
+    st.markdown(f"**{labels['timeline_title']}**")
     st.altair_chart(timeline_chart(timeline_frame(result, step), labels), width="stretch")
 
 

@@ -25,6 +25,9 @@ def decades(values: pd.Series) -> list[float]:
 def grad_chart(frame: pd.DataFrame, cuts: pd.DataFrame, labels: dict[str, str]) -> alt.LayerChart:
     """‖∂L/∂h_(T-k)‖ against k on a log scale: a straight line is a constant factor per step (ρ^k)."""
     order = cell_order()
+    # Plain columns with scale=None instead of alt.condition: conditions are slow for Altair to validate.
+    frame = frame.assign(width=frame["focus"].map({True: 3.5, False: 1.8}),
+                         dashed=(frame["cell"] == "law") | (frame["series"] == "LSTM cell"))
     line = (
         alt.Chart(frame)
         .mark_line(point=alt.OverlayMarkDef(size=18))
@@ -35,9 +38,9 @@ def grad_chart(frame: pd.DataFrame, cuts: pd.DataFrame, labels: dict[str, str]) 
             color=alt.Color("series:N", title=None, sort=order,
                             scale=alt.Scale(domain=order, range=list(SERIES_COLORS)),
                             legend=alt.Legend(orient="top", columns=3)),
-            strokeDash=alt.condition("datum.cell == 'law' || datum.series == 'LSTM cell'",
-                                     alt.value([5, 4]), alt.value([1, 0])),
-            strokeWidth=alt.condition("datum.focus", alt.value(3.5), alt.value(1.8)),
+            strokeDash=alt.StrokeDash("dashed:N", legend=None,
+                                      scale=alt.Scale(domain=[False, True], range=[[1, 0], [5, 4]])),
+            strokeWidth=alt.StrokeWidth("width:Q", scale=None),
             tooltip=[alt.Tooltip("series:N", title=labels["series"]), alt.Tooltip("k:Q", title=labels["k"]),
                      alt.Tooltip("t:Q", title=labels["t"]), alt.Tooltip("norm:Q", title=labels["norm"], format=".3e"),
                      alt.Tooltip("ratio:Q", title=labels["ratio"], format=".3e")],
@@ -50,7 +53,8 @@ def grad_chart(frame: pd.DataFrame, cuts: pd.DataFrame, labels: dict[str, str]) 
             x="k:Q", y=alt.value(8), text=alt.value(labels["cut"])
         )
         layers += [rules, text]
-    return alt.layer(*layers).properties(height=400, width="container", title=labels["grad_title"])
+    # No chart title: the page writes it above the chart, where a phone can wrap it.
+    return alt.layer(*layers).properties(height=400, width="container")
 
 
 def clip_chart(frame: pd.DataFrame, max_norm: float, labels: dict[str, str]) -> alt.LayerChart:
@@ -71,4 +75,4 @@ def clip_chart(frame: pd.DataFrame, max_norm: float, labels: dict[str, str]) -> 
     rule = alt.Chart(pd.DataFrame({"max_norm": [max_norm]})).mark_rule(color="black", strokeDash=[4, 3]).encode(
         y="max_norm:Q"
     )
-    return alt.layer(bars, rule).properties(height=240, width="container", title=labels["clip_title"])
+    return alt.layer(bars, rule).properties(height=240, width="container")  # titled by the page

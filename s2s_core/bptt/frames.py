@@ -95,11 +95,12 @@ def reach(grad: CellGrad) -> int:
 
 
 def far_ratio(grad: CellGrad, clipped: ClipResult, k: int) -> tuple[float, float]:
-    """(before, after) clipping: the gradient k steps back relative to the last step.
+    """(before, after) clipping: the gradient k steps back relative to the last step (full BPTT).
 
     clip_grad_norm_ multiplies every gradient by one factor, so a far step's share of the signal is the
     same after clipping: the ratio of (scale·g_k) to (scale·g_0) is computed here, not assumed.
     """
-    before = grad.norms[k] / grad.norms[0]
-    after = (clipped.scale * grad.norms[k]) / (clipped.scale * grad.norms[0])
+    norms = grad.full_norms
+    before = norms[k] / norms[0]
+    after = (clipped.scale * norms[k]) / (clipped.scale * norms[0])
     return before, after

@@ -1,4 +1,8 @@
-"""Altair charts for the RNN page: the unrolled graph with shared weights, the h_t timeline, one step's terms."""
+"""Altair charts for the RNN page: the unrolled graph with shared weights, the h_t timeline, one step's terms.
+
+Highlights (the current step) come from plain data columns with scale=None, not alt.condition: Altair
+validates every condition against the Vega-Lite schema, which made these charts slow to build.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ from s2s_core.rnn.frames import TERMS
 # One colour per shared weight, used in the graph and in the step bars alike.
 WEIGHT_COLORS = {"W_x": "#1f77b4", "W_h": "#d62728", "b": "#7f7f7f"}
 TERM_COLORS = (WEIGHT_COLORS["W_x"], WEIGHT_COLORS["W_h"], WEIGHT_COLORS["b"], "#9467bd", "#2ca02c")
+CURRENT_FILL, OTHER_FILL = "#ffd166", "#eeeeee"
 
 
 def unroll_chart(nodes: pd.DataFrame, edges: pd.DataFrame, labels: dict[str, str]) -> alt.LayerChart:
@@ -17,55 +22,58 @@ def unroll_chart(nodes: pd.DataFrame, edges: pd.DataFrame, labels: dict[str, str
     S = int(nodes["x"].max())
     xs = alt.Scale(domain=[-0.4, S + 0.5], nice=False)
     ys = alt.Scale(domain=[-0.55, 1.4], nice=False)
+    edges = edges.assign(
+        color=edges["weight"].map(WEIGHT_COLORS),
+        width=edges["current"].map({True: 5.0, False: 2.0}),
+        opacity=edges["current"].map({True: 1.0, False: 0.55}),
+    )
+    nodes = nodes.assign(fill=nodes["current"].map({True: CURRENT_FILL, False: OTHER_FILL}))
     # No legend: every arrow carries its weight's name in the weight's colour.
-    color = alt.Color("weight:N", title=labels["weight"],
-                      scale=alt.Scale(domain=["W_x", "W_h"], range=[WEIGHT_COLORS["W_x"], WEIGHT_COLORS["W_h"]]),
-                      legend=None)
     lines = alt.Chart(edges).mark_rule().encode(
         x=alt.X("x:Q", scale=xs, axis=None), y=alt.Y("y:Q", scale=ys, axis=None), x2="x2:Q", y2="y2:Q",
-        color=color,
-        strokeWidth=alt.condition("datum.current", alt.value(5), alt.value(2)),
-        opacity=alt.condition("datum.current", alt.value(1.0), alt.value(0.55)),
+        color=alt.Color("color:N", scale=None),
+        strokeWidth=alt.StrokeWidth("width:Q", scale=None),
+        opacity=alt.Opacity("opacity:Q", scale=None),
     )
     edge_text = alt.Chart(edges).mark_text(fontSize=12, fontWeight="bold", align="left", dx=-4).encode(
-        x=alt.X("lx:Q", scale=xs), y=alt.Y("ly:Q", scale=ys), text="weight:N", color=color,
+        x=alt.X("lx:Q", scale=xs), y=alt.Y("ly:Q", scale=ys), text="weight:N", color=alt.Color("color:N", scale=None),
     )
-    dots = alt.Chart(nodes).mark_circle(size=900).encode(
-        x=alt.X("x:Q", scale=xs), y=alt.Y("y:Q", scale=ys),
-        color=alt.condition("datum.current", alt.value("#ffd166"), alt.value("#eeeeee")),
-        stroke=alt.value("#555555"), strokeWidth=alt.value(1),
+    dots = alt.Chart(nodes).mark_circle(size=900, stroke="#555555", strokeWidth=1, opacity=1).encode(
+        x=alt.X("x:Q", scale=xs), y=alt.Y("y:Q", scale=ys), color=alt.Color("fill:N", scale=None),
         tooltip=[alt.Tooltip("label:N", title=labels["node"]), alt.Tooltip("token:N", title=labels["token"])],
     )
-    names = alt.Chart(nodes).mark_text(fontSize=12).encode(
-        x=alt.X("x:Q", scale=xs), y=alt.Y("y:Q", scale=ys), text="label:N", color=alt.value("black"),
+    names = alt.Chart(nodes).mark_text(fontSize=12, color="black").encode(
+        x=alt.X("x:Q", scale=xs), y=alt.Y("y:Q", scale=ys), text="label:N",
     )
-    words = alt.Chart(nodes[nodes["kind"] == "x"]).mark_text(fontSize=13, dy=30, limit=90).encode(
-        x=alt.X("x:Q", scale=xs), y=alt.Y("y:Q", scale=ys), text="token:N", color=alt.value("#333333"),
+    words = alt.Chart(nodes[nodes["kind"] == "x"]).mark_text(fontSize=13, dy=30, limit=90, color="#333333").encode(
+        x=alt.X("x:Q", scale=xs), y=alt.Y("y:Q", scale=ys), text="token:N",
     )
-    return (lines + edge_text + dots + names + words).properties(
-        height=230, width="container", title=labels["unroll_title"]
-    )
+    # No chart title: the page writes it above the chart, where a phone can wrap it.
+    return (lines + edge_text + dots + names + words).properties(height=200, width="container")
 
 
 def timeline_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.LayerChart:
     """Heatmap of every h_t (time × unit); the slider's step is outlined. tanh keeps every cell in (-1, 1)."""
     order = list(dict.fromkeys(frame["step"]))
+    frame = frame.assign(
+        outline=frame["current"].map({True: 2.5, False: 0.0}),
+        ink=["white" if abs(v) > 0.6 else "black" for v in frame["value"]],
+    )
     base = alt.Chart(frame).encode(
         x=alt.X("step:N", title=labels["step"], sort=order, axis=alt.Axis(labelAngle=0, labelLimit=90)),
         y=alt.Y("unit:N", title=labels["unit"], sort=None),
     )
-    cells = base.mark_rect().encode(
+    cells = base.mark_rect(stroke="black").encode(
         color=alt.Color("value:Q", title="h", scale=alt.Scale(scheme="redblue", domain=[-1, 1], reverse=True)),
-        stroke=alt.condition("datum.current", alt.value("black"), alt.value(None)),
-        strokeWidth=alt.condition("datum.current", alt.value(2.5), alt.value(0)),
+        strokeWidth=alt.StrokeWidth("outline:Q", scale=None),
         tooltip=[alt.Tooltip("step:N", title=labels["step"]), alt.Tooltip("unit:N", title=labels["unit"]),
                  alt.Tooltip("value:Q", title="h", format=".4f")],
     )
     text = base.mark_text(fontSize=11).encode(
-        text=alt.Text("value:Q", format=".2f"),
-        color=alt.condition("abs(datum.value) > 0.6", alt.value("white"), alt.value("black")),
+        text=alt.Text("value:Q", format=".2f"), color=alt.Color("ink:N", scale=None),
     )
-    return (cells + text).properties(height=alt.Step(26), width="container", title=labels["timeline_title"])
+    # The text's colour column is literal (scale=None): keep it off the heatmap's colour scale.
+    return (cells + text).resolve_scale(color="independent").properties(height=alt.Step(26), width="container")
 
 
 def step_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
@@ -85,5 +93,5 @@ def step_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
             tooltip=[alt.Tooltip("term:N", title=labels["term"]), alt.Tooltip("unit:N", title=labels["unit"]),
                      alt.Tooltip("value:Q", title=labels["value"], format=".4f")],
         )
-        .properties(height=300, width="container", title=labels["step_title"])
+        .properties(height=280, width="container")  # titled by the page (wraps on a phone)
     )

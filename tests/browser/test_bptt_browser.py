@@ -53,7 +53,7 @@ def test_truncation_cuts_the_curves_in_korean(app_server, new_page):
     page = new_page()
     open_page(page, app_server, "bptt", "ko")
     before = _chart_pixels(page, 0)
-    box = page.get_by_role("spinbutton", name="자르기: k단계마다 detach() (0이면 끔)")
+    box = page.get_by_role("spinbutton", name="절단: k단계마다 detach() (0이면 끔)")
     box.fill("10")
     box.press("Enter")
     wait_idle(page)

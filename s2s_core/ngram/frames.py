@@ -90,7 +90,8 @@ def factors_long(res: SentenceResult, smoothing: bool, names: dict[str, str]) ->
                      "label": f"{f.count}/{f.history_count}", "zero": float(res.probs_mle[i - 1]) == 0.0})
         if smoothing:
             p = float(res.probs_addk[i - 1])
-            rows.append({"pos": pos, "i": i, "model": names["addk"], "prob": p, "label": fmt_prob(p), "zero": False})
+            # Two significant digits: the add-k bars sit beside the ratio bars and must stay short on phones.
+            rows.append({"pos": pos, "i": i, "model": names["addk"], "prob": p, "label": f"{p:.2g}", "zero": False})
     return pd.DataFrame(rows)
 
 

@@ -159,13 +159,14 @@ def show_comparison(result: ScoringResult) -> None:
         missing = t("scoring.unavailable")
         rows.append({
             t("scoring.col_function"): fn[f.name],
-            t("scoring.col_formula"): t(f"scoring.formula.{f.name}"),
             t("scoring.col_scores"): masked_text(f.read) if f.read else missing,
             t("scoring.col_weights"): vector_text(f.read.weights[0]) if f.read else missing,
             t("scoring.col_context"): vector_text(f.read.context[0]) if f.read else missing,
         })
         if f.error and f.error[0] not in [e[0] for e in errors]:
             errors.append(f.error)
+    # Formulas on one line, not in a column: four columns of vectors already fill a phone's width.
+    st.caption(" · ".join(f"{fn[f.name]} = {t(f'scoring.formula.{f.name}')}" for f in result.functions))
     st.table(rows, border="horizontal", hide_index=True)  # five short rows: plain text that wraps on a phone
     for parts in errors:
         show_error(as_error(parts))

@@ -79,11 +79,21 @@ def start_server(port: int) -> subprocess.Popen:
 
 
 @pytest.fixture(scope="session")
-def app_server() -> Iterator[str]:
-    """Base URL of a running app, shared by every browser test in the session."""
+def app_server(browser) -> Iterator[str]:
+    """Base URL of a running app, shared by every browser test in the session.
+
+    One visit to / first: a fresh server starts in Streamlit's pages-folder mode until app.py has run
+    once (s2s_ui/frame.py), and a deep link whose URL differs from its file name would otherwise meet
+    a "page not found" notice on that first visit.
+    """
     port = _free_port()
     proc = start_server(port)
     try:
+        warm = browser.new_page()
+        warm.set_default_timeout(180_000)
+        warm.goto(f"http://127.0.0.1:{port}/?lang=en")
+        wait_idle(warm, timeout=180_000)
+        warm.close()
         yield f"http://127.0.0.1:{port}"
     finally:
         proc.terminate()

@@ -122,7 +122,7 @@ def new_page(browser):
         ctx = browser.new_context(viewport=viewport, locale=locale)
         contexts.append(ctx)
         page = ctx.new_page()
-        page.set_default_timeout(60_000)
+        page.set_default_timeout(180_000)
         return page
 
     yield make
@@ -130,7 +130,7 @@ def new_page(browser):
         ctx.close()
 
 
-def wait_idle(page, timeout: float = 60_000) -> None:
+def wait_idle(page, timeout: float = 180_000) -> None:
     """Wait until the script run has finished and nothing is still loading; fail on any exception box."""
     page.wait_for_selector(IDLE, timeout=timeout)
     page.wait_for_function(

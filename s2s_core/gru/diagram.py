@@ -6,18 +6,21 @@ from s2s_core.lstm.diagram import _q
 
 
 def gru_cell_dot(labels: dict[str, str]) -> str:
-    """labels: translated {"gates", "candidate", "output", "next_h", "keep", "take"}."""
-    h_edge = 'color="#e07b00", penwidth=3, fontcolor="#e07b00"'
-    n_edge = 'color="#2e9e5b", penwidth=2.2, fontcolor="#2e9e5b"'
+    """labels: translated {"gates", "candidate", "output", "next_h", "keep", "take"}. Top to bottom, so it stays narrow."""
+    h_edge = 'color="#e07b00", penwidth=3.5, fontcolor="#e07b00"'
+    n_edge = 'color="#2e9e5b", penwidth=2.5, fontcolor="#2e9e5b"'
     return "\n".join([
         "digraph gru {",
-        '  rankdir=LR; bgcolor="white"; nodesep=0.35; ranksep=0.45;',
-        '  node [shape=box, style="rounded,filled", fillcolor="#f4f6fa", fontname="sans-serif", fontsize=12];',
-        '  edge [fontname="sans-serif", fontsize=10];',
+        '  rankdir=TB; bgcolor="white"; nodesep=0.3; ranksep=0.3;',
+        '  node [shape=box, style="rounded,filled", fillcolor="#f4f6fa", fontname="sans-serif", fontsize=16,',
+        '        height=0.4, margin="0.12,0.04"];',
+        '  edge [fontname="sans-serif", fontsize=14, arrowsize=0.8];',
         '  h_prev [label="h_(t-1)", fillcolor="#fde7cc"]; x [label="x_t"];',
         f'  gates [label={_q(labels["gates"] + chr(10) + "r, z = σ(…)")}];',
         f'  cand [label={_q(labels["candidate"] + chr(10) + "n = tanh(… + r⊙(…))")}, fillcolor="#dcf3e5"];',
-        '  mul_z [label="⊙ z", shape=circle]; mul_1z [label="⊙ (1−z)", shape=circle]; add [label="+", shape=circle];',
+        '  mul_z [label="⊙ z", shape=circle, width=0.55, fixedsize=true];',
+        '  mul_1z [label="⊙ (1−z)", shape=circle, width=0.9, fixedsize=true];',
+        '  add [label="+", shape=circle, width=0.45, fixedsize=true];',
         '  h_t [label="h_t", fillcolor="#fde7cc"];',
         f'  out [label={_q(labels["output"])}, shape=plaintext, style=""];',
         f'  next_h [label={_q(labels["next_h"])}, shape=plaintext, style=""];',

@@ -68,12 +68,15 @@ def equations(result: GruResult, run: GruRun, step: int) -> list[str]:
     r, z, n = (run.gates[g] for g in GATES)
     lines = [f"x_t = {vec_text(result.x[t])}", f"h_(t-1) = {vec_text(run.h_prev[t])}"]
     for name, tr in (("r", r), ("z", z)):
+        lines.append("")  # a blank line between equations: each wraps over several lines
         lines.append(f"{name} = σ((W_i{name}·x_t + b_i{name}) + (W_h{name}·h_(t-1) + b_h{name})) = "
                      f"σ({vec_text(tr.x_part[t])} + {vec_text(tr.h_part[t])}) = σ({vec_text(tr.pre[t])}) = "
                      f"{vec_text(tr.value[t])}")
+    lines.append("")
     lines.append(f"n = tanh((W_in·x_t + b_in) + r⊙(W_hn·h_(t-1) + b_hn)) = tanh({vec_text(n.x_part[t])} + "
                  f"{vec_text(r.value[t])}⊙{vec_text(n.h_part[t])}) = tanh({vec_text(n.pre[t])}) = {vec_text(n.value[t])}")
     zt = z.value[t]
+    lines.append("")
     lines.append(f"h_t = (1 − z)⊙n + z⊙h_(t-1) = {vec_text(1 - zt)}⊙{vec_text(n.value[t])} + "
                  f"{vec_text(zt)}⊙{vec_text(run.h_prev[t])} = {vec_text(run.h[t])}")
     return lines
@@ -108,3 +111,8 @@ def params_frame(comp: Comparison) -> pd.DataFrame:
     """One row per parameter tensor (long format, for the stacked bar chart)."""
     return pd.DataFrame([{"cell": f"nn.{r.cell.upper()}", "name": r.name,
                           "shape": " × ".join(str(s) for s in r.shape), "numel": r.numel} for r in comp.rows])
+
+
+def mean_update(result: GruResult, step: int) -> float:
+    """Mean of z at one step: above 0.5, h_t leans toward h_(t-1); below, toward the candidate n."""
+    return float(result.run.gates["z"].value[step].mean())

@@ -1,6 +1,7 @@
 """Altair charts for the LSTM page (also used by the GRU page): gate heatmaps, one step's bars, h vs c, overrides.
 
-Every chart takes translated `labels`; no streamlit here. Widths are "container", so phones get one column.
+Every chart takes translated `labels`; no streamlit here. Each function returns single-view charts (not
+concatenations) with width "container": the page draws them one under the other, so they fit any screen.
 """
 
 from __future__ import annotations
@@ -10,6 +11,9 @@ from collections.abc import Sequence
 import altair as alt
 import pandas as pd
 
+# Streamlit fits a "container"-wide chart in both directions, squeezing title, legend and axes into the
+# height; fitting only x keeps the plot area as tall as asked.
+FIT_X = alt.AutoSizeParams(type="fit-x", contains="padding")
 GATE_SCALE = alt.Scale(domain=[0, 1], scheme="greens")  # a gate is a 0-1 pass-through ratio
 TANH_SCALE = alt.Scale(domain=[-1, 1], scheme="redblue", reverse=True)  # candidates live in (-1, 1)
 
@@ -20,10 +24,15 @@ def _diverging(values: pd.Series) -> alt.Scale:
     return alt.Scale(domain=[-m, m], scheme="redblue", reverse=True)
 
 
+def _angle(frame: pd.DataFrame) -> int:
+    """Step labels hold words: level while few, slanted once many would collide on a phone."""
+    return 0 if frame["step"].nunique() <= 4 else -40
+
+
 def _heatmap(frame: pd.DataFrame, scale: alt.Scale, title: str, labels: dict[str, str]) -> alt.LayerChart:
     """Steps across, components down, the value written in each cell; a thick outline marks forced cells."""
     base = alt.Chart(frame).encode(
-        x=alt.X("step:N", title=labels["step"], sort=None, axis=alt.Axis(labelAngle=0)),
+        x=alt.X("step:N", title=labels["step"], sort=None, axis=alt.Axis(labelAngle=_angle(frame))),
         y=alt.Y("component:N", title=labels["component"], sort=None),
     )
     has_forced = "forced" in frame.columns
@@ -34,27 +43,31 @@ def _heatmap(frame: pd.DataFrame, scale: alt.Scale, title: str, labels: dict[str
         tooltip=[alt.Tooltip("step:N", title=labels["step"]), alt.Tooltip("component:N", title=labels["component"]),
                  alt.Tooltip("value:Q", title=labels["value"], format=".4f")],
     )
-    text = base.mark_text(fontSize=11).encode(text=alt.Text("value:Q", format=".2f"), color=alt.value("black"))
-    return (cells + text).properties(width="container", height=alt.Step(22), title=title)
+    # White digits on the darkest cells (the outer 30 % of the colour scale), black elsewhere.
+    lo, hi = scale.domain
+    dark = 0.7 * max(abs(lo), abs(hi))
+    test = f"datum.value > {dark}" if lo == 0 else f"abs(datum.value) > {dark}"
+    text = base.mark_text(fontSize=11).encode(
+        text=alt.Text("value:Q", format=".2f"),
+        color=alt.condition(test, alt.value("white"), alt.value("black")),
+    )
+    return (cells + text).properties(width="container", height=alt.Step(22), title=title, autosize=FIT_X)
 
 
 def gate_heatmaps(frame: pd.DataFrame, gates: Sequence[str], titles: dict[str, str], labels: dict[str, str],
-                  tanh_gates: Sequence[str] = ("g",)) -> alt.VConcatChart:
-    """One heatmap per gate (0-1 green), candidates on a -1..1 red-blue scale; stacked, so phones can read them."""
-    charts = []
-    for gate in gates:
-        scale = TANH_SCALE if gate in tanh_gates else GATE_SCALE
-        charts.append(_heatmap(frame[frame["gate"] == gate], scale, titles[gate], labels))
-    return alt.vconcat(*charts).resolve_scale(color="independent")
+                  tanh_gates: Sequence[str] = ("g",)) -> list[alt.LayerChart]:
+    """One heatmap per gate (0-1 green), candidates on a -1..1 red-blue scale."""
+    return [_heatmap(frame[frame["gate"] == gate], TANH_SCALE if gate in tanh_gates else GATE_SCALE, titles[gate], labels)
+            for gate in gates]
 
 
-def step_charts(gate_bars: pd.DataFrame, state_bars: pd.DataFrame, labels: dict[str, str]) -> alt.VConcatChart:
+def step_charts(gate_bars: pd.DataFrame, state_bars: pd.DataFrame, labels: dict[str, str]) -> list[alt.Chart]:
     """One step: gates as 0-1 bars per component, then the candidate and the states side by side."""
     gates = alt.Chart(gate_bars).mark_bar().encode(
         x=alt.X("component:N", title=labels["component"], sort=None, axis=alt.Axis(labelAngle=0)),
         xOffset=alt.XOffset("gate:N", sort=None),
         y=alt.Y("value:Q", title=labels["gate_value"], scale=alt.Scale(domain=[0, 1])),
-        color=alt.Color("gate:N", title=labels["gate"], sort=None),
+        color=alt.Color("gate:N", title=labels["gate"], sort=None, legend=alt.Legend(orient="top")),
         tooltip=[alt.Tooltip("gate:N", title=labels["gate"]), alt.Tooltip("component:N", title=labels["component"]),
                  alt.Tooltip("value:Q", title=labels["value"], format=".4f")],
     ).properties(width="container", height=180, title=labels["gates_title"])
@@ -63,34 +76,36 @@ def step_charts(gate_bars: pd.DataFrame, state_bars: pd.DataFrame, labels: dict[
         x=alt.X("component:N", title=labels["component"], sort=None, axis=alt.Axis(labelAngle=0)),
         xOffset=alt.XOffset("quantity:N", sort=None),
         y=alt.Y("value:Q", title=labels["value"]),
-        color=alt.Color("quantity:N", title=labels["quantity"], sort=None, scale=alt.Scale(scheme="tableau10")),
+        color=alt.Color("quantity:N", title=labels["quantity"], sort=None, scale=alt.Scale(scheme="tableau10"),
+                        legend=alt.Legend(orient="top")),
         tooltip=[alt.Tooltip("quantity:N", title=labels["quantity"]),
                  alt.Tooltip("component:N", title=labels["component"]),
                  alt.Tooltip("value:Q", title=labels["value"], format=".4f")],
-    ).properties(width="container", height=200, title=labels["states_title"])
-    return alt.vconcat(gates + rule, states).resolve_scale(color="independent")
+    ).properties(width="container", height=200, title=labels["states_title"], autosize=FIT_X)
+    return [(gates + rule).properties(autosize=FIT_X), states]
 
 
-def states_heatmaps(frame: pd.DataFrame, titles: dict[str, str], labels: dict[str, str]) -> alt.VConcatChart:
+def states_heatmaps(frame: pd.DataFrame, titles: dict[str, str], labels: dict[str, str]) -> list[alt.LayerChart]:
     """c (top) and h (bottom) over all steps on one shared scale, so their sizes can be compared."""
     scale = _diverging(frame["value"])
-    charts = [_heatmap(frame[frame["state"] == s], scale, titles[s], labels) for s in ("c", "h") if s in titles]
-    return alt.vconcat(*charts)
+    return [_heatmap(frame[frame["state"] == s], scale, titles[s], labels) for s in ("c", "h") if s in titles]
 
 
-def override_lines(frame: pd.DataFrame, titles: dict[str, str], labels: dict[str, str]) -> alt.VConcatChart:
+def override_lines(frame: pd.DataFrame, titles: dict[str, str], labels: dict[str, str]) -> list[alt.Chart]:
     """c and h per component over the steps: the natural run dashed, the forced run solid."""
     charts = []
     for state in titles:
         part = frame[frame["state"] == state]
         charts.append(alt.Chart(part).mark_line(point=True).encode(
-            x=alt.X("step:N", title=labels["step"], sort=None, axis=alt.Axis(labelAngle=0)),
+            x=alt.X("step:N", title=labels["step"], sort=None, axis=alt.Axis(labelAngle=_angle(part))),
             y=alt.Y("value:Q", title=labels["value"]),
-            color=alt.Color("component:N", title=labels["component"], sort=None),
-            strokeDash=alt.StrokeDash("run:N", title=labels["run"], sort=None),
+            color=alt.Color("component:N", title=labels["component"], sort=None, legend=alt.Legend(orient="top")),
+            # Natural run first in the frame, so it gets the dashes and the forced run the solid line.
+            strokeDash=alt.StrokeDash("run:N", title=labels["run"], sort=None, legend=alt.Legend(orient="top"),
+                                      scale=alt.Scale(range=[[5, 4], [1, 0]])),
             detail="run:N",
             tooltip=[alt.Tooltip("run:N", title=labels["run"]), alt.Tooltip("step:N", title=labels["step"]),
                      alt.Tooltip("component:N", title=labels["component"]),
                      alt.Tooltip("value:Q", title=labels["value"], format=".4f")],
-        ).properties(width="container", height=200, title=titles[state]))
-    return alt.vconcat(*charts)
+        ).properties(width="container", height=200, title=titles[state], autosize=FIT_X))
+    return charts

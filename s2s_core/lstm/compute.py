@@ -12,7 +12,6 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from s2s_core.errors import InputError
 from s2s_core.lstm.forcing import Force, apply_force, parse_forces
 from s2s_core.lstm.inputs import MAX_H, SequenceSpec, init_parameters, input_vectors, parse_sequence
 from s2s_core.validate import check_int
@@ -171,9 +170,3 @@ def lstm_gates(config: LstmConfig) -> LstmResult:
         n_params=sum(p.numel() for p in lstm.parameters()),
     )
 
-
-def check_step(step: object, S: int) -> int:
-    """A 1-based step from the page (or URL) -> 0-based index."""
-    if step is None:
-        raise InputError("errors.empty_value", "lstm.field.step")
-    return check_int(step, "lstm.field.step", 1, S) - 1

@@ -9,24 +9,30 @@ def _q(text: str) -> str:
 
 
 def lstm_cell_dot(labels: dict[str, str]) -> str:
-    """labels: translated {"gates", "output", "next_c", "next_h", "carry", "expose"}; symbols stay as in the formulas."""
-    c_edge = 'color="#2f6fd6", penwidth=3, fontcolor="#2f6fd6"'
-    h_edge = 'color="#e07b00", penwidth=2.2, fontcolor="#e07b00"'
+    """labels: translated {"gates", "output", "next_c", "next_h", "carry", "expose"}; symbols stay as in the formulas.
+
+    Top to bottom, so it stays narrow: legible beside the heatmaps on a desktop and alone on a phone.
+    """
+    c_edge = 'color="#2f6fd6", penwidth=3.5, fontcolor="#2f6fd6"'
+    h_edge = 'color="#e07b00", penwidth=2.5, fontcolor="#e07b00"'
     return "\n".join([
         "digraph lstm {",
-        '  rankdir=LR; bgcolor="white"; nodesep=0.35; ranksep=0.45;',
-        '  node [shape=box, style="rounded,filled", fillcolor="#f4f6fa", fontname="sans-serif", fontsize=12];',
-        '  edge [fontname="sans-serif", fontsize=10];',
+        '  rankdir=TB; bgcolor="white"; nodesep=0.3; ranksep=0.3;',
+        '  node [shape=box, style="rounded,filled", fillcolor="#f4f6fa", fontname="sans-serif", fontsize=16,',
+        '        height=0.4, margin="0.12,0.04"];',
+        '  edge [fontname="sans-serif", fontsize=14, arrowsize=0.8];',
         '  c_prev [label="c_(t-1)", fillcolor="#dbe6fb"]; h_prev [label="h_(t-1)", fillcolor="#fde7cc"];',
         '  x [label="x_t"];',
         f'  gates [label={_q(labels["gates"] + chr(10) + "i f o = σ(…)   g = tanh(…)")}];',
-        '  mul_f [label="⊙ f", shape=circle]; add [label="+ i⊙g", shape=circle];',
-        '  tanh [label="tanh", shape=ellipse]; mul_o [label="⊙ o", shape=circle];',
+        '  mul_f [label="⊙ f", shape=circle, width=0.55, fixedsize=true];',
+        '  add [label="+ i⊙g", shape=circle, width=0.8, fixedsize=true];',
+        '  tanh [label="tanh", shape=ellipse]; mul_o [label="⊙ o", shape=circle, width=0.55, fixedsize=true];',
         '  c_t [label="c_t", fillcolor="#dbe6fb"]; h_t [label="h_t", fillcolor="#fde7cc"];',
         f'  out [label={_q(labels["output"])}, shape=plaintext, style=""];',
         f'  next_c [label={_q(labels["next_c"])}, shape=plaintext, style=""];',
         f'  next_h [label={_q(labels["next_h"])}, shape=plaintext, style=""];',
         '  { rank=same; c_prev; h_prev; x; }',
+        '  { rank=same; c_t; next_c; }',
         f'  c_prev -> mul_f -> add -> c_t [{c_edge}];',
         f'  c_t -> next_c [{c_edge}, label={_q(labels["carry"])}];',
         f'  c_t -> tanh -> mul_o -> h_t [{h_edge}];',

@@ -96,6 +96,7 @@ def equations(result: LstmResult, run: LstmRun, step: int) -> list[str]:
     x_t = result.x[t]  # (E,)
     lines = [f"x_t = {vec_text(x_t)}", f"h_(t-1) = {vec_text(run.h_prev[t])}", f"c_(t-1) = {vec_text(run.c_prev[t])}"]
     for name in GATES:
+        lines.append("")  # a blank line between equations: each wraps over several lines
         w = result.weights[name]
         trace = run.gates[name]
         act = "tanh" if name == "g" else "σ"
@@ -105,8 +106,10 @@ def equations(result: LstmResult, run: LstmRun, step: int) -> list[str]:
             f"{act}({vec_text(trace.pre[t])}) = {vec_text(trace.value[t])}"
         )
     i, f, g, o = (run.gates[n].value[t] for n in GATES)
+    lines.append("")
     lines.append(f"c_t = f⊙c_(t-1) + i⊙g = {vec_text(f)}⊙{vec_text(run.c_prev[t])} + {vec_text(i)}⊙{vec_text(g)}"
                  f" = {vec_text(f * run.c_prev[t])} + {vec_text(i * g)} = {vec_text(run.c[t])}")
+    lines.append("")
     lines.append(f"h_t = o⊙tanh(c_t) = {vec_text(o)}⊙{vec_text(torch.tanh(run.c[t]))} = {vec_text(run.h[t])}")
     return lines
 
@@ -120,6 +123,32 @@ def reading(run: LstmRun, step: int, threshold: float = THRESHOLD) -> dict[str, 
     return out
 
 
+def largest_states(run) -> dict[str, float]:
+    """max |c| and max |h| over all steps and components (the h-vs-c section compares them)."""
+    out = {"max_h": float(run.h.abs().max())}
+    if hasattr(run, "c"):
+        out["max_c"] = float(run.c.abs().max())
+    return out
+
+
 def mean_openness(run: LstmRun, step: int) -> dict[str, float]:
     """Mean value of each sigmoid gate at one step (the quiz asks which is the most open)."""
     return {g: float(run.gates[g].value[step].mean()) for g in ("i", "f", "o")}
+
+
+def weight_rows(weight_ih: torch.Tensor, gates: Sequence[str], block_name: str) -> pd.DataFrame:
+    """weight_ih_l0 (k·H, E) as a table whose first column names each row's block (i, f, g, o or r, z, n)."""
+    H = weight_ih.shape[0] // len(gates)
+    data = {block_name: [f"{gates[r // H]}{r % H + 1}" for r in range(weight_ih.shape[0])]}
+    for e in range(weight_ih.shape[1]):
+        data[f"x{e + 1}"] = [round(float(v), 3) for v in weight_ih[:, e].tolist()]
+    return pd.DataFrame(data)
+
+
+def first_difference(natural, forced, tol: float = 1e-12) -> int | None:
+    """0-based first step where h (or c, when the run has one) differs between two runs; None if never."""
+    states = [s for s in ("c", "h") if hasattr(natural, s)]
+    for t in range(natural.h.shape[0]):
+        if any(float((getattr(natural, s)[t] - getattr(forced, s)[t]).abs().max()) > tol for s in states):
+            return t
+    return None

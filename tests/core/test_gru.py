@@ -169,11 +169,11 @@ def test_frames_charts_and_comparison():
     z1 = run.gates["z"].value[1]
     read = reading(run, 1)
     assert read["kept"] == ", ".join(str(k + 1) for k in range(4) if z1[k] > 0.5)
-    assert gate_heatmaps(frame, GATES, {g: g for g in GATES}, LABELS, tanh_gates=("n",)).to_dict()
-    assert step_charts(*step_bars(run, 0), LABELS).to_dict()
-    assert states_heatmaps(states_frame(run, result.labels), {"h": "h"}, LABELS).to_dict()
+    assert all(c.to_dict() for c in gate_heatmaps(frame, GATES, {g: g for g in GATES}, LABELS, tanh_gates=("n",)))
+    assert all(c.to_dict() for c in step_charts(*step_bars(run, 0), LABELS))
+    assert all(c.to_dict() for c in states_heatmaps(states_frame(run, result.labels), {"h": "h"}, LABELS))
     both = override_frame(run, result.forced, result.labels, {"natural": "N", "forced": "F"})
-    assert override_lines(both, {"h": "h"}, LABELS).to_dict()
+    assert all(c.to_dict() for c in override_lines(both, {"h": "h"}, LABELS))
     comp = compare(3, 4)
     table = comparison_table(comp, {k: k for k in ("cell", "blocks", "carries", "params", "formula")})
     assert table["params"].tolist() == [36, 108, 144]

@@ -212,9 +212,9 @@ def test_frames_equations_and_reading():
     assert len(gates) == 3 * 4 and len(states) == 4 * 4
     assert len(states_frame(run, result.labels)) == 2 * 4 * 4
     lines = equations(result, run, 2)
-    assert lines[-2].startswith("c_t = f⊙c_(t-1) + i⊙g = ") and lines[-2].endswith(vec_text(run.c[2]))
+    assert lines[-3].startswith("c_t = f⊙c_(t-1) + i⊙g = ") and lines[-3].endswith(vec_text(run.c[2]))
     assert lines[-1].startswith("h_t = o⊙tanh(c_t) = ") and lines[-1].endswith(vec_text(run.h[2]))
-    assert lines[3].startswith("i = σ(W_ii·x_t + b_ii + W_hi·h_(t-1) + b_hi) = σ(")
+    assert lines[4].startswith("i = σ(W_ii·x_t + b_ii + W_hi·h_(t-1) + b_hi) = σ(")
     read = reading(run, 0)
     f0 = run.gates["f"].value[0]
     assert read["kept"] == ", ".join(str(k + 1) for k in range(4) if f0[k] > 0.5)
@@ -228,11 +228,12 @@ def test_charts_build_valid_specs():
     config = parse_config("sentence", "나는 책을", None, 2, 3, 0, {"i": ([1], 0)})
     result = lstm_gates(config)
     titles = {g: g for g in GATES}
-    assert gate_heatmaps(gates_frame(result.run, result.labels), GATES, titles, LABELS).to_dict()
-    assert step_charts(*step_bars(result.run, 0), LABELS).to_dict()
-    assert states_heatmaps(states_frame(result.run, result.labels), {"c": "c", "h": "h"}, LABELS).to_dict()
+    assert all(c.to_dict() for c in gate_heatmaps(gates_frame(result.run, result.labels), GATES, titles, LABELS))
+    assert all(c.to_dict() for c in step_charts(*step_bars(result.run, 0), LABELS))
+    states = states_heatmaps(states_frame(result.run, result.labels), {"c": "c", "h": "h"}, LABELS)
+    assert len(states) == 2 and all(c.to_dict() for c in states)
     frame = override_frame(result.run, result.forced, result.labels, {"natural": "N", "forced": "F"})
-    assert override_lines(frame, {"c": "c", "h": "h"}, LABELS).to_dict()
+    assert all(c.to_dict() for c in override_lines(frame, {"c": "c", "h": "h"}, LABELS))
 
 
 def test_diagram_escapes_quotes():
@@ -244,3 +245,15 @@ def test_config_is_hashable():
     config = parse_config("sentence", "a b", None, 2, 2, 0, {"f": ([1], 1), "i": ([], 0)})
     assert hash(config) == hash(parse_config("sentence", "a b", None, 2, 2, 0, {"f": ([1], 1)}))
     assert config.forces == (Force("f", (0,), 1.0),)
+
+
+def test_weight_rows_and_first_difference():
+    from s2s_core.lstm.frames import first_difference, weight_rows
+
+    config = parse_config("sentence", "나는 도서관에서 책을 읽는다", None, 3, 2, 0, {"o": ([3], 0)})
+    result = lstm_gates(config)
+    table = weight_rows(result.weight_ih, GATES, "block")
+    assert table["block"].tolist() == ["i1", "i2", "f1", "f2", "g1", "g2", "o1", "o2"]
+    assert list(table.columns) == ["block", "x1", "x2", "x3"]
+    assert first_difference(result.run, result.forced) == 2  # o at step 3 changes h there, c only later
+    assert first_difference(result.run, result.run) is None

@@ -6,7 +6,7 @@ import streamlit as st
 
 from s2s_core import caps
 from s2s_core.errors import InputError
-from s2s_core.scoring.charts import comparison_chart, flow_dot, window_chart
+from s2s_core.scoring.charts import flow_dot, page_charts
 from s2s_core.scoring.code import script
 from s2s_core.scoring.compute import (
     CONTEXT_INTO,
@@ -25,21 +25,17 @@ from s2s_core.scoring.compute import (
     parse_config,
 )
 from s2s_core.scoring.frames import (
-    comparison_frame,
     fmt,
     masked_text,
     param_tables,
     peaks,
     position_label,
-    qkv_frames,
     states_table,
     total,
     vector_text,
-    window_frame,
 )
 from s2s_core.scoring.from_encoder import states_from_encoder
 from s2s_core.scoring.modules import SCORERS
-from s2s_core.seq2seq.charts import heatmap
 from s2s_ui.i18n import t
 from s2s_ui.widgets import (
     check_badge,
@@ -63,6 +59,32 @@ INPUT_KEYS = ["scoring_from", "scoring_dec", "scoring_he", "scoring_enc", "scori
 @st.cache_data(max_entries=256, show_spinner=False)
 def compute(config: ScoringConfig) -> ScoringResult:
     return compare(config)
+
+
+# Building Altair specs is the slow part of a rerun, so the finished Vega-Lite dicts are cached (validated
+# against the schema in tests/core/test_scoring.py instead of on every rerun).
+@st.cache_data(max_entries=256, show_spinner=False)
+def chart_specs(config: ScoringConfig, labels: dict[str, str]) -> dict[str, dict]:
+    return {name: chart.to_dict(validate=False) for name, chart in
+            page_charts(compute(config), config.focus, names(), labels).items()}
+
+
+def chart_labels(config: ScoringConfig, result: ScoringResult) -> dict[str, str]:
+    """Translated titles and axis names with the live shapes (part of the cache key: one entry per language)."""
+    labels = {k: t(f"scoring.chart.{k}") for k in ("position", "weight", "score", "align", "gauss", "compare_title")}
+    f = result.get(config.focus)
+    shown = f.name if f.read is not None else "additive"
+    labels["window_title"] = t("scoring.chart.window_title", name=names()[shown])
+    labels |= {k: t(f"scoring.{k}") for k in ("axis_component", "axis_position")}
+    if f.read is not None:
+        labels["query_title"] = t("scoring.query_title", n=f.read.query.shape[1])
+        labels["keys_title"] = t("scoring.keys_title", S=result.S, n=f.read.keys.shape[2])
+        labels["values_title"] = t("scoring.values_title", S=result.S, n=f.read.values.shape[2])
+    return labels
+
+
+def draw(where, spec: dict) -> None:
+    where.vega_lite_chart(spec=spec, width="stretch")
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -146,14 +168,11 @@ def read_inputs(boxes: dict) -> ScoringConfig | None:
         return None
 
 
-def show_comparison(result: ScoringResult) -> None:
+def show_comparison(specs: dict[str, dict], result: ScoringResult) -> None:
     st.caption(t("scoring.formulas_caption"))
     fn = names()
-    labels = {k: t(f"scoring.chart.{k}") for k in ("position", "weight", "score")}
-    labels["title"] = t("scoring.chart.compare_title")
-    frame = comparison_frame(result, fn)
-    if not frame.empty:
-        st.altair_chart(comparison_chart(frame, labels), width="stretch")
+    if "compare" in specs:
+        draw(st, specs["compare"])
     rows, errors = [], []
     for f in result.functions:
         missing = t("scoring.unavailable")
@@ -174,7 +193,7 @@ def show_comparison(result: ScoringResult) -> None:
     st.caption(t("scoring.concat_note", diff=f"{result.concat_as_additive_diff:.1e}"))
 
 
-def show_focus(config: ScoringConfig, result: ScoringResult) -> None:
+def show_focus(config: ScoringConfig, result: ScoringResult, specs: dict[str, dict]) -> None:
     f = result.get(config.focus)
     name = names()[f.name]
     st.markdown(t("scoring.focus_formula", formula=t(f"scoring.formula.{f.name}")))
@@ -182,14 +201,9 @@ def show_focus(config: ScoringConfig, result: ScoringResult) -> None:
         show_error(as_error(f.error))
         return
     read = f.read
-    S = result.S
-    axis, pos = t("scoring.axis_component"), t("scoring.axis_position")
-    q, k, v = qkv_frames(read)
     st.caption(t("scoring.qkv_caption"))
-    c1, c2, c3 = st.columns(3)
-    c1.altair_chart(heatmap(q, t("scoring.query_title", n=read.query.shape[1]), axis, ""), width="stretch")
-    c2.altair_chart(heatmap(k, t("scoring.keys_title", S=S, n=read.keys.shape[2]), axis, pos), width="stretch")
-    c3.altair_chart(heatmap(v, t("scoring.values_title", S=S, n=read.values.shape[2]), axis, pos), width="stretch")
+    for column, name in zip(st.columns(3), ("query", "keys", "values")):
+        draw(column, specs[name])
     if f.name in ("dot", "scaled_dot"):
         st.markdown(t("scoring.keys_are_values", name=name))
     else:
@@ -205,7 +219,7 @@ def show_focus(config: ScoringConfig, result: ScoringResult) -> None:
             st.dataframe(rows, hide_index=True)
 
 
-def show_window(config: ScoringConfig, result: ScoringResult) -> None:
+def show_window(config: ScoringConfig, result: ScoringResult, specs: dict[str, dict]) -> None:
     st.caption(t("scoring.window_intro"))
     f = result.get(config.focus)
     if f.read is None:
@@ -228,9 +242,7 @@ def show_window(config: ScoringConfig, result: ScoringResult) -> None:
     st.markdown("  \n".join(lines))
     if read.gauss is not None:
         st.info(t("scoring.gauss_note"), icon=":material/info:")
-    labels = {k: t(f"scoring.chart.{k}") for k in ("position", "weight", "score", "align", "gauss")}
-    labels["title"] = t("scoring.chart.window_title", name=names()[f.name])
-    st.altair_chart(window_chart(window_frame(read), labels), width="stretch")
+    draw(st, specs["window"])
 
 
 def show_flow(config: ScoringConfig, result: ScoringResult) -> None:
@@ -274,11 +286,13 @@ with boxes["flow"]:
 config = read_inputs(boxes)
 if config is not None:
     result = compute(config)
-    for name, draw in (("quiz", lambda: show_quiz(result)), ("compare", lambda: show_comparison(result)),
-                       ("focus", lambda: show_focus(config, result)), ("window", lambda: show_window(config, result)),
-                       ("flow", lambda: show_flow(config, result))):
+    specs = chart_specs(config, chart_labels(config, result))
+    sections = (("quiz", lambda: show_quiz(result)), ("compare", lambda: show_comparison(specs, result)),
+                ("focus", lambda: show_focus(config, result, specs)), ("window", lambda: show_window(config, result, specs)),
+                ("flow", lambda: show_flow(config, result)))
+    for name, show in sections:
         with boxes[name]:
-            draw()
+            show()
     with boxes["end"]:
         notice_list([f"scoring.notice_{i}" for i in range(1, 5)])
         code_expander(script(config), file_name="bahdanau_vs_luong.py")

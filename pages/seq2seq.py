@@ -7,15 +7,11 @@ import streamlit as st
 from s2s_core import caps
 from s2s_core.errors import InputError
 from s2s_core.seq2seq import Seq2SeqConfig, Seq2SeqResult, parse_config, run
-from s2s_core.seq2seq.charts import bottleneck_chart, heatmap, topk_chart
+from s2s_core.seq2seq.charts import page_charts, topk_chart
 from s2s_core.seq2seq.code import script
 from s2s_core.seq2seq.compute import BRIDGES, CELLS, MAX_STEPS, MAX_TOP_K, MAX_WORD_CHARS
 from s2s_core.seq2seq.frames import (
-    bottleneck_frame,
     bottleneck_summary,
-    decoder_states_frame,
-    encoder_outputs_frame,
-    final_state_frame,
     fmt,
     ratio_text,
     sci,
@@ -44,6 +40,34 @@ INPUT_KEYS = ["seq2seq_source", "seq2seq_cell", "seq2seq_seed", "seq2seq_embed",
 @st.cache_data(max_entries=128, show_spinner=False)
 def compute(config: Seq2SeqConfig) -> Seq2SeqResult:
     return run(config)
+
+
+# Building Altair specs is the slow part of a rerun, so the finished Vega-Lite dicts are cached (validated
+# against the schema in tests/core/test_seq2seq.py instead of on every rerun).
+@st.cache_data(max_entries=128, show_spinner=False)
+def chart_specs(config: Seq2SeqConfig, labels: dict[str, str]) -> dict[str, dict]:
+    charts = page_charts(compute(config), config.directions, config.enc_layers, labels)
+    return {name: chart.to_dict(validate=False) for name, chart in charts.items()}
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def topk_spec(config: Seq2SeqConfig, step: int, labels: dict[str, str]) -> dict:
+    return topk_chart(topk_frame(compute(config).decoding.steps[step]), labels).to_dict(validate=False)
+
+
+CHART_KEYS = ("length", "delta", "series", "direction", "first", "last", "norm", "yours")
+TITLE_KEYS = ("outputs_title", "final_title", "cell_title", "states_title", "axis_component", "axis_position",
+              "axis_layer", "axis_step")
+
+
+def chart_labels() -> dict[str, str]:
+    """Translated titles and axis names (part of the cache key, so each language is cached apart)."""
+    labels = {k: t(f"seq2seq.chart.{k}") for k in CHART_KEYS} | {k: t(f"seq2seq.{k}") for k in TITLE_KEYS}
+    return labels | {"title": t("seq2seq.chart.bn_title")}
+
+
+def draw(where, spec: dict) -> None:
+    where.vega_lite_chart(spec=spec, width="stretch")
 
 
 def size_input(label_key: str, key: str, value: int, hi: int) -> int:
@@ -103,15 +127,12 @@ def show_encoder(config: Seq2SeqConfig, result: Seq2SeqResult) -> None:
     st.markdown(t("seq2seq.enc_shapes", outputs=tuple(enc.outputs.shape), h_n=tuple(enc.h_n.shape)))
     if enc.c_n is not None:
         st.markdown(t("seq2seq.enc_shapes_cell", c_n=tuple(enc.c_n.shape)))
+    specs = chart_specs(config, chart_labels())
     left, right = st.columns(2)
-    left.altair_chart(heatmap(encoder_outputs_frame(enc, K), t("seq2seq.outputs_title"),
-                              t("seq2seq.axis_component"), t("seq2seq.axis_position")), width="stretch")
-    with right:
-        st.altair_chart(heatmap(final_state_frame(enc.h_n, config.enc_layers, K), t("seq2seq.final_title"),
-                                t("seq2seq.axis_component"), t("seq2seq.axis_layer")), width="stretch")
-        if enc.c_n is not None:
-            st.altair_chart(heatmap(final_state_frame(enc.c_n, config.enc_layers, K), t("seq2seq.cell_title"),
-                                    t("seq2seq.axis_component"), t("seq2seq.axis_layer")), width="stretch")
+    draw(left, specs["outputs"])
+    draw(right, specs["h_n"])
+    if "c_n" in specs:
+        draw(right, specs["c_n"])
     if K == 2:
         st.info(t("seq2seq.bidir_note"), icon=":material/swap_horiz:")
 
@@ -174,15 +195,14 @@ def show_decoding(config: Seq2SeqConfig, result: Seq2SeqResult) -> None:
             st.info(t("seq2seq.step_eos"))
     labels = {k: t(f"seq2seq.chart.{k}") for k in ("p", "token")}
     labels["title"] = t("seq2seq.chart.topk_title", k=len(step.top), step=index + 1)
-    right.altair_chart(topk_chart(topk_frame(step), labels), width="stretch")
+    draw(right, topk_spec(config, index, labels))
     left, right = st.columns(2)
     with left:
         st.markdown(f"**{t('seq2seq.steps_table')}**")
         table = steps_frame(dec)
         st.dataframe(table.rename(columns={c: t(f"seq2seq.col.{c}") for c in table.columns}),
                      hide_index=True, width="stretch")
-    right.altair_chart(heatmap(decoder_states_frame(dec, "h0"), t("seq2seq.states_title"),
-                               t("seq2seq.axis_component"), t("seq2seq.axis_step")), width="stretch")
+    draw(right, chart_specs(config, chart_labels())["states"])
     check_badge(t("seq2seq.check_what", cell=config.cell.upper()), dec.one_call_diff, tol=1e-9)
 
 
@@ -190,10 +210,7 @@ def show_bottleneck(config: Seq2SeqConfig, result: Seq2SeqResult) -> None:
     b = result.bottleneck
     m = bottleneck_summary(b)
     st.markdown(t("seq2seq.bn_intro", H=config.enc_hidden, N=m["N"]))
-    labels = {k: t(f"seq2seq.chart.{k}") for k in ("length", "delta", "series", "direction", "first", "last", "norm",
-                                                    "yours")}
-    labels["title"] = t("seq2seq.chart.bn_title")
-    st.altair_chart(bottleneck_chart(bottleneck_frame(b), m["n"], labels), width="stretch")
+    draw(st, chart_specs(config, chart_labels())["bottleneck"])
     if m["ratio"] is None:
         st.info(t("seq2seq.bn_same"))
         return

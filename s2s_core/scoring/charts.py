@@ -5,7 +5,10 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from s2s_core.scoring.compute import ScoringResult
 from s2s_core.scoring.flow import FlowResult
+from s2s_core.scoring.frames import comparison_frame, qkv_frames, window_frame
+from s2s_core.seq2seq.charts import heatmap
 
 
 def comparison_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.LayerChart:
@@ -85,3 +88,25 @@ def flow_dot(flow: FlowResult, labels: dict[str, str]) -> str:
         lines.append(f"  {a} -> {b}" + (f" [{', '.join(attrs)}]" if attrs else "") + ";")
     lines.append("}")
     return "\n".join(lines)
+
+
+def page_charts(result: ScoringResult, focus: str, names: dict[str, str], labels: dict[str, str]) -> dict[str, alt.TopLevelMixin]:
+    """Every chart of the page by name (the page caches their Vega-Lite dicts).
+
+    labels: translated titles and axis names: compare_title, window_title, query_title, keys_title,
+    values_title, position, weight, score, align, gauss, axis_component, axis_position.
+    """
+    charts: dict[str, alt.TopLevelMixin] = {}
+    frame = comparison_frame(result, names)
+    if not frame.empty:
+        charts["compare"] = comparison_chart(frame, {**labels, "title": labels["compare_title"]})
+    chosen = result.get(focus)
+    if chosen.read is not None:
+        q, k, v = qkv_frames(chosen.read)
+        comp, pos = labels["axis_component"], labels["axis_position"]
+        charts["query"] = heatmap(q, labels["query_title"], comp, "")
+        charts["keys"] = heatmap(k, labels["keys_title"], comp, pos)
+        charts["values"] = heatmap(v, labels["values_title"], comp, pos)
+    shown = chosen if chosen.read is not None else result.get("additive")  # the window is the same for all
+    charts["window"] = window_chart(window_frame(shown.read), {**labels, "title": labels["window_title"]})
+    return charts

@@ -5,6 +5,9 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from s2s_core.seq2seq.frames import bottleneck_frame, decoder_states_frame, encoder_outputs_frame, final_state_frame
+from s2s_core.seq2seq.run import Seq2SeqResult
+
 
 def heatmap(frame: pd.DataFrame, title: str, x_title: str, y_title: str) -> alt.LayerChart:
     """A (row, col, value) frame as coloured cells with their numbers; diverging colours centred at 0."""
@@ -63,3 +66,24 @@ def bottleneck_chart(frame: pd.DataFrame, learner_length: int, labels: dict[str,
     yours = base.transform_filter(alt.datum.length == learner_length).mark_point(size=160, filled=False, strokeWidth=2)
     # Streamlit fits title, axes and legend inside this height, so it is the whole figure, not the plot.
     return (lines + yours).properties(title=labels["title"], height=440, width="container")
+
+
+def page_charts(result: Seq2SeqResult, K: int, L_e: int, labels: dict[str, str]) -> dict[str, alt.TopLevelMixin]:
+    """Every chart of the page except the per-step top-k, by name (the page caches their Vega-Lite dicts).
+
+    labels: translated titles and axis names: outputs_title, final_title, cell_title, states_title,
+    axis_component, axis_position, axis_layer, axis_step, plus bottleneck_chart's keys.
+    """
+    enc = result.encoder
+    comp = labels["axis_component"]
+    charts = {
+        "outputs": heatmap(encoder_outputs_frame(enc, K), labels["outputs_title"], comp, labels["axis_position"]),
+        "h_n": heatmap(final_state_frame(enc.h_n, L_e, K), labels["final_title"], comp, labels["axis_layer"]),
+        "bottleneck": bottleneck_chart(bottleneck_frame(result.bottleneck), result.bottleneck.learner_length, labels),
+    }
+    if enc.c_n is not None:
+        charts["c_n"] = heatmap(final_state_frame(enc.c_n, L_e, K), labels["cell_title"], comp, labels["axis_layer"])
+    if result.decoding is not None:
+        charts["states"] = heatmap(decoder_states_frame(result.decoding, "h0"), labels["states_title"], comp,
+                                   labels["axis_step"])
+    return charts

@@ -254,3 +254,24 @@ def test_any_input_gives_a_result_or_an_input_error(dec, enc, focus, window, cen
         assert torch.isfinite(f.read.context).all()
         assert torch.all(f.read.weights[~f.read.mask] == 0)
         assert math.isclose(float(f.read.align.sum()), 1.0, abs_tol=1e-9)
+
+
+@pytest.mark.parametrize("config", [
+    ScoringConfig(), ScoringConfig(window="local_p", focus="concat"),
+    ScoringConfig(dec_state=(1.0, 2.0, 3.0), focus="dot", window="local_m"),  # dot cannot score: no q/k/v charts
+])
+def test_every_chart_is_valid_vega_lite_and_the_diagram_names_the_shapes(config):
+    from s2s_core.scoring.charts import flow_dot, page_charts
+
+    labels = {k: k for k in ("compare_title", "window_title", "query_title", "keys_title", "values_title", "position",
+                             "weight", "score", "align", "gauss", "axis_component", "axis_position")}
+    result = compare(config)
+    charts = page_charts(result, config.focus, {n: n for n in SCORERS}, labels)
+    assert ("keys" in charts) == (result.get(config.focus).read is not None)
+    for chart in charts.values():
+        chart.to_dict()  # validates against the Vega-Lite schema (the page skips this for speed)
+    if result.flow is not None:
+        names = ("y", "s_prev", "enc", "score", "weights", "context", "gru", "s_t", "combine", "combined", "logits",
+                 "keys_edge", "values_edge")
+        dot = flow_dot(result.flow, {k: k for k in names})
+        assert dot.startswith("digraph") and "(1, 5, 2)" in dot and "penwidth=2" in dot

@@ -184,3 +184,25 @@ def test_any_input_gives_a_result_or_an_input_error(source, cell, L_e, bi, L_d, 
     result = run(config)
     assert (result.error is None) == (result.decoding is not None)
     assert torch.isfinite(result.bottleneck.delta_first).all()
+
+
+LABELS = {k: k for k in ("outputs_title", "final_title", "cell_title", "states_title", "axis_component",
+                         "axis_position", "axis_layer", "axis_step", "length", "delta", "series", "direction",
+                         "first", "last", "norm", "yours", "title", "p", "token")}
+
+
+@pytest.mark.parametrize("config", [
+    Seq2SeqConfig(), Seq2SeqConfig(cell="gru", bidirectional=True, enc_layers=2, bridge="linear"),
+    Seq2SeqConfig(bidirectional=True),  # no bridge: no decoding chart
+])
+def test_every_chart_is_valid_vega_lite(config):
+    from s2s_core.seq2seq.charts import page_charts, topk_chart
+    from s2s_core.seq2seq.frames import topk_frame
+
+    result = run(config)
+    charts = page_charts(result, config.directions, config.enc_layers, LABELS)
+    assert ("states" in charts) == (result.decoding is not None) and ("c_n" in charts) == (config.cell == "lstm")
+    for chart in charts.values():
+        chart.to_dict()  # validates against the Vega-Lite schema (the page skips this for speed)
+    if result.decoding is not None:
+        topk_chart(topk_frame(result.decoding.steps[0]), LABELS).to_dict()

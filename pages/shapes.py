@@ -98,15 +98,26 @@ def draw(spec: dict) -> None:
 
 # --- inputs -----------------------------------------------------------------------------------------
 
-def show_url_problems(params: dict[str, str]) -> None:
-    """A link value the widgets had to drop: say which field and why, and that the default is shown."""
-    for _key, err in url_errors(params):
-        show_error(err)  # app.py's notice adds that the default is shown instead
+def failure_labels() -> list[str]:
+    return [t(f"shapes.fail.option.{k}") for k in KINDS]
+
+
+def show_url_problems() -> None:
+    """A link value the widgets had to drop: say which field and why (app.py adds that the default is shown).
+
+    Only on the session's first run: later runs get their values from the widgets, and a language
+    switch rewrites the link's labels.
+    """
+    if st.session_state.get("shapes_link_checked"):
+        return
+    st.session_state["shapes_link_checked"] = True
+    for _key, err in url_errors(LINK, failure_labels()):
+        show_error(err)
 
 
 def read_inputs() -> ShapesConfig | None:
     """Widgets -> validated config; None (with a message naming the field) when an input is bad."""
-    show_url_problems(LINK)
+    show_url_problems()
     st.subheader(t("shapes.inputs"))
     with st.container(border=True):
         top = st.columns([3, 2, 2, 3])
@@ -235,9 +246,8 @@ def show_packed(config: ShapesConfig, result: ShapesResult, specs: dict[str, dic
 
 
 def _bridge_code(steps: tuple[BridgeStep, ...]) -> str:
-    """The bridge as code, each line commented with its real shape and what it does."""
-    width = max(len(s.code) for s in steps) + 2
-    return "\n".join(f"{s.code:<{width}}# {shape_text(s.shape)}  {t(f'shapes.bridge.step.{s.key}')}" for s in steps)
+    """The bridge as code; above each line, a comment with its real shape and what it does (phone-friendly)."""
+    return "\n".join(f"# {shape_text(s.shape)}  {t(f'shapes.bridge.step.{s.key}')}\n{s.code}" for s in steps)
 
 
 def show_bridge(config: ShapesConfig) -> None:
@@ -273,8 +283,11 @@ def show_bridge(config: ShapesConfig) -> None:
 def show_failure(config: ShapesConfig) -> None:
     st.subheader(t("shapes.fail.heading"))
     st.caption(t("shapes.fail.intro"))
-    kind = st.selectbox(t("shapes.field.failure"), KINDS, format_func={k: t(f"shapes.fail.option.{k}") for k in KINDS}.get,
-                        key="shapes_failure", bind="query-params")
+    # The labels themselves are the options: Streamlit writes the shown option into the link, and a
+    # label that is also the widget's value keeps app.py's link check and this page's in agreement.
+    labels = failure_labels()
+    choice = st.selectbox(t("shapes.field.failure"), labels, key="shapes_failure", bind="query-params")
+    kind = KINDS[labels.index(choice)] if choice in labels else "none"
     try:
         demo = failure(config, kind)
     except InputError as err:

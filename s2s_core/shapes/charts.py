@@ -20,7 +20,9 @@ Labels = tuple[tuple[str, str], ...]  # a labels dict as sorted items, so specs 
 
 
 def _spec(chart: alt.TopLevelMixin) -> dict:
-    spec = chart.to_dict()  # validates once
+    # fit-x: the width follows the container, the height is the plot's own (Streamlit's default "fit"
+    # would squeeze the plot to make room for the title and legend, down to nothing on a phone).
+    spec = chart.properties(autosize=alt.AutoSizeParams(type="fit-x", contains="padding")).to_dict()  # validates once
     spec.pop("config", None)  # Altair's default theme only adds a 300 px view size: Streamlit sizes charts itself
     return spec
 
@@ -69,17 +71,22 @@ def shapes_chart(frame: pd.DataFrame, labels: dict[str, str]) -> dict:
 def _error_spec(labels: Labels) -> dict:
     lab = dict(labels)
     methods = [lab[f"method_{m}"] for m in METHODS]
-    return _spec(alt.Chart(TABLE).mark_bar().encode(
+    base = alt.Chart().encode(
         x=alt.X("sentence:N", title=lab["sentence"], sort=None, axis=alt.Axis(labelAngle=0)),
         xOffset=alt.XOffset("method_label:N", sort=methods),
-        y=alt.Y("max_abs_diff:Q", title=lab["error"]),
+        y=alt.Y("max_abs_diff:Q", title=None),  # the chart's title says what is measured; no sideways text
+    )
+    bars = base.mark_bar().encode(
         color=alt.Color("method_label:N", title=None, sort=methods,
                         scale=alt.Scale(domain=methods, range=["#e45756", "#4c78a8", "#54a24b"]),
-                        legend=alt.Legend(orient="bottom", columns=1)),
+                        legend=alt.Legend(orient="bottom", columns=1, labelLimit=260)),
         tooltip=[alt.Tooltip("sentence:N", title=lab["sentence"]), alt.Tooltip("length:Q", title=lab["length"]),
                  alt.Tooltip("method_label:N", title=lab["method"]),
                  alt.Tooltip("max_abs_diff:Q", title=lab["error"], format=".2e")],
-    ).properties(height=200, width="container", title=lab["title"]))
+    )
+    # The value on each bar: the fixes' bars are too short to see, their "1e-7" is the point.
+    text = base.mark_text(dy=-6, fontSize=10).encode(text=alt.Text("max_abs_diff:Q", format=".2~g"))
+    return _spec(alt.layer(bars, text, data=TABLE).properties(height=200, width="container", title=lab["title"]))
 
 
 def padding_error_chart(frame: pd.DataFrame, labels: dict[str, str]) -> dict:

@@ -7,7 +7,7 @@ the same InputError the core raises for that field, and the page says the defaul
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from s2s_core import caps
 from s2s_core.errors import InputError
@@ -20,12 +20,16 @@ _INTS = {"B": (1, caps.MAX_BATCH), "S": (1, caps.MAX_SEQ_LEN), "E": (1, caps.MAX
          "num_layers": (1, caps.MAX_LAYERS), "proj_size": (0, caps.MAX_HIDDEN), "seed": (0, caps.MAX_SEED),
          "dec_layers": (1, caps.MAX_LAYERS), "dec_hidden": (1, caps.MAX_HIDDEN)}
 _FLAGS = ("batch_first", "bidirectional", "packed")
-_CHOICES = {"cell": CELLS, "failure": KINDS}
-URL_KEYS: tuple[str, ...] = tuple(f"shapes_{n}" for n in (*_INTS, *_FLAGS, *_CHOICES))
+URL_KEYS: tuple[str, ...] = tuple(f"shapes_{n}" for n in (*_INTS, *_FLAGS, "cell", "failure"))
 
 
-def url_errors(params: Mapping[str, str]) -> list[tuple[str, InputError]]:
-    """(URL key, error) for every shapes_* value in the link that its widget cannot use."""
+def url_errors(params: Mapping[str, str], failure_labels: Sequence[str] = KINDS) -> list[tuple[str, InputError]]:
+    """(URL key, error) for every shapes_* value in the link that its widget cannot use.
+
+    failure_labels: the options of the "wrong input" selector as the page shows them (Streamlit puts
+    a selectbox's displayed option in the URL, so a link holds the label of the link's language).
+    """
+    choices = {"cell": CELLS, "failure": tuple(failure_labels)}
     out = []
     for key in URL_KEYS:
         raw = params.get(key)
@@ -38,7 +42,7 @@ def url_errors(params: Mapping[str, str]) -> list[tuple[str, InputError]]:
             elif name in _FLAGS:
                 check_choice(raw.strip().lower(), F + name, ("true", "false"))
             else:
-                check_choice(raw, F + name, _CHOICES[name])
+                check_choice(raw, F + name, choices[name])
         except InputError as err:
             out.append((key, err))
     return out

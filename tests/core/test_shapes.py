@@ -378,3 +378,4 @@ def test_url_values_a_widget_would_drop_are_reported():
         "shapes_batch_first": "shapes.field.batch_first", "shapes_failure": "shapes.field.failure",
         "shapes_seed": "shapes.field.seed"}
     assert url_errors({}) == []
+    assert url_errors({"shapes_failure": "wrong E"}, ["none", "wrong E"]) == []  # a link holds the shown label

@@ -18,16 +18,27 @@ CURRENT_FILL, OTHER_FILL = "#ffd166", "#eeeeee"
 
 
 def unroll_chart(nodes: pd.DataFrame, edges: pd.DataFrame, labels: dict[str, str]) -> alt.LayerChart:
-    """x_t → h_t (W_x) and h_(t-1) → h_t (W_h) at every step: the same two colours everywhere = the same weights."""
+    """x_t → h_t (W_x) and h_(t-1) → h_t (W_h) at every step: the same two colours everywhere = the same weights.
+
+    Three layers only (arrows, nodes, all text): each layer costs a schema validation when Streamlit draws it.
+    """
     S = int(nodes["x"].max())
     xs = alt.Scale(domain=[-0.4, S + 0.5], nice=False)
-    ys = alt.Scale(domain=[-0.55, 1.4], nice=False)
+    ys = alt.Scale(domain=[-0.55, 1.35], nice=False)
     edges = edges.assign(
         color=edges["weight"].map(WEIGHT_COLORS),
         width=edges["current"].map({True: 5.0, False: 2.0}),
         opacity=edges["current"].map({True: 1.0, False: 0.55}),
     )
     nodes = nodes.assign(fill=nodes["current"].map({True: CURRENT_FILL, False: OTHER_FILL}))
+    # All text in one frame: node names on the nodes, words under the x nodes, weight names by the arrows.
+    words = nodes[nodes["kind"] == "x"]
+    text = pd.concat([
+        pd.DataFrame({"x": nodes["x"], "y": nodes["y"], "text": nodes["label"], "color": "black"}),
+        pd.DataFrame({"x": words["x"], "y": words["y"] - 0.32, "text": words["token"], "color": "#333333"}),
+        pd.DataFrame({"x": edges["lx"] + (edges["weight"] == "W_x") * 0.1, "y": edges["ly"], "text": edges["weight"],
+                      "color": edges["color"]}),
+    ], ignore_index=True)
     # No legend: every arrow carries its weight's name in the weight's colour.
     lines = alt.Chart(edges).mark_rule().encode(
         x=alt.X("x:Q", scale=xs, axis=None), y=alt.Y("y:Q", scale=ys, axis=None), x2="x2:Q", y2="y2:Q",
@@ -35,21 +46,15 @@ def unroll_chart(nodes: pd.DataFrame, edges: pd.DataFrame, labels: dict[str, str
         strokeWidth=alt.StrokeWidth("width:Q", scale=None),
         opacity=alt.Opacity("opacity:Q", scale=None),
     )
-    edge_text = alt.Chart(edges).mark_text(fontSize=12, fontWeight="bold", align="left", dx=-4).encode(
-        x=alt.X("lx:Q", scale=xs), y=alt.Y("ly:Q", scale=ys), text="weight:N", color=alt.Color("color:N", scale=None),
-    )
     dots = alt.Chart(nodes).mark_circle(size=900, stroke="#555555", strokeWidth=1, opacity=1).encode(
         x=alt.X("x:Q", scale=xs), y=alt.Y("y:Q", scale=ys), color=alt.Color("fill:N", scale=None),
         tooltip=[alt.Tooltip("label:N", title=labels["node"]), alt.Tooltip("token:N", title=labels["token"])],
     )
-    names = alt.Chart(nodes).mark_text(fontSize=12, color="black").encode(
-        x=alt.X("x:Q", scale=xs), y=alt.Y("y:Q", scale=ys), text="label:N",
-    )
-    words = alt.Chart(nodes[nodes["kind"] == "x"]).mark_text(fontSize=13, dy=30, limit=90, color="#333333").encode(
-        x=alt.X("x:Q", scale=xs), y=alt.Y("y:Q", scale=ys), text="token:N",
+    texts = alt.Chart(text).mark_text(fontSize=12, limit=90).encode(
+        x=alt.X("x:Q", scale=xs), y=alt.Y("y:Q", scale=ys), text="text:N", color=alt.Color("color:N", scale=None),
     )
     # No chart title: the page writes it above the chart, where a phone can wrap it.
-    return (lines + edge_text + dots + names + words).properties(height=200, width="container")
+    return (lines + dots + texts).properties(height=200, width="container")
 
 
 def timeline_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.LayerChart:

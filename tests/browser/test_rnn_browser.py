@@ -58,7 +58,7 @@ def test_play_walks_to_the_last_step_in_korean(app_server, new_page):
     assert "3단계 중 1단계: 토큰 “나는”" in main_text(page)
     page.get_by_role("button", name="재생").click()
     # One step per tick; it stops by itself at the last step (and the Play button comes back).
-    wait_for_text(page, "3단계 중 3단계: 토큰 “읽는다”", timeout=60_000)
+    wait_for_text(page, "3단계 중 3단계: 토큰 “읽는다”", timeout=180_000)  # a loaded CI box ticks slowly
     page.get_by_role("button", name="재생").wait_for(timeout=60_000)
     wait_idle(page)
     assert page.locator('[data-testid="stException"]').count() == 0

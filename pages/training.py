@@ -191,6 +191,11 @@ def read_settings() -> TrainConfig | None:
 # --- training with live feedback ---------------------------------------------------------------------
 
 def train_live(slot: TrainedSlot, config: TrainConfig) -> TrainResult:
+    """Train once into the shared slot, with live feedback."""
+    return train_live_into(lambda on_progress: slot.get_or_train(lambda: train(config, on_progress)), config)
+
+
+def train_live_into(run_training, config: TrainConfig) -> TrainResult:
     """Train with a progress bar and live loss / accuracy charts (the trainer reports through a callback)."""
     labels = chart_labels()
     names = {m: labels[f"m_{m}"] for m in METRICS}
@@ -214,7 +219,7 @@ def train_live(slot: TrainedSlot, config: TrainConfig) -> TrainResult:
         if evals:
             draw(acc_box, accuracy_chart(eval_frame(evals, names), labels).to_dict(validate=False))
 
-    result = slot.get_or_train(lambda: train(config, on_progress))
+    result = run_training(on_progress)
     bar.empty()
     loss_box.empty()
     acc_box.empty()
@@ -262,6 +267,14 @@ def show_training(result: TrainResult) -> None:
     if run.stopped_by == "time":
         st.warning(t("training.stopped_time", seconds=f"{config.max_seconds:g}", steps=run.steps_done,
                      total=config.steps), icon=":material/timer:")
+        # A run cut by the clock is the one result that depends on the machine's load: allow another try.
+        if st.button(t("training.train_again"), key="training_again", icon=":material/replay:"):
+            slot = model_slot(config)
+            holder = st.empty()
+            with holder.container():
+                train_live_into(lambda cb: slot.retrain(lambda: train(config, cb)), config)
+            holder.empty()
+            st.rerun()
     cols = st.columns(4)
     values = (f"{run.losses[-1][1]:.4f}", pct(final.tf_token_acc), pct(final.free_token_acc), pct(final.free_exact))
     for col, name, value in zip(cols, ("loss", "tf_acc", "free_acc", "exact"), values):

@@ -64,13 +64,14 @@ def main() -> None:
               f"{row['steps']} steps (stopped by {row['stopped_by']}; CPU {row['cpu']:.1f} s); >= {TARGET:.0%} first at {reached}; "
               f"load avg {load:.1f} on {os.cpu_count()} cores", flush=True)
     secs = statistics.median(r["seconds"] for r in rows)
+    cpu = statistics.median(r["cpu"] for r in rows)
     exact = statistics.median(r["exact"] for r in rows)
     ok = sum(r["exact"] >= TARGET and r["seconds"] <= BUDGET_SECONDS for r in rows)
+    # CPU time is what one run costs on an idle core; wall time is what a learner waits on this machine now.
     print(f"SUMMARY: {config.task} with {config.attention} attention, default settings: median {exact:.1%} exact match "
-          f"on held-out sources after a median {secs:.1f} s of training ({ok}/{len(rows)} runs reached "
-          f">= {TARGET:.0%} within {BUDGET_SECONDS:.0f} s; 1 torch thread, {os.cpu_count()} cores, "
+          f"on held-out sources after a median {secs:.1f} s of training ({cpu:.1f} s of CPU; {ok}/{len(rows)} runs "
+          f"reached >= {TARGET:.0%} within {BUDGET_SECONDS:.0f} s; 1 torch thread, {os.cpu_count()} cores, "
           f"load avg {os.getloadavg()[0]:.1f})")
-
 
 if __name__ == "__main__":
     main()

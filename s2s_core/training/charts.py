@@ -51,11 +51,12 @@ def attention_heatmap(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.Lay
     """Output steps (rows) x source positions (columns); hovering a cell outlines its whole row and column."""
     row = alt.selection_point(name="hover_row", fields=["step"], on="pointerover", clear="pointerout", empty=False)
     col = alt.selection_point(name="hover_col", fields=["position"], on="pointerover", clear="pointerout", empty=False)
-    wide = frame["position"].nunique() > 8  # many columns: slant the labels instead of dropping every other one
     base = alt.Chart(frame).encode(
         # No axis titles: the chart title names both axes, and a phone needs the width for the cells.
+        # Column labels "s1 · 5" go on two lines ("s1" over "5"), so even a phone's narrow cells keep them all.
         x=alt.X("position:N", title=None, sort=None,
-                axis=alt.Axis(orient="top", labelAngle=-45 if wide else 0, labelOverlap=False, labelFontSize=10)),
+                axis=alt.Axis(orient="top", labelAngle=0, labelOverlap=False, labelFontSize=10,
+                              labelExpr="split(datum.label, ' · ')")),
         y=alt.Y("step:N", title=None, sort=None, axis=alt.Axis(labelOverlap=False, labelFontSize=10)),
     )
     cells = base.mark_rect().encode(

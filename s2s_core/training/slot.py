@@ -25,6 +25,12 @@ class TrainedSlot(Generic[R]):
         """Another session is training this configuration right now."""
         return self._lock.locked()
 
+    def retrain(self, train: Callable[[], R]) -> R:
+        """Replace the stored result (used when a run was cut short by the time limit on a busy machine)."""
+        with self._lock:
+            self._result = train()
+            return self._result
+
     def get_or_train(self, train: Callable[[], R]) -> R:
         """The stored result, or train() once and keep it (an interrupted run stores nothing)."""
         with self._lock:

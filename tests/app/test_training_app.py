@@ -93,3 +93,15 @@ def test_number_task_in_korean():
     assert "삼천십칠" in all_text(at)  # 3017, the default number
     at.text_input(key="training_number").set_value("0123").run()
     assert translate("ko", "training.error.leading_zero", field=translate("ko", "training.field.source")) in _errors(at)
+
+
+def test_a_run_cut_by_the_time_limit_says_so_and_can_be_retried():
+    lang = "en"
+    at = open_page("training", lang, query=tiny(6) | {"training_steps": "3000", "training_max_seconds": "1"})
+    at.button(key="training_train").click().run()
+    assert not at.exception
+    assert translate(lang, "training.stopped_time", seconds="1", steps="", total=3000)[:30] in " ".join(
+        w.value for w in at.warning)
+    at.button(key="training_again").click().run()
+    assert not at.exception
+    assert translate(lang, "training.training_heading") in all_text(at)

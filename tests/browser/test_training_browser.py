@@ -42,7 +42,7 @@ def test_train_see_progress_and_map_then_edit_the_source(app_server, new_page):
     _train(page, "Train")
     text = main_text(page)
     assert "Attention map for a source you type" in text
-    assert "Held-out sequences fully right" in text
+    assert "Sequences, free-running" in text
     assert page.locator('[data-testid="stVegaLiteChart"]').count() >= 3  # loss, accuracy, map (+ what-if map)
     # Edit the source: the output and the expected answer are redrawn for the new digits.
     box = page.get_by_role("textbox", name="Source digits")

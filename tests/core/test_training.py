@@ -442,6 +442,7 @@ def test_slot_trains_once():
     assert slot.get_or_train(lambda: calls.append(1) or "model") == "model"
     assert slot.get_or_train(lambda: calls.append(1) or "other") == "model"
     assert calls == [1] and slot.result == "model"
+    assert slot.retrain(lambda: "again") == "again" and slot.result == "again"
 
 
 def test_an_interrupted_training_stores_nothing():

@@ -39,7 +39,7 @@ def _shapes_spec(labels: Labels) -> dict:
     base = alt.Chart().encode(
         x=alt.X("dim:O", title=lab["dim"], axis=alt.Axis(labelAngle=0)),
         y=alt.Y("tensor:N", title=None, sort=alt.EncodingSortField("order", op="min"),
-                axis=alt.Axis(labelFontSize=13, labelFont="monospace")),
+                axis=alt.Axis(labelFontSize=13, labelFont="monospace", labelLimit=200)),
     )
     blocks = base.mark_rect(cornerRadius=4, stroke="white", strokeWidth=3).encode(
         color=alt.Color("role_label:N", title=lab["role"],

@@ -81,6 +81,12 @@ def decoded(config: TrainConfig, steps_done: int, source: SourceInput, override:
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
+def what_if_decoded(config: TrainConfig, steps_done: int, source: SourceInput, override: tuple,
+                    _result: TrainResult) -> DecodeResult:
+    return what_if(_result, source, decoded(config, steps_done, source, None, _result), override)
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
 def map_spec(config: TrainConfig, steps_done: int, source: SourceInput, override: tuple | None,
              labels: dict[str, str], _result: TrainResult) -> dict:
     return attention_heatmap(attention_frame(decoded(config, steps_done, source, override, _result)),
@@ -369,7 +375,7 @@ def show_what_if(result: TrainResult, source: SourceInput, base: DecodeResult) -
         show_error(err)
         return
     steps_done = result.run.steps_done
-    new = what_if(result, source, base, override)
+    new = what_if_decoded(config, steps_done, source, override, result)
     st.markdown(t("training.whatif_output", step=labels[step], output=shown(config.task, new.output),
                   before=shown(config.task, base.output)))
     if new.first_changed is None:

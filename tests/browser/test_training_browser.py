@@ -12,7 +12,7 @@ from tests.browser.conftest import DESKTOP, PHONE, main_text, wait_for_text, wai
 pytestmark = pytest.mark.browser
 OUT = Path(__file__).resolve().parent.parent.parent / "screenshots"
 # Small but not trivial: enough steps that the progress bar is on screen for a moment.
-SMALL = "training_steps=150&training_hidden=16&training_embed=16&training_batch=32&training_max_len=6"
+SMALL = "training_steps=80&training_hidden=16&training_embed=16&training_batch=32&training_max_len=6"
 
 
 def _open(page, base_url: str, lang: str, extra: str) -> None:

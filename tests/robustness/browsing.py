@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tests.browser.conftest import wait_idle
 
-SLOW = 300_000  # ms
+SLOW = 600_000  # ms: ten Chromium tabs drawing charts on a loaded 2-core box took ~4 min once
 
 
 def open_settled(page, url: str, timeout: float = SLOW) -> None:

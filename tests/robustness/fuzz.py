@@ -57,8 +57,15 @@ def open_page_full(ns: str, lang: str, query: dict[str, str] | None = None) -> A
     """tests.app's open_page with full error details (the app's config redacts them, as a hosted demo should)."""
     from tests.app.conftest import open_page
 
+    from s2s_ui.catalog import translate
+
     with patch_config_options({"client.showErrorDetails": "full"}):
-        return open_page(ns, lang, query=query, timeout=120)
+        at = open_page(ns, lang, query=query, timeout=120)
+    if ns != "home" and not at.exception:
+        # Home lists every page title too: only the page's own st.title proves AppTest landed on it.
+        titles = [str(el.value) for el in at.title]
+        assert translate(lang, f"{ns}.title") in titles, f"AppTest did not land on {ns}: titles {titles}"
+    return at
 
 
 def full_details():

@@ -20,7 +20,7 @@ from tests.robustness.fuzz import (
 from tests.robustness.known_bugs import split_known, xfail_if_known
 
 
-@pytest.mark.timeout(max(600, FUZZ_RUNS * 20))
+@pytest.mark.timeout(max(900, FUZZ_RUNS * 30))  # the training page may train for its 60 s cap
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("spec", existing_pages(), ids=lambda s: s.ns)
 def test_random_and_hostile_widget_values(spec, lang, request):

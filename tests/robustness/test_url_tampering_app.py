@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from s2s_ui.catalog import translate
 from s2s_ui.registry import existing_pages
-from tests.app.conftest import LANGS, ROOT, all_text
+from tests.app.conftest import LANGS, ROOT
 from tests.robustness.fuzz import SCRIPT, exception_summary, full_details, html_leaks, open_page_full, unfilled_texts
 from tests.robustness.known_bugs import INFINITE_INT_URL, split_known, xfail_if_known
 
@@ -36,7 +36,8 @@ def check(at: AppTest, ns: str, lang: str, where: str, unfilled: dict[str, str])
     assert not at.exception, f"{where}\n{exception_summary(at)}"
     assert not html_leaks(at), f"{where}\n{html_leaks(at)}"
     if ns != "home":
-        assert translate(lang, f"{ns}.title") in all_text(at), f"{where}: the page did not draw"
+        titles = [str(el.value) for el in at.title]
+        assert translate(lang, f"{ns}.title") in titles, f"{where}: the page did not draw ({titles})"
     for text in unfilled_texts(at):
         unfilled.setdefault(text, where)
 

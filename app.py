@@ -5,7 +5,6 @@ from __future__ import annotations
 import streamlit as st
 import torch
 
-from s2s_ui.frame import ensure_router
 from s2s_ui.i18n import init_language, language_switch, t
 from s2s_ui.registry import GROUPS, existing_pages
 from s2s_ui.urlstate import report_rejected, snapshot
@@ -18,7 +17,6 @@ def _configure_torch() -> bool:
     return True
 
 
-ensure_router()  # a fresh server's first visitor is run through st.navigation, not the pages/ folder
 _configure_torch()
 link_params = snapshot()  # before any widget touches the URL
 init_language()

@@ -51,7 +51,13 @@ def report_rejected(before: dict[str, list[str]] | None) -> None:
     for key, raw in before.items():
         if key in KNOWN_GLOBAL or f"{key}__base" in st.session_state:
             continue  # the language, and tables (matrix_input reports those itself)
-        if key not in st.session_state or not _same(raw, st.session_state[key]):
+        if key not in st.session_state:
+            rejected.append(key)
+            continue
+        value = st.session_state[key]
+        if isinstance(value, (str, list, tuple)):
+            continue  # choice widgets put their displayed label in the link, not the option: not comparable
+        if not _same(raw, value):
             rejected.append(key)
     for key in rejected[:5]:
         st.toast(t("ui.url_fallback", param=key[:40]), icon=":material/link_off:")

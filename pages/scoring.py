@@ -202,8 +202,8 @@ def show_focus(config: ScoringConfig, result: ScoringResult, specs: dict[str, di
         return
     read = f.read
     st.caption(t("scoring.qkv_caption"))
-    for column, name in zip(st.columns(3), ("query", "keys", "values")):
-        draw(column, specs[name])
+    for column, part in zip(st.columns(3), ("query", "keys", "values")):
+        draw(column, specs[part])
     if f.name in ("dot", "scaled_dot"):
         st.markdown(t("scoring.keys_are_values", name=name))
     else:

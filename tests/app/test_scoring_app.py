@@ -74,3 +74,11 @@ def test_states_from_the_encoder(lang):
     at.text_input(key="scoring_sentence").set_value("   ").run()
     assert not at.exception
     assert translate(lang, "scoring.field.sentence") in " ".join(e.value for e in at.error)
+
+
+def test_the_weights_expander_names_the_focused_function(lang):
+    at = open_page("scoring", lang)
+    at.segmented_control(key="scoring_focus").set_value("general").run()
+    assert not at.exception
+    labels = [e.label for e in at.expander]
+    assert translate(lang, "scoring.params_title", name=translate(lang, "scoring.fn.general")) in labels

@@ -133,7 +133,8 @@ def bench_server(spec: PageSpec | None, reruns: int) -> Row:
 
 
 def profile(ns: str, reruns: int) -> None:
-    """Where one page's reruns spend their time (pyinstrument, printed)."""
+    """Where one page's reruns spend their time (pyinstrument in the script thread, printed)."""
+    import streamlit.runtime.scriptrunner.script_runner as runner
     from pyinstrument import Profiler
 
     spec = next(s for s in existing_pages() if s.ns == ns)
@@ -143,10 +144,21 @@ def profile(ns: str, reruns: int) -> None:
     at.switch_page(spec.file).run()
     _, states = change_states(at)
     profiler = Profiler(interval=0.0005)
-    profiler.start()
-    for i in range(reruns):
-        at.run() if not states else run_moves(at, [states[i % len(states)]])
-    profiler.stop()
+    original = runner.exec_func_with_error_handling
+
+    def profiled(func, ctx):  # AppTest runs the script in its own thread: profile there
+        profiler.start()
+        try:
+            return original(func, ctx)
+        finally:
+            profiler.stop()
+
+    runner.exec_func_with_error_handling = profiled
+    try:
+        for i in range(reruns):
+            at.run() if not states else run_moves(at, [states[i % len(states)]])
+    finally:
+        runner.exec_func_with_error_handling = original
     print(profiler.output_text(unicode=True, color=False, show_all=False))
 
 

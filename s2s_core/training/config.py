@@ -17,7 +17,7 @@ class TrainConfig:
     attention: str = "luong_general"  # one of ATTENTIONS
     embed: int = 32  # E
     hidden: int = 64  # H
-    steps: int = 200  # optimiser steps (one batch each)
+    steps: int = 160  # optimiser steps (one batch each); reverse + attention passes 95 % by about step 130
     batch: int = 128  # B
     lr: float = 0.01  # Adam's learning rate at step 1; decays linearly to 0
     tf_ratio: float = 1.0  # chance that a decoder input is the true previous token (teacher forcing)

@@ -37,6 +37,7 @@ from s2s_core.lstm.inputs import (
     DEFAULT_VECTORS,
     MAX_E,
     MAX_H,
+    MAX_S,
     SOURCES,
 )
 from s2s_ui.catalog import translate
@@ -64,6 +65,41 @@ def show_error(err: InputError) -> None:
     st.error(error_text(InputError(err.key, err.field, **params)), icon=":material/error:")
 
 
+def from_link(key: str, options, default, parse=str) -> None:
+    """Seed a choice widget once per session from ?key=<raw option>.
+
+    Why not bind="query-params": a bound choice widget writes its displayed label into the link, and
+    these labels hold translated words or the learner's own words, so the link would break.
+    """
+    if key in st.session_state:
+        return
+    raw = st.query_params.get(key)
+    try:
+        value = default if raw is None else parse(raw)
+    except (TypeError, ValueError):
+        value = default
+    st.session_state[key] = value if value in options else default
+
+
+def steps_from_link(key: str, steps: list[int]) -> None:
+    """Seed a step multiselect once per session from ?key=2,3,4 (unknown or repeated steps are dropped)."""
+    if key in st.session_state:
+        return
+    picked: list[int] = []
+    for part in str(st.query_params.get(key, "")).split(",")[:MAX_S]:
+        if part.strip().isdigit() and int(part) in steps and int(part) not in picked:
+            picked.append(int(part))
+    st.session_state[key] = picked
+
+
+def to_link(key: str, value) -> None:
+    """Mirror a choice widget's raw value (not its label) into the link; nothing chosen, no parameter."""
+    if value is None or value == []:
+        st.query_params.pop(key, None)
+    else:
+        st.query_params[key] = ",".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
 @st.cache_data(max_entries=256, show_spinner=False)
 def compute(config: GruConfig) -> GruResult:
     return gru_gates(config)
@@ -78,7 +114,7 @@ def chart_spec(kind: str, config: GruConfig, step: int, language: str) -> list[d
 
     labels = {k: tr(f"chart.{k}") for k in CHART_KEYS}
     if kind == "params":
-        return [params_chart(params_frame(compare(config.seq.E, config.H)), labels).to_dict()]
+        return [params_chart(params_frame(compare(config.seq.E, config.H)), labels).to_dict(validate=False)]
     result = compute(config)
     run = result.run
     gate_titles = {g: tr(f"gate_title.{g}") for g in GATES}
@@ -94,7 +130,8 @@ def chart_spec(kind: str, config: GruConfig, step: int, language: str) -> list[d
                                labels)
     else:  # "forced_gates"
         charts = gate_heatmaps(gates_frame(result.forced, result.labels, config.forces), ("z", "r"), gate_titles, labels)
-    return [chart.to_dict() for chart in charts]
+    # Not validated here: tests/core validate every chart's structure, which does not depend on the numbers.
+    return [chart.to_dict(validate=False) for chart in charts]
 
 
 def draw(kind: str, config: GruConfig, step: int = 0, where=None) -> None:
@@ -107,11 +144,12 @@ def draw(kind: str, config: GruConfig, step: int = 0, where=None) -> None:
 def read_inputs() -> GruConfig | None:
     """Widgets -> validated config (no overrides yet); None, with a message naming the field, when bad."""
     st.subheader(t("gru.inputs"))
+    from_link("gru_source", SOURCES, "sentence")
     source = st.segmented_control(
-        t("gru.source_label"), options=list(SOURCES), default="sentence",
-        format_func={s: t(f"gru.source_{s}") for s in SOURCES}.get,
-        key="gru_source", required=True, bind="query-params",
+        t("gru.source_label"), options=list(SOURCES),
+        format_func={s: t(f"gru.source_{s}") for s in SOURCES}.get, key="gru_source", required=True,
     )
+    to_link("gru_source", source)
     c1, c2, c3 = st.columns(3)
     E = c1.number_input(t("gru.E_label"), min_value=1, max_value=MAX_E, value=DEFAULT_E, step=1,
                         key="gru_E", bind="query-params")
@@ -142,11 +180,13 @@ def pick_step(result: GruResult) -> int:
     """The step to inspect (0-based); a stale value (the sentence got shorter) falls back to the default."""
     steps = list(range(1, len(result.labels) + 1))
     default = min(2, len(steps))
-    if st.session_state.get("gru_step") not in (*steps, None):
+    from_link("gru_step", steps, default, parse=int)
+    if st.session_state.get("gru_step") not in steps:
         st.session_state["gru_step"] = default
-    step = st.segmented_control(t("gru.step_pick"), options=steps, default=default,
+    step = st.segmented_control(t("gru.step_pick"), options=steps,
                                 format_func={s: md_escape(result.labels[s - 1]) for s in steps}.get,
-                                key="gru_step", required=True, bind="query-params")
+                                key="gru_step", required=True)
+    to_link("gru_step", step)
     return int(step or default) - 1
 
 
@@ -199,12 +239,13 @@ def read_forces(result: GruResult) -> dict[str, tuple[list[int], int]]:
     raw: dict[str, tuple[list[int], int]] = {}
     for col, gate in zip(st.columns(2), FORCEABLE):
         key = f"gru_force_{gate}"
+        steps_from_link(key, steps)
         # A stale selection (the sentence got shorter) would not be a valid option: drop it first.
-        if key in st.session_state:
-            st.session_state[key] = [s for s in (st.session_state[key] or []) if s in steps]
+        st.session_state[key] = [s for s in (st.session_state[key] or []) if s in steps]
         with col:
             picked = st.multiselect(t("gru.force_steps", gate=gate), steps, format_func=lambda s: result.labels[s - 1],
-                                    key=key, placeholder=t("gru.force_placeholder"), bind="query-params")
+                                    key=key, placeholder=t("gru.force_placeholder"))
+            to_link(key, picked)
             value = st.segmented_control(t("gru.force_value"), options=[0, 1], default=FORCE_DEFAULT[gate],
                                          key=f"{key}_to", required=True, bind="query-params")
         raw[gate] = (picked, value)

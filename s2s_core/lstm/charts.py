@@ -24,34 +24,43 @@ def _diverging(values: pd.Series) -> alt.Scale:
     return alt.Scale(domain=[-m, m], scheme="redblue", reverse=True)
 
 
+def _records(frame: pd.DataFrame) -> alt.InlineData:
+    """Plain records: Altair sanitises and deep-copies a DataFrame, which costs more than the chart."""
+    return alt.InlineData(values=frame.to_dict("records"))
+
+
 def _angle(frame: pd.DataFrame) -> int:
     """Step labels hold words: level while few, slanted once many would collide on a phone."""
     return 0 if frame["step"].nunique() <= 4 else -40
 
 
 def _heatmap(frame: pd.DataFrame, scale: alt.Scale, title: str, labels: dict[str, str]) -> alt.LayerChart:
-    """Steps across, components down, the value written in each cell; a thick outline marks forced cells."""
-    base = alt.Chart(frame).encode(
-        x=alt.X("step:N", title=labels["step"], sort=None, axis=alt.Axis(labelAngle=_angle(frame))),
-        y=alt.Y("component:N", title=labels["component"], sort=None),
+    """Steps across, components down, the value written in each cell; a thick outline marks forced cells.
+
+    Per-cell styling comes from data columns read with scale=None, not from alt.condition: building
+    conditions costs Altair more than the whole rest of the chart.
+    """
+    lo, hi = scale.domain
+    dark = 0.7 * max(abs(lo), abs(hi))  # white digits on the outer 30 % of the colour scale
+    data = frame.assign(
+        ink=["white" if (v > dark if lo == 0 else abs(v) > dark) else "black" for v in frame["value"]],
+        edge=[3 if f else 0 for f in frame["forced"]] if "forced" in frame.columns else 0,
     )
-    has_forced = "forced" in frame.columns
-    cells = base.mark_rect().encode(
+    x = alt.X("step:N", title=labels["step"], sort=None, axis=alt.Axis(labelAngle=_angle(frame)))
+    y = alt.Y("component:N", title=labels["component"], sort=None)
+    cells = alt.Chart().mark_rect(stroke="#222").encode(
+        x=x, y=y,
         color=alt.Color("value:Q", title=labels["value"], scale=scale, legend=None),
-        stroke=alt.condition("datum.forced", alt.value("#222"), alt.value(None)) if has_forced else alt.value(None),
-        strokeWidth=alt.value(3),
+        strokeWidth=alt.StrokeWidth("edge:Q", scale=None),
         tooltip=[alt.Tooltip("step:N", title=labels["step"]), alt.Tooltip("component:N", title=labels["component"]),
                  alt.Tooltip("value:Q", title=labels["value"], format=".4f")],
     )
-    # White digits on the darkest cells (the outer 30 % of the colour scale), black elsewhere.
-    lo, hi = scale.domain
-    dark = 0.7 * max(abs(lo), abs(hi))
-    test = f"datum.value > {dark}" if lo == 0 else f"abs(datum.value) > {dark}"
-    text = base.mark_text(fontSize=11).encode(
-        text=alt.Text("value:Q", format=".2f"),
-        color=alt.condition(test, alt.value("white"), alt.value("black")),
+    text = alt.Chart().mark_text(fontSize=11).encode(
+        x=x, y=y, text=alt.Text("value:Q", format=".2f"), color=alt.Color("ink:N", scale=None),
     )
-    return (cells + text).properties(width="container", height=alt.Step(22), title=title, autosize=FIT_X)
+    # Plain records (not a DataFrame) and sizes given at construction: both spare Altair deep copies.
+    return alt.LayerChart(layer=[cells, text], data=_records(data),
+                          width="container", height=alt.Step(22), title=title, autosize=FIT_X)
 
 
 def gate_heatmaps(frame: pd.DataFrame, gates: Sequence[str], titles: dict[str, str], labels: dict[str, str],
@@ -61,18 +70,20 @@ def gate_heatmaps(frame: pd.DataFrame, gates: Sequence[str], titles: dict[str, s
             for gate in gates]
 
 
-def step_charts(gate_bars: pd.DataFrame, state_bars: pd.DataFrame, labels: dict[str, str]) -> list[alt.Chart]:
+def step_charts(gate_bars: pd.DataFrame, state_bars: pd.DataFrame, labels: dict[str, str]) -> list[alt.TopLevelMixin]:
     """One step: gates as 0-1 bars per component, then the candidate and the states side by side."""
-    gates = alt.Chart(gate_bars).mark_bar().encode(
+    gates = alt.Chart().mark_bar().encode(
         x=alt.X("component:N", title=labels["component"], sort=None, axis=alt.Axis(labelAngle=0)),
         xOffset=alt.XOffset("gate:N", sort=None),
         y=alt.Y("value:Q", title=labels["gate_value"], scale=alt.Scale(domain=[0, 1])),
         color=alt.Color("gate:N", title=labels["gate"], sort=None, legend=alt.Legend(orient="top")),
         tooltip=[alt.Tooltip("gate:N", title=labels["gate"]), alt.Tooltip("component:N", title=labels["component"]),
                  alt.Tooltip("value:Q", title=labels["value"], format=".4f")],
-    ).properties(width="container", height=180, title=labels["gates_title"])
-    rule = alt.Chart(pd.DataFrame({"y": [0.5]})).mark_rule(strokeDash=[4, 4], color="gray").encode(y="y:Q")
-    states = alt.Chart(state_bars).mark_bar().encode(
+    )
+    rule = alt.Chart().mark_rule(strokeDash=[4, 4], color="gray").encode(y=alt.datum(0.5))
+    states = alt.Chart(
+        _records(state_bars), width="container", height=200, title=labels["states_title"], autosize=FIT_X,
+    ).mark_bar().encode(
         x=alt.X("component:N", title=labels["component"], sort=None, axis=alt.Axis(labelAngle=0)),
         xOffset=alt.XOffset("quantity:N", sort=None),
         y=alt.Y("value:Q", title=labels["value"]),
@@ -81,8 +92,10 @@ def step_charts(gate_bars: pd.DataFrame, state_bars: pd.DataFrame, labels: dict[
         tooltip=[alt.Tooltip("quantity:N", title=labels["quantity"]),
                  alt.Tooltip("component:N", title=labels["component"]),
                  alt.Tooltip("value:Q", title=labels["value"], format=".4f")],
-    ).properties(width="container", height=200, title=labels["states_title"], autosize=FIT_X)
-    return [(gates + rule).properties(autosize=FIT_X), states]
+    )
+    layered = alt.LayerChart(layer=[gates, rule], data=_records(gate_bars), width="container", height=180,
+                             title=labels["gates_title"], autosize=FIT_X)
+    return [layered, states]
 
 
 def states_heatmaps(frame: pd.DataFrame, titles: dict[str, str], labels: dict[str, str]) -> list[alt.LayerChart]:
@@ -96,16 +109,18 @@ def override_lines(frame: pd.DataFrame, titles: dict[str, str], labels: dict[str
     charts = []
     for state in titles:
         part = frame[frame["state"] == state]
-        charts.append(alt.Chart(part).mark_line(point=True).encode(
+        charts.append(alt.Chart(
+            _records(part), width="container", height=200, title=titles[state], autosize=FIT_X,
+        ).mark_line(point=True).encode(
             x=alt.X("step:N", title=labels["step"], sort=None, axis=alt.Axis(labelAngle=_angle(part))),
             y=alt.Y("value:Q", title=labels["value"]),
             color=alt.Color("component:N", title=labels["component"], sort=None, legend=alt.Legend(orient="top")),
             # Natural run first in the frame, so it gets the dashes and the forced run the solid line.
             strokeDash=alt.StrokeDash("run:N", title=labels["run"], sort=None, legend=alt.Legend(orient="top"),
                                       scale=alt.Scale(range=[[5, 4], [1, 0]])),
-            detail="run:N",
+            detail=alt.Detail("run:N"),
             tooltip=[alt.Tooltip("run:N", title=labels["run"]), alt.Tooltip("step:N", title=labels["step"]),
                      alt.Tooltip("component:N", title=labels["component"]),
                      alt.Tooltip("value:Q", title=labels["value"], format=".4f")],
-        ).properties(width="container", height=200, title=titles[state], autosize=FIT_X))
+        ))
     return charts

@@ -69,11 +69,17 @@ def test_table_mode_sizes_and_a_bad_cell(lang):
     assert translate(lang, "lstm.title") in all_text(at)
 
 
-def test_table_mode_result(lang):
-    at = open_page("lstm", lang, query={"lstm_x": "1,0;0,1;2,-1"})
-    at.number_input(key="lstm_E").set_value(2).run()
+def test_a_shared_link_restores_source_step_and_overrides(lang):
+    # Choice widgets keep their raw values in the link (not labels), so a link opens in either language.
+    at = open_page("lstm", lang, query={"lstm_x": "1,0;0,1;2,-1", "lstm_source": "table", "lstm_step": "3",
+                                        "lstm_force_f": "2,3,9,x", "lstm_force_f_to": "0"})
+    at.number_input(key="lstm_E").set_value(2).run()  # bound number inputs are seeded by the browser, not AppTest
     at.number_input(key="lstm_H").set_value(3).run()
-    at.segmented_control(key="lstm_source").set_value("table").run()
     assert not at.exception and not at.error
-    result = lstm_gates(parse_config("table", None, [["1", "0"], ["0", "1"], ["2", "-1"]], 2, 3, 0))
-    assert vec_text(result.torch_c_n) in all_text(at)
+    assert at.segmented_control(key="lstm_step").value == 3
+    assert at.multiselect(key="lstm_force_f").value == [2, 3]  # 9 and x are not steps of this sequence
+    config = parse_config("table", None, [["1", "0"], ["0", "1"], ["2", "-1"]], 2, 3, 0)
+    result = lstm_gates(config)
+    text = all_text(at)
+    assert vec_text(result.torch_c_n) in text and vec_text(result.run.c[2]) in text
+    assert at.query_params["lstm_force_f"] == "2,3" and at.query_params["lstm_source"] == "table"

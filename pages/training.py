@@ -380,6 +380,8 @@ def show_what_if(result: TrainResult, source: SourceInput, base: DecodeResult) -
                   before=shown(config.task, base.output)))
     if new.first_changed is None:
         st.info(t("training.whatif_same"))
+    elif new.first_changed == override[0]:
+        st.info(t("training.whatif_changed_here", step=f"t{new.first_changed + 1}"))
     else:
         st.info(t("training.whatif_changed", step=f"t{new.first_changed + 1}"))
     labels_map = map_labels() | {"map_title": t("training.whatif_map")}

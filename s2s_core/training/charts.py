@@ -60,7 +60,9 @@ def attention_heatmap(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.Lay
         y=alt.Y("step:N", title=None, sort=None, axis=alt.Axis(labelOverlap=False, labelFontSize=10)),
     )
     cells = base.mark_rect().encode(
-        color=alt.Color("weight:Q", title=labels["weight"], scale=alt.Scale(scheme="blues", domain=[0, 1])),
+        # A short gradient: a map of 3-4 rows is shorter than the default legend, which would be clipped.
+        color=alt.Color("weight:Q", title=labels["weight"], scale=alt.Scale(scheme="blues", domain=[0, 1]),
+                        legend=alt.Legend(gradientLength=60, tickCount=2)),
         stroke=alt.condition(row | col, alt.value("#ff4b4b"), alt.value("#ffffff")),
         strokeWidth=alt.condition(row | col, alt.value(2.5), alt.value(0.5)),
         tooltip=[alt.Tooltip("step:N", title=labels["step"]), alt.Tooltip("position:N", title=labels["position"]),

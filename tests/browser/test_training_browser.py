@@ -73,7 +73,7 @@ def _full_height(page, width: int) -> None:
 def test_screenshots_of_the_trained_page(app_server, new_page):
     """The trained view (model, twin, map) at 1280 px and 390 px, English and Korean, into screenshots/."""
     OUT.mkdir(exist_ok=True)
-    settings = "training_steps=120&training_hidden=32&training_batch=64&training_max_len=8&training_seed=3"
+    settings = "training_steps=100&training_hidden=32&training_batch=64&training_max_len=7&training_seed=3"
     page = new_page()
     _open(page, app_server, "en", settings)
     if page.get_by_role("button", name="Train").count():

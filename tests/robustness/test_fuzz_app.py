@@ -17,7 +17,7 @@ from tests.app.conftest import LANGS
 from tests.robustness.fuzz import (
     FUZZ_RUNS, exception_summary, full_details, html_leaks, open_page_full, steps, unfilled_texts,
 )
-from tests.robustness.known_bugs import split_known, xfail_if_known
+from tests.robustness.known_bugs import known_exception, split_known, xfail_if_known
 
 
 @pytest.mark.timeout(max(900, FUZZ_RUNS * 30))  # the training page may train for its 60 s cap
@@ -28,19 +28,31 @@ def test_random_and_hostile_widget_values(spec, lang, request):
     # A stable seed per page and language (crc32, not hash(): that is salted per process); FUZZ_SEED varies it.
     seed = zlib.crc32(f"{spec.ns}-{lang}".encode()) + int(os.environ.get("FUZZ_SEED", "0"))
     rng = random.Random(seed)
-    at = open_page_full(spec.ns, lang)
-    assert not at.exception, exception_summary(at)
+    known: list[str] = []
     history: list[str] = []
     unfilled: dict[str, str] = {}
-    with full_details():
-        for i, moves in enumerate(steps(at, rng, FUZZ_RUNS)):
-            history.append(f"{i}: " + "; ".join(map(str, moves)))
-            where = f"page={spec.ns} lang={lang} seed={seed} step={i}\n" + "\n".join(history[-3:])
-            assert not at.exception, f"{where}\n{exception_summary(at)}"
-            assert not html_leaks(at), f"{where}\n{html_leaks(at)}"
-            for text in unfilled_texts(at):
-                unfilled.setdefault(text, where)
+    done = 0
+    while done < FUZZ_RUNS:
+        at = open_page_full(spec.ns, lang)
+        assert not at.exception, exception_summary(at)
+        before = done
+        with full_details():
+            for moves in steps(at, rng, FUZZ_RUNS - done):
+                history.append(f"{done}: " + "; ".join(map(str, moves)))
+                done += 1
+                where = f"page={spec.ns} lang={lang} seed={seed} step={done - 1}\n" + "\n".join(history[-3:])
+                if at.exception:
+                    reason = known_exception([e.message for e in at.exception])
+                    assert reason, f"{where}\n{exception_summary(at)}"
+                    known.append(reason)
+                    break  # a known shared-code bug: note it, start a fresh session, go on
+                assert not html_leaks(at), f"{where}\n{html_leaks(at)}"
+                for text in unfilled_texts(at):
+                    unfilled.setdefault(text, where)
+        if done == before:
+            break  # nothing on this page to drive
     unknown, reasons = split_known(list(unfilled))
     assert not unknown, "a message lost its values:\n" + "\n".join(f"{t}\n  after {unfilled[t]}" for t in unknown)
+    reasons += [r for r in dict.fromkeys(known)]
     if reasons:
         pytest.xfail("; ".join(reasons))

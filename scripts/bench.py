@@ -30,7 +30,7 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from s2s_ui.registry import PageSpec, existing_pages  # noqa: E402
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, IDLE, _free_port  # noqa: E402
+from tests.browser.harness import CHROMIUM, CHROMIUM_ARGS, IDLE, _free_port  # noqa: E402
 from tests.robustness.fuzz import run_moves  # noqa: E402
 
 BASELINE = ROOT / "scripts" / "bench_baseline_app.py"

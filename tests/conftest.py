@@ -1,5 +1,32 @@
-"""Shared pytest set-up: one torch thread per test process, so parallel work stays predictable."""
+"""Shared pytest set-up for every layer.
 
+- One torch thread per test process, so parallel work stays predictable.
+- The browser fixtures (server, Chromium, pages) are registered here, once, for tests/browser and
+  tests/robustness alike (see tests/browser/harness.py for why once matters).
+- Browser-marked tests fail the run when REQUIRE_BROWSER=1 (CI) and no browser is available, and are
+  skipped loudly elsewhere.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import pytest
 import torch
 
+from tests.browser.harness import app_server, browser, browser_missing_reason, new_page  # noqa: F401 (fixtures)
+
 torch.set_num_threads(1)
+
+
+def pytest_collection_modifyitems(config, items):
+    needs_browser = [item for item in items if item.get_closest_marker("browser")]
+    reason = browser_missing_reason()
+    if not needs_browser or reason is None:
+        return
+    if os.environ.get("REQUIRE_BROWSER") == "1":
+        raise pytest.UsageError(f"browser tests are required here but cannot run: {reason}")
+    for item in needs_browser:
+        item.add_marker(pytest.mark.skip(reason=f"BROWSER TESTS SKIPPED: {reason}"))
+    print(f"\n*** {len(needs_browser)} BROWSER TESTS SKIPPED: {reason} ***\n", file=sys.stderr)

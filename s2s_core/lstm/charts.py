@@ -55,8 +55,10 @@ def _heatmap(frame: pd.DataFrame, scale: alt.Scale, title: str, labels: dict[str
         tooltip=[alt.Tooltip("step:N", title=labels["step"]), alt.Tooltip("component:N", title=labels["component"]),
                  alt.Tooltip("value:Q", title=labels["value"], format=".4f")],
     )
+    # fill, not color: a scale-less color here would clash with the cells' colour scale and Vega-Lite
+    # would draw nothing at all.
     text = alt.Chart().mark_text(fontSize=11).encode(
-        x=x, y=y, text=alt.Text("value:Q", format=".2f"), color=alt.Color("ink:N", scale=None),
+        x=x, y=y, text=alt.Text("value:Q", format=".2f"), fill=alt.Fill("ink:N", scale=None),
     )
     # Plain records (not a DataFrame) and sizes given at construction: both spare Altair deep copies.
     return alt.LayerChart(layer=[cells, text], data=_records(data),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import edit_grid_cell, main_text, open_page, wait_for_text
+from tests.browser.harness import edit_grid_cell, main_text, open_page, wait_for_text
 
 pytestmark = pytest.mark.browser
 

@@ -6,7 +6,7 @@ import pytest
 
 from s2s_core.bptt import BpttConfig, backprop_through_time
 from s2s_core.bptt.frames import sci
-from tests.browser.conftest import main_text, open_page, wait_for_text, wait_idle
+from tests.browser.harness import main_text, open_page, wait_for_text, wait_idle
 
 pytestmark = pytest.mark.browser
 

@@ -7,7 +7,8 @@ import pytest
 from s2s_core.gru import gru_gates, parse_config
 from s2s_core.gru.compare import compare
 from s2s_core.lstm.frames import vec_text
-from tests.browser.conftest import main_text, open_page, wait_for_text, wait_idle
+from tests.browser.harness import main_text, open_page, wait_for_text, wait_idle
+from tests.browser.test_lstm_browser import assert_every_chart_drawn
 
 pytestmark = pytest.mark.browser
 SENTENCE = "나는 도서관에서 책을 읽는다"
@@ -45,3 +46,5 @@ def test_update_gate_one_freezes_h(app_server, new_page):
     wait_idle(page)
     assert vec_text(forced.h[0]) == vec_text(forced.h[-1])
     assert "gru_force_z=" in page.url
+    # step (2) + all-steps gates (3) + h (1) + override line (1) + parameters (1)
+    assert_every_chart_drawn(page, 8)

@@ -6,10 +6,22 @@ import pytest
 
 from s2s_core.lstm import LstmConfig, lstm_gates, parse_config
 from s2s_core.lstm.frames import vec_text
-from tests.browser.conftest import main_text, open_page, wait_for_text, wait_idle
+from tests.browser.harness import main_text, open_page, wait_for_text, wait_idle
 
 pytestmark = pytest.mark.browser
 CHARTS = '[data-testid="stVegaLiteChart"]'
+
+
+def assert_every_chart_drawn(page, expected: int) -> None:
+    """Each Vega-Lite chart compiled and drew (a spec Vega-Lite rejects leaves an empty, zero-height box)."""
+    page.wait_for_function(
+        """n => {
+            const charts = [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')];
+            return charts.length >= n && charts.every(c => c.querySelector('svg, canvas')
+                && c.getBoundingClientRect().height > 40);
+        }""",
+        arg=expected, timeout=60_000,
+    )
 
 
 def test_editing_the_sentence_redraws_the_gates(app_server, new_page):
@@ -48,6 +60,8 @@ def test_freezing_the_cell_holds_c_and_changes_h(app_server, new_page):
     assert f"h = {vec_text(forced.h[-1])}" in text
     assert "처음으로 값이 달라지는 곳은 2단계입니다" in text
     assert "lstm_force_f=" in page.url
+    # step (2) + all-steps gates (4) + c and h (2) + override lines (2); the forced gates sit in a closed expander
+    assert_every_chart_drawn(page, 10)
 
 
 def test_out_of_range_link_values_fall_back_without_a_traceback(app_server, new_page):

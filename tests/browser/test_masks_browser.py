@@ -6,7 +6,7 @@ import pytest
 
 from s2s_core.masks import MasksConfig, compute_masks
 from s2s_core.masks.frames import fmt
-from tests.browser.conftest import main_text, wait_for_text, wait_idle
+from tests.browser.harness import main_text, wait_for_text, wait_idle
 
 pytestmark = pytest.mark.browser
 # Generous waits: no timing is asserted, and a CI box shared with other suites can be slow.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import main_text, open_page, wait_idle
+from tests.browser.harness import main_text, open_page, wait_idle
 
 pytestmark = pytest.mark.browser
 

@@ -6,7 +6,7 @@ import pytest
 
 from s2s_core.scoring.compute import ScoringConfig, compare
 from s2s_core.scoring.frames import vector_text
-from tests.browser.conftest import main_text, open_page, wait_for_text, wait_idle
+from tests.browser.harness import main_text, open_page, wait_for_text, wait_idle
 
 pytestmark = pytest.mark.browser
 

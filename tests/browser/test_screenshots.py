@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from s2s_ui.registry import existing_pages
-from tests.browser.conftest import DESKTOP, PHONE, open_page, wait_idle
+from tests.browser.harness import DESKTOP, PHONE, open_page, wait_idle
 
 pytestmark = pytest.mark.browser
 OUT = Path(__file__).resolve().parent.parent.parent / "screenshots"

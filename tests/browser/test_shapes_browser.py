@@ -7,7 +7,7 @@ import re
 import pytest
 
 from s2s_core.shapes import ShapesConfig, run_shapes
-from tests.browser.conftest import main_text, wait_for_text, wait_idle
+from tests.browser.harness import main_text, wait_for_text, wait_idle
 
 pytestmark = pytest.mark.browser
 SLOW = 120_000  # ms: a shared 2-core CI box can take a while to draw this page the first time

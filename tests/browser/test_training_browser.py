@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import DESKTOP, PHONE, main_text, wait_for_text, wait_idle
+from tests.browser.harness import DESKTOP, PHONE, main_text, wait_for_text, wait_idle
 
 pytestmark = pytest.mark.browser
 OUT = Path(__file__).resolve().parent.parent.parent / "screenshots"

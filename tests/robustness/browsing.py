@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.browser.conftest import wait_idle
+from tests.browser.harness import wait_idle
 
 SLOW = 600_000  # ms: ten Chromium tabs drawing charts on a loaded 2-core box took ~4 min once
 

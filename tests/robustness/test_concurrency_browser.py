@@ -8,7 +8,7 @@ import pytest
 
 from s2s_ui.catalog import translate
 from s2s_ui.registry import existing_pages
-from tests.browser.conftest import main_text
+from tests.browser.harness import main_text
 from tests.robustness.browsing import goto_all
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(1800)]

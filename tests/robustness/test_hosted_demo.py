@@ -15,7 +15,7 @@ from urllib.parse import urlparse
 import pytest
 
 from s2s_ui.registry import existing_pages
-from tests.browser.conftest import _free_port, main_text
+from tests.browser.harness import _free_port, main_text
 from tests.robustness.browsing import open_settled
 from tests.robustness.hosted import (
     APP_PARTS, BLOCKER, LOCAL, ROOT, app_imports, dev_only_modules, module_owners, requirement_names,

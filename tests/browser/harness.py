@@ -1,6 +1,9 @@
-"""Browser tests: one `streamlit run` per test session, driven by Playwright in Debian's Chromium.
+"""Browser harness: one `streamlit run` per test session, driven by Playwright in Debian's Chromium.
 
-A missing browser is a failure when REQUIRE_BROWSER=1 (CI) and a loud skip elsewhere.
+The fixtures here are registered once, in tests/conftest.py: a session fixture imported into two
+conftest files becomes two instances, and a second `sync_playwright()` inside the first one's running
+loop fails ("Sync API inside the asyncio loop"). Test files import only the helpers below.
+A missing browser is a failure when REQUIRE_BROWSER=1 (CI) and a loud skip elsewhere (tests/conftest.py).
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ PHONE = {"width": 390, "height": 844}
 IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 
 
-def _browser_missing_reason() -> str | None:
+def browser_missing_reason() -> str | None:
     if not Path(CHROMIUM).exists():
         return f"Chromium not found at {CHROMIUM} (apt-get install chromium)"
     try:
@@ -36,19 +39,6 @@ def _browser_missing_reason() -> str | None:
     except ImportError:
         return "the playwright package is not installed (pip install -r requirements-dev.txt)"
     return None
-
-
-def pytest_collection_modifyitems(config, items):
-    reason = _browser_missing_reason()
-    if reason is None:
-        return
-    if os.environ.get("REQUIRE_BROWSER") == "1":
-        raise pytest.UsageError(f"browser tests are required here but cannot run: {reason}")
-    marker = pytest.mark.skip(reason=f"BROWSER TESTS SKIPPED: {reason}")
-    for item in items:
-        if "tests/browser" in str(item.fspath):
-            item.add_marker(marker)
-    print(f"\n*** BROWSER TESTS SKIPPED: {reason} ***\n", file=sys.stderr)
 
 
 def _free_port() -> int:
@@ -166,21 +156,62 @@ def edit_grid_cell(page, grid_index: int, row: int, col: int, n_cols: int, text:
     """
     grid = page.locator('[data-testid="stDataFrame"]').nth(grid_index)
     grid.scroll_into_view_if_needed()
-    box = grid.bounding_box()
+    box = settled_box(page, grid)
     col_w = (box["width"] - 33) / n_cols
     page.mouse.click(box["x"] + 33 + col_w * (col + 0.5), box["y"] + 35 + 35 * row + 17)
     page.wait_for_timeout(150)
     page.keyboard.press("Enter")  # open the cell editor
-    page.wait_for_timeout(150)
+    # Type only once the overlay editor has focus: under load it opens late and keys would be lost.
+    editor = page.locator("textarea.gdg-input, input.gdg-input").first
+    editor.wait_for(state="visible", timeout=30_000)
+    page.wait_for_function("() => document.activeElement && document.activeElement.classList.contains('gdg-input')",
+                           timeout=30_000)
     page.keyboard.press("Control+a")
     page.keyboard.type(text)
+    # Enter commits what React last rendered: wait until the editor holds the typed text.
+    page.wait_for_function("t => document.activeElement && document.activeElement.value === t", arg=text,
+                           timeout=30_000)
+    page.wait_for_timeout(100)
     page.keyboard.press("Enter")  # commit: Streamlit reruns
+    editor.wait_for(state="hidden", timeout=30_000)
     page.wait_for_timeout(300)
     wait_idle(page)
 
 
+def settled_box(page, locator, timeout_s: float = 20.0) -> dict[str, float]:
+    """The locator's bounding box once it has stopped moving (three equal reads 150 ms apart).
+
+    Fonts, labels and charts above a grid finish drawing after the script run ends, and a click aimed
+    at a canvas grid while it still moves lands on the wrong row.
+    """
+    deadline = time.monotonic() + timeout_s
+    last, same = None, 0
+    while time.monotonic() < deadline:
+        box = locator.bounding_box()
+        same = same + 1 if box == last and box is not None else 0
+        if same >= 2:
+            return box
+        last = box
+        page.wait_for_timeout(150)
+    raise AssertionError(f"element still moving after {timeout_s} s: {last}")
+
+
 def wait_for_text(page, text: str, timeout: float = 30_000) -> None:
-    """Wait until the main area shows `text` (after a rerun redrew it)."""
-    page.wait_for_function(
-        "t => document.querySelector('[data-testid=\"stMain\"]').innerText.includes(t)", arg=text, timeout=timeout
-    )
+    """Wait until the main area shows `text` (after a rerun redrew it); on a timeout, keep a screenshot."""
+    try:
+        page.wait_for_function(
+            "t => document.querySelector('[data-testid=\"stMain\"]').innerText.includes(t)", arg=text, timeout=timeout
+        )
+    except Exception:
+        keep_failure_screenshot(page, f"wait_for_text {text!r}")
+        raise
+
+
+def keep_failure_screenshot(page, what: str) -> None:
+    """A full-viewport screenshot in screenshots/failures/ (git-ignored), named after the page's URL path."""
+    out = ROOT / "screenshots" / "failures"
+    out.mkdir(parents=True, exist_ok=True)
+    name = page.url.split("//", 1)[-1].split("/", 1)[-1].split("?", 1)[0] or "home"
+    path = out / f"{name}-{int(time.time())}.png"
+    page.screenshot(path=str(path))
+    print(f"\n[browser] {what} failed at {page.url}; screenshot: {path}", file=sys.stderr)

@@ -7,7 +7,7 @@ import torch
 
 from s2s_ui.i18n import init_language, language_switch, t
 from s2s_ui.registry import GROUPS, existing_pages
-from s2s_ui.urlstate import report_rejected, snapshot
+from s2s_ui.urlstate import drop_non_finite, report_rejected, snapshot
 
 
 @st.cache_resource
@@ -19,6 +19,7 @@ def _configure_torch() -> bool:
 
 _configure_torch()
 link_params = snapshot()  # before any widget touches the URL
+drop_non_finite()  # Streamlit would raise on int(inf) in a bound number_input
 init_language()
 st.set_page_config(page_title=t("ui.app_title"), page_icon="🔁", layout="wide")
 language_switch()

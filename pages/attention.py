@@ -18,6 +18,7 @@ from s2s_core.attention.frames import (
 )
 from s2s_core.errors import InputError
 from s2s_ui.i18n import t
+from s2s_ui.linked import linked
 from s2s_ui.widgets import (
     check_badge,
     code_expander,
@@ -39,15 +40,10 @@ def read_inputs() -> AttentionConfig | None:
     """Widgets -> validated config; None (with a message naming the field) when an input is bad."""
     st.subheader(t("attention.inputs"))
     st.caption(t("attention.pipeline"))
-    mode = st.segmented_control(
-        t("attention.mode_label"),
-        options=["weights", "scores"],
-        default="weights",
+    mode = linked(
+        st.segmented_control, t("attention.mode_label"), ["weights", "scores"], key="att_mode", default="weights",
         # A plain dict, not a lambda calling t(): the labels are fixed when the widget is drawn.
-        format_func={m: t(f"attention.mode_{m}") for m in ("weights", "scores")}.get,
-        key="att_mode",
-        required=True,
-        bind="query-params",
+        labels={m: t(f"attention.mode_{m}") for m in ("weights", "scores")}, required=True,
     )
     left, right = st.columns(2)
     with left:

@@ -6,7 +6,6 @@ from dataclasses import replace
 
 import streamlit as st
 
-from s2s_core import caps
 from s2s_core.errors import InputError
 from s2s_core.gru import GruConfig, GruResult, gru_gates, parse_config
 from s2s_core.gru.charts import params_chart
@@ -29,75 +28,21 @@ from s2s_core.gru.frames import (
 from s2s_core.lstm.charts import gate_heatmaps, override_lines, states_heatmaps, step_charts
 from s2s_core.lstm.forcing import parse_forces
 from s2s_core.lstm.frames import first_difference, fmt, largest_states, vec_text, weight_rows
-from s2s_core.lstm.inputs import (
-    DEFAULT_E,
-    DEFAULT_H,
-    DEFAULT_SEED,
-    DEFAULT_SENTENCE,
-    DEFAULT_VECTORS,
-    MAX_E,
-    MAX_H,
-    MAX_S,
-    SOURCES,
-)
 from s2s_ui.catalog import translate
-from s2s_ui.i18n import error_text, lang, t
+from s2s_ui.gated import pick_step, read_cell_inputs, read_forces
+from s2s_ui.i18n import lang, t
 from s2s_ui.widgets import (
     check_badge,
     code_expander,
-    matrix_input,
-    md_escape,
     notice_list,
     page_header,
     predict_then_reveal,
-    reset_button,
+    show_error,
 )
 
 FORCE_DEFAULT = {"r": 0, "z": 1}  # z = 1 is "freeze h"; r = 0 is "ignore the old state in the candidate"
-INPUT_KEYS = ["gru_source", "gru_sentence", "gru_x", "gru_E", "gru_H", "gru_seed"]
 CHART_KEYS = ("step", "component", "value", "gate", "gate_value", "quantity", "gates_title", "states_title", "run",
               "params", "tensor", "cell", "shape", "params_title")
-
-
-def show_error(err: InputError) -> None:
-    """An InputError as a message; only text params are escaped, so numbers still format ("{limit:g}")."""
-    params = {k: md_escape(v) if isinstance(v, str) else v for k, v in err.params.items()}
-    st.error(error_text(InputError(err.key, err.field, **params)), icon=":material/error:")
-
-
-def from_link(key: str, options, default, parse=str) -> None:
-    """Seed a choice widget once per session from ?key=<raw option>.
-
-    Why not bind="query-params": a bound choice widget writes its displayed label into the link, and
-    these labels hold translated words or the learner's own words, so the link would break.
-    """
-    if key in st.session_state:
-        return
-    raw = st.query_params.get(key)
-    try:
-        value = default if raw is None else parse(raw)
-    except (TypeError, ValueError):
-        value = default
-    st.session_state[key] = value if value in options else default
-
-
-def steps_from_link(key: str, steps: list[int]) -> None:
-    """Seed a step multiselect once per session from ?key=2,3,4 (unknown or repeated steps are dropped)."""
-    if key in st.session_state:
-        return
-    picked: list[int] = []
-    for part in str(st.query_params.get(key, "")).split(",")[:MAX_S]:
-        if part.strip().isdigit() and int(part) in steps and int(part) not in picked:
-            picked.append(int(part))
-    st.session_state[key] = picked
-
-
-def to_link(key: str, value) -> None:
-    """Mirror a choice widget's raw value (not its label) into the link; nothing chosen, no parameter."""
-    if value is None or value == []:
-        st.query_params.pop(key, None)
-    else:
-        st.query_params[key] = ",".join(map(str, value)) if isinstance(value, list) else str(value)
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
@@ -141,55 +86,6 @@ def draw(kind: str, config: GruConfig, step: int = 0, where=None) -> None:
         place.vega_lite_chart(spec=spec, width="stretch")
 
 
-def read_inputs() -> GruConfig | None:
-    """Widgets -> validated config (no overrides yet); None, with a message naming the field, when bad."""
-    st.subheader(t("gru.inputs"))
-    from_link("gru_source", SOURCES, "sentence")
-    source = st.segmented_control(
-        t("gru.source_label"), options=list(SOURCES),
-        format_func={s: t(f"gru.source_{s}") for s in SOURCES}.get, key="gru_source", required=True,
-    )
-    to_link("gru_source", source)
-    c1, c2, c3 = st.columns(3)
-    E = c1.number_input(t("gru.E_label"), min_value=1, max_value=MAX_E, value=DEFAULT_E, step=1,
-                        key="gru_E", bind="query-params")
-    H = c2.number_input(t("gru.H_label"), min_value=1, max_value=MAX_H, value=DEFAULT_H, step=1,
-                        key="gru_H", bind="query-params")
-    seed = c3.number_input(t("gru.seed_label"), min_value=0, max_value=caps.MAX_SEED, value=DEFAULT_SEED, step=1,
-                           key="gru_seed", help=t("gru.seed_help"), bind="query-params")
-    sentence, rows = None, None
-    if source == "table":
-        rows = matrix_input(
-            "gru_x", DEFAULT_VECTORS, "gru.field.vectors", label=t("gru.vectors_label"),
-            parse=lambda r: r, n_cols=int(E or 1), col_names=[f"x{i + 1}" for i in range(int(E or 1))],
-        )
-        if rows is None:
-            return None
-    else:
-        sentence = st.text_input(t("gru.sentence_label"), value=DEFAULT_SENTENCE, key="gru_sentence",
-                                 help=t("gru.sentence_help"), max_chars=caps.MAX_TEXT_CHARS, bind="query-params")
-    reset_button(INPUT_KEYS)
-    try:
-        return parse_config(source, sentence, rows, E, H, seed)
-    except InputError as err:
-        show_error(err)
-        return None
-
-
-def pick_step(result: GruResult) -> int:
-    """The step to inspect (0-based); a stale value (the sentence got shorter) falls back to the default."""
-    steps = list(range(1, len(result.labels) + 1))
-    default = min(2, len(steps))
-    from_link("gru_step", steps, default, parse=int)
-    if st.session_state.get("gru_step") not in steps:
-        st.session_state["gru_step"] = default
-    step = st.segmented_control(t("gru.step_pick"), options=steps,
-                                format_func={s: md_escape(result.labels[s - 1]) for s in steps}.get,
-                                key="gru_step", required=True)
-    to_link("gru_step", step)
-    return int(step or default) - 1
-
-
 def show_check(result: GruResult) -> None:
     st.subheader(t("gru.check_heading"))
     check_badge(t("gru.check_what"), result.max_abs_diff, tol=1e-9)
@@ -198,7 +94,7 @@ def show_check(result: GruResult) -> None:
 
 def show_step(config: GruConfig, result: GruResult) -> int:
     st.subheader(t("gru.step_heading"))
-    step = pick_step(result)
+    step = pick_step("gru", result.labels)
     run = result.run
     st.caption(t("gru.equations_caption"))
     st.code("\n".join(equations(result, run, step)), language=None, wrap_lines=True)
@@ -234,30 +130,11 @@ def freeze_from_step_2(S: int) -> None:
     st.session_state.update({"gru_force_z": list(range(2, S + 1)), "gru_force_z_to": 1, "gru_force_r": []})
 
 
-def read_forces(result: GruResult) -> dict[str, tuple[list[int], int]]:
-    steps = list(range(1, len(result.labels) + 1))
-    raw: dict[str, tuple[list[int], int]] = {}
-    for col, gate in zip(st.columns(2), FORCEABLE):
-        key = f"gru_force_{gate}"
-        steps_from_link(key, steps)
-        # A stale selection (the sentence got shorter) would not be a valid option: drop it first.
-        st.session_state[key] = [s for s in (st.session_state[key] or []) if s in steps]
-        with col:
-            picked = st.multiselect(t("gru.force_steps", gate=gate), steps, format_func=lambda s: result.labels[s - 1],
-                                    key=key, placeholder=t("gru.force_placeholder"))
-            to_link(key, picked)
-            value = st.segmented_control(t("gru.force_value"), options=[0, 1], default=FORCE_DEFAULT[gate],
-                                         key=f"{key}_to", required=True, bind="query-params")
-        raw[gate] = (picked, value)
-    st.button(t("gru.freeze"), on_click=freeze_from_step_2, args=(len(steps),), disabled=len(steps) < 2)
-    return raw
-
-
 def show_override(config: GruConfig, result: GruResult) -> GruConfig:
     """The override experiment; returns the config with the overrides (for the code expander)."""
     st.subheader(t("gru.override_heading"))
     st.caption(t("gru.override_intro"))
-    raw = read_forces(result)
+    raw = read_forces("gru", result.labels, FORCEABLE, FORCE_DEFAULT, freeze_from_step_2)
     try:
         forces = parse_forces("gru", raw, FORCEABLE, config.seq.S)
     except InputError as err:
@@ -309,7 +186,7 @@ def show_quiz(result: GruResult, step: int) -> None:
 
 page_header("gru")
 st.caption(t("gru.untrained"))
-config = read_inputs()
+config = read_cell_inputs("gru", parse_config)
 if config is not None:
     result = compute(config)
     show_check(result)

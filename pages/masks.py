@@ -21,6 +21,7 @@ from s2s_core.masks.compute import (
 from s2s_core.masks.empty import EmptySourceDemo, empty_source_demo
 from s2s_core.masks.frames import final_state_table, fmt
 from s2s_ui.i18n import t
+from s2s_ui.linked import linked
 from s2s_ui.widgets import (
     check_badge,
     code_expander,
@@ -148,12 +149,10 @@ def show_loss(result: MasksResult, specs: dict[str, dict]) -> None:
 
 def pick_sentence(config: MasksConfig) -> int:
     """The sentence the attention and final-state charts show; returns its 0-based batch index."""
-    # A filtered or removed row is no longer an option: forget a stale choice before drawing.
-    if st.session_state.get("masks_row") not in config.rows:
-        st.session_state.pop("masks_row", None)
     default = min(range(len(config.rows)), key=lambda b: len(config.sources[b]))  # the most PAD: the clearest leak
-    row = st.selectbox(t("masks.inspect_label"), config.rows, index=default, key="masks_row",
-                       format_func={r: t("masks.inspect_option", row=r) for r in config.rows}.get, bind="query-params")
+    # linked() drops a stale choice (a filtered or removed row) and keeps the raw row number in the link.
+    row = linked(st.selectbox, t("masks.inspect_label"), config.rows, key="masks_row", default=config.rows[default],
+                 labels={r: t("masks.inspect_option", row=r) for r in config.rows}, parse=int)
     return config.rows.index(row)
 
 

@@ -37,6 +37,7 @@ from s2s_core.scoring.frames import (
 from s2s_core.scoring.from_encoder import states_from_encoder
 from s2s_core.scoring.modules import SCORERS
 from s2s_ui.i18n import t
+from s2s_ui.linked import linked
 from s2s_ui.widgets import (
     check_badge,
     code_expander,
@@ -97,9 +98,8 @@ def names() -> dict[str, str]:
 
 
 def choice(label_key: str, options: tuple[str, ...], default: str, key: str, prefix: str):
-    return st.segmented_control(t(label_key), options=list(options), default=default,
-                                format_func={o: t(f"{prefix}{o}") for o in options}.get,
-                                key=key, required=True, bind="query-params")
+    return linked(st.segmented_control, t(label_key), options, key=key, default=default,
+                  labels={o: t(f"{prefix}{o}") for o in options}, required=True)
 
 
 def read_states(seed: int) -> tuple[str, list[list[object]]] | None:
@@ -141,8 +141,8 @@ def read_inputs(boxes: dict) -> ScoringConfig | None:
         states = read_states(int(seed))
         reset_button(INPUT_KEYS)
     with boxes["focus"]:
-        focus = st.segmented_control(t("scoring.focus_label"), options=list(SCORERS), default="additive",
-                                     format_func=names().get, key="scoring_focus", required=True, bind="query-params")
+        focus = linked(st.segmented_control, t("scoring.focus_label"), SCORERS, key="scoring_focus",
+                       default="additive", labels=names(), required=True)
     with boxes["window"]:
         window = choice("scoring.window_label", WINDOWS, "global", "scoring_window", "scoring.window_")
         c1, c2 = st.columns(2)

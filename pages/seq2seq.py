@@ -20,6 +20,7 @@ from s2s_core.seq2seq.frames import (
     vector_text,
 )
 from s2s_ui.i18n import t
+from s2s_ui.linked import linked
 from s2s_ui.widgets import (
     check_badge,
     code_expander,
@@ -80,9 +81,8 @@ def read_inputs(replacement_box) -> Seq2SeqConfig | None:
     source = st.text_input(t("seq2seq.source_label"), value=" ".join(DEFAULT.source), key="seq2seq_source",
                            help=t("seq2seq.source_help"), max_chars=caps.MAX_TEXT_CHARS, bind="query-params")
     top = st.columns(2)
-    cell = top[0].segmented_control(t("seq2seq.cell_label"), options=list(CELLS), default=DEFAULT.cell,
-                                    format_func={c: t(f"seq2seq.cell_{c}") for c in CELLS}.get,
-                                    key="seq2seq_cell", required=True, bind="query-params")
+    cell = linked(top[0].segmented_control, t("seq2seq.cell_label"), CELLS, key="seq2seq_cell", default=DEFAULT.cell,
+                  labels={c: t(f"seq2seq.cell_{c}") for c in CELLS}, required=True)
     seed = top[1].number_input(t("seq2seq.seed_label"), min_value=0, max_value=caps.MAX_SEED, value=DEFAULT.seed,
                                step=1, key="seq2seq_seed", bind="query-params")
     enc_col, dec_col, run_col = st.columns(3)
@@ -97,10 +97,9 @@ def read_inputs(replacement_box) -> Seq2SeqConfig | None:
         st.markdown(f"**{t('seq2seq.decoder_box')}**")
         dec_hidden = size_input("seq2seq.dec_hidden_label", "seq2seq_dec_hidden", DEFAULT.dec_hidden, caps.MAX_HIDDEN)
         dec_layers = size_input("seq2seq.dec_layers_label", "seq2seq_dec_layers", DEFAULT.dec_layers, caps.MAX_LAYERS)
-        bridge = st.segmented_control(t("seq2seq.bridge_label"), options=list(BRIDGES), default=DEFAULT.bridge,
-                                      format_func={b: t(f"seq2seq.bridge_{b}") for b in BRIDGES}.get,
-                                      key="seq2seq_bridge", required=True, help=t("seq2seq.bridge_help"),
-                                      bind="query-params")
+        bridge = linked(st.segmented_control, t("seq2seq.bridge_label"), BRIDGES, key="seq2seq_bridge",
+                        default=DEFAULT.bridge, labels={b: t(f"seq2seq.bridge_{b}") for b in BRIDGES},
+                        required=True, help=t("seq2seq.bridge_help"))
     with run_col.container(border=True):
         st.markdown(f"**{t('seq2seq.decoding_box')}**")
         steps = size_input("seq2seq.steps_label", "seq2seq_steps", DEFAULT.steps, MAX_STEPS)

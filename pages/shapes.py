@@ -27,6 +27,7 @@ from s2s_core.shapes.quiz import ShapeQuestion, grade, make_question, question_c
 from s2s_core.shapes.url import URL_KEYS, url_errors
 from s2s_ui.catalog import translate
 from s2s_ui.i18n import lang, t
+from s2s_ui.linked import linked
 from s2s_ui.widgets import (
     check_badge,
     code_expander,
@@ -98,8 +99,8 @@ def draw(spec: dict) -> None:
 
 # --- inputs -----------------------------------------------------------------------------------------
 
-def failure_labels() -> list[str]:
-    return [t(f"shapes.fail.option.{k}") for k in KINDS]
+def failure_labels() -> dict[str, str]:
+    return {k: t(f"shapes.fail.option.{k}") for k in KINDS}
 
 
 def show_url_problems() -> None:
@@ -111,7 +112,7 @@ def show_url_problems() -> None:
     if st.session_state.get("shapes_link_checked"):
         return
     st.session_state["shapes_link_checked"] = True
-    for _key, err in url_errors(LINK, failure_labels()):
+    for _key, err in url_errors(LINK):
         show_error(err)
 
 
@@ -283,11 +284,9 @@ def show_bridge(config: ShapesConfig) -> None:
 def show_failure(config: ShapesConfig) -> None:
     st.subheader(t("shapes.fail.heading"))
     st.caption(t("shapes.fail.intro"))
-    # The labels themselves are the options: Streamlit writes the shown option into the link, and a
-    # label that is also the widget's value keeps app.py's link check and this page's in agreement.
-    labels = failure_labels()
-    choice = st.selectbox(t("shapes.field.failure"), labels, key="shapes_failure", bind="query-params")
-    kind = KINDS[labels.index(choice)] if choice in labels else "none"
+    # The link holds the raw kind ("wrong_e"), not its translated label: it opens in either language.
+    kind = linked(st.selectbox, t("shapes.field.failure"), KINDS, key="shapes_failure", default="none",
+                  labels=failure_labels())
     try:
         demo = failure(config, kind)
     except InputError as err:

@@ -37,6 +37,7 @@ from s2s_core.training.frames import (
 from s2s_core.training.slot import TrainedSlot
 from s2s_core.training.tasks import NUM_MAX_DIGITS, NUM_TASKS
 from s2s_ui.i18n import t
+from s2s_ui.linked import linked
 from s2s_ui.widgets import (
     check_badge,
     code_expander,
@@ -120,25 +121,6 @@ def draw(where, spec: dict) -> None:
     where.vega_lite_chart(spec=spec, width="stretch")
 
 
-def from_link(key: str, options, default, parse=str) -> None:
-    """Seed a choice widget once per session from ?key=<raw option>, else the default. Why not
-    bind="query-params": a bound selectbox writes its translated label into the link, so a Korean link
-    would not open in English."""
-    if key in st.session_state:
-        return
-    try:
-        value = parse(st.query_params.get(key, default))
-    except ValueError:
-        value = default
-    st.session_state[key] = value if value in options else default
-
-
-def to_link(key: str, value) -> None:
-    """Mirror a choice widget's raw option (not its label) into the link."""
-    if value is not None:
-        st.query_params[key] = str(value)
-
-
 # --- settings ---------------------------------------------------------------------------------------
 
 def read_settings() -> TrainConfig | None:
@@ -146,19 +128,17 @@ def read_settings() -> TrainConfig | None:
     st.subheader(t("training.settings"))
     left, middle, right = st.columns(3)
     with left:
-        from_link("training_task", TASKS, DEFAULT.task)
-        task = st.selectbox(t("training.task_label"), TASKS, key="training_task", help=t("training.task_help"),
-                            format_func={k: t(f"training.task_{k}") for k in TASKS}.get)
-        from_link("training_attention", ATTENTIONS, DEFAULT.attention)
-        attention = st.selectbox(t("training.attention_label"), ATTENTIONS, key="training_attention",
-                                 help=t("training.attention_help"),
-                                 format_func={k: t(f"training.attention_{k}") for k in ATTENTIONS}.get)
+        task = linked(st.selectbox, t("training.task_label"), TASKS, key="training_task", default=DEFAULT.task,
+                      labels={k: t(f"training.task_{k}") for k in TASKS}, help=t("training.task_help"))
+        attention = linked(st.selectbox, t("training.attention_label"), ATTENTIONS, key="training_attention",
+                           default=DEFAULT.attention, labels={k: t(f"training.attention_{k}") for k in ATTENTIONS},
+                           help=t("training.attention_help"))
     with middle:
         tf_ratio = st.slider(t("training.tf_ratio_label"), 0.0, 1.0, DEFAULT.tf_ratio, 0.05, key="training_tf",
                              help=t("training.tf_ratio_help"), bind="query-params")
-        from_link("training_schedule", SCHEDULES, DEFAULT.tf_schedule)
-        schedule = st.radio(t("training.schedule_label"), SCHEDULES, key="training_schedule", horizontal=True,
-                            format_func={k: t(f"training.schedule_{k}") for k in SCHEDULES}.get)
+        schedule = linked(st.radio, t("training.schedule_label"), SCHEDULES, key="training_schedule",
+                          default=DEFAULT.tf_schedule, labels={k: t(f"training.schedule_{k}") for k in SCHEDULES},
+                          horizontal=True)
     with right:
         steps = st.number_input(t("training.steps_label"), 1, MAX_STEPS, DEFAULT.steps, 50, key="training_steps",
                                 bind="query-params")
@@ -183,8 +163,6 @@ def read_settings() -> TrainConfig | None:
         max_len = c.number_input(t("training.max_len_label"), 1, longest, hi_def, 1, key=hi_key, bind="query-params")
         max_seconds = a.number_input(t("training.max_seconds_label"), 1, int(MAX_SECONDS), int(DEFAULT.max_seconds), 5,
                                      key="training_max_seconds", bind="query-params")
-    for key, value in (("training_task", task), ("training_attention", attention), ("training_schedule", schedule)):
-        to_link(key, value)
     try:
         return parse_config(task=task, attention=attention, embed=embed, hidden=hidden, steps=steps, batch=batch, lr=lr,
                             tf_ratio=tf_ratio, tf_schedule=schedule, min_len=min_len, max_len=max_len, seed=seed,
@@ -357,12 +335,10 @@ def show_what_if(result: TrainResult, source: SourceInput, base: DecodeResult) -
     st.caption(t("training.whatif_intro"))
     config = result.config
     options = list(range(1, len(base.output) + 1))
-    if st.session_state.get("training_wi_step") not in options:
-        st.session_state.pop("training_wi_step", None)  # a shorter output has no such step any more
-    from_link("training_wi_step", options, 1, parse=int)
     labels = {k: step_label(k - 1, base.output[k - 1]) for k in options}
-    step = st.selectbox(t("training.whatif_step_label"), options, key="training_wi_step", format_func=labels.get)
-    to_link("training_wi_step", step)
+    # linked() drops a stale step (a shorter output has no such step any more).
+    step = linked(st.selectbox, t("training.whatif_step_label"), options, key="training_wi_step", default=1,
+                  labels=labels, parse=int)
     S = len(base.src_tokens)
     rows = matrix_input("training_wi", [["1", *["0"] * (S - 1)]], "training.field.override",
                         label=t("training.whatif_weights_label"), parse=lambda r: r, dynamic_rows=False,

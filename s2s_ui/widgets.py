@@ -8,6 +8,7 @@ from typing import Any
 
 import pandas as pd
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
 from s2s_core import caps
 from s2s_core.errors import InputError
@@ -24,7 +25,9 @@ def md_escape(text: object) -> str:
 
 def show_error(err: InputError) -> None:
     """A bad input as a clear message in the learner's language; never a traceback."""
-    safe = InputError(err.key, err.field, **{k: md_escape(v) for k, v in err.params.items()})
+    # Only text can carry markup; numbers stay numbers so templates like {limit:g} still format.
+    safe = InputError(err.key, err.field,
+                      **{k: md_escape(v) if isinstance(v, str) else v for k, v in err.params.items()})
     st.error(error_text(safe), icon=":material/error:")
 
 
@@ -120,7 +123,10 @@ def reset_button(keys: Sequence[str]) -> None:
             for name in (k, f"{k}__base", f"{k}__last"):
                 st.session_state.pop(name, None)
             if k in st.query_params:
-                del st.query_params[k]
+                try:
+                    del st.query_params[k]
+                except StreamlitAPIException:
+                    pass  # bound to a widget (bind="query-params"): its reset default leaves the URL by itself
         st.rerun()
 
 

@@ -7,7 +7,7 @@ the same InputError the core raises for that field, and the page says the defaul
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 from s2s_core import caps
 from s2s_core.errors import InputError
@@ -23,13 +23,12 @@ _FLAGS = ("batch_first", "bidirectional", "packed")
 URL_KEYS: tuple[str, ...] = tuple(f"shapes_{n}" for n in (*_INTS, *_FLAGS, "cell", "failure"))
 
 
-def url_errors(params: Mapping[str, str], failure_labels: Sequence[str] = KINDS) -> list[tuple[str, InputError]]:
+def url_errors(params: Mapping[str, str]) -> list[tuple[str, InputError]]:
     """(URL key, error) for every shapes_* value in the link that its widget cannot use.
 
-    failure_labels: the options of the "wrong input" selector as the page shows them (Streamlit puts
-    a selectbox's displayed option in the URL, so a link holds the label of the link's language).
+    Choice values are raw options ("lstm", "wrong_e"), the same in every language (s2s_ui/linked.py).
     """
-    choices = {"cell": CELLS, "failure": tuple(failure_labels)}
+    choices = {"cell": CELLS, "failure": KINDS}
     out = []
     for key in URL_KEYS:
         raw = params.get(key)

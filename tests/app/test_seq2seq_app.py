@@ -37,7 +37,7 @@ def test_bidirectional_without_bridge_names_the_bridge_and_keeps_the_page(lang):
 def test_stepping_the_decoder_shows_that_steps_input(lang):
     config = Seq2SeqConfig(cell="gru", steps=4)
     dec = run(config).decoding
-    at = open_page("seq2seq", lang, query={"seq2seq_cell": "GRU", "seq2seq_steps": "4"})  # bound controls carry the label
+    at = open_page("seq2seq", lang, query={"seq2seq_cell": "gru", "seq2seq_steps": "4"})  # links carry the raw option
     assert not at.exception
     if len(dec.steps) < 2:
         return

@@ -378,4 +378,5 @@ def test_url_values_a_widget_would_drop_are_reported():
         "shapes_batch_first": "shapes.field.batch_first", "shapes_failure": "shapes.field.failure",
         "shapes_seed": "shapes.field.seed"}
     assert url_errors({}) == []
-    assert url_errors({"shapes_failure": "wrong E"}, ["none", "wrong E"]) == []  # a link holds the shown label
+    assert url_errors({"shapes_failure": "wrong_e"}) == []  # a link holds the raw kind, in any language
+    assert [k for k, _ in url_errors({"shapes_failure": "wrong E"})] == ["shapes_failure"]  # not a label

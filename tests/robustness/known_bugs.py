@@ -13,21 +13,11 @@ import pytest
 
 KNOWN: dict[tuple[str, str], str] = {}
 
-KNOWN_TEXT: dict[str, str] = {
-    r"\{limit:g\}": (
-        "s2s_ui/widgets.py show_error md_escapes every param, so a float limit becomes a str and "
-        "'{limit:g}' fails to format: errors.too_large shows its raw template (fix: escape str params only)"
-    ),
-}
+KNOWN_TEXT: dict[str, str] = {}
 
 # Exceptions a fuzz run may hit in shared code: message regex -> reason. The fuzz notes them, reopens the page
 # and goes on; it xfails at the end only if nothing unknown turned up.
-KNOWN_EXCEPTIONS: dict[str, str] = {
-    r"Cannot directly delete query parameter '[^']+' - it is bound to a widget": (
-        "s2s_ui/widgets.py reset_button deletes st.query_params[k] for a widget bound to the URL, which "
-        "Streamlit forbids: Reset after changing a bound widget shows a traceback (fix: skip bound keys)"
-    ),
-}
+KNOWN_EXCEPTIONS: dict[str, str] = {}
 
 
 def known_exception(messages: list[str]) -> str | None:
@@ -39,16 +29,6 @@ def known_exception(messages: list[str]) -> str | None:
             return None
         reasons.append(hit)
     return "; ".join(dict.fromkeys(reasons)) or None
-
-
-# Streamlit 1.67 itself: an int st.number_input bound to the URL seeds from ?key=1e309 (or inf) with int(inf)
-# before its range check (streamlit/elements/widgets/number_input.py NumberInputSerde.deserialize) -> OverflowError.
-INFINITE_INT_URL = (
-    "cannot convert float infinity to integer",
-    "Streamlit 1.67: an int number_input bound to the URL raises OverflowError for ?key=1e309/inf "
-    "(NumberInputSerde.deserialize calls int() before its range check); fix in app.py: drop non-finite "
-    "numeric query params before st.navigation().run()",
-)
 
 
 def xfail_if_known(request, ns: str, kind: str) -> None:

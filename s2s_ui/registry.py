@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parent.parent
 class PageSpec:
     ns: str  # catalog namespace: locales/<lang>/<ns>.toml holds title, intro, ...
     file: str  # path relative to the repo root
-    url: str  # url_path
+    url: str  # url_path: always the file's stem (see PAGES)
     group: str  # nav group key under "nav.group_*"
     icon: str
 
@@ -21,19 +21,22 @@ class PageSpec:
         return (ROOT / self.file).is_file()
 
 
+# Each URL path equals its file's stem. A fresh server runs in Streamlit's pages/-folder mode until app.py
+# has run once, and in that mode a first deep link whose path is not a file name under pages/ shows
+# "Page not found" (tests/test_architecture.py keeps the rule; s2s_ui/frame.py handles the rest).
 PAGES: tuple[PageSpec, ...] = (
     PageSpec("home", "pages/home.py", "home", "start", ":material/home:"),
-    PageSpec("ngram", "pages/ngram.py", "next-token", "foundations", ":material/format_list_numbered:"),
+    PageSpec("ngram", "pages/ngram.py", "ngram", "foundations", ":material/format_list_numbered:"),
     PageSpec("rnn", "pages/rnn.py", "rnn", "foundations", ":material/repeat:"),
     PageSpec("bptt", "pages/bptt.py", "bptt", "foundations", ":material/trending_down:"),
     PageSpec("lstm", "pages/lstm.py", "lstm", "gated", ":material/door_sliding:"),
     PageSpec("gru", "pages/gru.py", "gru", "gated", ":material/call_split:"),
     PageSpec("shapes", "pages/shapes.py", "shapes", "pytorch", ":material/view_in_ar:"),
-    PageSpec("seq2seq", "pages/seq2seq.py", "encoder-decoder", "seq2seq", ":material/link:"),
+    PageSpec("seq2seq", "pages/seq2seq.py", "seq2seq", "seq2seq", ":material/link:"),
     PageSpec("attention", "pages/attention.py", "attention", "seq2seq", ":material/center_focus_strong:"),
-    PageSpec("scoring", "pages/scoring.py", "bahdanau-luong", "seq2seq", ":material/balance:"),
-    PageSpec("masks", "pages/masks.py", "padding-masks", "seq2seq", ":material/masks:"),
-    PageSpec("training", "pages/training.py", "training-lab", "seq2seq", ":material/model_training:"),
+    PageSpec("scoring", "pages/scoring.py", "scoring", "seq2seq", ":material/balance:"),
+    PageSpec("masks", "pages/masks.py", "masks", "seq2seq", ":material/masks:"),
+    PageSpec("training", "pages/training.py", "training", "seq2seq", ":material/model_training:"),
 )
 
 GROUPS: tuple[str, ...] = ("start", "foundations", "gated", "pytorch", "seq2seq")

@@ -46,3 +46,10 @@ def test_every_page_starts_with_page_header():
     """page_header() also reroutes a bare first-visit run through app.py (see s2s_ui/frame.py)."""
     offenders = [p.name for p in sorted((ROOT / "pages").glob("*.py")) if "page_header(" not in p.read_text(encoding="utf-8")]
     assert offenders == []
+
+
+def test_every_url_path_is_its_file_stem():
+    """A fresh server's first deep link to a path that is not a file name under pages/ shows "Page not found"."""
+    from s2s_ui.registry import PAGES
+
+    assert [(p.ns, p.url) for p in PAGES if Path(p.file).stem != p.url] == []

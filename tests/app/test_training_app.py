@@ -13,7 +13,7 @@ from tests.app.conftest import all_text, open_page
 def _no_router_rerun_in_apptest(monkeypatch):
     """AppTest resets PagesManager.uses_pages_directory before every run, so app.py's top-level
     ensure_router() calls st.rerun() on every run, and that rerun drops the page switch_page() asked for
-    whenever its url_path differs from the file name (training-lab vs training.py). A real server needs
+    whenever its url_path differs from the file name (it did: /training-lab; URL paths now equal file stems). A real server needs
     that rerun only for its first visitor; AppTest never does. Remove once app.py skips it under AppTest."""
     monkeypatch.setattr(s2s_ui.frame, "ensure_router", lambda: None, raising=False)
 

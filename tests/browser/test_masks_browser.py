@@ -27,9 +27,9 @@ _WARMED: set[str] = set()
 
 def _open(page, base_url: str, lang: str) -> None:
     """Open the page. A fresh server answers its very first deep link to a URL that differs from the
-    file name (/padding-masks vs pages/masks.py) with a "Page not found" dialog over the page (see the
+    file name (fixed since: URL paths now equal file names) with a "Page not found" dialog over the page (see the
     report), so the first test on a server goes through Home once."""
-    paths = ([""] if base_url not in _WARMED else []) + ["padding-masks"]
+    paths = ([""] if base_url not in _WARMED else []) + ["masks"]
     _WARMED.add(base_url)
     for path in paths:
         page.goto(f"{base_url}/{path}?lang={lang}")

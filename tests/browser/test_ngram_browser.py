@@ -14,7 +14,7 @@ CHARTS = '[data-testid="stVegaLiteChart"]'
 @pytest.fixture(scope="module", autouse=True)
 def _router_ready(app_server, browser):
     """Visit the root once first. A fresh server starts in Streamlit's old pages-folder mode until app.py
-    has run; a first deep link to /next-token (file pages/ngram.py) then shows a "Page not found" notice."""
+    has run; kept as a belt-and-braces warm-up; URL paths now equal file names, so no "Page not found" either way."""
     ctx = browser.new_context()
     page = ctx.new_page()
     page.set_default_timeout(90_000)
@@ -24,7 +24,7 @@ def _router_ready(app_server, browser):
 
 
 def _open(page, app_server: str, lang: str, extra: str = "") -> None:
-    open_page(page, app_server, "next-token", lang, extra)
+    open_page(page, app_server, "ngram", lang, extra)
     assert page.locator('[role="dialog"]').count() == 0
 
 

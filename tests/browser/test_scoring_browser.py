@@ -13,9 +13,9 @@ pytestmark = pytest.mark.browser
 
 def _open(page, base_url: str, lang: str, extra: str = "") -> None:
     """Home first: a fresh server answers its very first deep link to a URL that differs from the file
-    name (/bahdanau-luong vs pages/scoring.py) with a "Page not found" dialog."""
+    name (no longer possible: URL paths equal file names) with a "Page not found" dialog."""
     open_page(page, base_url, "", lang)
-    open_page(page, base_url, "bahdanau-luong", lang, extra)
+    open_page(page, base_url, "scoring", lang, extra)
 
 
 def _click(page, group: str, name: str) -> None:

@@ -13,9 +13,9 @@ pytestmark = pytest.mark.browser
 
 def _open(page, base_url: str, lang: str, extra: str = "") -> None:
     """Home first: a fresh server answers its very first deep link to a URL that differs from the file
-    name (/encoder-decoder vs pages/seq2seq.py) with a "Page not found" dialog."""
+    name (no longer possible: URL paths equal file names) with a "Page not found" dialog."""
     open_page(page, base_url, "", lang)
-    open_page(page, base_url, "encoder-decoder", lang, extra)
+    open_page(page, base_url, "seq2seq", lang, extra)
 
 
 def _click(page, group: str, name: str) -> None:

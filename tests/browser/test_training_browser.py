@@ -18,7 +18,7 @@ SMALL = "training_steps=80&training_hidden=16&training_embed=16&training_batch=3
 def _open(page, base_url: str, lang: str, extra: str) -> None:
     """Like conftest.open_page, with room for a busy machine, and closing Streamlit's "Page not found" box
     that a fresh server may show for a first deep link."""
-    page.goto(f"{base_url}/training-lab?lang={lang}&{extra}")
+    page.goto(f"{base_url}/training?lang={lang}&{extra}")
     wait_idle(page, timeout=180_000)
     page.wait_for_timeout(300)
     wait_idle(page, timeout=180_000)
@@ -30,8 +30,16 @@ def _open(page, base_url: str, lang: str, extra: str) -> None:
 
 def _train(page, label: str) -> None:
     """Press the train button and wait for the live progress bar, then for the finished page."""
+    # A short run can draw and finish its progress bar between two polls: an observer set up before the
+    # click records that the bar was on screen at some moment.
+    page.evaluate("""() => {
+        window.__sawProgress = false;
+        const seen = () => { if (document.querySelector('[data-testid="stProgress"]')) window.__sawProgress = true; };
+        new MutationObserver(seen).observe(document.body, {childList: true, subtree: true});
+    }""")
     page.get_by_role("button", name=label).click()
-    page.wait_for_selector('[data-testid="stProgress"]', timeout=120_000)
+    page.wait_for_function("() => window.__sawProgress === true", timeout=120_000)
+    page.wait_for_timeout(300)
     wait_idle(page, timeout=180_000)
 
 

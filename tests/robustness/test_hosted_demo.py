@@ -14,6 +14,7 @@ from urllib.parse import urlparse
 
 import pytest
 
+from s2s_ui.catalog import translate
 from s2s_ui.registry import existing_pages
 from tests.browser.harness import _free_port, main_text
 from tests.robustness.browsing import open_settled
@@ -103,9 +104,18 @@ def test_hosted_demo_session_in_a_clean_copy(browser, tmp_path):
         ctx.on("request", lambda r: requests.append(r.url))
         page = ctx.new_page()
         page.set_default_timeout(90_000)
-        for i, spec in enumerate(existing_pages()):
-            open_settled(page, f"http://127.0.0.1:{port}/{spec.url}?lang={('en', 'ko')[i % 2]}")
+        # The first request this server ever gets is a deep link to a page (not Home), in Korean: Streamlit
+        # starts in its pages/-folder mode, and the visitor must still get the routed page (s2s_ui/frame.py).
+        pages = sorted(existing_pages(), key=lambda spec: spec.ns != "masks")
+        for i, spec in enumerate(pages):
+            lang = ("ko", "en")[i % 2]
+            open_settled(page, f"http://127.0.0.1:{port}/{spec.url}?lang={lang}")
             assert main_text(page).strip(), f"{spec.ns} drew nothing"
+            if i == 0:
+                assert page.locator('[role="dialog"]').count() == 0, "a first deep link met a dialog"
+                assert translate("ko", "masks.title") in main_text(page)
+                nav = page.locator('[data-testid="stSidebarNav"]').inner_text()
+                assert all(translate("ko", f"{p.ns}.title") in nav for p in pages), nav
             remote |= {f"{c.raddr.ip}:{c.raddr.port}" for c in server.net_connections(kind="inet")
                        if c.raddr and not _is_local(c.raddr.ip)}
         ctx.close()

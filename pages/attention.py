@@ -17,7 +17,8 @@ from s2s_core.attention.frames import (
     weights_frame,
 )
 from s2s_core.errors import InputError
-from s2s_ui.i18n import t
+from s2s_ui.catalog import translate
+from s2s_ui.i18n import lang, t
 from s2s_ui.linked import linked
 from s2s_ui.widgets import (
     check_badge,
@@ -114,11 +115,19 @@ def show_steps(config: AttentionConfig, result: AttentionResult) -> None:
     check_badge(t("attention.check_what"), result.max_abs_diff, tol=1e-9)
 
 
-def show_charts(config: AttentionConfig, result: AttentionResult) -> None:
-    labels = {k: t(f"attention.chart.{k}") for k in
+@st.cache_data(max_entries=256, show_spinner=False)
+def chart_spec(config: AttentionConfig, language: str) -> dict:
+    """The finished Vega-Lite spec, cached by value: building and validating it in Altair costs ~10x the math."""
+    result = compute(config)
+    labels = {k: translate(language, f"attention.chart.{k}") for k in
               ("position", "step", "weight", "score", "vector", "component", "value", "weights_title", "vectors_title")}
     chart = attention_charts(weights_frame(result, config.pad), vectors_frame(result), labels)
-    st.altair_chart(chart, width="content")
+    # Not validated here: tests/core/test_attention.py validates the chart's structure.
+    return chart.to_dict(validate=False)
+
+
+def show_charts(config: AttentionConfig) -> None:
+    st.vega_lite_chart(spec=chart_spec(config, lang()), width="content")
 
 
 def show_quiz(result: AttentionResult) -> None:
@@ -142,7 +151,7 @@ config = read_inputs()
 if config is not None:
     result = compute(config)
     show_steps(config, result)
-    show_charts(config, result)
+    show_charts(config)
     show_quiz(result)
     notice_list([f"attention.notice_{i}" for i in range(1, 5)])
     code_expander(script(config), file_name="attention_weighting.py")

@@ -33,6 +33,7 @@ from s2s_core.rnn.frames import (
     vec_text,
     weights_table,
 )
+from s2s_ui.catalog import translate
 from s2s_ui.i18n import lang, t
 from s2s_ui.widgets import (
     check_badge,
@@ -170,7 +171,23 @@ def _advance(S: int) -> None:
         st.rerun()
 
 
-def show_step_body(result: RnnResult) -> None:
+@st.cache_data(max_entries=512, show_spinner=False)
+def chart_specs(config: RnnConfig, step: int, language: str) -> dict[str, dict]:
+    """The three figures' Vega-Lite specs for one step, cached by value: Altair costs far more than the math.
+
+    Not validated here (to_dict(validate=False)): tests/core/test_rnn.py validates the charts' structure.
+    """
+    result = compute(config)
+    labels = chart_labels(step, language)
+    nodes, edges = unroll_frames(result, step)
+    return {
+        "unroll": unroll_chart(nodes, edges, labels).to_dict(validate=False),
+        "step": step_chart(step_frame(result, step), labels).to_dict(validate=False),
+        "timeline": timeline_chart(timeline_frame(result, step), labels).to_dict(validate=False),
+    }
+
+
+def show_step_body(config: RnnConfig, result: RnnResult) -> None:
     """Slider, unrolled graph, the current step written out, and the heatmap (reruns alone while playing)."""
     S = len(result.tokens)
     playing = bool(st.session_state.get("rnn_playing"))
@@ -183,10 +200,10 @@ def show_step_body(result: RnnResult) -> None:
     else:
         t_ = 1
     step = int(t_) - 1
-    labels = chart_labels(step)
-    nodes, edges = unroll_frames(result, step)
+    labels = chart_labels(step, lang())
+    specs = chart_specs(config, step, lang())
     st.markdown(f"**{labels['unroll_title']}**")
-    st.altair_chart(unroll_chart(nodes, edges, labels), width="stretch")
+    st.vega_lite_chart(spec=specs["unroll"], width="stretch")
 
     token = md_escape(result.tokens[step])
     with st.container(border=True):
@@ -200,22 +217,25 @@ def show_step_body(result: RnnResult) -> None:
         st.caption(t("rnn.expansion", t=step + 1, expr=f"`{unit_expansion(result, step, 0)}`"))
         st.markdown(t("rnn.squash_note", t=step + 1, **squash_range(result, step)))
         st.markdown(f"**{labels['step_title']}**")
-        st.altair_chart(step_chart(step_frame(result, step), labels), width="stretch")
+        st.vega_lite_chart(spec=specs["step"], width="stretch")
 
     st.subheader(t("rnn.timeline_header"))
     st.markdown(f"**{labels['timeline_title']}**")
-    st.altair_chart(timeline_chart(timeline_frame(result, step), labels), width="stretch")
+    st.vega_lite_chart(spec=specs["timeline"], width="stretch")
 
 
-def chart_labels(step: int) -> dict[str, str]:
+def chart_labels(step: int, language: str) -> dict[str, str]:
+    def tr(key: str, **fmt: object) -> str:
+        return translate(language, f"rnn.chart.{key}", **fmt)
+
     keys = ("weight", "node", "token", "unroll_title", "step", "unit", "timeline_title", "value", "term")
-    labels = {k: t(f"rnn.chart.{k}") for k in keys}
-    labels["step_title"] = t("rnn.chart.step_title", t=step + 1)
-    labels |= {f"term_{i}": t(f"rnn.chart.term_{i}") for i in range(5)}
+    labels = {k: tr(k) for k in keys}
+    labels["step_title"] = tr("step_title", t=step + 1)
+    labels |= {f"term_{i}": tr(f"term_{i}") for i in range(5)}
     return labels
 
 
-def show_steps(result: RnnResult) -> None:
+def show_steps(config: RnnConfig, result: RnnResult) -> None:
     st.subheader(t("rnn.step_title"))
     st.latex(r"h_t = \tanh(W_x\,x_t + W_h\,h_{t-1} + b)")
     S = len(result.tokens)
@@ -227,7 +247,7 @@ def show_steps(result: RnnResult) -> None:
             st.button(t("rnn.play"), key="rnn_play", icon=":material/play_arrow:", on_click=_start_play,
                       help=t("rnn.play_help"))
     # While playing, only this part reruns, once a tick; the timer is set only then.
-    st.fragment(show_step_body, run_every=PLAY_SECONDS if playing else None)(result)
+    st.fragment(show_step_body, run_every=PLAY_SECONDS if playing else None)(config, result)
 
 
 def show_quiz(result: RnnResult) -> None:
@@ -257,7 +277,7 @@ config = read_inputs()
 if config is not None:
     result = compute(config)
     show_weights(config, result)
-    show_steps(result)
+    show_steps(config, result)
     check_badge(t("rnn.check_what"), result.max_abs_diff, tol=1e-9)
     show_quiz(result)
     show_notices(result)

@@ -94,3 +94,17 @@ def test_any_input_gives_a_result_or_an_input_error(sources, steps, mode, pad):
     assert torch.allclose(result.weight_sums, torch.ones_like(result.weight_sums))
     assert all(float(result.weights[t, s]) == 0.0 for t in range(result.weights.shape[0])
                for s in range(len(real)) if not real[s])
+
+
+def test_the_chart_spec_validates_against_vega_lite():
+    """The page draws the cached spec unvalidated (to_dict(validate=False)); the structure is checked here."""
+    from s2s_core.attention.charts import attention_charts
+    from s2s_core.attention.compute import DEFAULT_SOURCES, DEFAULT_WEIGHTS
+    from s2s_core.attention.frames import vectors_frame, weights_frame
+
+    config = parse_config(DEFAULT_SOURCES, DEFAULT_WEIGHTS, "weights", [False, True, False])
+    result = attention_weighting(config)
+    labels = {k: k for k in ("position", "step", "weight", "score", "vector", "component", "value",
+                             "weights_title", "vectors_title")}
+    spec = attention_charts(weights_frame(result, config.pad), vectors_frame(result), labels).to_dict()  # validates
+    assert len(spec["vconcat"]) == 2

@@ -21,7 +21,8 @@ from s2s_core.bptt.frames import (
     sci,
 )
 from s2s_core.errors import InputError
-from s2s_ui.i18n import t
+from s2s_ui.catalog import translate
+from s2s_ui.i18n import lang, t
 from s2s_ui.widgets import (
     check_badge,
     code_expander,
@@ -70,13 +71,30 @@ def read_inputs() -> BpttConfig | None:
         return None
 
 
+@st.cache_data(max_entries=128, show_spinner=False)
+def grad_spec(config: BpttConfig, language: str) -> dict:
+    """The gradient chart's Vega-Lite spec, cached by value (Altair costs far more than the math); validated in
+    tests/core/test_bptt.py, so drawn here unvalidated."""
+    result = compute(config)
+    labels = {k: translate(language, f"bptt.chart.{k}") for k in ("k", "norm", "series", "t", "ratio", "cut", "grad_title")}
+    return grad_chart(grad_frame(result), cuts_frame(result), labels).to_dict(validate=False)
+
+
+@st.cache_data(max_entries=128, show_spinner=False)
+def clip_spec(config: BpttConfig, max_norm: float, language: str) -> dict:
+    """The clipping chart's spec for one max_norm, cached by value like grad_spec."""
+    clipped = clip(compute(config).by_cell(config.cell), max_norm)
+    labels = {"norm": translate(language, "bptt.chart.norm"), "clip_title": translate(language, "bptt.chart.clip_title")}
+    frame = clip_frame(clipped, *(translate(language, f"bptt.chart.{k}") for k in ("before", "after", "total")))
+    return clip_chart(frame, max_norm, labels).to_dict(validate=False)
+
+
 def show_gradients(config: BpttConfig, result: BpttResult) -> None:
     """The chart of ‖∂L/∂h_(T-k)‖, a readout per cell, the table, and the checks."""
     st.subheader(t("bptt.grad_header"))
     st.markdown(t("bptt.why"))
-    labels = {k: t(f"bptt.chart.{k}") for k in ("k", "norm", "series", "t", "ratio", "cut", "grad_title")}
-    st.markdown(f"**{labels['grad_title']}**")
-    st.altair_chart(grad_chart(grad_frame(result), cuts_frame(result), labels), width="stretch")
+    st.markdown(f"**{t('bptt.chart.grad_title')}**")
+    st.vega_lite_chart(spec=grad_spec(config, lang()), width="stretch")
     k = result.quiz_back
     lines = [t("bptt.readout", cell=CELL_NAMES[c.cell], k=k, ratio=sci(c.ratio(k, full=False))) for c in result.cells]
     st.markdown("\n".join(f"- {line}" for line in lines))
@@ -124,10 +142,8 @@ def show_clipping(config: BpttConfig, result: BpttResult) -> float | None:
     c3.metric(t("bptt.metric_cos"), f"{clipped.cosine:.6f}")
     fmt = {"before": f"{clipped.total_before:.4g}", "max_norm": f"{max_norm:g}", "scale": f"{clipped.scale:.3g}"}
     st.markdown(t("bptt.clip_active" if clipped.scale < 1 else "bptt.clip_idle", **fmt))
-    labels = {"norm": t("bptt.chart.norm"), "clip_title": t("bptt.chart.clip_title")}
-    frame = clip_frame(clipped, t("bptt.chart.before"), t("bptt.chart.after"), t("bptt.chart.total"))
-    st.markdown(f"**{labels['clip_title']}**")
-    st.altair_chart(clip_chart(frame, max_norm, labels), width="stretch")
+    st.markdown(f"**{t('bptt.chart.clip_title')}**")
+    st.vega_lite_chart(spec=clip_spec(config, max_norm, lang()), width="stretch")
     k = result.quiz_back
     before, after = far_ratio(grad, clipped, k)
     st.info(t("bptt.clip_vanish", t=config.T - k, before=sci(before), after=sci(after)), icon=":material/info:")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 import s2s_ui.frame
+import s2s_ui.widgets
 from s2s_ui.catalog import translate
 from tests.app.conftest import all_text, open_page
 
@@ -16,6 +17,9 @@ def _no_router_rerun_in_apptest(monkeypatch):
     whenever its url_path differs from the file name (it did: /training-lab; URL paths now equal file stems). A real server needs
     that rerun only for its first visitor; AppTest never does. Remove once app.py skips it under AppTest."""
     monkeypatch.setattr(s2s_ui.frame, "ensure_router", lambda: None, raising=False)
+    # widgets.py holds its own reference once imported (any earlier AppTest imports it): patch that one too,
+    # else the rerun swallows the Train click and the order of the test files decides the outcome.
+    monkeypatch.setattr(s2s_ui.widgets, "ensure_router", lambda: None, raising=False)
 
 # A tiny budget keeps each training run well under a second of CPU. Trained models are cached for the
 # whole process, so each test picks its own seed: it then always starts from "not trained yet".

@@ -7,7 +7,7 @@ import torch
 
 from s2s_ui.i18n import init_language, language_switch, t
 from s2s_ui.registry import GROUPS, existing_pages
-from s2s_ui.urlstate import drop_non_finite, report_rejected, snapshot
+from s2s_ui.frame import routing
 
 
 @st.cache_resource
@@ -18,8 +18,6 @@ def _configure_torch() -> bool:
 
 
 _configure_torch()
-link_params = snapshot()  # before any widget touches the URL
-drop_non_finite()  # Streamlit would raise on int(inf) in a bound number_input
 init_language()
 st.set_page_config(page_title=t("ui.app_title"), page_icon="🔁", layout="wide")
 language_switch()
@@ -32,5 +30,5 @@ for spec in existing_pages():
     pages_by_group.setdefault(t(f"nav.group_{spec.group}"), []).append(page)
 ordered = {t(f"nav.group_{g}"): pages_by_group[t(f"nav.group_{g}")] for g in GROUPS
            if t(f"nav.group_{g}") in pages_by_group}
-st.navigation(ordered, expanded=True).run()
-report_rejected(link_params)
+with routing():  # pages check they run inside this router (s2s_ui/frame.py)
+    st.navigation(ordered, expanded=True).run()

@@ -19,7 +19,7 @@ from s2s_core.attention.frames import (
 from s2s_core.errors import InputError
 from s2s_ui.catalog import translate
 from s2s_ui.i18n import lang, t
-from s2s_ui.linked import linked
+from s2s_ui.link import linked
 from s2s_ui.widgets import (
     check_badge,
     code_expander,
@@ -48,8 +48,8 @@ def read_inputs() -> AttentionConfig | None:
     )
     left, right = st.columns(2)
     with left:
-        D = st.number_input(t("attention.dim_label"), min_value=1, max_value=MAX_DIM, value=len(DEFAULT_SOURCES[0]),
-                            step=1, key="att_dim", bind="query-params")
+        D = linked(st.number_input, t("attention.dim_label"), key="att_dim", default=len(DEFAULT_SOURCES[0]),
+                   min_value=1, max_value=MAX_DIM, step=1)
         sources = matrix_input(
             "att_src", DEFAULT_SOURCES, "attention.field.sources",
             label=t("attention.sources_label"), parse=lambda rows: rows,
@@ -57,19 +57,15 @@ def read_inputs() -> AttentionConfig | None:
         )
     S = len(sources) if sources else len(DEFAULT_SOURCES)
     options = [position_label(s) for s in range(S)]
-    # A stale selection (a row was removed) would not be a valid option: drop it before drawing.
-    if "att_pad" in st.session_state:
-        st.session_state["att_pad"] = [p for p in (st.session_state["att_pad"] or []) if p in options]
     with right:
         steps = matrix_input(
             "att_steps", DEFAULT_WEIGHTS, "attention.field.steps",
             label=t(f"attention.steps_label_{mode}"), parse=lambda rows: rows,
             n_cols=S, col_names=options,
         )
-        pad = st.multiselect(
-            t("attention.pad_label"), options, key="att_pad",
-            help=t("attention.pad_help"), placeholder=t("ui.choose_options"), bind="query-params",
-        )
+        # linked() drops a stale position (a row was removed) before drawing.
+        pad = linked(st.multiselect, t("attention.pad_label"), options, key="att_pad", default=[],
+                     help=t("attention.pad_help"), placeholder=t("ui.choose_options"))
     reset_button(["att_src", "att_steps", "att_pad", "att_mode", "att_dim"])
     if sources is None or steps is None:
         return None

@@ -8,12 +8,12 @@ from typing import Any
 
 import pandas as pd
 import streamlit as st
-from streamlit.errors import StreamlitAPIException
 
 from s2s_core import caps
 from s2s_core.errors import InputError
 from s2s_ui.frame import ensure_router
 from s2s_ui.i18n import error_text, t
+from s2s_ui.link import from_link, to_link
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~])")
 
@@ -49,11 +49,20 @@ def _encode_rows(rows: Sequence[Sequence[Any]]) -> str:
     return ";".join(",".join(cell(v) for v in row) for row in rows)
 
 
-def _decode_rows(raw: str) -> list[list[str]] | None:
-    """"2,0;0,4" -> [["2","0"],["0","4"]]; None when the shape is over the caps."""
-    rows = [r.split(",") for r in raw[:2000].split(";")]
-    if len(rows) > caps.MAX_MATRIX_ROWS or any(len(r) > caps.MAX_MATRIX_COLS for r in rows):
-        return None
+def _text_rows(rows: Sequence[Sequence[float | str]]) -> list[list[str]]:
+    return [[v if isinstance(v, str) else f"{v:g}" for v in row] for row in rows]
+
+
+def _decode_rows(raw: str) -> list[list[str]]:
+    """"2,0;0,4" -> [["2","0"],["0","4"]]; a shape over the caps or a ragged table is an InputError."""
+    rows = [r.split(",") for r in raw.split(";")]
+    if len(rows) > caps.MAX_MATRIX_ROWS:
+        raise InputError("errors.too_many_rows", "", count=len(rows), limit=caps.MAX_MATRIX_ROWS)
+    if any(len(r) > caps.MAX_MATRIX_COLS for r in rows):
+        raise InputError("errors.too_many_cols", "", count=max(map(len, rows)), limit=caps.MAX_MATRIX_COLS)
+    for r, row in enumerate(rows, start=1):
+        if len(row) != len(rows[0]):
+            raise InputError("errors.ragged", "", row=r)
     return rows
 
 
@@ -69,21 +78,14 @@ def matrix_input(
     n_cols: int | None = None,
     fill: str = "0",
 ) -> Any | None:
-    """An editable table of text cells, mirrored into ?key= in the URL.
+    """An editable table of text cells, seeded from and mirrored into ?key= in the URL (s2s_ui/link.py).
 
     parse(rows) is the core's validator (e.g. validate.parse_matrix); a bad cell is reported by row and
     column in the learner's language and None is returned, so the caller skips only what depends on it.
     """
     base_key = f"{key}__base"
     if base_key not in st.session_state:
-        rows = [[v if isinstance(v, str) else f"{v:g}" for v in row] for row in default]
-        raw = st.query_params.get(key)
-        if raw is not None:
-            decoded = _decode_rows(raw)
-            if decoded is None or not decoded or len({len(r) for r in decoded}) != 1:
-                st.warning(t("ui.url_fallback", param=md_escape(key)))
-            else:
-                rows = decoded
+        rows = from_link(key, label or t(field), _decode_rows) or _text_rows(default)
         width = max(len(r) for r in rows)
         names = list(col_names) if col_names and len(col_names) == width else [f"{i + 1}" for i in range(width)]
         st.session_state[base_key] = pd.DataFrame(rows, columns=names, dtype=object)
@@ -108,7 +110,8 @@ def matrix_input(
     )
     rows = [[None if pd.isna(v) else v for v in row] for row in edited.astype(object).values.tolist()]
     st.session_state[last_key] = rows
-    st.query_params[key] = _encode_rows(rows)
+    text = _encode_rows(rows)
+    to_link(key, None if text == _encode_rows(_text_rows(default)) else text)  # the default leaves no parameter
     try:
         return parse(rows)
     except InputError as err:
@@ -117,16 +120,12 @@ def matrix_input(
 
 
 def reset_button(keys: Sequence[str]) -> None:
-    """Back to the defaults: forget the tables' bases and edits (and bound widget values)."""
+    """Back to the defaults: forget the widgets' values and the tables' bases and edits, and their links."""
     if st.button(t("ui.reset"), key=f"reset__{'_'.join(keys)}"):
         for k in keys:
             for name in (k, f"{k}__base", f"{k}__last"):
                 st.session_state.pop(name, None)
-            if k in st.query_params:
-                try:
-                    del st.query_params[k]
-                except StreamlitAPIException:
-                    pass  # bound to a widget (bind="query-params"): its reset default leaves the URL by itself
+            to_link(k, None)
         st.rerun()
 
 

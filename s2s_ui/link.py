@@ -1,0 +1,212 @@
+"""Shareable links: the one way a widget's value lives in the URL (?key=raw value).
+
+Every input whose value belongs in a copied link is drawn through `linked()` (tables through
+`matrix_input`, which uses `from_link`/`to_link` below). It:
+
+1. seeds the widget once per session from the link, checking the raw text with the core's own
+   validators (`s2s_core.validate`) against the widget's own range or options; a value that fails is
+   named at that moment in a toast, in the learner's language, with the reason, and the default is used;
+2. drops a kept value that is no longer valid (a shorter sentence has fewer steps, a removed row):
+   numbers are clamped into the new range, a choice falls back to the default, a multiselect keeps
+   the options that still exist;
+3. draws the widget unbound and mirrors its raw value back into the link (the default leaves no
+   parameter, so links stay short).
+
+Why not Streamlit's `bind="query-params"`: it writes a choice widget's translated label into the
+link (a Korean link would not open in English), drops a bad value without a word, and raises on
+`int(inf)` inside the widget. Here only public Streamlit APIs are used (st.query_params,
+st.session_state, st.toast).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any, TypeVar
+
+import streamlit as st
+
+from s2s_core import caps
+from s2s_core.errors import InputError
+from s2s_core.validate import check_float, check_int
+from s2s_ui.i18n import t
+
+T = TypeVar("T")
+MAX_RAW_CHARS = 2000  # a link value longer than this is not read at all
+_TRUE, _FALSE = ("true", "1", "on", "yes"), ("false", "0", "off", "no")
+
+
+# --- the two primitives: read a checked value from the link, write a raw value into it ------------------
+
+def from_link(key: str, label: str, parse: Callable[[str], T]) -> T | None:
+    """The link's ?key= parsed by `parse` (which raises InputError or ValueError); None when absent or bad.
+
+    A bad value is reported now, naming the field by its visible label, with the core's reason.
+    """
+    raw = st.query_params.get(key)
+    if raw is None:
+        return None
+    try:
+        if len(raw) > MAX_RAW_CHARS:
+            raise InputError("errors.text_too_long", "", count=len(raw), limit=MAX_RAW_CHARS)
+        return parse(raw)
+    except InputError as err:
+        report(key, label, err)
+    except (TypeError, ValueError, OverflowError):
+        report(key, label, None)
+    return None
+
+
+def to_link(key: str, text: str | None) -> None:
+    """Write the raw text into ?key= (None removes the parameter). Unchanged values are not rewritten."""
+    if text is None:
+        st.query_params.pop(key, None)
+    elif st.query_params.get(key) != text:
+        st.query_params[key] = text
+
+
+def report(key: str, label: str, err: InputError | None, *, message: str = "ui.url_rejected") -> None:
+    """One toast: which field of the link could not be used, and why (all text escaped: a link is hostile)."""
+    from s2s_ui.widgets import md_escape  # widgets imports this module
+
+    if err is None:
+        reason = t("ui.url_unreadable", field=md_escape(label))
+    else:
+        params = {k: md_escape(v) if isinstance(v, str) else v for k, v in err.params.items()}
+        reason = t(err.key, **{**params, "field": md_escape(label)})
+    st.toast(t(message, param=md_escape(key[:40]), reason=reason), icon=":material/link_off:")
+
+
+# --- linked(): any widget whose value lives in the link ----------------------------------------------------
+
+def linked(
+    widget: Callable[..., Any],
+    label: str,
+    options: Sequence[Hashable] | None = None,
+    *,
+    key: str,
+    default: Any,
+    labels: dict[Any, str] | None = None,
+    parse: Callable[[str], Any] | None = None,
+    **kwargs: Any,
+) -> Any:
+    """Draw `widget` seeded from and mirrored into ?key=.
+
+    widget: st.number_input, st.slider, st.text_input, st.text_area, st.toggle, st.checkbox (no options),
+    or st.selectbox, st.segmented_control, st.radio, st.pills, st.multiselect (with options), or a column's
+    method. The value's kind comes from `default`: bool, int, float, str, one option, or a list of options
+    (multiselect). Pass ranges as min_value=/max_value= and text caps as max_chars=; never value=/index=/bind=.
+    labels: option -> displayed text (a plain dict). parse: one raw link text -> option (e.g. int).
+    """
+    kind = _kind(default, options)
+    options = list(options) if options is not None else None
+    check = _checker(kind, key, label, options, parse or (lambda s: s.strip()), kwargs)
+    if key not in st.session_state:
+        seeded = from_link(key, label, check)
+        st.session_state[key] = default if seeded is None else seeded
+    st.session_state[key] = _still_valid(st.session_state[key], kind, default, options, kwargs)
+    if options is None:
+        value = widget(label, key=key, **kwargs)
+    else:
+        format_func = labels.get if labels is not None else str
+        value = widget(label, options, key=key, format_func=format_func, **kwargs)
+    to_link(key, None if _same(value, default) else _raw(value))
+    return value
+
+
+def _kind(default: Any, options: Sequence[Hashable] | None) -> str:
+    if options is not None:
+        return "multi" if isinstance(default, list) else "choice"
+    if isinstance(default, bool):
+        return "bool"
+    if isinstance(default, int):
+        return "int"
+    if isinstance(default, float):
+        return "float"
+    return "text"
+
+
+def _checker(kind: str, key: str, label: str, options: list | None, parse: Callable[[str], Any],
+             kwargs: dict[str, Any]) -> Callable[[str], Any]:
+    """raw link text -> value, with the core's validators and the widget's own limits."""
+    lo, hi = kwargs.get("min_value"), kwargs.get("max_value")
+
+    def check(raw: str) -> Any:
+        text = raw.strip()
+        if kind == "int":
+            return check_int(text, "", -caps.MAX_SEED if lo is None else lo, caps.MAX_SEED if hi is None else hi)
+        if kind == "float":
+            return check_float(text, "", -caps.MAX_ABS_VALUE if lo is None else lo,
+                               caps.MAX_ABS_VALUE if hi is None else hi)
+        if kind == "bool":
+            if text.lower() not in (*_TRUE, *_FALSE):
+                raise InputError("errors.bad_choice", "", value=text[:20], choices="true, false")
+            return text.lower() in _TRUE
+        if kind == "text":
+            limit = kwargs.get("max_chars") or caps.MAX_TEXT_CHARS
+            if len(raw) > limit:
+                raise InputError("errors.text_too_long", "", count=len(raw), limit=limit)
+            return raw
+        if kind == "choice":
+            return _option(parse, text, options)
+        # multi: every part must be an option ("2,3,9" with steps 1-4 keeps 2 and 3 and names the link)
+        parts = [p.strip() for p in text.split(",")[: caps.MAX_SEQ_LEN] if p.strip()]
+        kept = list(dict.fromkeys(v for v in (_option_or_none(parse, p, options) for p in parts) if v is not None))
+        if len(kept) < len(parts):
+            bad = next(p for p in parts if _option_or_none(parse, p, options) is None)
+            report(key, label, _bad_choice(bad, options), message="ui.url_rejected_part")
+        return kept
+
+    return check
+
+
+def _option(parse: Callable[[str], Any], text: str, options: list) -> Any:
+    value = _option_or_none(parse, text, options)
+    if value is None:
+        raise _bad_choice(text, options)
+    return value
+
+
+def _option_or_none(parse: Callable[[str], Any], text: str, options: list) -> Any:
+    try:
+        value = parse(text)
+    except (TypeError, ValueError):
+        return None
+    return value if value in options else None
+
+
+def _bad_choice(text: str, options: list) -> InputError:
+    shown = ", ".join(map(str, options[:12])) + (", …" if len(options) > 12 else "")
+    return InputError("errors.bad_choice", "", value=text[:20], choices=shown)
+
+
+def _still_valid(value: Any, kind: str, default: Any, options: list | None, kwargs: dict[str, Any]) -> Any:
+    """A kept value that the current options or range no longer allow, made valid."""
+    if kind == "choice":
+        return value if value is None or value in options else (default if default in options else options[0])
+    if kind == "multi":
+        return [v for v in value if v in options] if isinstance(value, list) else []
+    if kind in ("int", "float") and isinstance(value, (int, float)):
+        lo, hi = kwargs.get("min_value"), kwargs.get("max_value")
+        if lo is not None and value < lo:
+            return lo
+        if hi is not None and value > hi:
+            return hi
+    return value
+
+
+def _same(value: Any, default: Any) -> bool:
+    if value is None or value == []:
+        return default is None or default == []
+    if isinstance(value, float) or isinstance(default, float):
+        return isinstance(default, (int, float)) and math.isclose(float(value), float(default), rel_tol=1e-12,
+                                                                  abs_tol=1e-15)
+    return value == default
+
+
+def _raw(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return ",".join(map(str, value))
+    return str(value)

@@ -23,6 +23,7 @@ from s2s_core.bptt.frames import (
 from s2s_core.errors import InputError
 from s2s_ui.catalog import translate
 from s2s_ui.i18n import lang, t
+from s2s_ui.link import linked
 from s2s_ui.widgets import (
     check_badge,
     code_expander,
@@ -48,21 +49,16 @@ def read_inputs() -> BpttConfig | None:
     st.caption(t("bptt.setup"))
     left, right = st.columns(2)
     with left:
-        T = st.slider(t("bptt.T_label"), 2, MAX_T, 30, key="bptt_T", bind="query-params")
-        rho = st.slider(t("bptt.rho_label"), RHO_RANGE[0], RHO_RANGE[1], 0.9, 0.05, key="bptt_rho",
-                        help=t("bptt.rho_help"), bind="query-params")
-        linear = st.toggle(t("bptt.linear_label"), value=False, key="bptt_linear", help=t("bptt.linear_help"),
-                           bind="query-params")
+        T = linked(st.slider, t("bptt.T_label"), key="bptt_T", default=30, min_value=2, max_value=MAX_T)
+        rho = linked(st.slider, t("bptt.rho_label"), key="bptt_rho", default=0.9, min_value=RHO_RANGE[0], max_value=RHO_RANGE[1], step=0.05, help=t("bptt.rho_help"))
+        linear = linked(st.toggle, t("bptt.linear_label"), key="bptt_linear", default=False, help=t("bptt.linear_help"))
     with right:
-        gate = st.slider(t("bptt.gate_label"), GATE_BIAS_RANGE[0], GATE_BIAS_RANGE[1], 1.0, 0.5, key="bptt_gate",
-                         help=t("bptt.gate_help"), bind="query-params")
+        gate = linked(st.slider, t("bptt.gate_label"), key="bptt_gate", default=1.0, min_value=GATE_BIAS_RANGE[0], max_value=GATE_BIAS_RANGE[1], step=0.5, help=t("bptt.gate_help"))
         c1, c2 = st.columns(2)
-        k = c1.number_input(t("bptt.truncate_label"), min_value=0, max_value=MAX_T, value=0, step=1, key="bptt_k",
-                            help=t("bptt.truncate_help"), bind="query-params")
-        seed = c2.number_input(t("bptt.field.seed"), min_value=0, max_value=caps.MAX_SEED, value=0, step=1,
-                               key="bptt_seed", bind="query-params")
-    cell = st.segmented_control(t("bptt.cell_label"), options=list(CELLS), default="rnn",
-                                format_func=CELL_NAMES.get, key="bptt_cell", required=True, bind="query-params")
+        k = linked(c1.number_input, t("bptt.truncate_label"), key="bptt_k", default=0, min_value=0, max_value=MAX_T, step=1, help=t("bptt.truncate_help"))
+        seed = linked(c2.number_input, t("bptt.field.seed"), key="bptt_seed", default=0, min_value=0, max_value=caps.MAX_SEED, step=1)
+    cell = linked(st.segmented_control, t("bptt.cell_label"), list(CELLS), key="bptt_cell", default="rnn",
+                          labels=dict(CELL_NAMES), parse=str.lower, required=True)
     reset_button(KEYS)
     try:
         return parse_config(T, rho, cell, linear, gate, k, seed)
@@ -118,7 +114,7 @@ def show_truncation(config: BpttConfig, result: BpttResult) -> None:
 
 
 def read_max_norm() -> float | None:
-    value = st.slider(t("bptt.clip_label"), 0.1, 10.0, 1.0, 0.1, key="bptt_clip", bind="query-params")
+    value = linked(st.slider, t("bptt.clip_label"), key="bptt_clip", default=1.0, min_value=0.1, max_value=10.0, step=0.1)
     try:
         return parse_max_norm(value)
     except InputError as err:

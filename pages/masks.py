@@ -21,7 +21,7 @@ from s2s_core.masks.compute import (
 from s2s_core.masks.empty import EmptySourceDemo, empty_source_demo
 from s2s_core.masks.frames import final_state_table, fmt
 from s2s_ui.i18n import t
-from s2s_ui.linked import linked
+from s2s_ui.link import linked
 from s2s_ui.widgets import (
     check_badge,
     code_expander,
@@ -75,24 +75,18 @@ def read_inputs() -> MasksConfig | None:
     """Widgets -> validated config; a bad pair is named and left out, the others still run."""
     st.subheader(t("masks.inputs"))
     st.caption(t("masks.inputs_help"))
-    n = st.number_input(t("masks.rows_label"), min_value=1, max_value=MAX_PAIRS, value=len(DEFAULT_PAIRS), step=1,
-                        key="masks_rows", bind="query-params")
+    n = linked(st.number_input, t("masks.rows_label"), key="masks_rows", default=len(DEFAULT_PAIRS), min_value=1, max_value=MAX_PAIRS, step=1)
     pairs = []
     for row in range(1, int(n) + 1):
         left, right = st.columns(2)
-        src = left.text_input(t("masks.source_label", row=row), value=DEFAULTS[row - 1][0],
-                              key=f"masks_src_{row}", bind="query-params")
-        tgt = right.text_input(t("masks.target_label", row=row), value=DEFAULTS[row - 1][1],
-                               key=f"masks_tgt_{row}", bind="query-params")
+        src = linked(left.text_input, t("masks.source_label", row=row), key=f"masks_src_{row}", default=DEFAULTS[row - 1][0])
+        tgt = linked(right.text_input, t("masks.target_label", row=row), key=f"masks_tgt_{row}", default=DEFAULTS[row - 1][1])
         pairs.append((src, tgt))
     with st.expander(t("masks.settings")):
         c1, c2, c3 = st.columns(3)
-        seed = c1.number_input(t("masks.seed_label"), min_value=0, max_value=9999, value=DEFAULT_SEED, step=1,
-                               key="masks_seed", bind="query-params")
-        hidden = c2.number_input(t("masks.hidden_label"), min_value=MIN_SIZE, max_value=MAX_SIZE,
-                                 value=DEFAULT_HIDDEN, step=1, key="masks_hidden", bind="query-params")
-        embed = c3.number_input(t("masks.embed_label"), min_value=MIN_SIZE, max_value=MAX_SIZE,
-                                value=DEFAULT_EMBED, step=1, key="masks_embed", bind="query-params")
+        seed = linked(c1.number_input, t("masks.seed_label"), key="masks_seed", default=DEFAULT_SEED, min_value=0, max_value=9999, step=1)
+        hidden = linked(c2.number_input, t("masks.hidden_label"), key="masks_hidden", default=DEFAULT_HIDDEN, min_value=MIN_SIZE, max_value=MAX_SIZE, step=1)
+        embed = linked(c3.number_input, t("masks.embed_label"), key="masks_embed", default=DEFAULT_EMBED, min_value=MIN_SIZE, max_value=MAX_SIZE, step=1)
         st.caption(t("masks.untrained_note"))
     try:
         screened = screen_pairs(pairs)

@@ -37,6 +37,7 @@ from s2s_core.ngram.frames import (
 )
 from s2s_ui.catalog import translate
 from s2s_ui.i18n import lang, t
+from s2s_ui.link import linked
 from s2s_ui.widgets import (
     check_badge,
     code_expander,
@@ -131,22 +132,16 @@ def read_inputs() -> tuple[Corpus | None, NgramConfig | None, str, str]:
     code = lang()  # text defaults follow the language, so each language keeps its own text widgets
     left, right = st.columns([3, 2])
     with left:
-        corpus_text = st.text_area(t("ngram.field.corpus"), value=t("ngram.default.corpus"), height=230,
-                                   key=f"ngram_corpus_{code}", help=t("ngram.corpus_help"), bind="query-params")
+        corpus_text = linked(st.text_area, t("ngram.field.corpus"), key=f"ngram_corpus_{code}", default=t("ngram.default.corpus"), height=230, help=t("ngram.corpus_help"))
     with right:
-        n = st.slider(t("ngram.field.n"), MIN_N, MAX_N, 3, key="ngram_n", help=t("ngram.n_help"),
-                      bind="query-params")
-        prefix_text = st.text_input(t("ngram.field.prefix"), value=t("ngram.default.prefix"),
-                                    key=f"ngram_prefix_{code}", help=t("ngram.prefix_help"), bind="query-params")
-        sentence_text = st.text_input(t("ngram.field.sentence"), value=t("ngram.default.sentence"),
-                                      key=f"ngram_sentence_{code}", help=t("ngram.sentence_help"),
-                                      bind="query-params")
+        n = linked(st.slider, t("ngram.field.n"), key="ngram_n", default=3, min_value=MIN_N, max_value=MAX_N, help=t("ngram.n_help"))
+        prefix_text = linked(st.text_input, t("ngram.field.prefix"), key=f"ngram_prefix_{code}", default=t("ngram.default.prefix"), help=t("ngram.prefix_help"))
+        sentence_text = linked(st.text_input, t("ngram.field.sentence"), key=f"ngram_sentence_{code}", default=t("ngram.default.sentence"), help=t("ngram.sentence_help"))
         smooth_col, k_col = st.columns([3, 2], vertical_alignment="bottom")
         with smooth_col:
-            smoothing = st.toggle(t("ngram.field.smoothing"), value=False, key="ngram_smooth", bind="query-params")
+            smoothing = linked(st.toggle, t("ngram.field.smoothing"), key="ngram_smooth", default=False)
         with k_col:
-            k = st.number_input(t("ngram.field.k"), min_value=K_MIN, max_value=K_MAX, value=1.0, step=0.1,
-                                key="ngram_k", help=t("ngram.k_help"), bind="query-params", disabled=not smoothing)
+            k = linked(st.number_input, t("ngram.field.k"), key="ngram_k", default=1.0, min_value=K_MIN, max_value=K_MAX, step=0.1, help=t("ngram.k_help"), disabled=not smoothing)
     st.caption(t("ngram.markers"))
     reset_button([f"ngram_corpus_{code}", "ngram_n", f"ngram_prefix_{code}", f"ngram_sentence_{code}",
                   "ngram_smooth", "ngram_k"])

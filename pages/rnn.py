@@ -17,7 +17,6 @@ from s2s_core.rnn.compute import (
     MAX_H,
     MAX_S,
     changed_steps,
-    check_size,
     first_word_answer,
     parse_weight_table,
 )
@@ -35,6 +34,7 @@ from s2s_core.rnn.frames import (
 )
 from s2s_ui.catalog import translate
 from s2s_ui.i18n import lang, t
+from s2s_ui.link import linked, to_link
 from s2s_ui.widgets import (
     check_badge,
     code_expander,
@@ -86,41 +86,22 @@ def _drop_stale_table_params(keep: set[str]) -> None:
     """Tables of other shapes (or with editing off) are not in effect: keep them out of the shared link."""
     for key in list(st.query_params):
         if key.startswith(("rnn_w_x_", "rnn_w_h_", "rnn_b_")) and key not in keep:
-            del st.query_params[key]
-
-
-def report_bad_url_sizes() -> None:
-    """A size in the link beyond its cap: Streamlit drops it for the widget's default, the core says why."""
-    for name in ("E", "H", "seed"):
-        raw = st.query_params.get(f"rnn_{name}")
-        if raw is None:
-            continue
-        try:
-            check_size(name, raw)
-        except InputError as err:
-            show_error(err)
-            st.caption(t("ui.url_fallback", param=f"rnn_{name}"))
+            to_link(key, None)
 
 
 def read_inputs() -> RnnConfig | None:
     """Widgets -> validated config; None (with a message naming the field) when the sentence or a size is bad."""
     st.subheader(t("rnn.inputs"))
-    report_bad_url_sizes()
     sentence_key = f"rnn_sentence_{lang()}"  # the default sentence follows the language
     left, right = st.columns([3, 2])
     with left:
-        sentence = st.text_input(t("rnn.field.sentence"), value=t("rnn.default_sentence"), key=sentence_key,
-                                 help=t("rnn.sentence_help", limit=MAX_S), max_chars=caps.MAX_TEXT_CHARS,
-                                 bind="query-params")
+        sentence = linked(st.text_input, t("rnn.field.sentence"), key=sentence_key, default=t("rnn.default_sentence"), help=t("rnn.sentence_help", limit=MAX_S), max_chars=caps.MAX_TEXT_CHARS)
     with right:
         c1, c2, c3 = st.columns(3)
-        E = c1.number_input(t("rnn.field.E"), min_value=1, max_value=MAX_E, value=DEFAULT_E, step=1, key="rnn_E",
-                            help=t("rnn.E_help"), bind="query-params")
-        H = c2.number_input(t("rnn.field.H"), min_value=1, max_value=MAX_H, value=DEFAULT_H, step=1, key="rnn_H",
-                            help=t("rnn.H_help"), bind="query-params")
-        seed = c3.number_input(t("rnn.field.seed"), min_value=0, max_value=caps.MAX_SEED, value=DEFAULT_SEED, step=1,
-                               key="rnn_seed", help=t("rnn.seed_help"), bind="query-params")
-    edit = st.toggle(t("rnn.edit_label"), value=False, key="rnn_edit", help=t("rnn.edit_help"), bind="query-params")
+        E = linked(c1.number_input, t("rnn.field.E"), key="rnn_E", default=DEFAULT_E, min_value=1, max_value=MAX_E, step=1, help=t("rnn.E_help"))
+        H = linked(c2.number_input, t("rnn.field.H"), key="rnn_H", default=DEFAULT_H, min_value=1, max_value=MAX_H, step=1, help=t("rnn.H_help"))
+        seed = linked(c3.number_input, t("rnn.field.seed"), key="rnn_seed", default=DEFAULT_SEED, min_value=0, max_value=caps.MAX_SEED, step=1, help=t("rnn.seed_help"))
+    edit = linked(st.toggle, t("rnn.edit_label"), key="rnn_edit", default=False, help=t("rnn.edit_help"))
     try:
         base = parse_config(sentence, E, H, seed)
     except InputError as err:
@@ -196,7 +177,7 @@ def show_step_body(config: RnnConfig, result: RnnResult) -> None:
     if int(st.session_state.get("rnn_step", 1) or 1) > S:  # the sentence got shorter
         st.session_state["rnn_step"] = S
     if S > 1:
-        t_ = st.slider(t("rnn.step_label"), 1, S, key="rnn_step", disabled=playing, bind="query-params")
+        t_ = linked(st.slider, t("rnn.step_label"), key="rnn_step", default=1, min_value=1, max_value=S, disabled=playing)
     else:
         t_ = 1
     step = int(t_) - 1

@@ -37,7 +37,7 @@ from s2s_core.scoring.frames import (
 from s2s_core.scoring.from_encoder import states_from_encoder
 from s2s_core.scoring.modules import SCORERS
 from s2s_ui.i18n import t
-from s2s_ui.linked import linked
+from s2s_ui.link import linked
 from s2s_ui.widgets import (
     check_badge,
     code_expander,
@@ -106,8 +106,7 @@ def read_states(seed: int) -> tuple[str, list[list[object]]] | None:
     """The decoder state (as text) and the encoder states (rows), typed or taken from the encoder."""
     source = choice("scoring.from_label", SOURCES, "table", "scoring_from", "scoring.from_")
     if source == "encoder":
-        sentence = st.text_input(t("scoring.sentence_label"), value=DEFAULT_SENTENCE, key="scoring_sentence",
-                                 help=t("scoring.sentence_help"), max_chars=caps.MAX_TEXT_CHARS, bind="query-params")
+        sentence = linked(st.text_input, t("scoring.sentence_label"), key="scoring_sentence", default=DEFAULT_SENTENCE, help=t("scoring.sentence_help"), max_chars=caps.MAX_TEXT_CHARS)
         try:
             s, rows = encoder_states(sentence, seed)
         except InputError as err:
@@ -117,10 +116,8 @@ def read_states(seed: int) -> tuple[str, list[list[object]]] | None:
         st.dataframe(states_table(rows), hide_index=True, width="stretch")
         return ", ".join(repr(x) for x in s), [list(r) for r in rows]
     left, right = st.columns([2, 3])
-    dec = left.text_input(t("scoring.dec_label"), value=", ".join(f"{x:g}" for x in DEFAULT_DEC), key="scoring_dec",
-                          help=t("scoring.dec_help"), bind="query-params")
-    H_e = left.number_input(t("scoring.he_label"), min_value=1, max_value=MAX_SIZE, value=len(DEFAULT_ENC[0]), step=1,
-                            key="scoring_he", bind="query-params")
+    dec = linked(left.text_input, t("scoring.dec_label"), key="scoring_dec", default=", ".join(f"{x:g}" for x in DEFAULT_DEC), help=t("scoring.dec_help"))
+    H_e = linked(left.number_input, t("scoring.he_label"), key="scoring_he", default=len(DEFAULT_ENC[0]), min_value=1, max_value=MAX_SIZE, step=1)
     with right:
         rows = matrix_input("scoring_enc", DEFAULT_ENC, "scoring.field.enc_states", label=t("scoring.enc_label"),
                             parse=lambda r: r, n_cols=int(H_e), col_names=[f"h{i + 1}" for i in range(int(H_e))])
@@ -132,12 +129,9 @@ def read_inputs(boxes: dict) -> ScoringConfig | None:
     with boxes["inputs"]:
         st.subheader(t("scoring.inputs"))
         c1, c2, c3 = st.columns(3)
-        attn = c1.number_input(t("scoring.attn_label"), min_value=1, max_value=MAX_ATTN, value=3, step=1,
-                               key="scoring_attn", bind="query-params")
-        seed = c2.number_input(t("scoring.seed_label"), min_value=0, max_value=caps.MAX_SEED, value=0, step=1,
-                               key="scoring_seed", bind="query-params")
-        scale = c3.number_input(t("scoring.scale_label"), min_value=0.1, max_value=MAX_SCALE, value=2.0, step=0.5,
-                                key="scoring_scale", help=t("scoring.scale_help"), bind="query-params")
+        attn = linked(c1.number_input, t("scoring.attn_label"), key="scoring_attn", default=3, min_value=1, max_value=MAX_ATTN, step=1)
+        seed = linked(c2.number_input, t("scoring.seed_label"), key="scoring_seed", default=0, min_value=0, max_value=caps.MAX_SEED, step=1)
+        scale = linked(c3.number_input, t("scoring.scale_label"), key="scoring_scale", default=2.0, min_value=0.1, max_value=MAX_SCALE, step=0.5, help=t("scoring.scale_help"))
         states = read_states(int(seed))
         reset_button(INPUT_KEYS)
     with boxes["focus"]:
@@ -146,11 +140,8 @@ def read_inputs(boxes: dict) -> ScoringConfig | None:
     with boxes["window"]:
         window = choice("scoring.window_label", WINDOWS, "global", "scoring_window", "scoring.window_")
         c1, c2 = st.columns(2)
-        center = c1.number_input(t("scoring.center_label"), min_value=-caps.MAX_SEQ_LEN, max_value=caps.MAX_SEQ_LEN,
-                                 value=3, step=1, key="scoring_center", disabled=window != "local_m",
-                                 bind="query-params")
-        half_width = c2.number_input(t("scoring.half_width_label"), min_value=1, max_value=MAX_HALF_WIDTH, value=1,
-                                     step=1, key="scoring_D", disabled=window == "global", bind="query-params")
+        center = linked(c1.number_input, t("scoring.center_label"), key="scoring_center", default=3, min_value=-caps.MAX_SEQ_LEN, max_value=caps.MAX_SEQ_LEN, step=1, disabled=window != "local_m")
+        half_width = linked(c2.number_input, t("scoring.half_width_label"), key="scoring_D", default=1, min_value=1, max_value=MAX_HALF_WIDTH, step=1, disabled=window == "global")
     with boxes["flow"]:
         c1, c2 = st.columns(2)
         with c1:

@@ -20,7 +20,7 @@ from s2s_core.seq2seq.frames import (
     vector_text,
 )
 from s2s_ui.i18n import t
-from s2s_ui.linked import linked
+from s2s_ui.link import linked
 from s2s_ui.widgets import (
     check_badge,
     code_expander,
@@ -72,27 +72,24 @@ def draw(where, spec: dict) -> None:
 
 
 def size_input(label_key: str, key: str, value: int, hi: int) -> int:
-    return st.number_input(t(label_key), min_value=1, max_value=hi, value=value, step=1, key=key, bind="query-params")
+    return linked(st.number_input, t(label_key), key=key, default=value, min_value=1, max_value=hi, step=1)
 
 
 def read_inputs(replacement_box) -> Seq2SeqConfig | None:
     """Widgets -> validated config; None (with a message naming the field) when an input is bad."""
     st.subheader(t("seq2seq.inputs"))
-    source = st.text_input(t("seq2seq.source_label"), value=" ".join(DEFAULT.source), key="seq2seq_source",
-                           help=t("seq2seq.source_help"), max_chars=caps.MAX_TEXT_CHARS, bind="query-params")
+    source = linked(st.text_input, t("seq2seq.source_label"), key="seq2seq_source", default=" ".join(DEFAULT.source), help=t("seq2seq.source_help"), max_chars=caps.MAX_TEXT_CHARS)
     top = st.columns(2)
     cell = linked(top[0].segmented_control, t("seq2seq.cell_label"), CELLS, key="seq2seq_cell", default=DEFAULT.cell,
                   labels={c: t(f"seq2seq.cell_{c}") for c in CELLS}, required=True)
-    seed = top[1].number_input(t("seq2seq.seed_label"), min_value=0, max_value=caps.MAX_SEED, value=DEFAULT.seed,
-                               step=1, key="seq2seq_seed", bind="query-params")
+    seed = linked(top[1].number_input, t("seq2seq.seed_label"), key="seq2seq_seed", default=DEFAULT.seed, min_value=0, max_value=caps.MAX_SEED, step=1)
     enc_col, dec_col, run_col = st.columns(3)
     with enc_col.container(border=True):
         st.markdown(f"**{t('seq2seq.encoder_box')}**")
         embed = size_input("seq2seq.embed_label", "seq2seq_embed", DEFAULT.embed, caps.MAX_EMBED)
         enc_hidden = size_input("seq2seq.enc_hidden_label", "seq2seq_enc_hidden", DEFAULT.enc_hidden, caps.MAX_HIDDEN)
         enc_layers = size_input("seq2seq.enc_layers_label", "seq2seq_enc_layers", DEFAULT.enc_layers, caps.MAX_LAYERS)
-        bidirectional = st.toggle(t("seq2seq.bidirectional_label"), value=False, key="seq2seq_bidir",
-                                  bind="query-params")
+        bidirectional = linked(st.toggle, t("seq2seq.bidirectional_label"), key="seq2seq_bidir", default=False)
     with dec_col.container(border=True):
         st.markdown(f"**{t('seq2seq.decoder_box')}**")
         dec_hidden = size_input("seq2seq.dec_hidden_label", "seq2seq_dec_hidden", DEFAULT.dec_hidden, caps.MAX_HIDDEN)
@@ -105,9 +102,7 @@ def read_inputs(replacement_box) -> Seq2SeqConfig | None:
         steps = size_input("seq2seq.steps_label", "seq2seq_steps", DEFAULT.steps, MAX_STEPS)
         top_k = size_input("seq2seq.top_k_label", "seq2seq_top_k", DEFAULT.top_k, MAX_TOP_K)
     with replacement_box:  # drawn in the bottleneck section, read now: the measurement depends on it
-        replacement = st.text_input(t("seq2seq.replacement_label"), value=DEFAULT.replacement,
-                                    key="seq2seq_replacement", help=t("seq2seq.replacement_help"),
-                                    max_chars=MAX_WORD_CHARS, bind="query-params")
+        replacement = linked(st.text_input, t("seq2seq.replacement_label"), key="seq2seq_replacement", default=DEFAULT.replacement, help=t("seq2seq.replacement_help"), max_chars=MAX_WORD_CHARS)
     reset_button(INPUT_KEYS)
     try:
         return parse_config(source, cell=cell, embed=embed, enc_hidden=enc_hidden, enc_layers=enc_layers,
@@ -165,10 +160,8 @@ def show_handoff(config: Seq2SeqConfig, result: Seq2SeqResult) -> None:
 def pick_step(n_steps: int) -> int:
     """The step to inspect (0-based); a stale value (fewer steps now) falls back to step 1."""
     options = list(range(1, n_steps + 1))
-    if st.session_state.get("seq2seq_step") not in (*options, None):
-        st.session_state["seq2seq_step"] = 1
-    step = st.segmented_control(t("seq2seq.step_label"), options=options, default=1, format_func=lambda s: f"t{s}",
-                                key="seq2seq_step", required=True, bind="query-params")
+    step = linked(st.segmented_control, t("seq2seq.step_label"), options, key="seq2seq_step", default=1,
+                  labels={s: f"t{s}" for s in options}, parse=int, required=True)
     return int(step or 1) - 1
 
 

@@ -24,10 +24,9 @@ from s2s_core.shapes.frames import (
 from s2s_core.shapes.model import CELLS
 from s2s_core.shapes.padding import PaddingResult, padding_view
 from s2s_core.shapes.quiz import ShapeQuestion, grade, make_question, question_code
-from s2s_core.shapes.url import URL_KEYS, url_errors
 from s2s_ui.catalog import translate
 from s2s_ui.i18n import lang, t
-from s2s_ui.linked import linked
+from s2s_ui.link import linked
 from s2s_ui.widgets import (
     check_badge,
     code_expander,
@@ -103,53 +102,25 @@ def failure_labels() -> dict[str, str]:
     return {k: t(f"shapes.fail.option.{k}") for k in KINDS}
 
 
-def show_url_problems() -> None:
-    """A link value the widgets had to drop: say which field and why (app.py adds that the default is shown).
-
-    Only on the session's first run: later runs get their values from the widgets, and a language
-    switch rewrites the link's labels.
-    """
-    if st.session_state.get("shapes_link_checked"):
-        return
-    st.session_state["shapes_link_checked"] = True
-    for _key, err in url_errors(LINK):
-        show_error(err)
-
-
 def read_inputs() -> ShapesConfig | None:
     """Widgets -> validated config; None (with a message naming the field) when an input is bad."""
-    show_url_problems()
     st.subheader(t("shapes.inputs"))
     with st.container(border=True):
         top = st.columns([3, 2, 2, 3])
-        cell = top[0].segmented_control(
-            t("shapes.field.cell"), options=list(CELLS), default=DEFAULT.cell, key="shapes_cell",
-            required=True, help=t("shapes.help.cell"), bind="query-params")
-        batch_first = top[1].toggle(t("shapes.field.batch_first"), value=DEFAULT.batch_first,
-                                    key="shapes_batch_first", help=t("shapes.help.batch_first"), bind="query-params")
-        bidirectional = top[2].toggle(t("shapes.field.bidirectional"), value=DEFAULT.bidirectional,
-                                      key="shapes_bidirectional", help=t("shapes.help.bidirectional"),
-                                      bind="query-params")
-        packed = top[3].toggle(t("shapes.field.packed"), value=DEFAULT.packed, key="shapes_packed",
-                               help=t("shapes.help.packed"), bind="query-params")
+        cell = linked(top[0].segmented_control, t("shapes.field.cell"), list(CELLS), key="shapes_cell", default=DEFAULT.cell, required=True, help=t("shapes.help.cell"))
+        batch_first = linked(top[1].toggle, t("shapes.field.batch_first"), key="shapes_batch_first", default=DEFAULT.batch_first, help=t("shapes.help.batch_first"))
+        bidirectional = linked(top[2].toggle, t("shapes.field.bidirectional"), key="shapes_bidirectional", default=DEFAULT.bidirectional, help=t("shapes.help.bidirectional"))
+        packed = linked(top[3].toggle, t("shapes.field.packed"), key="shapes_packed", default=DEFAULT.packed, help=t("shapes.help.packed"))
         sizes = st.columns(4)
-        B = sizes[0].number_input(t("shapes.field.B"), 1, caps.MAX_BATCH, DEFAULT.B, key="shapes_B", bind="query-params")
-        S = sizes[1].number_input(t("shapes.field.S"), 1, caps.MAX_SEQ_LEN, DEFAULT.S, key="shapes_S",
-                                  bind="query-params")
-        E = sizes[2].number_input(t("shapes.field.E"), 1, caps.MAX_EMBED, DEFAULT.E, key="shapes_E", bind="query-params")
-        H = sizes[3].number_input(t("shapes.field.H"), 1, caps.MAX_HIDDEN, DEFAULT.H, key="shapes_H",
-                                  bind="query-params")
+        B = linked(sizes[0].number_input, t("shapes.field.B"), key="shapes_B", default=DEFAULT.B, min_value=1, max_value=caps.MAX_BATCH)
+        S = linked(sizes[1].number_input, t("shapes.field.S"), key="shapes_S", default=DEFAULT.S, min_value=1, max_value=caps.MAX_SEQ_LEN)
+        E = linked(sizes[2].number_input, t("shapes.field.E"), key="shapes_E", default=DEFAULT.E, min_value=1, max_value=caps.MAX_EMBED)
+        H = linked(sizes[3].number_input, t("shapes.field.H"), key="shapes_H", default=DEFAULT.H, min_value=1, max_value=caps.MAX_HIDDEN)
         more = st.columns(4)
-        layers = more[0].number_input(t("shapes.field.num_layers"), 1, caps.MAX_LAYERS, DEFAULT.num_layers,
-                                      key="shapes_num_layers", bind="query-params")
-        proj = more[1].number_input(t("shapes.field.proj_size"), 0, caps.MAX_HIDDEN, DEFAULT.proj_size,
-                                    key="shapes_proj_size", help=t("shapes.help.proj_size"),
-                                    disabled=cell != "LSTM", bind="query-params")
-        seed = more[2].number_input(t("shapes.field.seed"), 0, caps.MAX_SEED, DEFAULT.seed, key="shapes_seed",
-                                    help=t("shapes.help.seed"), bind="query-params")
-        lengths = more[3].text_input(t("shapes.field.lengths"), value="", key="shapes_lengths", placeholder="3, 1",
-                                     max_chars=caps.MAX_TEXT_CHARS, help=t("shapes.help.lengths"),
-                                     bind="query-params")
+        layers = linked(more[0].number_input, t("shapes.field.num_layers"), key="shapes_num_layers", default=DEFAULT.num_layers, min_value=1, max_value=caps.MAX_LAYERS)
+        proj = linked(more[1].number_input, t("shapes.field.proj_size"), key="shapes_proj_size", default=DEFAULT.proj_size, min_value=0, max_value=caps.MAX_HIDDEN, help=t("shapes.help.proj_size"), disabled=cell != "LSTM")
+        seed = linked(more[2].number_input, t("shapes.field.seed"), key="shapes_seed", default=DEFAULT.seed, min_value=0, max_value=caps.MAX_SEED, help=t("shapes.help.seed"))
+        lengths = linked(more[3].text_input, t("shapes.field.lengths"), key="shapes_lengths", default="", placeholder="3, 1", max_chars=caps.MAX_TEXT_CHARS, help=t("shapes.help.lengths"))
         st.caption(t("shapes.lengths_note"))
         if cell != "LSTM" and proj:
             st.caption(t("shapes.proj_disabled", cell=cell))
@@ -255,10 +226,8 @@ def show_bridge(config: ShapesConfig) -> None:
     st.subheader(t("shapes.bridge.heading"))
     st.caption(t("shapes.bridge.intro"))
     left, right = st.columns(2)
-    layers = left.number_input(t("shapes.field.dec_layers"), 1, caps.MAX_LAYERS, 1, key="shapes_dec_layers",
-                               bind="query-params")
-    hidden = right.number_input(t("shapes.field.dec_hidden"), 1, caps.MAX_HIDDEN, 8, key="shapes_dec_hidden",
-                                bind="query-params")
+    layers = linked(left.number_input, t("shapes.field.dec_layers"), key="shapes_dec_layers", default=1, min_value=1, max_value=caps.MAX_LAYERS)
+    hidden = linked(right.number_input, t("shapes.field.dec_hidden"), key="shapes_dec_hidden", default=8, min_value=1, max_value=caps.MAX_HIDDEN)
     try:
         decoder = parse_bridge(layers, hidden)
     except InputError as err:
@@ -358,7 +327,6 @@ def show_quiz() -> None:
 
 page_header("shapes")
 # Read before any widget: a bound widget removes a URL value it cannot use.
-LINK = {k: st.query_params[k] for k in URL_KEYS if k in st.query_params}
 st.caption(t("shapes.defaults_note"))
 config = read_inputs()
 if config is not None:

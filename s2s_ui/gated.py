@@ -13,7 +13,7 @@ import streamlit as st
 
 from s2s_core import caps
 from s2s_core.errors import InputError
-from s2s_core.lstm.inputs import (
+from s2s_core.gated.inputs import (
     DEFAULT_E,
     DEFAULT_H,
     DEFAULT_SEED,
@@ -24,7 +24,7 @@ from s2s_core.lstm.inputs import (
     SOURCES,
 )
 from s2s_ui.i18n import t
-from s2s_ui.linked import linked
+from s2s_ui.link import linked
 from s2s_ui.widgets import matrix_input, md_escape, reset_button, show_error
 
 
@@ -38,12 +38,9 @@ def read_cell_inputs(ns: str, parse_config: Callable[..., Any]) -> Any | None:
     source = linked(st.segmented_control, t(f"{ns}.source_label"), SOURCES, key=f"{ns}_source", default="sentence",
                     labels={s: t(f"{ns}.source_{s}") for s in SOURCES}, required=True)
     c1, c2, c3 = st.columns(3)
-    E = c1.number_input(t(f"{ns}.E_label"), min_value=1, max_value=MAX_E, value=DEFAULT_E, step=1,
-                        key=f"{ns}_E", bind="query-params")
-    H = c2.number_input(t(f"{ns}.H_label"), min_value=1, max_value=MAX_H, value=DEFAULT_H, step=1,
-                        key=f"{ns}_H", bind="query-params")
-    seed = c3.number_input(t(f"{ns}.seed_label"), min_value=0, max_value=caps.MAX_SEED, value=DEFAULT_SEED, step=1,
-                           key=f"{ns}_seed", help=t(f"{ns}.seed_help"), bind="query-params")
+    E = linked(c1.number_input, t(f"{ns}.E_label"), key=f"{ns}_E", default=DEFAULT_E, min_value=1, max_value=MAX_E, step=1)
+    H = linked(c2.number_input, t(f"{ns}.H_label"), key=f"{ns}_H", default=DEFAULT_H, min_value=1, max_value=MAX_H, step=1)
+    seed = linked(c3.number_input, t(f"{ns}.seed_label"), key=f"{ns}_seed", default=DEFAULT_SEED, min_value=0, max_value=caps.MAX_SEED, step=1, help=t(f"{ns}.seed_help"))
     sentence, rows = None, None
     if source == "table":
         width = int(E or 1)
@@ -54,8 +51,7 @@ def read_cell_inputs(ns: str, parse_config: Callable[..., Any]) -> Any | None:
         if rows is None:
             return None
     else:
-        sentence = st.text_input(t(f"{ns}.sentence_label"), value=DEFAULT_SENTENCE, key=f"{ns}_sentence",
-                                 help=t(f"{ns}.sentence_help"), max_chars=caps.MAX_TEXT_CHARS, bind="query-params")
+        sentence = linked(st.text_input, t(f"{ns}.sentence_label"), key=f"{ns}_sentence", default=DEFAULT_SENTENCE, help=t(f"{ns}.sentence_help"), max_chars=caps.MAX_TEXT_CHARS)
     reset_button(input_keys(ns))
     try:
         return parse_config(source, sentence, rows, E, H, seed)

@@ -34,6 +34,7 @@ from s2s_ui.i18n import t
 T = TypeVar("T")
 MAX_RAW_CHARS = 2000  # a link value longer than this is not read at all
 _TRUE, _FALSE = ("true", "1", "on", "yes"), ("false", "0", "off", "no")
+KEYS = "_link_keys"  # session key: every URL parameter read through this module (tests tamper with each)
 
 
 # --- the two primitives: read a checked value from the link, write a raw value into it ------------------
@@ -43,6 +44,7 @@ def from_link(key: str, label: str, parse: Callable[[str], T]) -> T | None:
 
     A bad value is reported now, naming the field by its visible label, with the core's reason.
     """
+    st.session_state.setdefault(KEYS, set()).add(key)
     raw = st.query_params.get(key)
     if raw is None:
         return None

@@ -33,6 +33,11 @@ def all_text(at: AppTest) -> str:
     return "\n".join(parts)
 
 
+def toasts(at: AppTest) -> str:
+    """Every toast's text (the link helper reports a rejected link value in one), markdown escapes removed."""
+    return " ".join(str(x.value) for x in at.toast).replace("\\", "")
+
+
 @pytest.fixture(params=LANGS)
 def lang(request) -> str:
     return request.param

@@ -5,7 +5,7 @@ from __future__ import annotations
 from s2s_core.bptt import BpttConfig, backprop_through_time, clip
 from s2s_core.bptt.frames import ratio_band, sci
 from s2s_ui.catalog import translate
-from tests.app.conftest import all_text, open_page
+from tests.app.conftest import toasts, all_text, open_page
 
 
 def _metrics(at) -> list[str]:
@@ -49,7 +49,8 @@ def test_linear_rnn_shows_the_rho_law_check_and_truncation(lang):
 def test_gated_cell_details_and_out_of_range_link(lang):
     at = open_page("bptt", lang, query={"bptt_cell": "LSTM", "bptt_T": "500"})
     assert not at.exception
-    assert at.slider(key="bptt_T").value == 30  # Streamlit keeps the default for an impossible link value
-    assert at.segmented_control(key="bptt_cell").value == "lstm"  # the link names the cell as shown: LSTM
+    assert at.slider(key="bptt_T").value == 30  # the default, for an impossible link value ...
+    assert translate(lang, "bptt.T_label") in toasts(at) and "500" in toasts(at)  # ... named, with the value
+    assert at.segmented_control(key="bptt_cell").value == "lstm"  # an older link named the cell as shown: LSTM
     assert translate(lang, "bptt.clip_cell", cell="LSTM") in all_text(at)
     assert at.radio(key="bptt_quiz_lstm") is not None

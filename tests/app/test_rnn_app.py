@@ -5,7 +5,7 @@ from __future__ import annotations
 from s2s_core.rnn import parse_config, unroll
 from s2s_core.rnn.frames import vec_text
 from s2s_ui.catalog import translate
-from tests.app.conftest import all_text, open_page
+from tests.app.conftest import toasts, all_text, open_page
 
 DEFAULT = {"ko": "나는 책을 읽는다", "en": "I read a book"}
 
@@ -56,7 +56,7 @@ def test_oversized_H_and_nan_weight_are_explained_and_the_page_goes_on(lang):
                                        "rnn_w_x_4x3": "1,nan,0;0,0,0;0,0,0;0,0,0"})
     assert not at.exception
     errors = " ".join(e.value for e in at.error)
-    assert translate(lang, "rnn.field.H") in errors and "100" in errors  # the cap, named
+    assert translate(lang, "rnn.field.H") in toasts(at) and "100" in toasts(at)  # the link's value and the cap, named
     assert translate(lang, "rnn.field.W_x") in errors  # the NaN cell, named
     assert at.number_input(key="rnn_H").value == 4  # the page goes on with the default ...
     assert _check_passes(at, lang)  # ... and seeded W_x for the broken table

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from s2s_core.shapes.quiz import make_question
 from s2s_ui.catalog import translate
-from tests.app.conftest import all_text, open_page
+from tests.app.conftest import toasts, all_text, open_page
 
 
 def _click(at, label: str):
@@ -76,9 +76,8 @@ def test_padding_packing_and_bad_lengths(lang):
 def test_link_values_out_of_range_are_named():
     at = open_page("shapes", "ko", query={"shapes_B": "0", "shapes_cell": "Transformer", "shapes_failure": "x"})
     assert not at.exception
-    errors = _errors(at)
     for field in ("B", "cell", "failure"):
-        assert translate("ko", f"shapes.field.{field}") in errors
+        assert translate("ko", f"shapes.field.{field}") in toasts(at)
     assert "`(2, 3, 6)`" in all_text(at)  # defaults are shown instead
 
 

@@ -365,18 +365,3 @@ def test_core_never_imports_streamlit():
                 assert not any(a.name.split(".")[0] == "streamlit" for a in node.names), path
             if isinstance(node, ast.ImportFrom):
                 assert (node.module or "").split(".")[0] != "streamlit", path
-
-
-def test_url_values_a_widget_would_drop_are_reported():
-    from s2s_core.shapes.url import url_errors
-
-    bad = url_errors({"shapes_B": "0", "shapes_S": "abc", "shapes_cell": "Transformer", "shapes_batch_first": "maybe",
-                      "shapes_failure": "boom", "shapes_seed": "1e99", "shapes_E": "4", "shapes_packed": "TRUE",
-                      "lang": "xx"})
-    assert {key: err.field for key, err in bad} == {
-        "shapes_B": "shapes.field.B", "shapes_S": "shapes.field.S", "shapes_cell": "shapes.field.cell",
-        "shapes_batch_first": "shapes.field.batch_first", "shapes_failure": "shapes.field.failure",
-        "shapes_seed": "shapes.field.seed"}
-    assert url_errors({}) == []
-    assert url_errors({"shapes_failure": "wrong_e"}) == []  # a link holds the raw kind, in any language
-    assert [k for k, _ in url_errors({"shapes_failure": "wrong E"})] == ["shapes_failure"]  # not a label

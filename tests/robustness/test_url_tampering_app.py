@@ -10,6 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from s2s_ui.catalog import translate
+from s2s_ui.link import KEYS
 from s2s_ui.registry import existing_pages
 from tests.app.conftest import LANGS, ROOT
 from tests.robustness.fuzz import SCRIPT, exception_summary, full_details, html_leaks, open_page_full, unfilled_texts
@@ -25,11 +26,9 @@ URL_RUNS = int(os.environ.get("URL_RUNS", "6"))
 
 
 def url_keys(ns: str) -> list[str]:
-    """The keys this page reads from the URL: bound widgets and mirrored tables, as a default run shows them."""
+    """The keys this page reads from the URL (every one goes through s2s_ui/link.py), as a default run shows them."""
     at = open_page_full(ns, "en")
-    keys = {node.proto.query_param_key for node in at if getattr(getattr(node, "proto", None), "query_param_key", "")}
-    keys |= set(at.query_params) - {"lang"}
-    return sorted(keys)
+    return sorted(at.session_state[KEYS] if KEYS in at.session_state else set())
 
 
 def check(at: AppTest, ns: str, lang: str, where: str, unfilled: dict[str, str]) -> None:
@@ -62,8 +61,8 @@ def test_tampered_urls(spec, request):
 
 @pytest.mark.parametrize("spec", existing_pages(), ids=lambda s: s.ns)
 def test_infinite_numbers_in_url(spec):
-    """?key=1e309 / inf / nan on every key: app.py drops non-finite values before Streamlit's int number_input
-    would raise on int(inf) while seeding from the URL (s2s_ui/urlstate.drop_non_finite)."""
+    """?key=1e309 / inf / nan on every key: the link helper's core check rejects them before a widget sees them
+    (Streamlit's own bound int number_input raised on int(inf))."""
     keys = url_keys(spec.ns)
     for i, value in enumerate(INFINITE):
         lang = LANGS[i % len(LANGS)]

@@ -1,0 +1,88 @@
+"""The one link helper (s2s_ui/link.py): raw options in the link (a Korean link opens in English), a bad
+value named when it seeds, stale values dropped, the default leaving no parameter."""
+
+from __future__ import annotations
+
+import pytest
+
+from s2s_core.shapes.failures import KINDS
+from s2s_ui.catalog import translate
+from tests.app.conftest import open_page, toasts
+
+# (page, widget kind, key, a non-default raw option, how AppTest reads it back)
+CASES = [
+    ("attention", "segmented_control", "att_mode", "scores"),
+    ("seq2seq", "segmented_control", "seq2seq_bridge", "linear"),
+    ("scoring", "segmented_control", "scoring_focus", "dot"),
+    ("shapes", "selectbox", "shapes_failure", "wrong_e"),
+    ("lstm", "segmented_control", "lstm_source", "table"),
+    ("gru", "segmented_control", "gru_step", 3),
+    ("training", "selectbox", "training_task", "sort"),
+]
+
+
+@pytest.mark.parametrize("ns, kind, key, option", CASES, ids=[c[2] for c in CASES])
+def test_a_choice_made_in_korean_opens_in_english(ns, kind, key, option):
+    ko = open_page(ns, "ko")
+    getattr(ko, kind)(key=key).set_value(option).run()
+    assert not ko.exception
+    link = ko.query_params[key]
+    assert link == str(option)  # the raw option, not "원점수" or any other label
+    en = open_page(ns, "en", query={key: link})
+    assert not en.exception
+    assert getattr(en, kind)(key=key).value == option
+
+
+def test_the_default_leaves_no_parameter_and_an_unknown_value_falls_back_with_a_notice():
+    at = open_page("attention", "en", query={"att_mode": "원점수"})  # a label is not an option
+    assert not at.exception
+    assert at.segmented_control(key="att_mode").value == "weights"
+    assert "att_mode" not in at.query_params
+    assert "att_mode" in toasts(at)
+
+
+def test_shapes_failure_labels_are_translated_but_the_options_are_not():
+    at = open_page("shapes", "ko")
+    box = at.selectbox(key="shapes_failure")
+    assert list(box.options) == [translate("ko", f"shapes.fail.option.{k}") for k in KINDS]
+
+
+def test_a_rejected_number_is_named_with_the_reason_when_it_seeds():
+    at = open_page("rnn", "ko", query={"rnn_H": "99", "rnn_E": "inf", "rnn_seed": "7"})
+    assert not at.exception
+    assert at.number_input(key="rnn_H").value == 4 and at.number_input(key="rnn_E").value == 3  # defaults
+    assert at.number_input(key="rnn_seed").value == 7  # a good value in the same link is kept
+    said = toasts(at)
+    assert translate("ko", "rnn.field.H") in said and "99" in said  # field and value, in Korean
+    assert translate("ko", "rnn.field.E") in said
+    assert at.query_params.get("rnn_seed") == "7" and "rnn_H" not in at.query_params  # the link is repaired
+
+
+def test_a_value_for_a_field_drawn_later_is_kept_and_not_reported():
+    """/training?training_source=1234: the source field appears only after training; nothing is rejected."""
+    at = open_page("training", "en", query={"training_source": "1234"})
+    assert not at.exception
+    assert toasts(at) == ""
+    assert at.query_params.get("training_source") == "1234"
+
+
+def test_a_stale_choice_is_dropped_by_the_helper():
+    at = open_page("attention", "en")
+    at.multiselect(key="att_pad").set_value(["s3"]).run()
+    assert at.query_params["att_pad"] == "s3"
+    at.number_input(key="att_dim").set_value(2).run()  # same rows: s3 still exists
+    assert at.multiselect(key="att_pad").value == ["s3"]
+    at2 = open_page("seq2seq", "en", query={"seq2seq_step": "2"})
+    assert at2.segmented_control(key="seq2seq_step").value == 2
+    at2.number_input(key="seq2seq_steps").set_value(1).run()  # one decoder step: step 2 is gone
+    assert not at2.exception
+    assert at2.segmented_control(key="seq2seq_step").value == 1  # back to the default
+    assert "seq2seq_step" not in at2.query_params
+
+
+def test_a_number_out_of_a_new_range_is_clamped():
+    at = open_page("rnn", "en")
+    at.slider(key="rnn_step").set_value(3).run()
+    at.text_input(key="rnn_sentence_en").input("two words").run()
+    assert not at.exception
+    assert at.slider(key="rnn_step").value == 2

@@ -7,6 +7,9 @@ from dataclasses import replace
 import streamlit as st
 
 from s2s_core.errors import InputError
+from s2s_core.gated.charts import gate_heatmaps, override_lines, states_heatmaps, step_charts
+from s2s_core.gated.forcing import parse_forces
+from s2s_core.gated.frames import first_difference, fmt, largest_states, vec_text, weight_rows
 from s2s_core.gru import GruConfig, GruResult, gru_gates, parse_config
 from s2s_core.gru.charts import params_chart
 from s2s_core.gru.code import script
@@ -25,9 +28,6 @@ from s2s_core.gru.frames import (
     step_bars,
     step_table,
 )
-from s2s_core.lstm.charts import gate_heatmaps, override_lines, states_heatmaps, step_charts
-from s2s_core.lstm.forcing import parse_forces
-from s2s_core.lstm.frames import first_difference, fmt, largest_states, vec_text, weight_rows
 from s2s_ui.catalog import translate
 from s2s_ui.gated import pick_step, read_cell_inputs, read_forces
 from s2s_ui.i18n import lang, t

@@ -8,25 +8,21 @@ import streamlit as st
 
 from s2s_core.errors import InputError
 from s2s_core.lstm import LstmConfig, LstmResult, lstm_gates, parse_config
-from s2s_core.lstm.charts import gate_heatmaps, override_lines, states_heatmaps, step_charts
+from s2s_core.gated.charts import gate_heatmaps, override_lines, states_heatmaps, step_charts
+from s2s_core.gated.forcing import parse_forces
+from s2s_core.gated.frames import first_difference, fmt, largest_states, vec_text, weight_rows
 from s2s_core.lstm.code import script
 from s2s_core.lstm.compute import FORCEABLE, GATES
 from s2s_core.lstm.diagram import lstm_cell_dot
-from s2s_core.lstm.forcing import parse_forces
 from s2s_core.lstm.frames import (
     equations,
-    first_difference,
-    fmt,
     gates_frame,
-    largest_states,
     mean_openness,
     override_frame,
     reading,
     states_frame,
     step_bars,
     step_table,
-    vec_text,
-    weight_rows,
 )
 from s2s_ui.catalog import translate
 from s2s_ui.gated import pick_step, read_cell_inputs, read_forces

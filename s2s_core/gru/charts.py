@@ -1,17 +1,17 @@
-"""Altair chart for the GRU page's comparison (the gate, step and state charts are shared with the LSTM page)."""
+"""Altair chart for the GRU page's comparison (the gate, step and state charts are in s2s_core.gated.charts)."""
 
 from __future__ import annotations
 
 import altair as alt
 import pandas as pd
 
-from s2s_core.lstm.charts import FIT_X, _records
+from s2s_core.chartkit import FIT_X, records
 
 
 def params_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
     """Parameters per module, stacked by tensor (weight_ih, weight_hh, biases)."""
     return alt.Chart(
-        _records(frame), width="container", height=alt.Step(34), title=labels["params_title"], autosize=FIT_X,
+        records(frame), width="container", height=alt.Step(34), title=labels["params_title"], autosize=FIT_X,
     ).mark_bar().encode(
         y=alt.Y("cell:N", title=None, sort=["nn.RNN", "nn.GRU", "nn.LSTM"]),
         x=alt.X("sum(numel):Q", title=labels["params"]),

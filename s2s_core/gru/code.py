@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from s2s_core.gated.code import forces_literal, init_block, input_block
 from s2s_core.gru.compute import GruConfig
-from s2s_core.lstm.code import forces_literal, init_block, input_block
 
 
 def script(config: GruConfig) -> str:

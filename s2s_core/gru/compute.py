@@ -12,9 +12,9 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from s2s_core.lstm.compute import GateWeights
-from s2s_core.lstm.forcing import Force, apply_force, parse_forces
-from s2s_core.lstm.inputs import MAX_H, SequenceSpec, init_parameters, input_vectors, parse_sequence
+from s2s_core.gated.blocks import GateWeights, seeded_module, split_blocks
+from s2s_core.gated.forcing import Force, apply_force, parse_forces
+from s2s_core.gated.inputs import MAX_H, SequenceSpec, input_vectors, parse_sequence
 from s2s_core.validate import check_int
 
 GATES = ("r", "z", "n")  # PyTorch's order of the three blocks
@@ -77,21 +77,12 @@ def parse_config(source: object, sentence: object, vector_rows: list[list[object
 
 def make_gru(E: int, H: int, seed: int) -> nn.GRU:
     """nn.GRU(E, H) in float64 with its default init drawn from a private, seeded generator."""
-    gru = nn.GRU(E, H, batch_first=True, dtype=torch.float64)
-    params = list(gru.parameters())  # weight_ih_l0, weight_hh_l0, bias_ih_l0, bias_hh_l0
-    with torch.no_grad():
-        for p, value in zip(params, init_parameters([tuple(p.shape) for p in params], H, seed)):
-            p.copy_(value)
-    return gru
+    return seeded_module(nn.GRU, E, H, seed)
 
 
 def split_gates(gru: nn.GRU) -> dict[str, GateWeights]:
     """Cut the module's stacked (3H, ·) parameters into the r, z, n blocks."""
-    W_x = gru.weight_ih_l0.detach().chunk(3, dim=0)  # 3 x (H, E)
-    W_h = gru.weight_hh_l0.detach().chunk(3, dim=0)  # 3 x (H, H)
-    b_x = gru.bias_ih_l0.detach().chunk(3)  # 3 x (H,)
-    b_h = gru.bias_hh_l0.detach().chunk(3)  # 3 x (H,)
-    return {name: GateWeights(W_x[k], W_h[k], b_x[k], b_h[k]) for k, name in enumerate(GATES)}
+    return split_blocks(gru, GATES)
 
 
 def hand_gru(x: torch.Tensor, w: Mapping[str, GateWeights], forces: tuple[Force, ...] = ()) -> GruRun:

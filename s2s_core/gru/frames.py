@@ -6,23 +6,16 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from s2s_core.gated import frames as gated_frames
+from s2s_core.gated.forcing import Force
+from s2s_core.gated.frames import THRESHOLD, unit, vec_text
 from s2s_core.gru.compare import BLOCKS, CELLS, STATES, Comparison
 from s2s_core.gru.compute import GATES, GruResult, GruRun
-from s2s_core.lstm.forcing import Force, forced_mask
-from s2s_core.lstm.frames import THRESHOLD, unit, vec_text
 
 
 def gates_frame(run: GruRun, labels: Sequence[str], forces: tuple[Force, ...] = ()) -> pd.DataFrame:
-    """One row per (gate, step, component): r, z (0-1) and the candidate n (-1..1)."""
-    S, H = run.h.shape
-    rows = []
-    for name in GATES:
-        mask = forced_mask(name, S, forces)
-        for t in range(S):
-            for k in range(H):
-                rows.append({"gate": name, "step": labels[t], "t": t + 1, "component": unit(k),
-                             "value": float(run.gates[name].value[t, k]), "forced": mask[t]})
-    return pd.DataFrame(rows)
+    """One row per (gate, step, component): r, z (0-1) and the candidate n (-1..1), and whether forced."""
+    return gated_frames.gates_frame(run, GATES, labels, forces)
 
 
 def step_table(run: GruRun, step: int) -> pd.DataFrame:
@@ -47,19 +40,12 @@ def step_bars(run: GruRun, step: int) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 def states_frame(run: GruRun, labels: Sequence[str]) -> pd.DataFrame:
     """h_t at every step (the only state a GRU carries)."""
-    S, H = run.h.shape
-    return pd.DataFrame([{"state": "h", "step": labels[t], "t": t + 1, "component": unit(k),
-                          "value": float(run.h[t, k])} for t in range(S) for k in range(H)])
+    return gated_frames.states_frame(run, STATES["gru"], labels)
 
 
 def override_frame(natural: GruRun, forced: GruRun, labels: Sequence[str], names: dict[str, str]) -> pd.DataFrame:
     """h of both runs, one row per (run, step, component)."""
-    S, H = natural.h.shape
-    return pd.DataFrame([
-        {"run": names[key], "state": "h", "step": labels[t], "t": t + 1, "component": unit(k),
-         "value": float(run.h[t, k])}
-        for key, run in (("natural", natural), ("forced", forced)) for t in range(S) for k in range(H)
-    ])
+    return gated_frames.override_frame(natural, forced, STATES["gru"], labels, names)
 
 
 def equations(result: GruResult, run: GruRun, step: int) -> list[str]:

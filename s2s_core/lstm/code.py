@@ -2,49 +2,8 @@
 
 from __future__ import annotations
 
+from s2s_core.gated.code import forces_literal, init_block, input_block
 from s2s_core.lstm.compute import LstmConfig
-from s2s_core.lstm.inputs import SequenceSpec, embedding_rows
-
-
-def _rows(rows) -> str:
-    return "[" + ", ".join("[" + ", ".join(repr(float(v)) for v in r) + "]" for r in rows) + "]"
-
-
-def input_block(seq: SequenceSpec) -> str:
-    """Script lines that build x (S, E): the sentence through an nn.Embedding, or the typed table."""
-    if seq.source == "table":
-        return f"x = torch.tensor({_rows(seq.vectors)}, dtype=torch.float64)  # (S, E) the typed vectors\n"
-    vocab, table = embedding_rows(seq)
-    ids = [vocab.index(tok) for tok in seq.tokens]
-    return (
-        f"words = {list(seq.tokens)!r}\n"
-        f"vocab = {list(vocab)!r}\n"
-        "# The page draws each word's row from N(0, 1) with a generator seeded by the word and the seed,\n"
-        "# like an untrained nn.Embedding; the exact rows are copied here.\n"
-        f"table = torch.tensor({_rows(table)}, dtype=torch.float64)  # (V, E)\n"
-        "embedding = nn.Embedding.from_pretrained(table)\n"
-        f"ids = torch.tensor({ids})  # (S,) one id per word\n"
-        "x = embedding(ids)  # (S, E)\n"
-    )
-
-
-def init_block(module: str, E: int, H: int, seed: int) -> str:
-    """Script lines that build the module with the page's seeded init U(-1/√H, 1/√H)."""
-    return (
-        f"E, H = {E}, {H}\n"
-        f"cell = nn.{module}(E, H, batch_first=True, dtype=torch.float64)\n"
-        "# PyTorch's own init range, drawn from a private generator so the numbers are reproducible.\n"
-        f"gen = torch.Generator().manual_seed({seed})\n"
-        "k = 1 / math.sqrt(H)\n"
-        "with torch.no_grad():\n"
-        "    for p in cell.parameters():  # weight_ih_l0, weight_hh_l0, bias_ih_l0, bias_hh_l0\n"
-        "        p.copy_(torch.rand(*p.shape, generator=gen, dtype=torch.float64) * 2 * k - k)\n"
-    )
-
-
-def forces_literal(config) -> str:
-    """{gate: ([0-based steps], value)} for the script."""
-    return "{" + ", ".join(f"{f.gate!r}: ({list(f.steps)}, {f.value!r})" for f in config.forces) + "}"
 
 
 def script(config: LstmConfig) -> str:

@@ -12,8 +12,9 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from s2s_core.lstm.forcing import Force, apply_force, parse_forces
-from s2s_core.lstm.inputs import MAX_H, SequenceSpec, init_parameters, input_vectors, parse_sequence
+from s2s_core.gated.blocks import GateWeights, seeded_module, split_blocks
+from s2s_core.gated.forcing import Force, apply_force, parse_forces
+from s2s_core.gated.inputs import MAX_H, SequenceSpec, input_vectors, parse_sequence
 from s2s_core.validate import check_int
 
 GATES = ("i", "f", "g", "o")  # PyTorch's order of the four blocks
@@ -27,16 +28,6 @@ class LstmConfig:
     seq: SequenceSpec = SequenceSpec()
     H: int = 4
     forces: tuple[Force, ...] = ()
-
-
-@dataclass(frozen=True)
-class GateWeights:
-    """One gate's block of nn.LSTM's stacked parameters."""
-
-    W_x: torch.Tensor  # (H, E) rows of weight_ih_l0
-    W_h: torch.Tensor  # (H, H) rows of weight_hh_l0
-    b_x: torch.Tensor  # (H,) part of bias_ih_l0
-    b_h: torch.Tensor  # (H,) part of bias_hh_l0
 
 
 @dataclass(frozen=True)
@@ -90,21 +81,12 @@ def parse_config(source: object, sentence: object, vector_rows: list[list[object
 
 def make_lstm(E: int, H: int, seed: int) -> nn.LSTM:
     """nn.LSTM(E, H) in float64 with its default init drawn from a private, seeded generator."""
-    lstm = nn.LSTM(E, H, batch_first=True, dtype=torch.float64)
-    params = list(lstm.parameters())  # weight_ih_l0, weight_hh_l0, bias_ih_l0, bias_hh_l0
-    with torch.no_grad():
-        for p, value in zip(params, init_parameters([tuple(p.shape) for p in params], H, seed)):
-            p.copy_(value)
-    return lstm
+    return seeded_module(nn.LSTM, E, H, seed)
 
 
 def split_gates(lstm: nn.LSTM) -> dict[str, GateWeights]:
     """Cut the module's stacked (4H, ·) parameters into the i, f, g, o blocks (rows k·H to (k+1)·H)."""
-    W_x = lstm.weight_ih_l0.detach().chunk(4, dim=0)  # 4 x (H, E)
-    W_h = lstm.weight_hh_l0.detach().chunk(4, dim=0)  # 4 x (H, H)
-    b_x = lstm.bias_ih_l0.detach().chunk(4)  # 4 x (H,)
-    b_h = lstm.bias_hh_l0.detach().chunk(4)  # 4 x (H,)
-    return {name: GateWeights(W_x[k], W_h[k], b_x[k], b_h[k]) for k, name in enumerate(GATES)}
+    return split_blocks(lstm, GATES)
 
 
 def hand_lstm(x: torch.Tensor, w: Mapping[str, GateWeights], forces: tuple[Force, ...] = ()) -> LstmRun:

@@ -7,41 +7,17 @@ from collections.abc import Sequence
 import pandas as pd
 import torch
 
+from s2s_core.gated import frames as gated_frames
+from s2s_core.gated.forcing import Force
+from s2s_core.gated.frames import THRESHOLD, unit, vec_text
 from s2s_core.lstm.compute import GATES, LstmResult, LstmRun
-from s2s_core.lstm.forcing import Force, forced_mask
 
-THRESHOLD = 0.5  # a gate "mostly open" above this: the plain-words reading's cut-off
-
-
-def fmt(x: float, digits: int = 3) -> str:
-    """-0.12345 -> '-0.123'; never '-0.000'."""
-    text = f"{x:.{digits}f}"
-    return text[1:] if text.startswith("-") and float(text) == 0 else text
-
-
-def vec_text(v: torch.Tensor | Sequence[float], digits: int = 3) -> str:
-    """[0.260, -0.407, …] with fixed decimals."""
-    values = v.tolist() if isinstance(v, torch.Tensor) else list(v)
-    return "[" + ", ".join(fmt(float(a), digits) for a in values) + "]"
-
-
-def unit(k: int) -> str:
-    """0-based component -> '1', '2', … (the same label in every chart and table)."""
-    return str(k + 1)
+STATES = ("c", "h")  # what an LSTM carries from step to step
 
 
 def gates_frame(run: LstmRun, labels: Sequence[str], forces: tuple[Force, ...] = ()) -> pd.DataFrame:
-    """One row per (gate, step, component): value, and whether an override set it."""
-    S, H = run.h.shape
-    rows = []
-    for name in GATES:
-        mask = forced_mask(name, S, forces)
-        value = run.gates[name].value  # (S, H)
-        for t in range(S):
-            for k in range(H):
-                rows.append({"gate": name, "step": labels[t], "t": t + 1, "component": unit(k),
-                             "value": float(value[t, k]), "forced": mask[t]})
-    return pd.DataFrame(rows)
+    """One row per (gate, step, component): i, f, o (0-1) and the candidate g (-1..1), and whether forced."""
+    return gated_frames.gates_frame(run, GATES, labels, forces)
 
 
 def step_table(run: LstmRun, step: int) -> pd.DataFrame:
@@ -69,25 +45,12 @@ def step_bars(run: LstmRun, step: int) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 def states_frame(run: LstmRun, labels: Sequence[str]) -> pd.DataFrame:
     """c_t and h_t at every step, one row per (state, step, component): the h-vs-c heatmaps."""
-    S, H = run.h.shape
-    return pd.DataFrame([
-        {"state": name, "step": labels[t], "t": t + 1, "component": unit(k), "value": float(tensor[t, k])}
-        for name, tensor in (("c", run.c), ("h", run.h)) for t in range(S) for k in range(H)
-    ])
+    return gated_frames.states_frame(run, STATES, labels)
 
 
 def override_frame(natural: LstmRun, forced: LstmRun, labels: Sequence[str], names: dict[str, str]) -> pd.DataFrame:
     """c and h of both runs, one row per (run, state, step, component); names translate the two runs."""
-    S, H = natural.h.shape
-    rows = []
-    for run_key, run in (("natural", natural), ("forced", forced)):
-        for state in ("c", "h"):
-            tensor = getattr(run, state)  # (S, H)
-            for t in range(S):
-                for k in range(H):
-                    rows.append({"run": names[run_key], "state": state, "step": labels[t], "t": t + 1,
-                                 "component": unit(k), "value": float(tensor[t, k])})
-    return pd.DataFrame(rows)
+    return gated_frames.override_frame(natural, forced, STATES, labels, names)
 
 
 def equations(result: LstmResult, run: LstmRun, step: int) -> list[str]:
@@ -123,32 +86,6 @@ def reading(run: LstmRun, step: int, threshold: float = THRESHOLD) -> dict[str, 
     return out
 
 
-def largest_states(run) -> dict[str, float]:
-    """max |c| and max |h| over all steps and components (the h-vs-c section compares them)."""
-    out = {"max_h": float(run.h.abs().max())}
-    if hasattr(run, "c"):
-        out["max_c"] = float(run.c.abs().max())
-    return out
-
-
 def mean_openness(run: LstmRun, step: int) -> dict[str, float]:
     """Mean value of each sigmoid gate at one step (the quiz asks which is the most open)."""
     return {g: float(run.gates[g].value[step].mean()) for g in ("i", "f", "o")}
-
-
-def weight_rows(weight_ih: torch.Tensor, gates: Sequence[str], block_name: str) -> pd.DataFrame:
-    """weight_ih_l0 (k·H, E) as a table whose first column names each row's block (i, f, g, o or r, z, n)."""
-    H = weight_ih.shape[0] // len(gates)
-    data = {block_name: [f"{gates[r // H]}{r % H + 1}" for r in range(weight_ih.shape[0])]}
-    for e in range(weight_ih.shape[1]):
-        data[f"x{e + 1}"] = [round(float(v), 3) for v in weight_ih[:, e].tolist()]
-    return pd.DataFrame(data)
-
-
-def first_difference(natural, forced, tol: float = 1e-12) -> int | None:
-    """0-based first step where h (or c, when the run has one) differs between two runs; None if never."""
-    states = [s for s in ("c", "h") if hasattr(natural, s)]
-    for t in range(natural.h.shape[0]):
-        if any(float((getattr(natural, s)[t] - getattr(forced, s)[t]).abs().max()) > tol for s in states):
-            return t
-    return None

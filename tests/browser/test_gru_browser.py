@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from s2s_core.gated.frames import vec_text
 from s2s_core.gru import gru_gates, parse_config
 from s2s_core.gru.compare import compare
-from s2s_core.lstm.frames import vec_text
 from tests.browser.harness import main_text, open_page, wait_for_text, wait_idle
 from tests.browser.test_lstm_browser import assert_every_chart_drawn
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from s2s_core.gated.frames import vec_text
 from s2s_core.lstm import LstmConfig, lstm_gates, parse_config
-from s2s_core.lstm.frames import vec_text
 from tests.browser.harness import main_text, open_page, wait_for_text, wait_idle
 
 pytestmark = pytest.mark.browser

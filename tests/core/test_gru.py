@@ -9,6 +9,9 @@ from hypothesis import strategies as st
 from torch import nn
 
 from s2s_core.errors import InputError
+from s2s_core.gated.charts import gate_heatmaps, override_lines, states_heatmaps, step_charts
+from s2s_core.gated.frames import vec_text
+from s2s_core.gated.inputs import MAX_E, MAX_H, MAX_S
 from s2s_core.gru import GruConfig, gru_gates, parse_config
 from s2s_core.gru.charts import params_chart
 from s2s_core.gru.compare import compare
@@ -25,9 +28,6 @@ from s2s_core.gru.frames import (
     step_bars,
     step_table,
 )
-from s2s_core.lstm.charts import gate_heatmaps, override_lines, states_heatmaps, step_charts
-from s2s_core.lstm.frames import vec_text
-from s2s_core.lstm.inputs import MAX_E, MAX_H, MAX_S
 
 LABELS = {k: k for k in ("step", "component", "value", "gate", "gate_value", "quantity", "gates_title",
                          "states_title", "run", "params", "tensor", "cell", "shape", "params_title")}

@@ -9,11 +9,13 @@ from hypothesis import strategies as st
 from torch import nn
 
 from s2s_core.errors import InputError
+from s2s_core.gated.charts import gate_heatmaps, override_lines, states_heatmaps, step_charts
+from s2s_core.gated.forcing import Force
+from s2s_core.gated.frames import first_difference, vec_text, weight_rows
+from s2s_core.gated.inputs import MAX_E, MAX_H, MAX_S, SequenceSpec, input_vectors, token_vector
 from s2s_core.lstm import LstmConfig, lstm_gates, parse_config
-from s2s_core.lstm.charts import gate_heatmaps, override_lines, states_heatmaps, step_charts
 from s2s_core.lstm.compute import GATES, hand_lstm, make_lstm, split_gates
 from s2s_core.lstm.diagram import lstm_cell_dot
-from s2s_core.lstm.forcing import Force
 from s2s_core.lstm.frames import (
     equations,
     gates_frame,
@@ -23,9 +25,7 @@ from s2s_core.lstm.frames import (
     states_frame,
     step_bars,
     step_table,
-    vec_text,
 )
-from s2s_core.lstm.inputs import MAX_E, MAX_H, MAX_S, SequenceSpec, input_vectors, token_vector
 
 LABELS = {k: k for k in ("step", "component", "value", "gate", "gate_value", "quantity", "gates_title",
                          "states_title", "run")}
@@ -248,8 +248,6 @@ def test_config_is_hashable():
 
 
 def test_weight_rows_and_first_difference():
-    from s2s_core.lstm.frames import first_difference, weight_rows
-
     config = parse_config("sentence", "나는 도서관에서 책을 읽는다", None, 3, 2, 0, {"o": ([3], 0)})
     result = lstm_gates(config)
     table = weight_rows(result.weight_ih, GATES, "block")

@@ -1,4 +1,4 @@
-"""Altair charts for the LSTM page (also used by the GRU page): gate heatmaps, one step's bars, h vs c, overrides.
+"""Altair charts for both gated-cell pages (LSTM, GRU): gate heatmaps, one step's bars, h vs c, overrides.
 
 Every chart takes translated `labels`; no streamlit here. Each function returns single-view charts (not
 concatenations) with width "container": the page draws them one under the other, so they fit any screen.
@@ -11,9 +11,7 @@ from collections.abc import Sequence
 import altair as alt
 import pandas as pd
 
-# Streamlit fits a "container"-wide chart in both directions, squeezing title, legend and axes into the
-# height; fitting only x keeps the plot area as tall as asked.
-FIT_X = alt.AutoSizeParams(type="fit-x", contains="padding")
+from s2s_core.chartkit import FIT_X, records
 GATE_SCALE = alt.Scale(domain=[0, 1], scheme="greens")  # a gate is a 0-1 pass-through ratio
 TANH_SCALE = alt.Scale(domain=[-1, 1], scheme="redblue", reverse=True)  # candidates live in (-1, 1)
 
@@ -22,11 +20,6 @@ def _diverging(values: pd.Series) -> alt.Scale:
     """A red-blue scale symmetric around 0 (so white means 0), wide enough for every value."""
     m = max(float(values.abs().max()), 1e-9)
     return alt.Scale(domain=[-m, m], scheme="redblue", reverse=True)
-
-
-def _records(frame: pd.DataFrame) -> alt.InlineData:
-    """Plain records: Altair sanitises and deep-copies a DataFrame, which costs more than the chart."""
-    return alt.InlineData(values=frame.to_dict("records"))
 
 
 def _angle(frame: pd.DataFrame) -> int:
@@ -61,7 +54,7 @@ def _heatmap(frame: pd.DataFrame, scale: alt.Scale, title: str, labels: dict[str
         x=x, y=y, text=alt.Text("value:Q", format=".2f"), fill=alt.Fill("ink:N", scale=None),
     )
     # Plain records (not a DataFrame) and sizes given at construction: both spare Altair deep copies.
-    return alt.LayerChart(layer=[cells, text], data=_records(data),
+    return alt.LayerChart(layer=[cells, text], data=records(data),
                           width="container", height=alt.Step(22), title=title, autosize=FIT_X)
 
 
@@ -84,7 +77,7 @@ def step_charts(gate_bars: pd.DataFrame, state_bars: pd.DataFrame, labels: dict[
     )
     rule = alt.Chart().mark_rule(strokeDash=[4, 4], color="gray").encode(y=alt.datum(0.5))
     states = alt.Chart(
-        _records(state_bars), width="container", height=200, title=labels["states_title"], autosize=FIT_X,
+        records(state_bars), width="container", height=200, title=labels["states_title"], autosize=FIT_X,
     ).mark_bar().encode(
         x=alt.X("component:N", title=labels["component"], sort=None, axis=alt.Axis(labelAngle=0)),
         xOffset=alt.XOffset("quantity:N", sort=None),
@@ -95,7 +88,7 @@ def step_charts(gate_bars: pd.DataFrame, state_bars: pd.DataFrame, labels: dict[
                  alt.Tooltip("component:N", title=labels["component"]),
                  alt.Tooltip("value:Q", title=labels["value"], format=".4f")],
     )
-    layered = alt.LayerChart(layer=[gates, rule], data=_records(gate_bars), width="container", height=180,
+    layered = alt.LayerChart(layer=[gates, rule], data=records(gate_bars), width="container", height=180,
                              title=labels["gates_title"], autosize=FIT_X)
     return [layered, states]
 
@@ -112,7 +105,7 @@ def override_lines(frame: pd.DataFrame, titles: dict[str, str], labels: dict[str
     for state in titles:
         part = frame[frame["state"] == state]
         charts.append(alt.Chart(
-            _records(part), width="container", height=200, title=titles[state], autosize=FIT_X,
+            records(part), width="container", height=200, title=titles[state], autosize=FIT_X,
         ).mark_line(point=True).encode(
             x=alt.X("step:N", title=labels["step"], sort=None, axis=alt.Axis(labelAngle=_angle(part))),
             y=alt.Y("value:Q", title=labels["value"]),

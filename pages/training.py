@@ -22,7 +22,9 @@ from s2s_core.training import (
 )
 from s2s_core.training.charts import accuracy_chart, attention_heatmap, bottleneck_chart, loss_chart
 from s2s_core.training.code import script
-from s2s_core.training.compute import MAX_BATCH, MAX_EMBED, MAX_HIDDEN, MAX_LEN, MAX_LR, MAX_SECONDS, MAX_STEPS, MIN_LR
+from s2s_core.training.compute import (
+    MAX_LEN, MAX_LR, MAX_SECONDS, MAX_STEPS, MAX_TRAIN_BATCH, MAX_TRAIN_EMBED, MAX_TRAIN_HIDDEN, MIN_LR,
+)
 from s2s_core.training.config import ATTENTIONS, SCHEDULES, TASKS
 from s2s_core.training.frames import (
     METRICS,
@@ -146,11 +148,11 @@ def read_settings() -> TrainConfig | None:
                                bind="query-params")
     with st.expander(t("training.advanced"), icon=":material/tune:"):
         a, b, c = st.columns(3)
-        hidden = a.number_input(t("training.hidden_label"), 2, MAX_HIDDEN, DEFAULT.hidden, 8, key="training_hidden",
+        hidden = a.number_input(t("training.hidden_label"), 2, MAX_TRAIN_HIDDEN, DEFAULT.hidden, 8, key="training_hidden",
                                 bind="query-params")
-        embed = a.number_input(t("training.embed_label"), 2, MAX_EMBED, DEFAULT.embed, 8, key="training_embed",
+        embed = a.number_input(t("training.embed_label"), 2, MAX_TRAIN_EMBED, DEFAULT.embed, 8, key="training_embed",
                                bind="query-params")
-        batch = b.number_input(t("training.batch_label"), 1, MAX_BATCH, DEFAULT.batch, 16, key="training_batch",
+        batch = b.number_input(t("training.batch_label"), 1, MAX_TRAIN_BATCH, DEFAULT.batch, 16, key="training_batch",
                                bind="query-params")
         lr = b.number_input(t("training.lr_label"), MIN_LR, MAX_LR, DEFAULT.lr, 0.001, format="%.4f",
                             key="training_lr", bind="query-params")

@@ -1,8 +1,9 @@
 """Measure the Training lab's performance bar: reverse task with attention, default settings, 1 torch thread.
 
-Usage: .venv/bin/python scripts/measure_training.py [--runs 3] [--attention luong_general] [--steps N]
-Prints one line per run and a summary line the README can quote. Other work on the machine slows the
-runs down, so it reports every run, the median, and the load average it saw.
+Usage: .venv/bin/python scripts/measure_training.py [--runs 3] [--attention luong_general] [--steps N] [--seed S]
+Run i trains with seed i (seeds 0, 1, 2 for --runs 3), so the figure covers more than one lucky start;
+--seed S repeats one seed instead. Prints one line per run and a summary line the README can quote. Other
+work on the machine slows the runs down, so it reports every run, the median, and the load average it saw.
 """
 
 from __future__ import annotations
@@ -51,16 +52,17 @@ def main() -> None:
     args = parser.parse_args()
     torch.set_num_threads(1)  # as in the app (app.py sets one thread per server process)
     config = TrainConfig()
-    overrides = {k: v for k, v in vars(args).items() if k != "runs" and v is not None}
+    overrides = {k: v for k, v in vars(args).items() if k not in ("runs", "seed") and v is not None}
     config = replace(config, **overrides)
-    print(f"config: {config}")
+    print(f"config: {config} (seed set per run)")
     rows = []
-    for i in range(args.runs):
+    seeds = [args.seed] * args.runs if args.seed is not None else list(range(args.runs))
+    for i, seed in enumerate(seeds):
         load = os.getloadavg()[0]
-        row = one_run(config)
+        row = one_run(replace(config, seed=seed))
         rows.append(row)
         reached = f"{row['reached_at']:.1f} s (step {row['reached_step']})" if row["reached_at"] else "never"
-        print(f"run {i + 1}: {row['exact']:.1%} exact match on {row['n']} held-out sources after {row['seconds']:.1f} s, "
+        print(f"run {i + 1} (seed {seed}): {row['exact']:.1%} exact match on {row['n']} held-out sources after {row['seconds']:.1f} s, "
               f"{row['steps']} steps (stopped by {row['stopped_by']}; CPU {row['cpu']:.1f} s); >= {TARGET:.0%} first at {reached}; "
               f"load avg {load:.1f} on {os.cpu_count()} cores", flush=True)
     secs = statistics.median(r["seconds"] for r in rows)
@@ -70,7 +72,7 @@ def main() -> None:
     # CPU time is what one run costs on an idle core; wall time is what a learner waits on this machine now.
     print(f"SUMMARY: {config.task} with {config.attention} attention, default settings: median {exact:.1%} exact match "
           f"on held-out sources after a median {secs:.1f} s of training ({cpu:.1f} s of CPU; {ok}/{len(rows)} runs "
-          f"reached >= {TARGET:.0%} within {BUDGET_SECONDS:.0f} s; 1 torch thread, {os.cpu_count()} cores, "
+          f"reached >= {TARGET:.0%} within {BUDGET_SECONDS:.0f} s; seeds {', '.join(map(str, seeds))}; 1 torch thread, {os.cpu_count()} cores, "
           f"load avg {os.getloadavg()[0]:.1f})")
 
 if __name__ == "__main__":

@@ -25,11 +25,12 @@ from s2s_core.training.tasks import (
 )
 from s2s_core.validate import check_choice, check_float, check_int, check_text, parse_number
 
-# Hard caps (a URL can carry any value): they bound one run to well under a minute on 2 cores.
+# Hard caps (a URL can carry any value): they bound one run to well under a minute on 2 cores. The sizes are
+# named MAX_TRAIN_*: caps.MAX_BATCH / MAX_EMBED / MAX_HIDDEN bound the tensors other pages print, far smaller.
 MAX_STEPS = 3000
-MAX_BATCH = 128
-MAX_HIDDEN = 128
-MAX_EMBED = 64
+MAX_TRAIN_BATCH = 128
+MAX_TRAIN_HIDDEN = 128
+MAX_TRAIN_EMBED = 64
 MIN_LR, MAX_LR = 1e-4, 0.05
 MAX_LEN = 16  # longest training source (digits)
 MAX_SECONDS = 60.0
@@ -53,10 +54,10 @@ def parse_config(
     task = check_choice(task, _field("task"), TASKS)
     attention = check_choice(attention, _field("attention"), ATTENTIONS)
     tf_schedule = check_choice(tf_schedule, _field("tf_schedule"), SCHEDULES)
-    embed = check_int(embed, _field("embed"), 2, MAX_EMBED)
-    hidden = check_int(hidden, _field("hidden"), 2, MAX_HIDDEN)
+    embed = check_int(embed, _field("embed"), 2, MAX_TRAIN_EMBED)
+    hidden = check_int(hidden, _field("hidden"), 2, MAX_TRAIN_HIDDEN)
     steps = check_int(steps, _field("steps"), 1, MAX_STEPS)
-    batch = check_int(batch, _field("batch"), 1, MAX_BATCH)
+    batch = check_int(batch, _field("batch"), 1, MAX_TRAIN_BATCH)
     lr = check_float(lr, _field("lr"), MIN_LR, MAX_LR)
     tf_ratio = check_float(tf_ratio, _field("tf_ratio"), 0.0, 1.0)
     longest = NUM_MAX_DIGITS if task in NUM_TASKS else MAX_LEN
@@ -109,12 +110,11 @@ def parse_source(task: str, text: Any, field: str = "training.field.source") -> 
 class LossCheck:
     """The training loss written out: mean of -log p(target) over real tokens only, vs PyTorch's ignore_index."""
 
-    by_hand: float  # sum of per-token -log p over non-PAD targets / their count
     torch_ignore: float  # F.cross_entropy(..., ignore_index=PAD_ID)
     with_pad: float  # what the mean would be if PAD targets were counted as tokens to predict
     n_real: int
     n_total: int
-    max_abs_diff: float
+    max_abs_diff: float  # |by hand (sum of -log p over non-PAD targets / their count) - torch_ignore|
 
 
 @dataclass(frozen=True)
@@ -143,13 +143,14 @@ def loss_check(run: TrainRun, config: TrainConfig) -> LossCheck:
         by_hand = (nll * real).sum() / real.sum()  # the mean over real tokens
         torch_ignore = F.cross_entropy(logits.transpose(1, 2), y_out, ignore_index=PAD_ID)
         with_pad = F.cross_entropy(logits.transpose(1, 2), y_out)  # PAD counted as a class to predict
-    return LossCheck(float(by_hand), float(torch_ignore), float(with_pad), int(real.sum()), real.numel(),
+    return LossCheck(float(torch_ignore), float(with_pad), int(real.sum()), real.numel(),
                      abs(float(by_hand) - float(torch_ignore)))
 
 
-def train(config: TrainConfig, on_progress: Callable[[Progress], None] | None = None) -> TrainResult:
-    """One capped, seeded training run (the config was validated by parse_config)."""
-    run = train_loop(config, on_progress)
+def train(config: TrainConfig, on_progress: Callable[[Progress], None] | None = None,
+          stop: Callable[[], bool] | None = None) -> TrainResult:
+    """One capped, seeded training run (the config was validated by parse_config); stop() -> True cancels it."""
+    run = train_loop(config, on_progress, stop=stop)
     return TrainResult(config=config, run=run, final=run.evals[-1], loss_check=loss_check(run, config))
 
 
@@ -163,8 +164,6 @@ class DecodeResult:
     output: tuple[str, ...]  # free-running output tokens up to and including <eos> (if it came)
     inputs: tuple[str, ...]  # the token fed at each output step: <sos>, then the previous OUTPUT
     weights: torch.Tensor | None  # (T, S) attention weights per output step; None without attention
-    queries: torch.Tensor  # (T, H) the decoder state each step scored with
-    memory: Memory  # values / keys (1, S, H) and mask (1, S)
     exact: bool  # output == expected + <eos>
     tf_preds: tuple[str, ...]  # argmax at each step when fed the EXPECTED previous token (teacher forcing)
     tf_nll: tuple[float, ...]  # -log p(expected token) at each teacher-forced step
@@ -237,7 +236,7 @@ def decode(result: TrainResult, source: SourceInput, override: tuple[int, tuple[
         source=source.digits, src_tokens=src_tokens, expected=expected,
         output=tuple(itos[i] for i in out_ids),
         inputs=tuple(itos[i] for i in trace["inputs"][0, :T].tolist()),
-        weights=weights, queries=queries, memory=trace["memory"],
+        weights=weights,
         exact=out_ids == [tgt_stoi[tok] for tok in expected] + [EOS_ID],
         tf_preds=tuple(itos[i] for i in tf_logits.argmax(-1).tolist()),
         tf_nll=tuple(float(x) for x in tf_nll),

@@ -15,7 +15,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from s2s_core.training.config import TrainConfig
-from s2s_core.training.model import Seq2Seq
+from s2s_core.training.model import Seq2Seq, init_parameters
 from s2s_core.training.tasks import (
     EOS_ID, PAD_ID, SOS_ID, make_heldout, sample_sources, source_vocab, target_tokens, target_vocab,
 )
@@ -49,6 +49,10 @@ class Progress:
     evaluation: EvalPoint | None
 
 
+class TrainingCancelled(Exception):
+    """Raised by train_loop when its stop() check says so (the caller cancelled the run)."""
+
+
 @dataclass(frozen=True)
 class TrainRun:
     """A finished run: the trained model (eval mode, read-only) and its whole history."""
@@ -77,6 +81,19 @@ def encode_batch(task: str, sources: list[list[str]]) -> tuple[torch.Tensor, ...
     y_out = torch.tensor([t + [EOS_ID] + [PAD_ID] * (T - 1 - len(t)) for t in targets])  # (B, T)
     lengths = torch.tensor([len(s) for s in sources])  # (B,)
     return src, lengths, y_in, y_out
+
+
+def new_model(config: TrainConfig, generator: torch.Generator) -> Seq2Seq:
+    """A fresh model for config whose every initial weight comes from generator."""
+    # 1) Shapes only, on the "meta" device: building the modules draws nothing from torch's global generator,
+    #    which other sessions of the same server may be seeding at this very moment.
+    with torch.device("meta"):
+        model = Seq2Seq(len(source_vocab()), len(target_vocab(config.task)), config.embed, config.hidden,
+                        config.attention)
+    # 2) Real memory, then every number from the run's own generator.
+    model = model.to_empty(device="cpu")
+    init_parameters(model, generator)
+    return model
 
 
 def teacher_ratio(config: TrainConfig, step: int) -> float:
@@ -118,34 +135,37 @@ def train_loop(
     config: TrainConfig,
     on_progress: Callable[[Progress], None] | None = None,
     clock: Callable[[], float] = time.perf_counter,
+    stop: Callable[[], bool] | None = None,
 ) -> TrainRun:
-    """Train one model from config.seed; stops at config.steps or config.max_seconds, whichever comes first."""
-    # 1) Data: a fixed held-out set, and a training stream that never draws a held-out source.
+    """Train one model from config.seed; stops at config.steps or config.max_seconds, whichever comes first.
+    stop() is asked before every step; when it says True the run raises TrainingCancelled."""
+    # 1) Data: a fixed held-out set, and a training stream that never draws a held-out source. Every random
+    #    number of the run comes from its own seeded generators (Python's for the batches, torch's for the
+    #    weights and the teacher-forcing coins), never from a process-wide one: runs at once cannot mix.
     rng = random.Random(config.seed)
+    generator = torch.Generator().manual_seed(config.seed)
     heldout = make_heldout(config.task, config.min_len, config.max_len, HELDOUT_PER_LEN, config.seed)
     exclude = {tuple(s) for s in heldout}
     heldout_batch = encode_batch(config.task, heldout)
     # 2) Model, optimiser, a learning rate that decays linearly to 0 (late, small steps settle the weights).
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(config.seed)
-        model = Seq2Seq(len(source_vocab()), len(target_vocab(config.task)), config.embed, config.hidden,
-                        config.attention)
+    model = new_model(config, generator)
     params = list(model.parameters())
     optimizer = torch.optim.Adam(params, lr=config.lr)
     schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda i: 1 - i / config.steps)
-    coins = torch.Generator().manual_seed(config.seed)  # teacher-forcing draws: their own seeded stream
     every = max(1, config.steps // N_EVALS)
     losses: list[tuple[int, float, float]] = []
     evals: list[EvalPoint] = []
     start = clock()
     stopped_by, step, exact = "steps", 0, None
     for step in range(1, config.steps + 1):
+        if stop is not None and stop():
+            raise TrainingCancelled(f"cancelled before step {step}")
         # 3) One batch: forward (teacher-forced or scheduled sampling), loss over real tokens, update.
         model.train()
         ratio = teacher_ratio(config, step)
         src, lengths, y_in, y_out = encode_batch(
             config.task, sample_sources(rng, config.task, config.min_len, config.max_len, config.batch, exclude))
-        logits = model(src, lengths, y_in, ratio, coins)  # (B, T, V)
+        logits = model(src, lengths, y_in, ratio, generator)  # (B, T, V)
         loss = F.cross_entropy(logits.transpose(1, 2), y_out, ignore_index=PAD_ID)  # mean over non-PAD targets
         optimizer.zero_grad()
         loss.backward()

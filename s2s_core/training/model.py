@@ -6,6 +6,7 @@ torch only (the code expander copies this file). Names follow the papers: s deco
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import torch
@@ -170,8 +171,13 @@ class Seq2Seq(nn.Module):
             if t + 1 < y_in.shape[1]:
                 teacher = y_in[:, t + 1]  # (B,) the true previous token
                 own = step_logits.argmax(dim=-1)  # (B,) what the model just predicted
-                coin = torch.rand(y.shape[0], generator=generator) < tf_ratio  # (B,) one draw per sequence and step
-                y = torch.where(coin, teacher, own)
+                if tf_ratio >= 1.0 or tf_ratio <= 0.0:
+                    y = teacher if tf_ratio >= 1.0 else own  # a sure outcome: no coin is drawn
+                else:
+                    if generator is None:  # the process-wide generator is shared by every session of a server
+                        raise ValueError("a teacher-forcing ratio between 0 and 1 needs the run's own generator")
+                    coin = torch.rand(y.shape[0], generator=generator) < tf_ratio  # (B,) one draw per row and step
+                    y = torch.where(coin, teacher, own)
         return torch.stack(logits, dim=1)  # T x (B, V) -> (B, T, V)
 
     @torch.no_grad()
@@ -203,3 +209,20 @@ class Seq2Seq(nn.Module):
             "queries": torch.stack(queries, 1),  # (B, T, H)
             "memory": memory,
         }
+
+
+def init_parameters(model: nn.Module, generator: torch.Generator) -> None:
+    """PyTorch's default initialisation, every number drawn from `generator`: the run's own random stream,
+    not the process-wide one that every session of a server shares. Embeddings N(0, 1) with a zero PAD row;
+    Linear and GRU weights and biases U(-1/√fan_in, 1/√fan_in), where a GRU's fan_in is its hidden size."""
+    with torch.no_grad():
+        for module in model.modules():  # a fixed order: the same generator state gives the same weights
+            if isinstance(module, nn.Embedding):
+                module.weight.normal_(0.0, 1.0, generator=generator)
+                if module.padding_idx is not None:
+                    module.weight[module.padding_idx].zero_()
+            elif isinstance(module, (nn.Linear, nn.GRU)):
+                fan_in = module.in_features if isinstance(module, nn.Linear) else module.hidden_size
+                bound = 1 / math.sqrt(fan_in)
+                for param in module.parameters(recurse=False):
+                    param.uniform_(-bound, bound, generator=generator)

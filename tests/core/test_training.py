@@ -1,9 +1,12 @@
 """Training lab core: tasks, the model's three attentions vs the formula, loss over real tokens, PAD masking,
-determinism, free-running feedback, the what-if override, time caps, and bad input."""
+determinism (also with two trainings at once), free-running feedback, the what-if override, time caps, bad input,
+and the shared jobs (submit / snapshot / cancel)."""
 
 from __future__ import annotations
 
 import itertools
+import threading
+import time
 from dataclasses import replace
 
 import pytest
@@ -23,9 +26,10 @@ from s2s_core.training.compute import hand_attention
 from s2s_core.training.frames import (
     METRICS, attention_frame, bottleneck_frame, eval_frame, join_tokens, loss_frame, steps_frame,
 )
-from s2s_core.training.loop import encode_batch, teacher_ratio, train_loop
+from s2s_core.training import jobs
+from s2s_core.training.jobs import CANCELLED, DONE, FAILED, FAILED_KEY, QUEUED, RUNNING, Runner
+from s2s_core.training.loop import Progress, TrainingCancelled, encode_batch, new_model, teacher_ratio, train_loop
 from s2s_core.training.model import Seq2Seq
-from s2s_core.training.slot import TrainedSlot
 from s2s_core.training.tasks import (
     EOS_ID, PAD_ID, SOS_ID, english_number, korean_number, make_heldout, sample_sources, source_vocab,
     target_tokens, target_vocab,
@@ -396,7 +400,7 @@ def test_any_text_gives_a_source_or_an_input_error(text, task):
     assert 1 <= len(source.digits) <= 20 and all(d.isdigit() for d in source.digits)
 
 
-# --- frames, charts, slot -----------------------------------------------------------------------
+# --- frames, charts, code -----------------------------------------------------------------------
 
 def test_frames_and_charts_build(tiny):
     result = tiny["bahdanau"]
@@ -435,22 +439,270 @@ def test_generated_script_is_valid_python_with_the_settings():
     assert "s2s_core" not in source  # self-contained
 
 
-def test_slot_trains_once():
-    slot = TrainedSlot()
+
+# --- random streams: each run has its own ---------------------------------------------------------
+
+@pytest.fixture
+def one_thread():
+    """The app trains on one torch thread (app.py); the same here, so thread counts cannot move the numbers."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_init_from_the_runs_generator_equals_pytorchs_default_init(kind):
+    """Our generator-driven init draws the same numbers, in the same order, as PyTorch's own constructors
+    under torch.manual_seed: same distributions, same seed, same weights, without the global generator."""
+    config = replace(TINY, attention=kind, seed=11)
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(config.seed)
+        reference = Seq2Seq(len(source_vocab()), len(target_vocab("reverse")), config.embed, config.hidden, kind)
+    before = torch.get_rng_state()
+    ours = new_model(config, torch.Generator().manual_seed(config.seed))
+    assert torch.equal(torch.get_rng_state(), before)  # nothing drawn from the process-wide generator
+    for (name, a), (_, b) in zip(reference.state_dict().items(), ours.state_dict().items(), strict=True):
+        assert torch.equal(a, b), name
+
+
+def test_another_session_seeding_mid_init_changes_nothing(monkeypatch):
+    """Deterministic form of the race: the process-wide generator is reseeded in the middle of building."""
+    config = replace(TINY, attention="bahdanau", seed=12)
+    calm = new_model(config, torch.Generator().manual_seed(config.seed)).state_dict()
+    original = torch.nn.Linear.reset_parameters
+
+    def meddling(self):
+        torch.manual_seed(12345)  # someone else's page, right now
+        original(self)
+
+    monkeypatch.setattr(torch.nn.Linear, "reset_parameters", meddling)
+    meddled = new_model(config, torch.Generator().manual_seed(config.seed)).state_dict()
+    assert all(torch.equal(calm[k], meddled[k]) for k in calm)
+
+
+def test_training_never_touches_the_global_generator():
+    before = torch.get_rng_state()
+    for kind, ratio, schedule in (("bahdanau", 1.0, "constant"), ("bahdanau", 0.5, "linear"), ("luong_dot", 0.3, "constant")):
+        train(replace(TINY, steps=4, attention=kind, tf_ratio=ratio, tf_schedule=schedule))
+    assert torch.equal(torch.get_rng_state(), before)
+
+
+def _fingerprint(run) -> tuple:
+    """Losses, held-out scores (without their wall-clock times) and the final weights of a run."""
+    evals = tuple(replace(e, seconds=0.0) for e in run.evals)
+    return run.losses, evals, {k: v.clone() for k, v in run.model.state_dict().items()}
+
+
+def _same(a: tuple, b: tuple) -> bool:
+    return a[0] == b[0] and a[1] == b[1] and a[2].keys() == b[2].keys() and all(
+        torch.equal(a[2][k], b[2][k]) for k in a[2])
+
+
+@pytest.fixture
+def slow_constructors(monkeypatch):
+    """Every Linear / GRU constructor pauses mid-way, so another thread surely runs in the middle of building
+    a model (where a run seeded by torch.manual_seed would let another session reseed it)."""
+    for cls in (torch.nn.Linear, torch.nn.GRU):
+        original = cls.reset_parameters
+
+        def paused(self, _original=original):
+            time.sleep(0.002)
+            _original(self)
+
+        monkeypatch.setattr(cls, "reset_parameters", paused)
+
+
+def test_two_trainings_at_once_each_equal_their_single_threaded_run(one_thread, slow_constructors):
+    """Two sessions training different settings at the same moment (and a third thread seeding torch's global
+    generator over and over, as other pages may) must not change each other's weights, batches or coins."""
+    configs = (replace(TINY, steps=30, attention="bahdanau", tf_ratio=0.5, tf_schedule="linear", seed=21),
+               replace(TINY, steps=30, attention="luong_general", tf_ratio=0.7, seed=22, task="sort"))
+    alone = [_fingerprint(train_loop(c)) for c in configs]
+    together: list = [None, None]
+    start = threading.Barrier(3)
+    done = threading.Event()
+
+    def session(i: int) -> None:
+        start.wait()
+        together[i] = _fingerprint(train_loop(configs[i]))
+
+    def neighbour() -> None:
+        start.wait()
+        n = 0
+        while not done.is_set():
+            torch.manual_seed(n)  # what a page that seeds the global generator does
+            torch.rand(8)
+            n += 1
+
+    threads = [threading.Thread(target=session, args=(i,)) for i in range(2)] + [threading.Thread(target=neighbour)]
+    for th in threads:
+        th.start()
+    threads[0].join(120)
+    threads[1].join(120)
+    done.set()
+    threads[2].join(10)
+    assert together[0] is not None and together[1] is not None
+    assert _same(together[0], alone[0]) and _same(together[1], alone[1])
+    assert not _same(alone[0], alone[1])
+
+
+def test_the_stop_check_cancels_the_loop():
+    seen = []
+    with pytest.raises(TrainingCancelled):
+        train_loop(replace(TINY, steps=50), on_progress=seen.append, stop=lambda: len(seen) >= 3)
+    assert [p.step for p in seen] == [1, 2, 3]
+
+
+# --- shared jobs: submit / snapshot / cancel ------------------------------------------------------
+
+def fake_trainer(steps_delay: float = 0.005, fail_at: int | None = None):
+    """A stand-in trainer with the real one's contract: progress every step, stop() checked before each."""
     calls = []
-    assert slot.result is None and not slot.busy
-    assert slot.get_or_train(lambda: calls.append(1) or "model") == "model"
-    assert slot.get_or_train(lambda: calls.append(1) or "other") == "model"
-    assert calls == [1] and slot.result == "model"
-    assert slot.retrain(lambda: "again") == "again" and slot.result == "again"
+
+    def trainer(config, on_progress, stop):
+        calls.append(config)
+        for step in range(1, config.steps + 1):
+            if stop():
+                raise TrainingCancelled(step)
+            if fail_at == step:
+                raise RuntimeError("boom")
+            time.sleep(steps_delay)
+            on_progress(Progress(step, config.steps, 1.0 / step, 1.0, step * steps_delay, None))
+        return f"result of seed {config.seed}"
+
+    trainer.calls = calls
+    return trainer
 
 
-def test_an_interrupted_training_stores_nothing():
-    slot = TrainedSlot()
+def test_identical_settings_share_one_job_and_a_finished_result_is_served():
+    trainer = fake_trainer()
+    runner = Runner(trainer, max_running=2)
+    config = replace(TINY, steps=5, seed=1)
+    first = runner.submit(config)
+    assert runner.submit(config) is first and runner.find(config) is first
+    assert first.wait(10)
+    snap = runner.snapshot(first)
+    assert snap.state == DONE and snap.result == "result of seed 1" and snap.error is None
+    assert runner.submit(config) is first  # served, not trained again
+    assert trainer.calls == [config]
+    # "Train again": a new job; the old result is what find() serves until the new one is done.
+    again = runner.submit(config, again=True)
+    assert again is not first
+    assert again.wait(10) and runner.find(config) is again and len(trainer.calls) == 2
 
-    def boom():
-        raise KeyboardInterrupt
 
-    with pytest.raises(KeyboardInterrupt):
-        slot.get_or_train(boom)
-    assert slot.result is None and not slot.busy
+def test_real_training_through_a_job_equals_a_direct_run():
+    runner = Runner(max_running=1)
+    config = replace(TINY, steps=6, seed=31)
+    job = runner.submit(config)
+    assert job.wait(60)
+    snap = runner.snapshot(job)
+    assert snap.state == DONE and snap.step == snap.total == 6
+    direct = train(config)
+    assert snap.result.run.losses == direct.run.losses == snap.losses
+    assert snap.evals == snap.result.run.evals
+    assert [replace(e, seconds=0) for e in snap.evals] == [replace(e, seconds=0) for e in direct.run.evals]
+
+
+def test_snapshots_progress_monotonically():
+    runner = Runner(fake_trainer(0.004), max_running=1)
+    job = runner.submit(replace(TINY, steps=60, seed=2))
+    snaps = []
+    while not job.wait(0.01):
+        snaps.append(runner.snapshot(job))
+    snaps.append(runner.snapshot(job))
+    steps = [s.step for s in snaps]
+    assert steps == sorted(steps) and steps[-1] == 60
+    assert len({s for s in steps}) > 3  # we saw it move, not just start and end
+    for a, b in zip(snaps, snaps[1:]):
+        assert b.losses[: len(a.losses)] == a.losses  # the curve only grows
+        assert b.seconds >= a.seconds
+    states = [s.state for s in snaps]
+    assert set(states) <= {RUNNING, DONE} and states[-1] == DONE
+    assert states.index(DONE) == len(states) - states[::-1].count(DONE)  # never back to running
+
+
+def test_cancel_really_stops_the_training_loop():
+    runner = Runner(max_running=1)
+    config = replace(TINY, steps=3000, max_seconds=60.0, seed=41)  # would run for many seconds
+    job = runner.submit(config)
+    while runner.snapshot(job).step < 3:
+        time.sleep(0.01)
+    runner.cancel(job)
+    assert job.wait(10)
+    snap = runner.snapshot(job)
+    assert snap.state == CANCELLED and snap.result is None and snap.step < 3000
+    time.sleep(0.1)
+    assert runner.snapshot(job).step == snap.step  # nothing runs on
+    assert runner.find(config) is job  # the page can say it was stopped
+    assert runner.submit(config) is not job  # and pressing Train starts afresh
+    runner.cancel(runner.find(config))
+    assert runner.wait_idle(10)
+
+
+def test_the_queue_bounds_running_jobs_and_cancelling_a_queued_job():
+    runner = Runner(fake_trainer(0.01), max_running=1)
+    a, b, c = (runner.submit(replace(TINY, steps=30, seed=s)) for s in (51, 52, 53))
+    sa, sb, sc = (runner.snapshot(j) for j in (a, b, c))
+    assert (sa.state, sb.state, sc.state) == (RUNNING, QUEUED, QUEUED)
+    assert (sb.ahead, sc.ahead) == (0, 1)
+    runner.cancel(b)
+    assert runner.snapshot(b).state == CANCELLED and b.wait(0)  # left the queue at once
+    assert runner.snapshot(c).ahead == 0
+    assert runner.wait_idle(30)
+    assert [runner.snapshot(j).state for j in (a, b, c)] == [DONE, CANCELLED, DONE]
+
+
+def test_a_crash_gives_the_failed_state_and_frees_the_slot():
+    runner = Runner(fake_trainer(0.001, fail_at=3), max_running=1)
+    config = replace(TINY, steps=10, seed=61)
+    job = runner.submit(config)
+    assert job.wait(10)
+    snap = runner.snapshot(job)
+    assert snap.state == FAILED and snap.error == FAILED_KEY and snap.result is None and snap.step == 2
+    assert runner.find(config) is job
+    retry = runner.submit(config)  # a failure is not a result: pressing Train tries again
+    assert retry is not job and retry.wait(10)
+    assert runner.wait_idle(5)
+
+
+def test_finished_results_are_bounded():
+    runner = Runner(fake_trainer(0.0), max_running=2, cache_size=2)
+    configs = [replace(TINY, steps=2, seed=s) for s in (71, 72, 73)]
+    for config in configs:
+        assert runner.submit(config).wait(10)
+    assert runner.find(configs[0]) is None
+    assert runner.find(configs[1]) is not None and runner.find(configs[2]) is not None
+
+
+def test_a_failed_retry_never_hides_the_finished_result():
+    trainer = fake_trainer(0.001)
+    runner = Runner(trainer, max_running=1)
+    config = replace(TINY, steps=3, seed=81)
+    done = runner.submit(config)
+    assert done.wait(10)
+    again = runner.submit(config, again=True)
+    runner.cancel(again)
+    assert again.wait(10)
+    assert runner.find(config) is done
+
+
+def test_workers_setting(monkeypatch):
+    monkeypatch.setenv(jobs.WORKERS_ENV, "3")
+    assert jobs.default_workers() == 3
+    monkeypatch.setenv(jobs.WORKERS_ENV, "0")
+    assert jobs.default_workers() == 1
+    monkeypatch.setenv(jobs.WORKERS_ENV, "lots")
+    assert 1 <= jobs.default_workers() <= jobs.MAX_WORKERS
+
+
+def test_a_result_survives_the_trip_through_bytes(tiny):
+    """What a worker process will send back: the model is rebuilt from config + state_dict."""
+    result = tiny["bahdanau"]
+    back = jobs.unpack(jobs.pack(result))
+    assert back.config == result.config and back.final == result.final and back.loss_check == result.loss_check
+    assert back.run.losses == result.run.losses and back.run.by_length == result.run.by_length
+    source = parse_source("reverse", "52813 <pad>")
+    a, b = decode(result, source), decode(back, source)
+    assert a.output == b.output and torch.equal(a.weights, b.weights)

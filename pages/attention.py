@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 
 from s2s_core.attention import AttentionConfig, AttentionResult, attention_weighting, parse_config
@@ -18,6 +20,7 @@ from s2s_core.attention.frames import (
 )
 from s2s_core.errors import InputError
 from s2s_ui.catalog import translate
+from s2s_ui.charts import cached_spec, draw
 from s2s_ui.i18n import lang, t
 from s2s_ui.link import linked
 from s2s_ui.widgets import (
@@ -111,15 +114,15 @@ def show_steps(config: AttentionConfig, result: AttentionResult) -> None:
     check_badge(t("attention.check_what"), result.max_abs_diff, tol=1e-9)
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
-def chart_spec(config: AttentionConfig, language: str) -> dict:
+@cached_spec(max_entries=256)
+def chart_spec(config: AttentionConfig, language: str) -> Any:
     """The finished Vega-Lite spec, cached by value: building and validating it in Altair costs ~10x the math."""
     result = compute(config)
     labels = {k: translate(language, f"attention.chart.{k}") for k in
               ("position", "step", "weight", "score", "vector", "component", "value", "weights_title", "vectors_title")}
     chart = attention_charts(weights_frame(result, config.pad), vectors_frame(result), labels)
     # Not validated here: tests/core/test_attention.py validates the chart's structure.
-    return chart.to_dict(validate=False)
+    return chart
 
 
 def show_charts(config: AttentionConfig) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 
 from s2s_core import caps
@@ -22,6 +24,7 @@ from s2s_core.bptt.frames import (
 )
 from s2s_core.errors import InputError
 from s2s_ui.catalog import translate
+from s2s_ui.charts import cached_spec, draw
 from s2s_ui.i18n import lang, t
 from s2s_ui.link import linked
 from s2s_ui.widgets import (
@@ -67,22 +70,22 @@ def read_inputs() -> BpttConfig | None:
         return None
 
 
-@st.cache_data(max_entries=128, show_spinner=False)
-def grad_spec(config: BpttConfig, language: str) -> dict:
+@cached_spec(max_entries=128)
+def grad_spec(config: BpttConfig, language: str) -> Any:
     """The gradient chart's Vega-Lite spec, cached by value (Altair costs far more than the math); validated in
     tests/core/test_bptt.py, so drawn here unvalidated."""
     result = compute(config)
     labels = {k: translate(language, f"bptt.chart.{k}") for k in ("k", "norm", "series", "t", "ratio", "cut", "grad_title")}
-    return grad_chart(grad_frame(result), cuts_frame(result), labels).to_dict(validate=False)
+    return grad_chart(grad_frame(result), cuts_frame(result), labels)
 
 
-@st.cache_data(max_entries=128, show_spinner=False)
-def clip_spec(config: BpttConfig, max_norm: float, language: str) -> dict:
+@cached_spec(max_entries=128)
+def clip_spec(config: BpttConfig, max_norm: float, language: str) -> Any:
     """The clipping chart's spec for one max_norm, cached by value like grad_spec."""
     clipped = clip(compute(config).by_cell(config.cell), max_norm)
     labels = {"norm": translate(language, "bptt.chart.norm"), "clip_title": translate(language, "bptt.chart.clip_title")}
     frame = clip_frame(clipped, *(translate(language, f"bptt.chart.{k}") for k in ("before", "after", "total")))
-    return clip_chart(frame, max_norm, labels).to_dict(validate=False)
+    return clip_chart(frame, max_norm, labels)
 
 
 def show_gradients(config: BpttConfig, result: BpttResult) -> None:
@@ -90,7 +93,7 @@ def show_gradients(config: BpttConfig, result: BpttResult) -> None:
     st.subheader(t("bptt.grad_header"))
     st.markdown(t("bptt.why"))
     st.markdown(f"**{t('bptt.chart.grad_title')}**")
-    st.vega_lite_chart(spec=grad_spec(config, lang()), width="stretch")
+    draw(st, grad_spec(config, lang()))
     k = result.quiz_back
     lines = [t("bptt.readout", cell=CELL_NAMES[c.cell], k=k, ratio=sci(c.ratio(k, full=False))) for c in result.cells]
     st.markdown("\n".join(f"- {line}" for line in lines))
@@ -139,7 +142,7 @@ def show_clipping(config: BpttConfig, result: BpttResult) -> float | None:
     fmt = {"before": f"{clipped.total_before:.4g}", "max_norm": f"{max_norm:g}", "scale": f"{clipped.scale:.3g}"}
     st.markdown(t("bptt.clip_active" if clipped.scale < 1 else "bptt.clip_idle", **fmt))
     st.markdown(f"**{t('bptt.chart.clip_title')}**")
-    st.vega_lite_chart(spec=clip_spec(config, max_norm, lang()), width="stretch")
+    draw(st, clip_spec(config, max_norm, lang()))
     k = result.quiz_back
     before, after = far_ratio(grad, clipped, k)
     st.info(t("bptt.clip_vanish", t=config.T - k, before=sci(before), after=sci(after)), icon=":material/info:")

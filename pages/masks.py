@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 
 from s2s_core.errors import InputError
@@ -20,6 +22,7 @@ from s2s_core.masks.compute import (
 )
 from s2s_core.masks.empty import EmptySourceDemo, empty_source_demo
 from s2s_core.masks.frames import final_state_table, fmt
+from s2s_ui.charts import cached_spec, draw
 from s2s_ui.i18n import t
 from s2s_ui.link import linked
 from s2s_ui.widgets import (
@@ -51,14 +54,14 @@ def empty_demo(S: int) -> EmptySourceDemo:
 
 # Building Altair specs is the slow part of a rerun, so the finished Vega-Lite dicts are cached (and not
 # re-validated here: tests/core/test_masks.py validates every chart against the schema).
-@st.cache_data(max_entries=256, show_spinner=False)
-def batch_specs(config: MasksConfig, labels: dict[str, str]) -> dict[str, dict]:
-    return {name: chart.to_dict(validate=False) for name, chart in batch_charts(compute(config), config, labels).items()}
+@cached_spec(max_entries=256)
+def batch_specs(config: MasksConfig, labels: dict[str, str]) -> Any:
+    return {name: chart for name, chart in batch_charts(compute(config), config, labels).items()}
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
-def sentence_specs(config: MasksConfig, b: int, labels: dict[str, str]) -> dict[str, dict]:
-    return {name: chart.to_dict(validate=False) for name, chart in sentence_charts(compute(config), b, labels).items()}
+@cached_spec(max_entries=256)
+def sentence_specs(config: MasksConfig, b: int, labels: dict[str, str]) -> Any:
+    return {name: chart for name, chart in sentence_charts(compute(config), b, labels).items()}
 
 
 def chart_labels(row: int = 0) -> dict[str, str]:
@@ -66,9 +69,6 @@ def chart_labels(row: int = 0) -> dict[str, str]:
     labels = {k: t(f"masks.chart.{k}") for k in CHART_KEYS} | {k: t(f"masks.{k}") for k in TITLE_KEYS}
     return labels | {"final_chart": t("masks.final_chart", row=row)}
 
-
-def draw(where, spec: dict) -> None:
-    where.vega_lite_chart(spec=spec, width="stretch")
 
 
 def read_inputs() -> MasksConfig | None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 
 from s2s_core.errors import InputError
@@ -36,6 +38,7 @@ from s2s_core.ngram.frames import (
     window_frame,
 )
 from s2s_ui.catalog import translate
+from s2s_ui.charts import cached_spec, draw
 from s2s_ui.i18n import lang, t
 from s2s_ui.link import linked
 from s2s_ui.widgets import (
@@ -87,31 +90,31 @@ def chart_labels(code: str, n: int = 1) -> dict[str, str]:
     return labels | {"ngram": translate(code, "ngram.chart.ngram", n=n)}
 
 
-@st.cache_data(max_entries=128, show_spinner=False, hash_funcs=FAST_KEYS)
-def continuation_spec(config: NgramConfig, prefix: Sentence, code: str) -> dict:
+@cached_spec(max_entries=128, hash_funcs=FAST_KEYS)
+def continuation_spec(config: NgramConfig, prefix: Sentence, code: str) -> Any:
     names = chart_labels(code)
-    return continuation_chart(continuation_long(continuations(config, prefix), config.smoothing, names), names).to_dict()
+    return continuation_chart(continuation_long(continuations(config, prefix), config.smoothing, names), names)
 
 
-@st.cache_data(max_entries=128, show_spinner=False, hash_funcs=FAST_KEYS)
-def factors_spec(config: NgramConfig, sentence: Sentence, code: str) -> dict:
+@cached_spec(max_entries=128, hash_funcs=FAST_KEYS)
+def factors_spec(config: NgramConfig, sentence: Sentence, code: str) -> Any:
     names = chart_labels(code)
-    return factors_chart(factors_long(sentence_probability(config, sentence), config.smoothing, names), names).to_dict()
+    return factors_chart(factors_long(sentence_probability(config, sentence), config.smoothing, names), names)
 
 
-@st.cache_data(max_entries=128, show_spinner=False, hash_funcs=FAST_KEYS)
-def sparsity_spec(corpus: Corpus, sentence: Sentence, n: int | None, code: str) -> dict:
-    return sparsity_chart(sparsity_frame(sparsity(corpus, sentence), n), chart_labels(code)).to_dict()
+@cached_spec(max_entries=128, hash_funcs=FAST_KEYS)
+def sparsity_spec(corpus: Corpus, sentence: Sentence, n: int | None, code: str) -> Any:
+    return sparsity_chart(sparsity_frame(sparsity(corpus, sentence), n), chart_labels(code))
 
 
-@st.cache_data(max_entries=128, show_spinner=False, hash_funcs=FAST_KEYS)
-def window_spec(sentence: Sentence, n: int, code: str) -> dict:
+@cached_spec(max_entries=128, hash_funcs=FAST_KEYS)
+def window_spec(sentence: Sentence, n: int, code: str) -> Any:
     names = chart_labels(code, n)
-    return window_chart(window_frame(window_view(sentence, n), names), names).to_dict()
+    return window_chart(window_frame(window_view(sentence, n), names), names)
 
 
 def show_chart(spec: dict) -> None:
-    st.vega_lite_chart(spec, width="stretch")
+    draw(st, spec)
 
 
 def _table(df, columns: list[str]) -> None:

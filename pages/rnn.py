@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 
 from s2s_core import caps
@@ -33,6 +35,7 @@ from s2s_core.rnn.frames import (
     weights_table,
 )
 from s2s_ui.catalog import translate
+from s2s_ui.charts import cached_spec, draw
 from s2s_ui.i18n import lang, t
 from s2s_ui.link import linked, to_link
 from s2s_ui.widgets import (
@@ -152,8 +155,8 @@ def _advance(S: int) -> None:
         st.rerun()
 
 
-@st.cache_data(max_entries=512, show_spinner=False)
-def chart_specs(config: RnnConfig, step: int, language: str) -> dict[str, dict]:
+@cached_spec(max_entries=512)
+def chart_specs(config: RnnConfig, step: int, language: str) -> Any:
     """The three figures' Vega-Lite specs for one step, cached by value: Altair costs far more than the math.
 
     Not validated here (to_dict(validate=False)): tests/core/test_rnn.py validates the charts' structure.
@@ -162,9 +165,9 @@ def chart_specs(config: RnnConfig, step: int, language: str) -> dict[str, dict]:
     labels = chart_labels(step, language)
     nodes, edges = unroll_frames(result, step)
     return {
-        "unroll": unroll_chart(nodes, edges, labels).to_dict(validate=False),
-        "step": step_chart(step_frame(result, step), labels).to_dict(validate=False),
-        "timeline": timeline_chart(timeline_frame(result, step), labels).to_dict(validate=False),
+        "unroll": unroll_chart(nodes, edges, labels),
+        "step": step_chart(step_frame(result, step), labels),
+        "timeline": timeline_chart(timeline_frame(result, step), labels),
     }
 
 
@@ -184,7 +187,7 @@ def show_step_body(config: RnnConfig, result: RnnResult) -> None:
     labels = chart_labels(step, lang())
     specs = chart_specs(config, step, lang())
     st.markdown(f"**{labels['unroll_title']}**")
-    st.vega_lite_chart(spec=specs["unroll"], width="stretch")
+    draw(st, specs["unroll"])
 
     token = md_escape(result.tokens[step])
     with st.container(border=True):
@@ -198,11 +201,11 @@ def show_step_body(config: RnnConfig, result: RnnResult) -> None:
         st.caption(t("rnn.expansion", t=step + 1, expr=f"`{unit_expansion(result, step, 0)}`"))
         st.markdown(t("rnn.squash_note", t=step + 1, **squash_range(result, step)))
         st.markdown(f"**{labels['step_title']}**")
-        st.vega_lite_chart(spec=specs["step"], width="stretch")
+        draw(st, specs["step"])
 
     st.subheader(t("rnn.timeline_header"))
     st.markdown(f"**{labels['timeline_title']}**")
-    st.vega_lite_chart(spec=specs["timeline"], width="stretch")
+    draw(st, specs["timeline"])
 
 
 def chart_labels(step: int, language: str) -> dict[str, str]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 
 from s2s_core import caps
@@ -36,6 +38,7 @@ from s2s_core.scoring.frames import (
 )
 from s2s_core.scoring.from_encoder import states_from_encoder
 from s2s_core.scoring.modules import SCORERS
+from s2s_ui.charts import cached_spec, draw
 from s2s_ui.i18n import t
 from s2s_ui.link import linked
 from s2s_ui.widgets import (
@@ -64,9 +67,9 @@ def compute(config: ScoringConfig) -> ScoringResult:
 
 # Building Altair specs is the slow part of a rerun, so the finished Vega-Lite dicts are cached (validated
 # against the schema in tests/core/test_scoring.py instead of on every rerun).
-@st.cache_data(max_entries=256, show_spinner=False)
-def chart_specs(config: ScoringConfig, labels: dict[str, str]) -> dict[str, dict]:
-    return {name: chart.to_dict(validate=False) for name, chart in
+@cached_spec(max_entries=256)
+def chart_specs(config: ScoringConfig, labels: dict[str, str]) -> Any:
+    return {name: chart for name, chart in
             page_charts(compute(config), config.focus, names(), labels).items()}
 
 
@@ -83,9 +86,6 @@ def chart_labels(config: ScoringConfig, result: ScoringResult) -> dict[str, str]
         labels["values_title"] = t("scoring.values_title", S=result.S, n=f.read.values.shape[2])
     return labels
 
-
-def draw(where, spec: dict) -> None:
-    where.vega_lite_chart(spec=spec, width="stretch")
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 
 from s2s_core import caps
@@ -19,6 +21,7 @@ from s2s_core.seq2seq.frames import (
     topk_frame,
     vector_text,
 )
+from s2s_ui.charts import cached_spec, draw
 from s2s_ui.i18n import t
 from s2s_ui.link import linked
 from s2s_ui.widgets import (
@@ -45,15 +48,15 @@ def compute(config: Seq2SeqConfig) -> Seq2SeqResult:
 
 # Building Altair specs is the slow part of a rerun, so the finished Vega-Lite dicts are cached (validated
 # against the schema in tests/core/test_seq2seq.py instead of on every rerun).
-@st.cache_data(max_entries=128, show_spinner=False)
-def chart_specs(config: Seq2SeqConfig, labels: dict[str, str]) -> dict[str, dict]:
+@cached_spec(max_entries=128)
+def chart_specs(config: Seq2SeqConfig, labels: dict[str, str]) -> Any:
     charts = page_charts(compute(config), config.directions, config.enc_layers, labels)
-    return {name: chart.to_dict(validate=False) for name, chart in charts.items()}
+    return {name: chart for name, chart in charts.items()}
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
-def topk_spec(config: Seq2SeqConfig, step: int, labels: dict[str, str]) -> dict:
-    return topk_chart(topk_frame(compute(config).decoding.steps[step]), labels).to_dict(validate=False)
+@cached_spec(max_entries=256)
+def topk_spec(config: Seq2SeqConfig, step: int, labels: dict[str, str]) -> Any:
+    return topk_chart(topk_frame(compute(config).decoding.steps[step]), labels)
 
 
 CHART_KEYS = ("length", "delta", "series", "direction", "first", "last", "norm", "yours")
@@ -66,9 +69,6 @@ def chart_labels() -> dict[str, str]:
     labels = {k: t(f"seq2seq.chart.{k}") for k in CHART_KEYS} | {k: t(f"seq2seq.{k}") for k in TITLE_KEYS}
     return labels | {"title": t("seq2seq.chart.bn_title")}
 
-
-def draw(where, spec: dict) -> None:
-    where.vega_lite_chart(spec=spec, width="stretch")
 
 
 def size_input(label_key: str, key: str, value: int, hi: int) -> int:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import secrets
 
+from typing import Any
+
 import streamlit as st
 
 from s2s_core import caps
@@ -25,6 +27,7 @@ from s2s_core.shapes.model import CELLS
 from s2s_core.shapes.padding import PaddingResult, padding_view
 from s2s_core.shapes.quiz import ShapeQuestion, grade, make_question, question_code
 from s2s_ui.catalog import translate
+from s2s_ui.charts import cached_spec, draw
 from s2s_ui.i18n import lang, t
 from s2s_ui.link import linked
 from s2s_ui.widgets import (
@@ -55,8 +58,8 @@ def views(config: ShapesConfig) -> tuple[PaddingResult, tuple[EqualityCheck, ...
     return padding_view(result), equality_checks(result), script(result)
 
 
-@st.cache_data(max_entries=128, show_spinner=False)
-def chart_specs(config: ShapesConfig, language: str) -> dict[str, dict]:
+@cached_spec(max_entries=128)
+def chart_specs(config: ShapesConfig, language: str) -> Any:
     """Every chart of the page as a Vega-Lite dict, built once per (config, language)."""
     result, (padding, _, _) = compute(config), views(config)
 
@@ -90,10 +93,6 @@ def failure(config: ShapesConfig, kind: str) -> FailureDemo | None:
 @st.cache_data(max_entries=256, show_spinner=False)
 def question(number: int, salt: int) -> ShapeQuestion:
     return make_question(number, salt)
-
-
-def draw(spec: dict) -> None:
-    st.vega_lite_chart(spec=spec, width="stretch")
 
 
 # --- inputs -----------------------------------------------------------------------------------------
@@ -146,7 +145,7 @@ def show_shapes(config: ShapesConfig, result: ShapesResult, specs: dict[str, dic
     st.markdown("\n".join(rows))
     st.info(t("shapes.shapes.batch_first_true" if config.batch_first else "shapes.shapes.batch_first_false"),
             icon=":material/swap_horiz:")
-    draw(specs["shapes"])
+    draw(st, specs["shapes"])
 
 
 def show_predict(checks: tuple[EqualityCheck, ...]) -> None:
@@ -187,9 +186,9 @@ def show_padding(config: ShapesConfig, padding: PaddingResult, specs: dict[str, 
         return
     left, right = st.columns(2)
     with left:
-        draw(specs["errors"])
+        draw(st, specs["errors"])
     with right:
-        draw(specs["diff"])
+        draw(st, specs["diff"])
     st.markdown(t("shapes.padding.fixes"))
     if config.bidirectional and config.num_layers > 1 and padding.gather_max_diff > 1e-5:
         st.warning(t("shapes.padding.gather_not_enough", diff=f"{padding.gather_max_diff:.1e}"), icon=":material/warning:")
@@ -211,7 +210,7 @@ def show_packed(config: ShapesConfig, result: ShapesResult, specs: dict[str, dic
         "- " + t("shapes.packed.sorted_indices", value=f"`{list(result.sorted_indices)}`"),
         "- " + t("shapes.packed.unsorted_indices", value=f"`{list(result.unsorted_indices)}`"),
     ]))
-    draw(specs["packed"])
+    draw(st, specs["packed"])
     st.caption(t("shapes.packed.enforce_sorted"))
     if not config.packed:
         st.caption(t("shapes.packed.not_run"))

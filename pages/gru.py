@@ -7,9 +7,10 @@ from dataclasses import replace
 import streamlit as st
 
 from s2s_core.errors import InputError
+from s2s_core.fmt import num, vec
 from s2s_core.gated.charts import gate_heatmaps, override_lines, states_heatmaps, step_charts
 from s2s_core.gated.forcing import parse_forces
-from s2s_core.gated.frames import first_difference, fmt, largest_states, vec_text, weight_rows
+from s2s_core.gated.frames import first_difference, largest_states, weight_rows
 from s2s_core.gru import GruConfig, GruResult, gru_gates, parse_config
 from s2s_core.gru.charts import params_chart
 from s2s_core.gru.code import script
@@ -89,7 +90,7 @@ def draw(kind: str, config: GruConfig, step: int = 0, where=None) -> None:
 def show_check(result: GruResult) -> None:
     st.subheader(t("gru.check_heading"))
     check_badge(t("gru.check_what"), result.max_abs_diff, tol=1e-9)
-    st.caption(t("gru.final_states", h_n=vec_text(result.torch_h_n), h=vec_text(result.run.h[-1])))
+    st.caption(t("gru.final_states", h_n=vec(result.torch_h_n), h=vec(result.run.h[-1])))
 
 
 def show_step(config: GruConfig, result: GruResult) -> int:
@@ -121,7 +122,7 @@ def show_all_steps(config: GruConfig, result: GruResult) -> None:
     left.graphviz_chart(dot, width="stretch")
     with right:
         st.markdown(t("gru.h_intro"))
-        st.markdown(t("gru.h_numbers", max_h=fmt(largest_states(result.run)["max_h"])))
+        st.markdown(t("gru.h_numbers", max_h=num(largest_states(result.run)["max_h"])))
         draw("states", config)
 
 
@@ -147,7 +148,7 @@ def show_override(config: GruConfig, result: GruResult) -> GruConfig:
     forced = compute(forced_config).forced
     natural = result.run
     draw("override", forced_config)
-    st.markdown(t("gru.override_result", h_nat=vec_text(natural.h[-1]), h_for=vec_text(forced.h[-1])))
+    st.markdown(t("gru.override_result", h_nat=vec(natural.h[-1]), h_for=vec(forced.h[-1])))
     first = first_difference(natural, forced)
     st.caption(t("gru.override_same") if first is None else t("gru.override_first", step=first + 1))
     with st.expander(t("gru.forced_gates")):
@@ -181,7 +182,7 @@ def show_quiz(result: GruResult, step: int) -> None:
     old, new = t("gru.quiz_old"), t("gru.quiz_new")
     correct = old if z > 0.5 else new
     predict_then_reveal("gru_quiz", t("gru.quiz_question", step=step + 1), [old, new], correct,
-                        t("gru.quiz_explain", step=step + 1, z=fmt(z), answer=correct))
+                        t("gru.quiz_explain", step=step + 1, z=num(z), answer=correct))
 
 
 page_header("gru")

@@ -7,10 +7,11 @@ from dataclasses import replace
 import streamlit as st
 
 from s2s_core.errors import InputError
+from s2s_core.fmt import num, vec
 from s2s_core.lstm import LstmConfig, LstmResult, lstm_gates, parse_config
 from s2s_core.gated.charts import gate_heatmaps, override_lines, states_heatmaps, step_charts
 from s2s_core.gated.forcing import parse_forces
-from s2s_core.gated.frames import first_difference, fmt, largest_states, vec_text, weight_rows
+from s2s_core.gated.frames import first_difference, largest_states, weight_rows
 from s2s_core.lstm.code import script
 from s2s_core.lstm.compute import FORCEABLE, GATES
 from s2s_core.lstm.diagram import lstm_cell_dot
@@ -84,8 +85,8 @@ def show_check(result: LstmResult) -> None:
     st.subheader(t("lstm.check_heading"))
     check_badge(t("lstm.check_what"), result.max_abs_diff, tol=1e-9)
     run = result.run
-    st.caption(t("lstm.final_states", h_n=vec_text(result.torch_h_n), c_n=vec_text(result.torch_c_n),
-                 h=vec_text(run.h[-1]), c=vec_text(run.c[-1]), n_params=result.n_params))
+    st.caption(t("lstm.final_states", h_n=vec(result.torch_h_n), c_n=vec(result.torch_c_n),
+                 h=vec(run.h[-1]), c=vec(run.c[-1]), n_params=result.n_params))
 
 
 def show_step(config: LstmConfig, result: LstmResult) -> int:
@@ -121,7 +122,7 @@ def show_h_vs_c(config: LstmConfig, result: LstmResult) -> None:
     left.graphviz_chart(dot, width="stretch")
     with right:
         st.markdown(t("lstm.hc_intro"))
-        st.markdown(t("lstm.hc_numbers", **{k: fmt(v) for k, v in largest_states(result.run).items()}))
+        st.markdown(t("lstm.hc_numbers", **{k: num(v) for k, v in largest_states(result.run).items()}))
         draw("states", config)
         st.caption(t("lstm.hc_output"))
 
@@ -150,8 +151,8 @@ def show_override(config: LstmConfig, result: LstmResult) -> LstmConfig:
     forced = compute(forced_config).forced
     natural = result.run
     draw("override", forced_config)
-    st.markdown(t("lstm.override_result", c_nat=vec_text(natural.c[-1]), h_nat=vec_text(natural.h[-1]),
-                  c_for=vec_text(forced.c[-1]), h_for=vec_text(forced.h[-1])))
+    st.markdown(t("lstm.override_result", c_nat=vec(natural.c[-1]), h_nat=vec(natural.h[-1]),
+                  c_for=vec(forced.c[-1]), h_for=vec(forced.h[-1])))
     first = first_difference(natural, forced)
     st.caption(t("lstm.override_same") if first is None else t("lstm.override_first", step=first + 1))
     with st.expander(t("lstm.forced_gates")):
@@ -173,7 +174,7 @@ def show_quiz(result: LstmResult, step: int) -> None:
     best = max(opens, key=opens.get)
     predict_then_reveal(
         "lstm_quiz", t("lstm.quiz_question", step=step + 1), list(names.values()), names[best],
-        t("lstm.quiz_explain", step=step + 1, **{g: fmt(v) for g, v in opens.items()}),
+        t("lstm.quiz_explain", step=step + 1, **{g: num(v) for g, v in opens.items()}),
     )
 
 

@@ -12,6 +12,7 @@ import altair as alt
 import pandas as pd
 
 from s2s_core.chartkit import FIT_X, records
+from s2s_core.fmt import NUM_D3
 GATE_SCALE = alt.Scale(domain=[0, 1], scheme="greens")  # a gate is a 0-1 pass-through ratio
 TANH_SCALE = alt.Scale(domain=[-1, 1], scheme="redblue", reverse=True)  # candidates live in (-1, 1)
 
@@ -46,12 +47,12 @@ def _heatmap(frame: pd.DataFrame, scale: alt.Scale, title: str, labels: dict[str
         color=alt.Color("value:Q", title=labels["value"], scale=scale, legend=None),
         strokeWidth=alt.StrokeWidth("edge:Q", scale=None),
         tooltip=[alt.Tooltip("step:N", title=labels["step"]), alt.Tooltip("component:N", title=labels["component"]),
-                 alt.Tooltip("value:Q", title=labels["value"], format=".4f")],
+                 alt.Tooltip("value:Q", title=labels["value"], format=NUM_D3)],
     )
     # fill, not color: a scale-less color here would clash with the cells' colour scale and Vega-Lite
     # would draw nothing at all.
     text = alt.Chart().mark_text(fontSize=11).encode(
-        x=x, y=y, text=alt.Text("value:Q", format=".2f"), fill=alt.Fill("ink:N", scale=None),
+        x=x, y=y, text=alt.Text("value:Q", format=NUM_D3), fill=alt.Fill("ink:N", scale=None),
     )
     # Plain records (not a DataFrame) and sizes given at construction: both spare Altair deep copies.
     return alt.LayerChart(layer=[cells, text], data=records(data),
@@ -73,7 +74,7 @@ def step_charts(gate_bars: pd.DataFrame, state_bars: pd.DataFrame, labels: dict[
         y=alt.Y("value:Q", title=labels["gate_value"], scale=alt.Scale(domain=[0, 1])),
         color=alt.Color("gate:N", title=labels["gate"], sort=None, legend=alt.Legend(orient="top")),
         tooltip=[alt.Tooltip("gate:N", title=labels["gate"]), alt.Tooltip("component:N", title=labels["component"]),
-                 alt.Tooltip("value:Q", title=labels["value"], format=".4f")],
+                 alt.Tooltip("value:Q", title=labels["value"], format=NUM_D3)],
     )
     rule = alt.Chart().mark_rule(strokeDash=[4, 4], color="gray").encode(y=alt.datum(0.5))
     states = alt.Chart(
@@ -86,7 +87,7 @@ def step_charts(gate_bars: pd.DataFrame, state_bars: pd.DataFrame, labels: dict[
                         legend=alt.Legend(orient="top")),
         tooltip=[alt.Tooltip("quantity:N", title=labels["quantity"]),
                  alt.Tooltip("component:N", title=labels["component"]),
-                 alt.Tooltip("value:Q", title=labels["value"], format=".4f")],
+                 alt.Tooltip("value:Q", title=labels["value"], format=NUM_D3)],
     )
     layered = alt.LayerChart(layer=[gates, rule], data=records(gate_bars), width="container", height=180,
                              title=labels["gates_title"], autosize=FIT_X)
@@ -116,6 +117,6 @@ def override_lines(frame: pd.DataFrame, titles: dict[str, str], labels: dict[str
             detail=alt.Detail("run:N"),
             tooltip=[alt.Tooltip("run:N", title=labels["run"]), alt.Tooltip("step:N", title=labels["step"]),
                      alt.Tooltip("component:N", title=labels["component"]),
-                     alt.Tooltip("value:Q", title=labels["value"], format=".4f")],
+                     alt.Tooltip("value:Q", title=labels["value"], format=NUM_D3)],
         ))
     return charts

@@ -1,5 +1,5 @@
 """Frames and readings both gated-cell pages build the same way: gates, states and overrides in long format,
-vectors as text, the weight table, the first step two runs part.
+the weight table, the first step two runs part. Numbers are written with s2s_core.fmt.
 
 A run is an LstmRun or a GruRun: `gates[name].value` (S, H) per gate, `h` (S, H), and `c` (S, H) for an LSTM.
 """
@@ -11,21 +11,10 @@ from collections.abc import Sequence
 import pandas as pd
 import torch
 
+from s2s_core.fmt import rounded
 from s2s_core.gated.forcing import Force, forced_mask
 
 THRESHOLD = 0.5  # a gate "mostly open" above this: the plain-words reading's cut-off
-
-
-def fmt(x: float, digits: int = 3) -> str:
-    """-0.12345 -> '-0.123'; never '-0.000'."""
-    text = f"{x:.{digits}f}"
-    return text[1:] if text.startswith("-") and float(text) == 0 else text
-
-
-def vec_text(v: torch.Tensor | Sequence[float], digits: int = 3) -> str:
-    """[0.260, -0.407, …] with fixed decimals."""
-    values = v.tolist() if isinstance(v, torch.Tensor) else list(v)
-    return "[" + ", ".join(fmt(float(a), digits) for a in values) + "]"
 
 
 def unit(k: int) -> str:
@@ -81,7 +70,7 @@ def weight_rows(weight_ih: torch.Tensor, gates: Sequence[str], block_name: str) 
     H = weight_ih.shape[0] // len(gates)
     data = {block_name: [f"{gates[r // H]}{r % H + 1}" for r in range(weight_ih.shape[0])]}
     for e in range(weight_ih.shape[1]):
-        data[f"x{e + 1}"] = [round(float(v), 3) for v in weight_ih[:, e].tolist()]
+        data[f"x{e + 1}"] = rounded(weight_ih[:, e])
     return pd.DataFrame(data)
 
 

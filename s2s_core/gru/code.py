@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from s2s_core.gated.code import forces_literal, init_block, input_block
+from s2s_core.gated.code import ROUNDED_DEF, forces_literal, init_block, input_block
 from s2s_core.gru.compute import GruConfig
 
 
@@ -43,21 +43,19 @@ def run(force):
     return {{name: torch.stack(rows) for name, rows in seen.items()}}  # each (S, H)
 
 
-def r4(m):
-    return [[round(v, 4) for v in row] for row in m.tolist()] if m.dim() == 2 else [round(v, 4) for v in m.tolist()]
-
+{ROUNDED_DEF}
 
 hand = run({{}})
 with torch.no_grad():
     out, h_n = cell(x.unsqueeze(0))  # (1, S, H), (1, 1, H)
 for name in "rznh":
-    print(f"{{name}}: {{r4(hand[name])}}")
-print("h_n:", r4(h_n[0, 0]))
+    print(f"{{name}}: {{rounded(hand[name])}}")
+print("h_n:", rounded(h_n[0, 0]))
 same = torch.allclose(hand["h"], out[0]) and torch.allclose(hand["h"][-1], h_n[0, 0])
 print("hand == nn.GRU:", same)
 for module in (nn.RNN, nn.GRU, nn.LSTM):
     print(f"parameters {{module.__name__}}:", sum(p.numel() for p in module(E, H).parameters()))
 if FORCE:
     forced = run(FORCE)
-    print("forced h:", r4(forced["h"]))
+    print("forced h:", rounded(forced["h"]))
 '''

@@ -6,9 +6,10 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from s2s_core.fmt import rounded, vec
 from s2s_core.gated import frames as gated_frames
 from s2s_core.gated.forcing import Force
-from s2s_core.gated.frames import THRESHOLD, unit, vec_text
+from s2s_core.gated.frames import THRESHOLD, unit
 from s2s_core.gru.compare import BLOCKS, CELLS, STATES, Comparison
 from s2s_core.gru.compute import GATES, GruResult, GruRun
 
@@ -23,7 +24,7 @@ def step_table(run: GruRun, step: int) -> pd.DataFrame:
     cols = {"r": run.gates["r"].value[step], "z": run.gates["z"].value[step], "n": run.gates["n"].value[step],
             "h_(t-1)": run.h_prev[step], "h_t": run.h[step]}
     data = {"#": [unit(k) for k in range(run.h.shape[1])]}
-    data.update({name: [round(float(v), 4) for v in col.tolist()] for name, col in cols.items()})
+    data.update({name: rounded(col) for name, col in cols.items()})
     return pd.DataFrame(data)
 
 
@@ -52,19 +53,19 @@ def equations(result: GruResult, run: GruRun, step: int) -> list[str]:
     """The step's equations in PyTorch's formulation, numbers filled in."""
     t = step
     r, z, n = (run.gates[g] for g in GATES)
-    lines = [f"x_t = {vec_text(result.x[t])}", f"h_(t-1) = {vec_text(run.h_prev[t])}"]
+    lines = [f"x_t = {vec(result.x[t])}", f"h_(t-1) = {vec(run.h_prev[t])}"]
     for name, tr in (("r", r), ("z", z)):
         lines.append("")  # a blank line between equations: each wraps over several lines
         lines.append(f"{name} = σ((W_i{name}·x_t + b_i{name}) + (W_h{name}·h_(t-1) + b_h{name})) = "
-                     f"σ({vec_text(tr.x_part[t])} + {vec_text(tr.h_part[t])}) = σ({vec_text(tr.pre[t])}) = "
-                     f"{vec_text(tr.value[t])}")
+                     f"σ({vec(tr.x_part[t])} + {vec(tr.h_part[t])}) = σ({vec(tr.pre[t])}) = "
+                     f"{vec(tr.value[t])}")
     lines.append("")
-    lines.append(f"n = tanh((W_in·x_t + b_in) + r⊙(W_hn·h_(t-1) + b_hn)) = tanh({vec_text(n.x_part[t])} + "
-                 f"{vec_text(r.value[t])}⊙{vec_text(n.h_part[t])}) = tanh({vec_text(n.pre[t])}) = {vec_text(n.value[t])}")
+    lines.append(f"n = tanh((W_in·x_t + b_in) + r⊙(W_hn·h_(t-1) + b_hn)) = tanh({vec(n.x_part[t])} + "
+                 f"{vec(r.value[t])}⊙{vec(n.h_part[t])}) = tanh({vec(n.pre[t])}) = {vec(n.value[t])}")
     zt = z.value[t]
     lines.append("")
-    lines.append(f"h_t = (1 − z)⊙n + z⊙h_(t-1) = {vec_text(1 - zt)}⊙{vec_text(n.value[t])} + "
-                 f"{vec_text(zt)}⊙{vec_text(run.h_prev[t])} = {vec_text(run.h[t])}")
+    lines.append(f"h_t = (1 − z)⊙n + z⊙h_(t-1) = {vec(1 - zt)}⊙{vec(n.value[t])} + "
+                 f"{vec(zt)}⊙{vec(run.h_prev[t])} = {vec(run.h[t])}")
     return lines
 
 

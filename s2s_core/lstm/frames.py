@@ -7,9 +7,10 @@ from collections.abc import Sequence
 import pandas as pd
 import torch
 
+from s2s_core.fmt import rounded, vec
 from s2s_core.gated import frames as gated_frames
 from s2s_core.gated.forcing import Force
-from s2s_core.gated.frames import THRESHOLD, unit, vec_text
+from s2s_core.gated.frames import THRESHOLD, unit
 from s2s_core.lstm.compute import GATES, LstmResult, LstmRun
 
 STATES = ("c", "h")  # what an LSTM carries from step to step
@@ -28,7 +29,7 @@ def step_table(run: LstmRun, step: int) -> pd.DataFrame:
     }
     H = run.h.shape[1]
     data = {"#": [unit(k) for k in range(H)]}
-    data.update({name: [round(float(v), 4) for v in col.tolist()] for name, col in cols.items()})
+    data.update({name: rounded(col) for name, col in cols.items()})
     return pd.DataFrame(data)
 
 
@@ -57,7 +58,7 @@ def equations(result: LstmResult, run: LstmRun, step: int) -> list[str]:
     """The step's equations with the numbers filled in, in the order the cell computes them."""
     t = step
     x_t = result.x[t]  # (E,)
-    lines = [f"x_t = {vec_text(x_t)}", f"h_(t-1) = {vec_text(run.h_prev[t])}", f"c_(t-1) = {vec_text(run.c_prev[t])}"]
+    lines = [f"x_t = {vec(x_t)}", f"h_(t-1) = {vec(run.h_prev[t])}", f"c_(t-1) = {vec(run.c_prev[t])}"]
     for name in GATES:
         lines.append("")  # a blank line between equations: each wraps over several lines
         w = result.weights[name]
@@ -65,15 +66,15 @@ def equations(result: LstmResult, run: LstmRun, step: int) -> list[str]:
         act = "tanh" if name == "g" else "σ"
         lines.append(
             f"{name} = {act}(W_i{name}·x_t + b_i{name} + W_h{name}·h_(t-1) + b_h{name}) = "
-            f"{act}({vec_text(trace.x_part[t])} + {vec_text(w.b_x)} + {vec_text(trace.h_part[t])} + {vec_text(w.b_h)}) = "
-            f"{act}({vec_text(trace.pre[t])}) = {vec_text(trace.value[t])}"
+            f"{act}({vec(trace.x_part[t])} + {vec(w.b_x)} + {vec(trace.h_part[t])} + {vec(w.b_h)}) = "
+            f"{act}({vec(trace.pre[t])}) = {vec(trace.value[t])}"
         )
     i, f, g, o = (run.gates[n].value[t] for n in GATES)
     lines.append("")
-    lines.append(f"c_t = f⊙c_(t-1) + i⊙g = {vec_text(f)}⊙{vec_text(run.c_prev[t])} + {vec_text(i)}⊙{vec_text(g)}"
-                 f" = {vec_text(f * run.c_prev[t])} + {vec_text(i * g)} = {vec_text(run.c[t])}")
+    lines.append(f"c_t = f⊙c_(t-1) + i⊙g = {vec(f)}⊙{vec(run.c_prev[t])} + {vec(i)}⊙{vec(g)}"
+                 f" = {vec(f * run.c_prev[t])} + {vec(i * g)} = {vec(run.c[t])}")
     lines.append("")
-    lines.append(f"h_t = o⊙tanh(c_t) = {vec_text(o)}⊙{vec_text(torch.tanh(run.c[t]))} = {vec_text(run.h[t])}")
+    lines.append(f"h_t = o⊙tanh(c_t) = {vec(o)}⊙{vec(torch.tanh(run.c[t]))} = {vec(run.h[t])}")
     return lines
 
 

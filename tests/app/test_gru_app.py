@@ -5,7 +5,7 @@ Each test drives one app session through several edits: starting a session costs
 
 from __future__ import annotations
 
-from s2s_core.gated.frames import vec_text
+from s2s_core.fmt import vec as vec_text
 from s2s_core.gru import GruConfig, gru_gates, parse_config
 from s2s_core.gru.compare import compare
 from s2s_ui.catalog import translate

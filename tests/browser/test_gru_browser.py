@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from s2s_core.gated.frames import vec_text
+from s2s_core.fmt import vec as vec_text
 from s2s_core.gru import gru_gates, parse_config
 from s2s_core.gru.compare import compare
 from tests.browser.harness import main_text, open_page, wait_for_text, wait_idle

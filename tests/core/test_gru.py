@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 from torch import nn
 
 from s2s_core.errors import InputError
+from s2s_core.fmt import vec
 from s2s_core.gated.charts import gate_heatmaps, override_lines, states_heatmaps, step_charts
-from s2s_core.gated.frames import vec_text
 from s2s_core.gated.inputs import MAX_E, MAX_H, MAX_S
 from s2s_core.gru import GruConfig, gru_gates, parse_config
 from s2s_core.gru.charts import params_chart
@@ -165,7 +165,7 @@ def test_frames_charts_and_comparison():
     assert frame[frame["forced"]]["gate"].unique().tolist() == ["z"]
     assert list(step_table(run, 0).columns) == ["#", "r", "z", "n", "h_(t-1)", "h_t"]
     lines = equations(result, run, 1)
-    assert lines[-1].startswith("h_t = (1 − z)⊙n + z⊙h_(t-1) = ") and lines[-1].endswith(vec_text(run.h[1]))
+    assert lines[-1].startswith("h_t = (1 − z)⊙n + z⊙h_(t-1) = ") and lines[-1].endswith(vec(run.h[1]))
     z1 = run.gates["z"].value[1]
     read = reading(run, 1)
     assert read["kept"] == ", ".join(str(k + 1) for k in range(4) if z1[k] > 0.5)

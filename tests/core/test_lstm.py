@@ -9,9 +9,10 @@ from hypothesis import strategies as st
 from torch import nn
 
 from s2s_core.errors import InputError
+from s2s_core.fmt import vec
 from s2s_core.gated.charts import gate_heatmaps, override_lines, states_heatmaps, step_charts
 from s2s_core.gated.forcing import Force
-from s2s_core.gated.frames import first_difference, vec_text, weight_rows
+from s2s_core.gated.frames import first_difference, weight_rows
 from s2s_core.gated.inputs import MAX_E, MAX_H, MAX_S, SequenceSpec, input_vectors, token_vector
 from s2s_core.lstm import LstmConfig, lstm_gates, parse_config
 from s2s_core.lstm.compute import GATES, hand_lstm, make_lstm, split_gates
@@ -212,8 +213,8 @@ def test_frames_equations_and_reading():
     assert len(gates) == 3 * 4 and len(states) == 4 * 4
     assert len(states_frame(run, result.labels)) == 2 * 4 * 4
     lines = equations(result, run, 2)
-    assert lines[-3].startswith("c_t = f⊙c_(t-1) + i⊙g = ") and lines[-3].endswith(vec_text(run.c[2]))
-    assert lines[-1].startswith("h_t = o⊙tanh(c_t) = ") and lines[-1].endswith(vec_text(run.h[2]))
+    assert lines[-3].startswith("c_t = f⊙c_(t-1) + i⊙g = ") and lines[-3].endswith(vec(run.c[2]))
+    assert lines[-1].startswith("h_t = o⊙tanh(c_t) = ") and lines[-1].endswith(vec(run.h[2]))
     assert lines[4].startswith("i = σ(W_ii·x_t + b_ii + W_hi·h_(t-1) + b_hi) = σ(")
     read = reading(run, 0)
     f0 = run.gates["f"].value[0]

@@ -1,0 +1,90 @@
+"""How the app writes numbers: one small set of formatters for every page, frame, chart and script.
+
+Which one to use
+- ``num(x)``   any value read in text or a table (a gate, a state, a weight, a score, a loss).
+- ``vec(v)``   a vector of such values: ``[0.2603, -0.4071, 1.0]``.
+- ``prob(p)``  a probability; ``None`` (undefined, 0/0) is written "—".
+- ``pct(p)``   a share of 1 as a percentage: ``64%``, ``3.2%``.
+- ``sci(x)``   a size that spans decades: a max |difference| against PyTorch, a gradient norm, a change
+               the bottleneck shrinks to 1e-7: ``2.2e-16``.
+- ``NUM_D3`` / ``SCI_D3`` / ``PCT_D3``: the same rules as d3-format strings, for Vega-Lite
+  text marks, tooltips and axes.
+
+The precision: 4 decimals, written the way Python prints ``round(x, 4)``
+- Every page's code expander prints ``round(x, DIGITS)`` (see each ``s2s_core/<ns>/code.py``), so a number on
+  the page and the same number printed by the learner's script agree digit for digit: ``0.2603``, ``3.4``,
+  ``1.0``. Trailing zeros are dropped, which keeps the seed's worked example as the note writes it
+  (``[3.4, 2.2]``, not ``[3.4000, 2.2000]``).
+- The values shown are of order 1 (gates and probabilities in [0, 1], tanh states in (-1, 1), weights drawn
+  from U(-1/√H, 1/√H), scores of a few units), so a fixed number of decimals (not significant digits) reads
+  the same in every row of a table. Four of them show the softmax's 1/3 as 0.3333 and a gate's change of a
+  thousandth, which three would blur; five would only add float noise and lengthen the filled-in formulas.
+- A value is never shown as "-0.0"; ±∞ are written "∞" / "−∞" (a masked score, the log of a zero
+  probability); NaN "nan".
+- Whether a hand computation equals PyTorch is never read off ``num``: that is ``sci`` of the max |difference|,
+  which shows 1e-16 as 1e-16, not as 0.0.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+import torch
+
+DIGITS = 4  # decimals of num(): the scripts print round(x, DIGITS) too
+TINY_PROB = 1e-4  # below this (and above 0) a probability would round to 0.0: written with an exponent
+NUM_D3 = f".{DIGITS}~f"  # num() in d3-format (trailing zeros dropped; a whole number prints without ".0")
+SCI_D3 = ".1e"
+PCT_D3 = ".0%"
+
+
+def num(x: float) -> str:
+    """4 decimals as Python prints round(x, 4): 0.2603, -1.5, 3.4, 1.0; never '-0.0'; '∞', '−∞', 'nan'."""
+    x = float(x)
+    if math.isinf(x):
+        return "∞" if x > 0 else "−∞"
+    return repr(round(x, DIGITS) + 0.0)  # + 0.0 turns -0.0 into 0.0; repr(nan) is 'nan'
+
+
+def vec(values: torch.Tensor | Iterable[float]) -> str:
+    """[0.2603, -0.4071, 1.0]: num() of each component."""
+    items = values.tolist() if isinstance(values, torch.Tensor) else list(values)
+    return "[" + ", ".join(num(v) for v in items) + "]"
+
+
+def sci(x: float) -> str:
+    """Two significant digits with an exponent: 2.2e-16, 1.8e+03; an exact 0 stays '0' (a cut gradient, an exact match)."""
+    x = float(x)
+    if x == 0:
+        return "0"
+    if math.isinf(x) or math.isnan(x):
+        return num(x)
+    return f"{x:.1e}"
+
+
+def prob(p: float | None) -> str:
+    """num(p), but a nonzero p below 1e-4 with an exponent (1.2e-05, not 0.0); None (0/0, undefined) -> '—'."""
+    if p is None:
+        return "—"
+    return sci(p) if 0 < float(p) < TINY_PROB else num(p)
+
+
+def pct(p: float) -> str:
+    """A share of 1 as a percentage: whole percents from 10 % up, two significant digits below, never an exponent
+    (64%, 3.2%, 0.00016%); below a millionth of a percent '< 0.000001%'."""
+    value = 100 * float(p)
+    if value == 0:
+        return "0%"
+    if value >= 10:
+        return f"{value:.0f}%"
+    if value < 1e-6:
+        return "< 0.000001%"
+    digits = max(1, 1 - math.floor(math.log10(value)))
+    return f"{value:.{digits}f}%"
+
+
+def rounded(values: torch.Tensor | Iterable[float]) -> list[float]:
+    """Each value rounded to DIGITS (a table column of floats that st.dataframe shows as num() would)."""
+    items = values.tolist() if isinstance(values, torch.Tensor) else list(values)
+    return [round(float(v), DIGITS) + 0.0 for v in items]

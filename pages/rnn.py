@@ -8,6 +8,7 @@ import streamlit as st
 
 from s2s_core import caps
 from s2s_core.errors import InputError
+from s2s_core.fmt import num, sci, vec
 from s2s_core.rnn import RnnConfig, RnnResult, parse_config, seeded_weights, unroll
 from s2s_core.rnn.charts import step_chart, timeline_chart, unroll_chart
 from s2s_core.rnn.code import script
@@ -23,7 +24,6 @@ from s2s_core.rnn.compute import (
     parse_weight_table,
 )
 from s2s_core.rnn.frames import (
-    fmt,
     formula_latex,
     repeated_tokens,
     squash_range,
@@ -31,7 +31,6 @@ from s2s_core.rnn.frames import (
     timeline_frame,
     unit_expansion,
     unroll_frames,
-    vec_text,
     weights_table,
 )
 from s2s_ui.catalog import translate
@@ -192,8 +191,8 @@ def show_step_body(config: RnnConfig, result: RnnResult) -> None:
     token = md_escape(result.tokens[step])
     with st.container(border=True):
         st.markdown(f"**{t('rnn.step_heading', t=step + 1, S=S, token=token)}**")
-        st.markdown(t("rnn.x_line", t=step + 1, token=token, x=f"`{vec_text(result.x[step])}`"))
-        st.markdown(t("rnn.hprev_line", tp=step, h=f"`{vec_text(result.h_prev[step])}`"))
+        st.markdown(t("rnn.x_line", t=step + 1, token=token, x=f"`{vec(result.x[step])}`"))
+        st.markdown(t("rnn.hprev_line", tp=step, h=f"`{vec(result.h_prev[step])}`"))
         if step == 0:
             st.caption(t("rnn.h0_note"))
         for line in formula_latex(result, step):
@@ -242,7 +241,7 @@ def show_quiz(result: RnnResult) -> None:
     answer = first_word_answer(result)
     options = [t(f"rnn.quiz_{o}") for o in QUIZ_OPTIONS]
     change = result.first_word_change
-    explain = t("rnn.quiz_explain", first=fmt(change[0], 4), last=f"{change[-1]:.2e}", S=S,
+    explain = t("rnn.quiz_explain", first=num(change[0]), last=sci(change[-1]), S=S,
                 changed=len(changed_steps(result)))
     why = {"all": "rnn.quiz_why_all", "only_first": "rnn.quiz_why_none"}.get(answer, "rnn.quiz_why_some")
     predict_then_reveal("rnn_quiz", t("rnn.quiz_question"), options, t(f"rnn.quiz_{answer}"), f"{explain} {t(why)}")

@@ -88,3 +88,15 @@ def rounded(values: torch.Tensor | Iterable[float]) -> list[float]:
     """Each value rounded to DIGITS (a table column of floats that st.dataframe shows as num() would)."""
     items = values.tolist() if isinstance(values, torch.Tensor) else list(values)
     return [round(float(v), DIGITS) + 0.0 for v in items]
+
+
+def script_defs(*names: str) -> str:
+    """num / vec / sci written out as plain Python for a generated script, so it prints finite values exactly as
+    the page writes them (a script prints ±∞ as Python does: inf, -inf)."""
+    defs = {
+        "num": f"def num(x):\n    return repr(round(x, {DIGITS}) + 0.0)  # + 0.0: never -0.0\n",
+        "vec": 'def vec(v):\n    return "[" + ", ".join(num(a) for a in v.tolist()) + "]"\n',
+        "sci": 'def sci(x):\n    return "0" if x == 0 else f"{x:.1e}"\n',
+    }
+    wanted = set(names) | ({"num"} if "vec" in names else set())
+    return "\n\n".join(defs[n] for n in defs if n in wanted)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from s2s_core.fmt import NUM_D3
 from s2s_core.rnn.frames import TERMS
 
 # One colour per shared weight, used in the graph and in the step bars alike.
@@ -72,10 +73,10 @@ def timeline_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.LayerChar
         color=alt.Color("value:Q", title="h", scale=alt.Scale(scheme="redblue", domain=[-1, 1], reverse=True)),
         strokeWidth=alt.StrokeWidth("outline:Q", scale=None),
         tooltip=[alt.Tooltip("step:N", title=labels["step"]), alt.Tooltip("unit:N", title=labels["unit"]),
-                 alt.Tooltip("value:Q", title="h", format=".4f")],
+                 alt.Tooltip("value:Q", title="h", format=NUM_D3)],
     )
     text = base.mark_text(fontSize=11).encode(
-        text=alt.Text("value:Q", format=".2f"), color=alt.Color("ink:N", scale=None),
+        text=alt.Text("value:Q", format=NUM_D3), color=alt.Color("ink:N", scale=None),
     )
     # The text's colour column is literal (scale=None): keep it off the heatmap's colour scale.
     return (cells + text).resolve_scale(color="independent").properties(height=alt.Step(26), width="container")
@@ -96,7 +97,7 @@ def step_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
                             scale=alt.Scale(domain=term_names, range=list(TERM_COLORS)),
                             legend=alt.Legend(orient="top", columns=3)),
             tooltip=[alt.Tooltip("term:N", title=labels["term"]), alt.Tooltip("unit:N", title=labels["unit"]),
-                     alt.Tooltip("value:Q", title=labels["value"], format=".4f")],
+                     alt.Tooltip("value:Q", title=labels["value"], format=NUM_D3)],
         )
         .properties(height=280, width="container")  # titled by the page (wraps on a phone)
     )

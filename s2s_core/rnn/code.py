@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import torch
 
+from s2s_core.fmt import script_defs
 from s2s_core.rnn.compute import RnnConfig, resolve_weights, token_vector
 
 
@@ -35,9 +36,7 @@ b_hh = torch.tensor({_lit(w.b_hh)}, dtype=torch.float64)  # (H,)
 b = b_ih + b_hh  # (H,)
 
 
-def fmt(v):
-    return "[" + ", ".join(f"{{a:.3f}}".replace("-0.000", "0.000") for a in v.tolist()) + "]"
-
+{script_defs("vec", "sci")}
 
 # 1) The loop by hand: the same W_x, W_h, b at every step.
 h = torch.zeros(W_h.shape[0], dtype=torch.float64)  # (H,) h_0 = 0
@@ -46,7 +45,7 @@ for t in range(x.shape[0]):
     pre = W_x @ x[t] + W_h @ h + b  # (H,)
     h = torch.tanh(pre)  # (H,)
     hs.append(h)
-    print(f"step {{t + 1}} {{tokens[t]}}: sum = {{fmt(pre)}} -> h_{{t + 1}} = {{fmt(h)}}")
+    print(f"step {{t + 1}} {{tokens[t]}}: sum = {{vec(pre)}} -> h_{{t + 1}} = {{vec(h)}}")
 hand = torch.stack(hs)  # (S, H)
 
 # 2) PyTorch's own nn.RNN with the very same weights copied in.
@@ -58,8 +57,8 @@ with torch.no_grad():
     rnn.bias_hh_l0.copy_(b_hh)
     out, h_n = rnn(x.unsqueeze(0))  # (1, S, E) -> (1, S, H), (1, 1, H)
 
-print("h_n:", fmt(h_n[0, 0]))
+print("h_n:", vec(h_n[0, 0]))
 print("parameters:", sum(p.numel() for p in rnn.parameters()))
 print("allclose:", torch.allclose(hand, out[0]))
-print("max |hand - nn.RNN|:", f"{{(hand - out[0]).abs().max().item():.1e}}")
+print("max |hand - nn.RNN|:", sci((hand - out[0]).abs().max().item()))
 '''

@@ -5,21 +5,10 @@ from __future__ import annotations
 import pandas as pd
 import torch
 
+from s2s_core.fmt import num
 from s2s_core.rnn.compute import RnnResult
 
 TERMS = ("W_x·x_t", "W_h·h_(t-1)", "b", "sum", "h_t")  # the bars of one step, in formula order
-
-
-def fmt(x: float, digits: int = 3) -> str:
-    """-0.1234 -> '-0.123'; never '-0.000'."""
-    text = f"{x:.{digits}f}"
-    return text[1:] if text.startswith("-") and float(text) == 0 else text
-
-
-def vec_text(v: torch.Tensor | list[float], digits: int = 3) -> str:
-    """[0.26, -0.407, …] with fixed decimals."""
-    values = v.tolist() if isinstance(v, torch.Tensor) else v
-    return "[" + ", ".join(fmt(float(a), digits) for a in values) + "]"
 
 
 def step_label(t: int, token: str) -> str:
@@ -68,15 +57,15 @@ def unroll_frames(result: RnnResult, step: int) -> tuple[pd.DataFrame, pd.DataFr
     return pd.DataFrame(nodes), pd.DataFrame(edges)
 
 
-def weights_table(matrix: torch.Tensor, col_prefix: str, digits: int = 3) -> list[list[str]]:
-    """A weight matrix as rows of text cells (for an editable table's defaults)."""
+def weights_table(matrix: torch.Tensor, col_prefix: str) -> list[list[str]]:
+    """A weight matrix as rows of text cells (an editable table's defaults, and the read-only view)."""
     if matrix.dim() == 1:
         matrix = matrix.unsqueeze(1)  # (H,) -> (H, 1): b as a column, lined up with the rows of W
-    return [[fmt(float(v), digits) for v in row] for row in matrix.tolist()]
+    return [[num(v) for v in row] for row in matrix.tolist()]
 
 
 def _bmatrix(rows: list[list[float]]) -> str:
-    return r"\begin{bmatrix}" + r" \\ ".join(" & ".join(fmt(v) for v in row) for row in rows) + r"\end{bmatrix}"
+    return r"\begin{bmatrix}" + r" \\ ".join(" & ".join(num(v) for v in row) for row in rows) + r"\end{bmatrix}"
 
 
 def _col(v: torch.Tensor) -> str:
@@ -108,11 +97,11 @@ def unit_expansion(result: RnnResult, step: int, unit: int) -> str:
     row = result.weights.W_x[unit].tolist()
     x = result.x[step].tolist()
     parts = " + ".join(f"{_paren(a)}×{_paren(b)}" for a, b in zip(row, x))
-    return f"{parts} = {fmt(float(result.wx[step, unit]))}"
+    return f"{parts} = {num(float(result.wx[step, unit]))}"
 
 
 def _paren(v: float) -> str:
-    text = fmt(v)
+    text = num(v)
     return f"({text})" if text.startswith("-") else text
 
 
@@ -127,5 +116,5 @@ def repeated_tokens(tokens: tuple[str, ...]) -> list[tuple[str, list[int]]]:
 def squash_range(result: RnnResult, step: int) -> dict[str, str]:
     """Range of the sum and of h_t at one step (tanh squeezes the first into the second)."""
     pre, h = result.pre[step], result.h[step]
-    return {"lo": fmt(float(pre.min())), "hi": fmt(float(pre.max())),
-            "hlo": fmt(float(h.min())), "hhi": fmt(float(h.max()))}
+    return {"lo": num(float(pre.min())), "hi": num(float(pre.max())),
+            "hlo": num(float(h.min())), "hhi": num(float(h.max()))}

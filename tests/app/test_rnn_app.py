@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from s2s_core.fmt import num
+from s2s_core.fmt import vec as vec_text
 from s2s_core.rnn import parse_config, unroll
-from s2s_core.rnn.frames import vec_text
 from s2s_ui.catalog import translate
 from tests.app.conftest import toasts, all_text, open_page
 
@@ -25,7 +26,7 @@ def test_defaults_stepping_play_and_quiz(lang):
     text = all_text(at)
     assert translate(lang, "rnn.title") in text
     assert vec_text(result.x[0]) in text  # x_1 of the first word
-    assert f"{float(result.h[0, 0]):.3f}" in _latex(at)  # h_1 filled into the formula
+    assert num(result.h[0, 0]) in _latex(at)  # h_1 filled into the formula
     assert _check_passes(at, lang)  # hand loop == nn.RNN
     assert str(result.n_params) in text
     # 1) The slider to the last step: its formula shows h_S.
@@ -33,7 +34,7 @@ def test_defaults_stepping_play_and_quiz(lang):
     at.slider(key="rnn_step").set_value(S).run()
     assert not at.exception
     assert f"h_{{{S}}} = \\tanh" in _latex(at)
-    assert f"{float(result.h[-1, 0]):.3f}" in _latex(at)
+    assert num(result.h[-1, 0]) in _latex(at)
     # 2) Play restarts at step 1; Stop ends it.
     at.button(key="rnn_play").click().run()
     assert not at.exception and at.session_state["rnn_playing"] is True
@@ -68,7 +69,7 @@ def test_typed_weights_from_the_link_are_used(lang):
     at = open_page("rnn", lang, query=query)
     assert not at.exception
     result = unroll(parse_config("a b", 2, 2, 0, [[1, 0], [0, 1]], [[0, 0], [0, 0]], [[0], [0]]))
-    assert f"{float(result.h[0, 0]):.3f}" in _latex(at)
+    assert num(result.h[0, 0]) in _latex(at)
     # With W_h = 0 nothing is handed on: the live answer is "only column 1".
     at.radio(key="rnn_quiz").set_value(translate(lang, "rnn.quiz_only_first")).run()
     assert not at.exception and at.success and not at.warning

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from s2s_core.fmt import vec as vec_text
 from s2s_core.rnn import RnnConfig, parse_config, unroll
 from s2s_core.rnn.code import script
-from s2s_core.rnn.frames import vec_text
 from tests.codegen.run import run_script
 
 SEP = "=====8<====="

@@ -49,3 +49,13 @@ def test_rounded_and_d3_formats():
     assert fmt.rounded(torch.tensor([0.123456, -0.00001], dtype=torch.float64)) == [0.1235, 0.0]
     assert str(fmt.rounded([-0.00001])[0]) == "0.0"
     assert fmt.NUM_D3 == f".{fmt.DIGITS}~f"
+
+
+@given(st.lists(st.floats(min_value=-1e6, max_value=1e6, allow_nan=False), max_size=6))
+def test_script_defs_print_what_the_page_writes(values):
+    space: dict = {}
+    exec(fmt.script_defs("vec", "sci"), space)  # noqa: S102 - our own generated source
+    assert space["vec"](torch.tensor(values, dtype=torch.float64)) == fmt.vec(values)
+    for v in values:
+        assert space["num"](v) == fmt.num(v) and space["sci"](v) == fmt.sci(v)
+    assert set(space) - {"__builtins__"} == {"num", "vec", "sci"}

@@ -9,17 +9,16 @@ from hypothesis import strategies as st
 from torch import nn
 
 from s2s_core.errors import InputError
+from s2s_core.fmt import num, vec
 from s2s_core.rnn import RnnConfig, parse_config, seeded_weights, unroll
 from s2s_core.rnn.charts import step_chart, timeline_chart, unroll_chart
 from s2s_core.rnn.compute import MAX_H, MAX_S, manual_unroll, resolve_weights, token_vector
 from s2s_core.rnn.frames import (
-    fmt,
     formula_latex,
     step_frame,
     timeline_frame,
     unit_expansion,
     unroll_frames,
-    vec_text,
     weights_table,
 )
 
@@ -102,13 +101,13 @@ def test_formula_text_shows_the_numbers():
     lines = formula_latex(result, 1)
     assert len(lines) == 4
     assert lines[3].startswith(r"h_{2} = \tanh")
-    assert fmt(float(result.h[1, 0])) in lines[3]
-    assert fmt(float(result.pre[1, 3])) in lines[2]
+    assert num(float(result.h[1, 0])) in lines[3]
+    assert num(float(result.pre[1, 3])) in lines[2]
     expansion = unit_expansion(result, 1, 0)
-    assert expansion.endswith(f"= {fmt(float(result.wx[1, 0]))}")
+    assert expansion.endswith(f"= {num(float(result.wx[1, 0]))}")
     assert expansion.count("×") == 3
-    assert fmt(-0.0001) == "0.000" and vec_text([1.0, -0.5]) == "[1.000, -0.500]"
-    assert weights_table(result.weights.b, "b")[0] == [fmt(float(result.weights.b[0]))]
+    assert num(-0.00001) == "0.0" and vec([1.0, -0.5]) == "[1.0, -0.5]"
+    assert weights_table(result.weights.b, "b")[0] == [num(float(result.weights.b[0]))]
 
 
 def test_frames_and_charts():

@@ -1,4 +1,4 @@
-"""Attention page through AppTest, in both languages: seed numbers, PAD, bad cells, scores mode."""
+"""Attention page through AppTest, in English: seed numbers, PAD, bad cells, scores mode."""
 
 from __future__ import annotations
 

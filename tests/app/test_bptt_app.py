@@ -1,4 +1,4 @@
-"""BPTT page through AppTest, in both languages: defaults, linear ρ^k check, truncation, clipping, quiz."""
+"""BPTT page through AppTest, in English: defaults, linear ρ^k check, truncation, clipping, quiz."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""GRU page through AppTest, in both languages: check, step view, z freeze, comparison, bad input.
+"""GRU page through AppTest, in English: check, step view, z freeze, comparison, bad input.
 
 Each test drives one app session through several edits: starting a session costs far more than a rerun.
 """
@@ -12,6 +12,11 @@ from s2s_ui.catalog import translate
 from tests.app.conftest import all_text, open_page
 
 SENTENCE = "나는 도서관에서 책을 읽는다"
+
+
+def _button(at, label: str):
+    """The button labelled `label` (the freeze button has no key of its own)."""
+    return next(b for b in at.button if b.label == label)
 
 
 def _errors(at) -> str:
@@ -39,7 +44,7 @@ def test_defaults_step_freeze_compare_and_empty_sentence(lang):
     assert translate(lang, "gru.compare_ratio", gru=comp.totals["gru"], lstm=comp.totals["lstm"]) in all_text(at)
 
     # 3) Freeze h (z = 1 from step 2): h stays at h_1.
-    at.button[1].click().run()
+    _button(at, translate(lang, "gru.freeze")).click().run()
     assert not at.exception
     forced = gru_gates(parse_config("sentence", SENTENCE, None, 3, 6, 0, {"z": ([2, 3, 4], 1)})).forced
     assert f"h = {vec_text(forced.h[-1])}" in all_text(at) and vec_text(forced.h[0]) == vec_text(forced.h[-1])

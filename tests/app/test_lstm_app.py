@@ -1,4 +1,4 @@
-"""LSTM gates page through AppTest, in both languages: check, step view, overrides, bad input.
+"""LSTM gates page through AppTest, in English: check, step view, overrides, bad input.
 
 Each test drives one app session through several edits: starting a session costs far more than a rerun.
 """
@@ -11,6 +11,11 @@ from s2s_ui.catalog import translate
 from tests.app.conftest import all_text, open_page
 
 SENTENCE = "나는 도서관에서 책을 읽는다"
+
+
+def _button(at, label: str):
+    """The button labelled `label` (the freeze button has no key of its own)."""
+    return next(b for b in at.button if b.label == label)
 
 
 def _errors(at) -> str:
@@ -34,7 +39,7 @@ def test_defaults_step_freeze_and_empty_sentence(lang):
     assert f"h_t = o⊙tanh(c_t) = " in all_text(at) and vec_text(result.run.h[3]) in all_text(at)
 
     # 3) The freeze button forces f = 1, i = 0 from step 2: the cell stays at c_1.
-    at.button[1].click().run()  # [0] is the reset button
+    _button(at, translate(lang, "lstm.freeze")).click().run()
     assert not at.exception
     assert at.multiselect(key="lstm_force_f").value == [2, 3, 4]
     forced = lstm_gates(parse_config("sentence", SENTENCE, None, 3, 4, 0,

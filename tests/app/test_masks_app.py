@@ -1,4 +1,4 @@
-"""Padding & masks page through AppTest, in both languages: defaults, checks, a filtered all-PAD source, bad URLs."""
+"""Padding & masks page through AppTest, in English: defaults, checks, a filtered all-PAD source, bad URLs."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Bahdanau-vs-Luong page through AppTest, in both languages: live weights, focus, windows, wiring, bad input."""
+"""Bahdanau-vs-Luong page through AppTest, in English: live weights, focus, windows, wiring, bad input."""
 
 from __future__ import annotations
 

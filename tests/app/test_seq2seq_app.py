@@ -1,4 +1,4 @@
-"""Encoder–decoder page through AppTest, in both languages: live numbers, hand-off, bridge, stepping, bad input."""
+"""Encoder–decoder page through AppTest, in English: live numbers, hand-off, bridge, stepping, bad input."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tensor shapes page through AppTest, in both languages: real shapes, live checks, bad input, quiz.
+"""Tensor shapes page through AppTest, in English: real shapes, live checks, bad input, quiz.
 
 Each test drives one session through several edits (an AppTest start costs far more than a rerun).
 """

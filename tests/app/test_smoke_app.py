@@ -1,0 +1,120 @@
+"""Every page opens in Korean and in English: no exception, no missing or unfilled text, its key value shown.
+
+The behaviour tests (tests/app/test_<ns>_app.py) run once, in English: both catalogs are checked key for
+key by tests/test_catalogs.py, so a second language would repeat the same code paths. This smoke test is the
+two-language check, one run per page and language (the values that differ by language are asserted here).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from s2s_core.fmt import vec
+from s2s_ui.catalog import translate
+from s2s_ui.registry import existing_pages
+from tests.app.conftest import LANGS, all_text, open_page
+from tests.robustness.fuzz import unfilled_texts
+
+
+def _home(lang: str) -> list[str]:
+    return [translate(lang, f"{spec.ns}.title") for spec in existing_pages() if spec.ns != "home"]
+
+
+def _ngram(lang: str) -> list[str]:
+    from s2s_core.ngram import parse_config, parse_sentence, sentence_probability
+    from s2s_core.ngram.frames import product_text
+
+    result = sentence_probability(parse_config(translate(lang, "ngram.default.corpus"), 3, False, 1.0),
+                                  parse_sentence(translate(lang, "ngram.default.sentence")))
+    if lang == "ko":  # the seed's own example: 오늘 점심에 → 김밥을 2, 라면을 1, 친구를 1
+        return ["`2/8 × 1/2 × 1/1 × 1/3 × 1/1` = **0.0417**", "먹었다 1/3, 끓였다 1/3, 먹는다 1/3"]
+    return [product_text(result, False)]
+
+
+def _rnn(lang: str) -> list[str]:
+    from s2s_core.rnn import parse_config, unroll
+
+    sentence = {"ko": "나는 책을 읽는다", "en": "I read a book"}[lang]
+    return [vec(unroll(parse_config(sentence, 3, 4, 0)).x[0])]  # x_1 of the first word
+
+
+def _bptt(lang: str) -> list[str]:
+    from s2s_core.bptt import BpttConfig, backprop_through_time
+    from s2s_core.bptt.frames import sci
+
+    return [sci(cell.ratio(20, full=False)) for cell in backprop_through_time(BpttConfig()).cells]
+
+
+def _lstm(lang: str) -> list[str]:
+    from s2s_core.lstm import LstmConfig, lstm_gates
+
+    result = lstm_gates(LstmConfig())
+    return [vec(result.torch_h_n), vec(result.torch_c_n)]
+
+
+def _gru(lang: str) -> list[str]:
+    from s2s_core.gru import GruConfig, gru_gates
+
+    return [vec(gru_gates(GruConfig()).torch_h_n)]
+
+
+def _shapes(lang: str) -> list[str]:
+    return ["| `outputs` | `(B, S, K·H)` | `(2, 3, 6)` |", "| `h_n` | `(L·K, B, H)` | `(1, 2, 6)` |"]
+
+
+def _seq2seq(lang: str) -> list[str]:
+    from s2s_core.seq2seq import Seq2SeqConfig, run
+    from s2s_core.seq2seq.frames import vector_text
+
+    return [vector_text(run(Seq2SeqConfig()).handoff.h0[-1, 0])]  # h0 = the encoder's h_n
+
+
+def _attention(lang: str) -> list[str]:
+    return ["[3.4, 2.2]", "[1.8, 1.4]", "0.2×2 + 0.3×0 + 0.5×6 = 3.4"]  # the seed's worked example
+
+
+def _scoring(lang: str) -> list[str]:
+    from s2s_core.scoring.compute import ScoringConfig, compare
+    from s2s_core.scoring.frames import vector_text
+
+    weights = vector_text(compare(ScoringConfig()).get("additive").read.weights[0])
+    return [translate(lang, "scoring.weights_line", weights=weights, total="1")]
+
+
+def _masks(lang: str) -> list[str]:
+    from s2s_core.masks import MasksConfig, compute_masks
+    from s2s_core.masks.frames import fmt
+
+    result = compute_masks(MasksConfig())
+    return [fmt(result.loss_ignore), fmt(result.loss_all)]
+
+
+def _training(lang: str) -> list[str]:
+    return []  # nothing is trained on opening: the Train button's label is checked below
+
+
+KEY_VALUES: dict[str, Callable[[str], list[str]]] = {
+    "home": _home, "ngram": _ngram, "rnn": _rnn, "bptt": _bptt, "lstm": _lstm, "gru": _gru, "shapes": _shapes,
+    "seq2seq": _seq2seq, "attention": _attention, "scoring": _scoring, "masks": _masks, "training": _training,
+}
+
+
+def test_every_page_has_a_smoke_check():
+    assert {spec.ns for spec in existing_pages()} <= set(KEY_VALUES)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("spec", existing_pages(), ids=lambda s: s.ns)
+def test_page_opens_with_its_key_values(spec, lang):
+    at = open_page(spec.ns, lang)
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]  # the defaults are valid input
+    text = all_text(at)
+    assert translate(lang, f"{spec.ns}.title") in text
+    for value in KEY_VALUES[spec.ns](lang):
+        assert value in text, value
+    if spec.ns == "training":
+        assert at.button(key="training_train").label == translate(lang, "training.train")
+    assert not unfilled_texts(at)  # no ⟦missing.key⟧ and no {placeholder} left unfilled

@@ -27,7 +27,7 @@ from s2s_core.training.loop import EvalPoint, Progress, TrainingCancelled, Train
 
 QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
 ENDED = frozenset({DONE, FAILED, CANCELLED})
-FAILED_KEY = "training.error.failed"  # the catalog message a visitor sees when a run crashed
+FAILED_KEY = "training.failed"  # the catalog message a visitor sees when a run crashed
 CACHE_SIZE = 24  # finished configurations kept (each holds one small model)
 WORKERS_ENV = "S2S_TRAIN_WORKERS"  # how many trainings may run at once (default: cores - 1, at least 1)
 MAX_WORKERS = 8
@@ -121,7 +121,8 @@ class Runner:
     # --- the interface ----------------------------------------------------------------------------
 
     def find(self, config: TrainConfig) -> Job | None:
-        """The job a visitor with these settings should watch: the live one, else the last ended one."""
+        """The job a visitor with these settings should watch: the live one (also while a finished result is
+        being trained again), else the last ended one; None if these settings were never trained (or long ago)."""
         with self._lock:
             job = self._live.get(config)
             if job is None and config in self._ended:
@@ -132,7 +133,7 @@ class Runner:
     def submit(self, config: TrainConfig, *, again: bool = False, trainer: TrainFn | None = None) -> Job:
         """The job for config: a live or finished one if there is one (identical settings share one job),
         else a new job, started at once or queued. again=True trains anew even if a result exists (a run
-        that a time limit cut short); the old result is served until the new one is done. trainer: another
+        that a time limit cut short); if the new run fails or is stopped, the old result stays. trainer: another
         trainer's train(config, on_progress, stop) (an importable function); the Training lab's by default."""
         with self._lock:
             live = self._live.get(config)

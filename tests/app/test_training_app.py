@@ -4,22 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-import s2s_ui.frame
-import s2s_ui.widgets
+from s2s_core.training import jobs
 from s2s_ui.catalog import translate
-from tests.app.conftest import all_text, open_page
-
-
-@pytest.fixture(autouse=True)
-def _no_router_rerun_in_apptest(monkeypatch):
-    """AppTest resets PagesManager.uses_pages_directory before every run, so app.py's top-level
-    ensure_router() calls st.rerun() on every run, and that rerun drops the page switch_page() asked for
-    whenever its url_path differs from the file name (it did: /training-lab; URL paths now equal file stems). A real server needs
-    that rerun only for its first visitor; AppTest never does. Remove once app.py skips it under AppTest."""
-    monkeypatch.setattr(s2s_ui.frame, "ensure_router", lambda: None, raising=False)
-    # widgets.py holds its own reference once imported (any earlier AppTest imports it): patch that one too,
-    # else the rerun swallows the Train click and the order of the test files decides the outcome.
-    monkeypatch.setattr(s2s_ui.widgets, "ensure_router", lambda: None, raising=False)
+from tests.app.conftest import all_text, open_page, toasts
 
 # A tiny budget keeps each training run well under a second of CPU. Trained models are cached for the
 # whole process, so each test picks its own seed: it then always starts from "not trained yet".
@@ -35,6 +22,15 @@ def _errors(at) -> str:
     return " ".join(e.value for e in at.error)
 
 
+def train(at, key: str = "training_train"):
+    """Press a train button, wait for the job (it runs beside the page, not in its run), and rerun the page,
+    as the page's polling fragment does once the job has ended."""
+    at.button(key=key).click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert jobs.runner().wait_idle(120)
+    return at.run()
+
+
 def test_train_then_map_what_if_and_bad_sources(lang):
     at = open_page("training", lang, query=tiny(1, lang))
     assert not at.exception
@@ -43,7 +39,7 @@ def test_train_then_map_what_if_and_bad_sources(lang):
     assert translate(lang, "training.press_train", steps=3, seconds="30")[:15] in text
     assert "steps=3" in text  # the code expander already carries the learner's settings
 
-    at.button(key="training_train").click().run()
+    train(at)
     assert not at.exception, [e.value for e in at.exception]
     text = all_text(at)
     for key in ("training_heading", "map_heading", "whatif_heading", "bottleneck_heading"):
@@ -66,14 +62,17 @@ def test_train_then_map_what_if_and_bad_sources(lang):
 
 def test_what_if_and_the_bottleneck_twin(lang):
     at = open_page("training", lang, query=tiny(2, lang) | {"training_source": "1234", "training_wi": "0,0,0,1"})
-    at.button(key="training_train").click().run()
+    # The source box is drawn only once a model exists: until then its link value waits, unread and unblamed.
+    assert "training_source" not in toasts(at) and at.query_params["training_source"] == "1234"
+    train(at)
     assert not at.exception
+    assert at.text_input(key="training_source").value == "1234" and not toasts(at)
     text = all_text(at)
     assert "t1 · " in text  # the what-if names the overridden step
     notes = [translate(lang, "training.whatif_same")] + [
         translate(lang, f"training.whatif_{k}", step="t1")[:12] for k in ("changed", "changed_here")]
     assert any(note in text for note in notes)
-    at.button(key="training_twin").click().run()
+    train(at, "training_twin")
     assert not at.exception
     assert translate(lang, "training.model_without") in all_text(at)
 
@@ -81,7 +80,7 @@ def test_what_if_and_the_bottleneck_twin(lang):
 def test_bad_what_if_weights_are_named():
     lang = "en"
     at = open_page("training", lang, query=tiny(3) | {"training_source": "1234", "training_wi": "0,-1,0,1"})
-    at.button(key="training_train").click().run()
+    train(at)
     assert not at.exception
     assert translate(lang, "training.field.override") in _errors(at)
 
@@ -97,7 +96,7 @@ def test_lengths_in_the_wrong_order():
 def test_no_attention_model_has_no_map():
     lang = "en"
     at = open_page("training", lang, query=tiny(4) | {"training_attention": "none"})
-    at.button(key="training_train").click().run()
+    train(at)
     assert not at.exception
     text = all_text(at)
     assert translate(lang, "training.no_attention_map") in text
@@ -106,7 +105,7 @@ def test_no_attention_model_has_no_map():
 
 def test_number_task_in_korean():
     at = open_page("training", "ko", query=tiny(5) | {"training_task": "num_ko", "training_num_max": "3"})
-    at.button(key="training_train").click().run()
+    train(at)
     assert not at.exception
     assert "삼천십칠" in all_text(at)  # 3017, the default number
     at.text_input(key="training_number").set_value("0123").run()
@@ -116,10 +115,41 @@ def test_number_task_in_korean():
 def test_a_run_cut_by_the_time_limit_says_so_and_can_be_retried():
     lang = "en"
     at = open_page("training", lang, query=tiny(6) | {"training_steps": "3000", "training_max_seconds": "1"})
-    at.button(key="training_train").click().run()
+    train(at)
     assert not at.exception
     assert translate(lang, "training.stopped_time", seconds="1", steps="", total=3000)[:30] in " ".join(
         w.value for w in at.warning)
-    at.button(key="training_again").click().run()
+    train(at, "training_again")
     assert not at.exception
     assert translate(lang, "training.training_heading") in all_text(at)
+
+
+def test_live_progress_a_shared_job_the_queue_and_stop(monkeypatch):
+    """The page watches a job instead of training in its own run: live progress and a Stop button for the
+    visitor who started it, the same job (and a note) for a visitor with the same settings, a place in the
+    queue for settings that must wait for a free trainer."""
+    monkeypatch.setattr(jobs.runner(), "max_running", 1)
+    lang = "en"
+    long = tiny(7) | {"training_steps": "3000", "training_max_seconds": "60"}
+    at = open_page("training", lang, query=long)
+    at.button(key="training_train").click().run()
+    assert not at.exception
+    assert at.get("progress") and translate(lang, "training.busy") not in all_text(at)
+    assert "training_train_cancel" in [b.key for b in at.button]
+
+    same = open_page("training", lang, query=long)  # another visitor, same settings: the same job, no Stop
+    assert translate(lang, "training.busy") in all_text(same)
+    assert same.get("progress") and "training_train_cancel" not in [b.key for b in same.button]
+
+    queued = open_page("training", "ko", query=tiny(8))  # other settings wait for the one trainer
+    queued.button(key="training_train").click().run()
+    assert translate("ko", "training.queued", ahead=1) in queued.get("progress")[0].proto.text
+
+    at.button(key="training_train_cancel").click().run()
+    assert not at.exception
+    assert jobs.runner().wait_idle(120)
+    at.run()
+    assert translate(lang, "training.cancelled", step=0, total=3000)[:25] in all_text(at)
+    assert "training_train" in [b.key for b in at.button]  # and it can be started again
+    queued.run()
+    assert translate("ko", "training.training_heading") in all_text(queued)

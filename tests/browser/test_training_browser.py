@@ -28,8 +28,11 @@ def _open(page, base_url: str, lang: str, extra: str) -> None:
         wait_idle(page, timeout=180_000)
 
 
-def _train(page, label: str) -> None:
-    """Press the train button and wait for the live progress bar, then for the finished page."""
+def _train(page, label: str, done_text: str) -> None:
+    """Press the train button, see the live progress bar, then wait for the finished page (done_text).
+
+    Training runs beside the page: a fragment polls the job, so the script is idle between polls while the
+    model still trains. Waiting for idle alone is not enough; the text that only a trained model shows is."""
     # A short run can draw and finish its progress bar between two polls: an observer set up before the
     # click records that the bar was on screen at some moment.
     page.evaluate("""() => {
@@ -39,7 +42,7 @@ def _train(page, label: str) -> None:
     }""")
     page.get_by_role("button", name=label).click()
     page.wait_for_function("() => window.__sawProgress === true", timeout=120_000)
-    page.wait_for_timeout(300)
+    wait_for_text(page, done_text, timeout=180_000)
     wait_idle(page, timeout=180_000)
 
 
@@ -47,7 +50,7 @@ def test_train_see_progress_and_map_then_edit_the_source(app_server, new_page):
     page = new_page()
     _open(page, app_server, "en", f"{SMALL}&training_seed=9001")
     assert "No model has been trained" in main_text(page)
-    _train(page, "Train")
+    _train(page, "Train", "Attention map for a source you type")
     text = main_text(page)
     assert "Attention map for a source you type" in text
     assert "Sequences, free-running" in text
@@ -64,7 +67,7 @@ def test_train_see_progress_and_map_then_edit_the_source(app_server, new_page):
 def test_bad_source_from_a_link_is_named_in_korean(app_server, new_page):
     page = new_page(locale="ko-KR")
     _open(page, app_server, "ko", f"{SMALL}&training_seed=9002&training_source=12a3")
-    _train(page, "학습 시작")
+    _train(page, "학습 시작", "직접 입력한 문장의 어텐션 맵")
     alert = page.locator('[data-testid="stAlert"]').filter(has_text="모델은 숫자 0–9만 압니다")
     assert alert.count() == 1
     assert "a" in alert.first.inner_text() and "입력" in alert.first.inner_text()
@@ -85,11 +88,10 @@ def test_screenshots_of_the_trained_page(app_server, new_page):
     page = new_page()
     _open(page, app_server, "en", settings)
     if page.get_by_role("button", name="Train").count():
-        _train(page, "Train")
+        _train(page, "Train", "Attention map for a source you type")
     twin = page.get_by_role("button", name="Train the comparison model (without attention)")
     if twin.count():
-        twin.click()
-        wait_idle(page, timeout=180_000)
+        _train(page, "Train the comparison model (without attention)", "At the longest sources")
     page.context.close()
     for lang in ("en", "ko"):
         for name, viewport in (("desktop", DESKTOP), ("phone", PHONE)):

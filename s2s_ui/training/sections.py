@@ -1,0 +1,157 @@
+"""What a trained Training lab model shows: metrics and curves, the quiz, the attention map of a typed source,
+the what-if override, and the bottleneck measured against a twin model without (or with) attention."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from s2s_core.errors import InputError
+from s2s_core.training import DecodeResult, SourceInput, parse_override, twin_config
+from s2s_core.training.frames import join_tokens, step_label, steps_frame
+from s2s_core.training.jobs import JobSnapshot
+from s2s_ui.i18n import t
+from s2s_ui.link import linked
+from s2s_ui.training.live import start, trained_model
+from s2s_ui.training.specs import (
+    bottleneck_spec, chart_labels, decoded, draw, map_labels, map_spec, training_specs, what_if_decoded,
+)
+from s2s_ui.widgets import check_badge, matrix_input, md_escape, predict_then_reveal, show_error
+
+
+def pct(x: float) -> str:
+    return f"{x:.1%}"
+
+
+def shown(task: str, tokens: tuple[str, ...]) -> str:
+    """Tokens as the learner reads them, escaped for markdown; an immediate <eos> is named, not blank."""
+    text = join_tokens(task, tokens)
+    return md_escape(text) if text else t("training.empty_output")
+
+
+def show_training(done: JobSnapshot) -> None:
+    """Metrics, the loss curve, teacher-forced vs free-running accuracy, and the loss-by-hand check."""
+    result = done.result
+    config, run, final = result.config, result.run, result.final
+    st.subheader(t("training.training_heading"))
+    st.caption(t("training.trained_line", steps=run.steps_done, seconds=f"{run.seconds:.1f}",
+                 params=f"{run.n_params:,}", n=run.n_heldout))
+    if run.stopped_by == "time":
+        st.warning(t("training.stopped_time", seconds=f"{config.max_seconds:g}", steps=run.steps_done,
+                     total=config.steps), icon=":material/timer:")
+        # A run cut by the clock is the one result that depends on the machine's load: allow another try.
+        if st.button(t("training.train_again"), key="training_again", icon=":material/replay:"):
+            start(config, again=True)
+            st.rerun()
+    cols = st.columns(4)
+    values = (f"{run.losses[-1][1]:.4f}", pct(final.tf_token_acc), pct(final.free_token_acc), pct(final.free_exact))
+    for col, name, value in zip(cols, ("loss", "tf_acc", "free_acc", "exact"), values):
+        col.metric(t(f"training.metric_{name}"), value, help=t(f"training.metric_{name}_help"))
+    specs = training_specs(done.job_id, chart_labels(), result)
+    left, right = st.columns(2)
+    draw(left, specs["loss"])
+    draw(right, specs["accuracy"])
+    ratio = f"{config.tf_ratio:g}" if config.tf_schedule == "constant" else f"{config.tf_ratio:g} → 0"
+    st.caption(t("training.loss_chart_note", ratio=ratio) + " " + t("training.chart.key_accuracy"))
+    st.markdown(t("training.gap_text", tf=pct(final.tf_token_acc), free=pct(final.free_token_acc),
+                  exact=pct(final.free_exact)))
+    check = result.loss_check
+    check_badge(t("training.loss_check_what", n_real=check.n_real), check.max_abs_diff)
+    st.caption(t("training.loss_pad_note", n_pad=check.n_total - check.n_real, n_total=check.n_total,
+                 loss=f"{check.torch_ignore:.4f}", with_pad=f"{check.with_pad:.4f}"))
+
+
+def show_quiz(done: JobSnapshot) -> None:
+    final = done.result.final
+    options = [t("training.quiz_tf"), t("training.quiz_free"), t("training.quiz_equal")]
+    gap = final.tf_token_acc - final.free_token_acc
+    correct = options[2] if abs(gap) < 0.005 else options[0] if gap > 0 else options[1]
+    predict_then_reveal("training_quiz", t("training.quiz_question"), options, correct,
+                        t("training.quiz_explain", tf=pct(final.tf_token_acc), free=pct(final.free_token_acc)))
+
+
+def show_map(done: JobSnapshot, source: SourceInput) -> DecodeResult:
+    """The typed source decoded: output vs expected, step table, heatmap with the seed's caution, check."""
+    result = done.result
+    config = result.config
+    out = decoded(done.job_id, source, None, result)
+    st.markdown(t("training.output_line", output=shown(config.task, out.output),
+                  expected=shown(config.task, out.expected)))
+    if out.exact:
+        st.success(t("training.exact_yes"), icon=":material/check:")
+    else:
+        st.warning(t("training.exact_no"), icon=":material/rule:")
+    if not config.min_len <= len(source.digits) <= config.max_len:
+        st.info(t("training.longer_note", n=len(source.digits), lo=config.min_len, hi=config.max_len))
+    if out.weights is None:
+        st.info(t("training.no_attention_map"), icon=":material/info:")
+    else:
+        left, right = st.columns([3, 2])
+        draw(left, map_spec(done.job_id, source, None, map_labels(), result))
+        with right:
+            st.info(t("training.caution"), icon=":material/warning:")
+            st.caption(t("training.map_notice"))
+            if source.n_pad:
+                st.caption(t("training.pad_note", n=source.n_pad))
+            check_badge(t("training.attn_check_what"), out.max_abs_diff)
+    st.markdown(f"**{t('training.steps_heading')}**")
+    st.caption(t("training.steps_caption"))
+    columns = {k: t(f"training.col_{k}") for k in ("step", "free_in", "free_out", "tf_in", "tf_out", "nll")}
+    st.dataframe(steps_frame(out, columns), hide_index=True, width="stretch")
+    return out
+
+
+def show_what_if(done: JobSnapshot, source: SourceInput, base: DecodeResult) -> None:
+    """Override one step's attention weights and decode again from there."""
+    st.subheader(t("training.whatif_heading"))
+    st.caption(t("training.whatif_intro"))
+    config = done.result.config
+    options = list(range(1, len(base.output) + 1))
+    labels = {k: step_label(k - 1, base.output[k - 1]) for k in options}
+    # linked() drops a stale step (a shorter output has no such step any more).
+    step = linked(st.selectbox, t("training.whatif_step_label"), options, key="training_wi_step", default=1,
+                  labels=labels, parse=int)
+    S = len(base.src_tokens)
+    rows = matrix_input("training_wi", [["1", *["0"] * (S - 1)]], "training.field.override",
+                        label=t("training.whatif_weights_label"), parse=lambda r: r, dynamic_rows=False,
+                        n_cols=S, col_names=[f"s{s + 1}" for s in range(S)])
+    if rows is None:
+        return
+    try:
+        override = parse_override(base, step, rows[0])
+    except InputError as err:
+        show_error(err)
+        return
+    new = what_if_decoded(done.job_id, source, override, done.result)
+    st.markdown(t("training.whatif_output", step=labels[step], output=shown(config.task, new.output),
+                  before=shown(config.task, base.output)))
+    if new.first_changed is None:
+        st.info(t("training.whatif_same"))
+    elif new.first_changed == override[0]:
+        st.info(t("training.whatif_changed_here", step=f"t{new.first_changed + 1}"))
+    else:
+        st.info(t("training.whatif_changed", step=f"t{new.first_changed + 1}"))
+    labels_map = map_labels() | {"map_title": t("training.whatif_map")}
+    draw(st, map_spec(done.job_id, source, override, labels_map, done.result))
+
+
+def show_bottleneck(done: JobSnapshot) -> None:
+    """Exact match by source length, with and without attention, same task, budget and seed."""
+    st.subheader(t("training.bottleneck_heading"))
+    st.caption(t("training.bottleneck_intro"))
+    config = done.result.config
+    twin = twin_config(config)
+    twin_name = t(f"training.twin_name_{'none' if twin.attention == 'none' else 'with'}",
+                  name=t(f"training.attention_{twin.attention}"))
+    other = trained_model(twin, "training_twin", t("training.twin_button", name=twin_name),
+                          t("training.twin_pending", name=twin_name))
+    if other is None:
+        return
+    with_att, without = (done, other) if config.attention != "none" else (other, done)
+    with_name = t("training.model_with", name=t(f"training.attention_{with_att.result.config.attention}"))
+    without_name = t("training.model_without")
+    draw(st, bottleneck_spec((with_att.job_id, without.job_id), (with_name, without_name), chart_labels(),
+                             (with_att.result.run, without.result.run)))
+    st.caption(t("training.chart.key_bottleneck", a=with_name, b=without_name))
+    longest = with_att.result.run.by_length[-1]
+    st.markdown(t("training.bottleneck_line", length=longest[0], with_name=with_name, with_acc=pct(longest[1]),
+                  without_name=without_name, without_acc=pct(without.result.run.by_length[-1][1])))

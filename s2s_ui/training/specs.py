@@ -1,0 +1,75 @@
+"""The Training lab's charts and decodes, cached by value: a finished job's id names its model for good."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import streamlit as st
+
+from s2s_core.training import DecodeResult, EvalPoint, SourceInput, TrainConfig, TrainResult, decode, what_if
+from s2s_core.training.charts import accuracy_chart, attention_heatmap, bottleneck_chart, loss_chart
+from s2s_core.training.code import script
+from s2s_core.training.frames import METRICS, attention_frame, bottleneck_frame, eval_frame, loss_frame
+from s2s_core.training.loop import TrainRun
+from s2s_ui.i18n import t
+
+CHART_KEYS = ("step", "loss", "tf_ratio", "loss_title", "accuracy", "metric", "accuracy_title", "position", "weight",
+              "map_title", "length", "exact", "model", "n", "bottleneck_title")
+
+
+def chart_labels() -> dict[str, str]:
+    labels = {k: t(f"training.chart.{k}") for k in CHART_KEYS}
+    labels |= {f"m_{m}": t(f"training.chart.m_{m}") for m in METRICS}
+    return labels | {"step_out": t("training.chart.out_step")}
+
+
+def map_labels() -> dict[str, str]:
+    labels = chart_labels()
+    return labels | {"step": labels["step_out"]}
+
+
+def draw(where, spec: dict) -> None:
+    where.vega_lite_chart(spec=spec, width="stretch")
+
+
+def curve_specs(losses: Sequence[tuple[int, float, float]], evals: Sequence[EvalPoint],
+                labels: dict[str, str]) -> dict[str, dict]:
+    """The loss and held-out accuracy curves (so far, while training; in full, when done)."""
+    specs = {"loss": loss_chart(loss_frame(losses), labels).to_dict(validate=False)}
+    if evals:
+        names = {m: labels[f"m_{m}"] for m in METRICS}
+        specs["accuracy"] = accuracy_chart(eval_frame(evals, names), labels).to_dict(validate=False)
+    return specs
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def training_specs(job_id: int, labels: dict[str, str], _result: TrainResult) -> dict[str, dict]:
+    return curve_specs(_result.run.losses, _result.run.evals, labels)
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def decoded(job_id: int, source: SourceInput, override: tuple | None, _result: TrainResult) -> DecodeResult:
+    return decode(_result, source, override)
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def what_if_decoded(job_id: int, source: SourceInput, override: tuple, _result: TrainResult) -> DecodeResult:
+    return what_if(_result, source, decoded(job_id, source, None, _result), override)
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def map_spec(job_id: int, source: SourceInput, override: tuple | None, labels: dict[str, str],
+             _result: TrainResult) -> dict:
+    return attention_heatmap(attention_frame(decoded(job_id, source, override, _result)), labels).to_dict(validate=False)
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def bottleneck_spec(job_ids: tuple[int, int], names: tuple[str, str], labels: dict[str, str],
+                    _runs: tuple[TrainRun, TrainRun]) -> dict:
+    frame = bottleneck_frame({names[0]: _runs[0], names[1]: _runs[1]})
+    return bottleneck_chart(frame, labels).to_dict(validate=False)
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def code_for(config: TrainConfig, source: SourceInput | None) -> str:
+    return script(config, source)  # reads and stitches the core's source files: worth keeping

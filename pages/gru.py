@@ -31,6 +31,7 @@ from s2s_core.gru.frames import (
 )
 from s2s_ui.catalog import translate
 from s2s_ui.gated import pick_step, read_cell_inputs, read_forces
+from s2s_ui.charts import cached_spec, draw
 from s2s_ui.i18n import lang, t
 from s2s_ui.widgets import (
     check_badge,
@@ -51,8 +52,8 @@ def compute(config: GruConfig) -> GruResult:
     return gru_gates(config)
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
-def chart_spec(kind: str, config: GruConfig, step: int, language: str) -> list[dict]:
+@cached_spec(max_entries=256)
+def chart_spec(kind: str, config: GruConfig, step: int, language: str) -> list:
     """The Vega-Lite specs of one figure, cached by value: building Altair specs costs far more than the math."""
 
     def tr(key: str) -> str:
@@ -77,14 +78,14 @@ def chart_spec(kind: str, config: GruConfig, step: int, language: str) -> list[d
     else:  # "forced_gates"
         charts = gate_heatmaps(gates_frame(result.forced, result.labels, config.forces), ("z", "r"), gate_titles, labels)
     # Not validated here: tests/core validate every chart's structure, which does not depend on the numbers.
-    return [chart.to_dict(validate=False) for chart in charts]
+    return list(charts)
 
 
-def draw(kind: str, config: GruConfig, step: int = 0, where=None) -> None:
+def figure(kind: str, config: GruConfig, step: int = 0, where=None) -> None:
     """Every chart of one figure, one under the other (in `where`'s columns when given)."""
     specs = chart_spec(kind, config, step, lang())
     for spec, place in zip(specs, where or [st.container()] * len(specs)):
-        place.vega_lite_chart(spec=spec, width="stretch")
+        draw(place, spec)
 
 
 def show_check(result: GruResult) -> None:
@@ -99,7 +100,7 @@ def show_step(config: GruConfig, result: GruResult) -> int:
     run = result.run
     st.caption(t("gru.equations_caption"))
     st.code("\n".join(equations(result, run, step)), language=None, wrap_lines=True)
-    draw("step", config, step, where=st.columns(2))
+    figure("step", config, step, where=st.columns(2))
     left, right = st.columns([3, 2])
     with left:
         st.caption(t("gru.table_caption"))
@@ -115,7 +116,7 @@ def show_step(config: GruConfig, result: GruResult) -> int:
 def show_all_steps(config: GruConfig, result: GruResult) -> None:
     st.subheader(t("gru.all_steps_heading"))
     st.caption(t("gru.all_steps_caption"))
-    draw("gates", config)
+    figure("gates", config)
     st.subheader(t("gru.h_heading"))
     left, right = st.columns([2, 3])
     dot = gru_cell_dot({k: t(f"gru.diagram.{k}") for k in ("gates", "candidate", "output", "next_h", "keep", "take")})
@@ -123,7 +124,7 @@ def show_all_steps(config: GruConfig, result: GruResult) -> None:
     with right:
         st.markdown(t("gru.h_intro"))
         st.markdown(t("gru.h_numbers", max_h=num(largest_states(result.run)["max_h"])))
-        draw("states", config)
+        figure("states", config)
 
 
 def freeze_from_step_2(S: int) -> None:
@@ -147,12 +148,12 @@ def show_override(config: GruConfig, result: GruResult) -> GruConfig:
     forced_config = replace(config, forces=forces)
     forced = compute(forced_config).forced
     natural = result.run
-    draw("override", forced_config)
+    figure("override", forced_config)
     st.markdown(t("gru.override_result", h_nat=vec(natural.h[-1]), h_for=vec(forced.h[-1])))
     first = first_difference(natural, forced)
     st.caption(t("gru.override_same") if first is None else t("gru.override_first", step=first + 1))
     with st.expander(t("gru.forced_gates")):
-        draw("forced_gates", forced_config)
+        figure("forced_gates", forced_config)
     return forced_config
 
 
@@ -163,7 +164,7 @@ def show_compare(config: GruConfig) -> None:
     st.caption(t("gru.compare_intro", E=E, H=H))
     names = {k: t(f"gru.col_{k}") for k in ("cell", "blocks", "carries", "params", "formula")}
     st.dataframe(comparison_table(comp, names), hide_index=True, width="stretch")
-    draw("params", config)
+    figure("params", config)
     st.markdown(t("gru.compare_ratio", gru=comp.totals["gru"], lstm=comp.totals["lstm"]))
     st.markdown(t("gru.compare_keeps"))
     st.info(t("gru.compare_which"), icon=":material/science:")

@@ -27,6 +27,7 @@ from s2s_core.lstm.frames import (
 )
 from s2s_ui.catalog import translate
 from s2s_ui.gated import pick_step, read_cell_inputs, read_forces
+from s2s_ui.charts import cached_spec, draw
 from s2s_ui.i18n import lang, t
 from s2s_ui.widgets import (
     check_badge,
@@ -46,8 +47,8 @@ def compute(config: LstmConfig) -> LstmResult:
     return lstm_gates(config)
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
-def chart_spec(kind: str, config: LstmConfig, step: int, language: str) -> list[dict]:
+@cached_spec(max_entries=256)
+def chart_spec(kind: str, config: LstmConfig, step: int, language: str) -> list:
     """The Vega-Lite specs of one figure, cached by value: building Altair specs costs far more than the math."""
     result = compute(config)
     run = result.run
@@ -71,14 +72,14 @@ def chart_spec(kind: str, config: LstmConfig, step: int, language: str) -> list[
     else:  # "forced_gates"
         charts = gate_heatmaps(gates_frame(result.forced, result.labels, config.forces), FORCEABLE, gate_titles, labels)
     # Not validated here: tests/core validate every chart's structure, which does not depend on the numbers.
-    return [chart.to_dict(validate=False) for chart in charts]
+    return list(charts)
 
 
-def draw(kind: str, config: LstmConfig, step: int = 0, where=None) -> None:
+def figure(kind: str, config: LstmConfig, step: int = 0, where=None) -> None:
     """Every chart of one figure, one under the other (in `where`'s columns when given)."""
     specs = chart_spec(kind, config, step, lang())
     for spec, place in zip(specs, where or [st.container()] * len(specs)):
-        place.vega_lite_chart(spec=spec, width="stretch")
+        draw(place, spec)
 
 
 def show_check(result: LstmResult) -> None:
@@ -95,7 +96,7 @@ def show_step(config: LstmConfig, result: LstmResult) -> int:
     run = result.run
     st.caption(t("lstm.equations_caption"))
     st.code("\n".join(equations(result, run, step)), language=None, wrap_lines=True)
-    draw("step", config, step, where=st.columns(2))
+    figure("step", config, step, where=st.columns(2))
     left, right = st.columns([3, 2])
     with left:
         st.caption(t("lstm.table_caption"))
@@ -112,7 +113,7 @@ def show_step(config: LstmConfig, result: LstmResult) -> int:
 def show_all_steps(config: LstmConfig) -> None:
     st.subheader(t("lstm.all_steps_heading"))
     st.caption(t("lstm.all_steps_caption"))
-    draw("gates", config)
+    figure("gates", config)
 
 
 def show_h_vs_c(config: LstmConfig, result: LstmResult) -> None:
@@ -123,7 +124,7 @@ def show_h_vs_c(config: LstmConfig, result: LstmResult) -> None:
     with right:
         st.markdown(t("lstm.hc_intro"))
         st.markdown(t("lstm.hc_numbers", **{k: num(v) for k, v in largest_states(result.run).items()}))
-        draw("states", config)
+        figure("states", config)
         st.caption(t("lstm.hc_output"))
 
 
@@ -150,13 +151,13 @@ def show_override(config: LstmConfig, result: LstmResult) -> LstmConfig:
     forced_config = replace(config, forces=forces)
     forced = compute(forced_config).forced
     natural = result.run
-    draw("override", forced_config)
+    figure("override", forced_config)
     st.markdown(t("lstm.override_result", c_nat=vec(natural.c[-1]), h_nat=vec(natural.h[-1]),
                   c_for=vec(forced.c[-1]), h_for=vec(forced.h[-1])))
     first = first_difference(natural, forced)
     st.caption(t("lstm.override_same") if first is None else t("lstm.override_first", step=first + 1))
     with st.expander(t("lstm.forced_gates")):
-        draw("forced_gates", forced_config)
+        figure("forced_gates", forced_config)
     return forced_config
 
 

@@ -7,6 +7,7 @@ from typing import Any
 import streamlit as st
 
 from s2s_core.errors import InputError
+from s2s_core.fmt import num, prob
 from s2s_core.ngram import (
     ContinuationResult,
     NgramConfig,
@@ -30,8 +31,6 @@ from s2s_core.ngram.frames import (
     continuation_long,
     factors_frame,
     factors_long,
-    fmt_log,
-    fmt_prob,
     log_sum_text,
     product_text,
     sparsity_frame,
@@ -182,7 +181,7 @@ def show_continuations(config: NgramConfig, prefix_text: str) -> Sentence | None
                 st.caption(t("ngram.cont.top", shown=CHART_TOP, total=len(res.words)))
     if config.smoothing:
         st.info(t("ngram.cont.smooth_note", k=f"{config.k:g}", unseen=res.unseen_types,
-                  p=fmt_prob(res.unseen_prob_addk), vocab=res.vocab_size, total=f"{res.addk_total:.4f}"))
+                  p=prob(res.unseen_prob_addk), vocab=res.vocab_size, total=num(res.addk_total)))
     if res.words:
         check_badge(t("ngram.cont.check"), res.max_abs_diff, tol=CHECK_TOL)
     return prefix
@@ -201,7 +200,7 @@ def show_quiz(config: NgramConfig, res: SentenceResult) -> None:
     if res.first_zero_mle is not None:
         correct, why = yes, t("ngram.quiz.why_zero", **_factor_words(res, res.first_zero_mle))
     else:
-        correct, why = no, t("ngram.quiz.why_positive", p=fmt_prob(res.probability_mle))
+        correct, why = no, t("ngram.quiz.why_positive", p=prob(res.probability_mle))
     predict_then_reveal("ngram_quiz", t("ngram.quiz.question", sentence=_words(res.tokens), n=config.n),
                         [yes, no], correct, why)
 
@@ -210,8 +209,8 @@ def show_sentence(config: NgramConfig, res: SentenceResult) -> None:
     st.subheader(t("ngram.sent.header"))
     st.caption(t("ngram.sent.caption_unigram") if config.n == 1 else t("ngram.sent.caption", window=config.n - 1))
     st.markdown(t("ngram.sent.formula", sentence=_words(res.tokens), product=product_text(res, config.smoothing),
-                  p=fmt_prob(res.probability)))
-    st.markdown(t("ngram.sent.log", terms=log_sum_text(res), logp=fmt_log(res.log_probability)))
+                  p=prob(res.probability)))
+    st.markdown(t("ngram.sent.log", terms=log_sum_text(res), logp=num(res.log_probability)))
     if res.first_zero is not None:
         f = res.factors[res.first_zero]
         key = "ngram.sent.undefined" if f.mle is None else "ngram.sent.zero"

@@ -8,6 +8,7 @@ import streamlit as st
 
 from s2s_core import caps
 from s2s_core.errors import InputError
+from s2s_core.fmt import num, sci, vec
 from s2s_core.scoring.charts import flow_dot, page_charts
 from s2s_core.scoring.code import script
 from s2s_core.scoring.compute import (
@@ -27,14 +28,12 @@ from s2s_core.scoring.compute import (
     parse_config,
 )
 from s2s_core.scoring.frames import (
-    fmt,
     masked_text,
     param_tables,
     peaks,
     position_label,
     states_table,
     total,
-    vector_text,
 )
 from s2s_core.scoring.from_encoder import states_from_encoder
 from s2s_core.scoring.modules import SCORERS
@@ -112,7 +111,7 @@ def read_states(seed: int) -> tuple[str, list[list[object]]] | None:
         except InputError as err:
             show_error(err)
             return None
-        st.caption(t("scoring.from_encoder_note", S=len(rows), H=len(rows[0]), s=vector_text(list(s))))
+        st.caption(t("scoring.from_encoder_note", S=len(rows), H=len(rows[0]), s=vec(list(s))))
         st.dataframe(states_table(rows), hide_index=True, width="stretch")
         return ", ".join(repr(x) for x in s), [list(r) for r in rows]
     left, right = st.columns([2, 3])
@@ -170,8 +169,8 @@ def show_comparison(specs: dict[str, dict], result: ScoringResult) -> None:
         rows.append({
             t("scoring.col_function"): fn[f.name],
             t("scoring.col_scores"): masked_text(f.read) if f.read else missing,
-            t("scoring.col_weights"): vector_text(f.read.weights[0]) if f.read else missing,
-            t("scoring.col_context"): vector_text(f.read.context[0]) if f.read else missing,
+            t("scoring.col_weights"): vec(f.read.weights[0]) if f.read else missing,
+            t("scoring.col_context"): vec(f.read.context[0]) if f.read else missing,
         })
         if f.error and f.error[0] not in [e[0] for e in errors]:
             errors.append(f.error)
@@ -181,7 +180,7 @@ def show_comparison(specs: dict[str, dict], result: ScoringResult) -> None:
     for parts in errors:
         show_error(as_error(parts))
     check_badge(t("scoring.check_what"), result.max_abs_diff, tol=1e-9)
-    st.caption(t("scoring.concat_note", diff=f"{result.concat_as_additive_diff:.1e}"))
+    st.caption(t("scoring.concat_note", diff=sci(result.concat_as_additive_diff)))
 
 
 def show_focus(config: ScoringConfig, result: ScoringResult, specs: dict[str, dict]) -> None:
@@ -200,8 +199,8 @@ def show_focus(config: ScoringConfig, result: ScoringResult, specs: dict[str, di
     else:
         st.markdown(t("scoring.keys_values", keys=tuple(read.keys.shape), values=tuple(read.values.shape),
                       H_e=result.H_e))
-    st.markdown(t("scoring.weights_line", weights=vector_text(read.weights[0]), total=total(read.weights)))
-    st.markdown(t("scoring.context_line", context=vector_text(read.context[0])))
+    st.markdown(t("scoring.weights_line", weights=vec(read.weights[0]), total=total(read.weights)))
+    st.markdown(t("scoring.context_line", context=vec(read.context[0])))
     with st.expander(t("scoring.params_title", name=name)):
         if not f.params:
             st.caption(t("scoring.no_params", name=name))
@@ -223,13 +222,13 @@ def show_window(config: ScoringConfig, result: ScoringResult, specs: dict[str, d
         st.markdown(t("scoring.local_m_line", lo=config.center - config.half_width, hi=config.center + config.half_width,
                       positions=", ".join(inside)))
     else:
-        st.markdown(t("scoring.local_p_line", p=fmt(result.predicted_center), center=round(result.predicted_center),
-                      positions=", ".join(inside), sigma=fmt(config.half_width / 2)))
+        st.markdown(t("scoring.local_p_line", p=num(result.predicted_center), center=round(result.predicted_center),
+                      positions=", ".join(inside), sigma=num(config.half_width / 2)))
     lines = [t("scoring.masked_line", masked=masked_text(read)),
-             t("scoring.align_line", align=vector_text(read.align[0]), total=total(read.align))]
+             t("scoring.align_line", align=vec(read.align[0]), total=total(read.align))]
     if read.gauss is not None:
-        lines.append(t("scoring.gauss_line", gauss=vector_text(read.gauss[0])))
-    lines.append(t("scoring.final_line", weights=vector_text(read.weights[0]), total=total(read.weights)))
+        lines.append(t("scoring.gauss_line", gauss=vec(read.gauss[0])))
+    lines.append(t("scoring.final_line", weights=vec(read.weights[0]), total=total(read.weights)))
     st.markdown("  \n".join(lines))
     if read.gauss is not None:
         st.info(t("scoring.gauss_note"), icon=":material/info:")
@@ -247,7 +246,7 @@ def show_flow(config: ScoringConfig, result: ScoringResult) -> None:
     st.graphviz_chart(flow_dot(flow, {k: t(f"scoring.diagram.{k}") for k in keys}), width="content")  # natural size
     shapes = ", ".join(f"{name} {shape}" for name, shape in flow.shapes)
     st.caption(t("scoring.flow_shapes", shapes=shapes))
-    weights = vector_text(flow.read.weights[0])
+    weights = vec(flow.read.weights[0])
     if config.query_from == "current":
         st.markdown(t("scoring.flow_differs", weights=weights))
     else:
@@ -259,7 +258,7 @@ def show_quiz(result: ScoringResult) -> None:
     if not peak:
         return
     sharpest = max(peak, key=peak.get)
-    listing = ", ".join(f"{md_escape(name)} {fmt(p)}" for name, p in peak.items())
+    listing = ", ".join(f"{md_escape(name)} {num(p)}" for name, p in peak.items())
     predict_then_reveal("scoring_quiz", t("scoring.quiz_question"), list(peak), sharpest,
                         t("scoring.quiz_explain", list=listing, name=sharpest))
 

@@ -8,18 +8,15 @@ import streamlit as st
 
 from s2s_core import caps
 from s2s_core.errors import InputError
+from s2s_core.fmt import num, pct, prob, sci, vec
 from s2s_core.seq2seq import Seq2SeqConfig, Seq2SeqResult, parse_config, run
 from s2s_core.seq2seq.charts import page_charts, topk_chart
 from s2s_core.seq2seq.code import script
 from s2s_core.seq2seq.compute import BRIDGES, CELLS, MAX_STEPS, MAX_TOP_K, MAX_WORD_CHARS
 from s2s_core.seq2seq.frames import (
     bottleneck_summary,
-    fmt,
-    ratio_text,
-    sci,
     steps_frame,
     topk_frame,
-    vector_text,
 )
 from s2s_ui.charts import cached_spec, draw
 from s2s_ui.i18n import t
@@ -152,9 +149,9 @@ def show_handoff(config: Seq2SeqConfig, result: Seq2SeqResult) -> None:
                       out=config.dec_layers * config.dec_hidden, dec=dec_shape))
         if handoff.c0 is not None:
             st.markdown(t("seq2seq.handoff_bridge_c"))
-    st.markdown(t("seq2seq.h0_line", vector=vector_text(handoff.h0[-1, 0])))
+    st.markdown(t("seq2seq.h0_line", vector=vec(handoff.h0[-1, 0])))
     if handoff.c0 is not None:
-        st.markdown(t("seq2seq.c0_line", vector=vector_text(handoff.c0[-1, 0])))
+        st.markdown(t("seq2seq.c0_line", vector=vec(handoff.c0[-1, 0])))
 
 
 def pick_step(n_steps: int) -> int:
@@ -178,11 +175,11 @@ def show_decoding(config: Seq2SeqConfig, result: Seq2SeqResult) -> None:
     left, right = st.columns(2)
     with left.container(border=True):
         st.markdown(t("seq2seq.step_input", token=md_escape(step.input_token)))
-        st.markdown(t("seq2seq.step_h", before=vector_text(step.h_prev), after=vector_text(step.h_new),
-                      change=fmt(step.change)))
+        st.markdown(t("seq2seq.step_h", before=vec(step.h_prev), after=vec(step.h_new),
+                      change=num(step.change)))
         if step.c_new is not None:
-            st.markdown(t("seq2seq.step_c", cell=vector_text(step.c_new)))
-        st.markdown(t("seq2seq.step_chosen", token=md_escape(step.chosen), p=fmt(step.top[0][1])))
+            st.markdown(t("seq2seq.step_c", cell=vec(step.c_new)))
+        st.markdown(t("seq2seq.step_chosen", token=md_escape(step.chosen), p=prob(step.top[0][1])))
         if step.chosen == "<eos>":
             st.info(t("seq2seq.step_eos"))
     labels = {k: t(f"seq2seq.chart.{k}") for k in ("p", "token")}
@@ -207,7 +204,7 @@ def show_bottleneck(config: Seq2SeqConfig, result: Seq2SeqResult) -> None:
         st.info(t("seq2seq.bn_same"))
         return
     st.markdown(t("seq2seq.bn_first", old=md_escape(b.first_word), new=md_escape(b.replacement), short=sci(m["short"]),
-                  n=m["n"], long=sci(m["long"]), N=m["N"], ratio=ratio_text(m["ratio"])))
+                  n=m["n"], long=sci(m["long"]), N=m["N"], ratio=pct(m["ratio"])))
     st.markdown(t("seq2seq.bn_last", value=sci(m["last_long"]), N=m["N"]))
     if m["backward_long"] is not None:
         st.markdown(t("seq2seq.bn_backward", value=sci(m["backward_long"]), N=m["N"]))
@@ -222,7 +219,7 @@ def show_quiz(result: Seq2SeqResult) -> None:
     correct = options[0] if m["ratio"] < 0.5 else options[2] if m["ratio"] > 2 else options[1]
     predict_then_reveal("seq2seq_quiz", t("seq2seq.quiz_question", N=m["N"], n=m["n"]), options, correct,
                         t("seq2seq.quiz_explain", short=sci(m["short"]), long=sci(m["long"]), n=m["n"], N=m["N"],
-                          ratio=ratio_text(m["ratio"])))
+                          ratio=pct(m["ratio"])))
 
 
 page_header("seq2seq")

@@ -2,24 +2,27 @@
 
 Which one to use
 - ``num(x)``   any value read in text or a table (a gate, a state, a weight, a score, a loss).
-- ``vec(v)``   a vector of such values: ``[0.2603, -0.4071, 1.0]``.
-- ``prob(p)``  a probability; ``None`` (undefined, 0/0) is written "—".
+- ``vec(v)``   a vector of such values: ``[0.2603, -0.4071, 1]``.
+- ``prob(p)``  a probability; an exact 0 is "0", ``None`` (undefined, 0/0) is "—".
 - ``pct(p)``   a share of 1 as a percentage: ``64%``, ``3.2%``.
+- ``short(x)`` two significant digits, only for a label printed inside a small chart mark where num() would
+               overlap its neighbour on a phone (the add-k bars); the mark's tooltip still gives num().
 - ``sci(x)``   a size that spans decades: a max |difference| against PyTorch, a gradient norm, a change
                the bottleneck shrinks to 1e-7: ``2.2e-16``.
 - ``NUM_D3`` / ``SCI_D3`` / ``PCT_D3``: the same rules as d3-format strings, for Vega-Lite
   text marks, tooltips and axes.
 
-The precision: 4 decimals, written the way Python prints ``round(x, 4)``
+The precision: 4 decimals, trailing zeros dropped (the value Python's ``round(x, 4)`` holds)
 - Every page's code expander prints ``round(x, DIGITS)`` (see each ``s2s_core/<ns>/code.py``), so a number on
-  the page and the same number printed by the learner's script agree digit for digit: ``0.2603``, ``3.4``,
-  ``1.0``. Trailing zeros are dropped, which keeps the seed's worked example as the note writes it
-  (``[3.4, 2.2]``, not ``[3.4000, 2.2000]``).
+  the page and the same number printed by the learner's script agree digit for digit: ``0.2603``, ``3.4``
+  (Python adds ``.0`` to a whole number: the page's ``1`` is the script's ``1.0``). Dropping trailing zeros
+  keeps the seed's worked example as the note writes it (``[3.4, 2.2]``, not ``[3.4000, 2.2000]``), and it is
+  what ``NUM_D3`` (d3's ``~`` flag) does in the charts, so a chart's label and the text beside it agree.
 - The values shown are of order 1 (gates and probabilities in [0, 1], tanh states in (-1, 1), weights drawn
   from U(-1/√H, 1/√H), scores of a few units), so a fixed number of decimals (not significant digits) reads
   the same in every row of a table. Four of them show the softmax's 1/3 as 0.3333 and a gate's change of a
   thousandth, which three would blur; five would only add float noise and lengthen the filled-in formulas.
-- A value is never shown as "-0.0"; ±∞ are written "∞" / "−∞" (a masked score, the log of a zero
+- A value is never shown as "-0"; ±∞ are written "∞" / "−∞" (a masked score, the log of a zero
   probability); NaN "nan".
 - Whether a hand computation equals PyTorch is never read off ``num``: that is ``sci`` of the max |difference|,
   which shows 1e-16 as 1e-16, not as 0.0.
@@ -34,21 +37,22 @@ import torch
 
 DIGITS = 4  # decimals of num(): the scripts print round(x, DIGITS) too
 TINY_PROB = 1e-4  # below this (and above 0) a probability would round to 0.0: written with an exponent
-NUM_D3 = f".{DIGITS}~f"  # num() in d3-format (trailing zeros dropped; a whole number prints without ".0")
+NUM_D3 = f".{DIGITS}~f"  # num() in d3-format: 4 decimals, trailing zeros dropped
 SCI_D3 = ".1e"
 PCT_D3 = ".0%"
 
 
 def num(x: float) -> str:
-    """4 decimals as Python prints round(x, 4): 0.2603, -1.5, 3.4, 1.0; never '-0.0'; '∞', '−∞', 'nan'."""
+    """4 decimals, trailing zeros dropped: 0.2603, -1.5, 3.4, 1; never '-0'; '∞', '−∞', 'nan'."""
     x = float(x)
     if math.isinf(x):
         return "∞" if x > 0 else "−∞"
-    return repr(round(x, DIGITS) + 0.0)  # + 0.0 turns -0.0 into 0.0; repr(nan) is 'nan'
+    text = f"{x:.{DIGITS}f}".rstrip("0").rstrip(".")  # NaN formats as 'nan' and is left alone
+    return "0" if text == "-0" else text
 
 
 def vec(values: torch.Tensor | Iterable[float]) -> str:
-    """[0.2603, -0.4071, 1.0]: num() of each component."""
+    """[0.2603, -0.4071, 1]: num() of each component."""
     items = values.tolist() if isinstance(values, torch.Tensor) else list(values)
     return "[" + ", ".join(num(v) for v in items) + "]"
 
@@ -63,11 +67,17 @@ def sci(x: float) -> str:
     return f"{x:.1e}"
 
 
+def short(x: float) -> str:
+    """Two significant digits for a label inside a small chart mark: 0.11, 0.087, 1e-05 (the tooltip gives num())."""
+    return f"{float(x):.2g}"
+
+
 def prob(p: float | None) -> str:
-    """num(p), but a nonzero p below 1e-4 with an exponent (1.2e-05, not 0.0); None (0/0, undefined) -> '—'."""
+    """num(p), but an exact 0 is '0' (an unseen n-gram: the zero the page is about, as sci() writes it), a
+    nonzero p below 1e-4 has an exponent (1.2e-05, not 0.0); None (0/0, undefined) -> '—'."""
     if p is None:
         return "—"
-    return sci(p) if 0 < float(p) < TINY_PROB else num(p)
+    return sci(p) if float(p) < TINY_PROB else num(p)
 
 
 def pct(p: float) -> str:
@@ -94,7 +104,8 @@ def script_defs(*names: str) -> str:
     """num / vec / sci written out as plain Python for a generated script, so it prints finite values exactly as
     the page writes them (a script prints ±∞ as Python does: inf, -inf)."""
     defs = {
-        "num": f"def num(x):\n    return repr(round(x, {DIGITS}) + 0.0)  # + 0.0: never -0.0\n",
+        "num": (f'def num(x):\n    text = f"{{x:.{DIGITS}f}}".rstrip("0").rstrip(".")\n'
+                '    return "0" if text == "-0" else text\n'),
         "vec": 'def vec(v):\n    return "[" + ", ".join(num(a) for a in v.tolist()) + "]"\n',
         "sci": 'def sci(x):\n    return "0" if x == 0 else f"{x:.1e}"\n',
     }

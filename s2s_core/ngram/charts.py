@@ -9,6 +9,8 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from s2s_core.fmt import NUM_D3, PCT_D3
+
 # Heights are the whole chart (title, legend and axes included): Streamlit fits the spec into them.
 # Each chart is a layer whose data sits on the layer, not on the parts: Altair then skips hashing the
 # frame for every part, which is most of its cost on a rerun.
@@ -33,9 +35,9 @@ def continuation_chart(df: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
     bars = base.mark_bar().encode(
         color=_model_color(df, labels["model"]),
         tooltip=[alt.Tooltip("word:N", title=labels["word"]), alt.Tooltip("model:N", title=labels["model"]),
-                 alt.Tooltip("prob:Q", title=labels["prob"], format=".4f")],
+                 alt.Tooltip("prob:Q", title=labels["prob"], format=NUM_D3)],
     )
-    text = base.mark_text(dy=-7, fontSize=11).encode(text=alt.Text("prob:Q", format=".3~f"))
+    text = base.mark_text(dy=-7, fontSize=11).encode(text=alt.Text("prob:Q", format=NUM_D3))
     return alt.layer(bars, text, data=df).properties(height=300, width="container", title=labels["cont_title"])
 
 
@@ -52,7 +54,7 @@ def factors_chart(df: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
         color=_model_color(df, labels["model"]),
         tooltip=[alt.Tooltip("pos:N", title=labels["position"]), alt.Tooltip("model:N", title=labels["model"]),
                  alt.Tooltip("label:N", title=labels["ratio"]),
-                 alt.Tooltip("prob:Q", title=labels["prob"], format=".4f")],
+                 alt.Tooltip("prob:Q", title=labels["prob"], format=NUM_D3)],
     )
     # Field-driven colours instead of alt.condition: same picture, far less Altair overhead per rerun.
     text = base.mark_text(dy=-7, fontSize=11, fontWeight="bold").encode(
@@ -73,7 +75,7 @@ def sparsity_chart(df: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
         color=alt.Color("current:N", scale=alt.Scale(domain=[True, False], range=["#3b6fd6", "#9db7ea"]),
                         legend=None),
         tooltip=[alt.Tooltip("n:O", title=labels["n"]), alt.Tooltip("label:N", title=labels["unseen"]),
-                 alt.Tooltip("share:Q", title=labels["share"], format=".0%")],
+                 alt.Tooltip("share:Q", title=labels["share"], format=PCT_D3)],
     )
     text = base.mark_text(dy=-7, fontSize=12).encode(text=alt.Text("label:N"))
     return alt.layer(bars, text, data=df).properties(height=260, width="container", title=labels["sparsity_title"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from s2s_core.fmt import DIGITS
 from s2s_core.ngram.compute import MAX_N, NgramConfig
 from s2s_core.ngram.counting import Sentence
 
@@ -48,10 +49,10 @@ counts = torch.tensor([float(after[w]) for w in words], dtype=torch.float64)  # 
 p_mle = counts / history if history else counts  # (W,) c(prefix, w) / c(prefix)
 p_addk = (counts + k) / (history + k * V)  # (W,) (c + k) / (c(prefix) + k V)
 print("prefix count:", history)
-print("continuations:", [(w, after[w], round(p, 4)) for w, p in zip(words, p_mle.tolist())])
+print("continuations:", [(w, after[w], round(p, {digits})) for w, p in zip(words, p_mle.tolist())])
 if smoothing:
-    print("add-k:", [(w, round(p, 4)) for w, p in zip(words, p_addk.tolist())])
-    print("each unseen word:", round(k / (history + k * V), 4))
+    print("add-k:", [(w, round(p, {digits})) for w, p in zip(words, p_addk.tolist())])
+    print("each unseen word:", round(k / (history + k * V), {digits}))
 '''
 
 _SENTENCE = '''
@@ -67,9 +68,9 @@ for g in ngrams(sentence, n):
     p = (c + k) / (ch + k * V) if smoothing else (c / ch if ch else 0.0)  # 0/0: history never seen
     factors.append((g[-1], c, ch, p))
 probs = torch.tensor([f[3] for f in factors], dtype=torch.float64)  # (P,)
-print("factors:", [(w, c, ch, round(p, 4)) for w, c, ch, p in factors])
+print("factors:", [(w, c, ch, round(p, {digits})) for w, c, ch, p in factors])
 print("P(sentence):", f"{{torch.prod(probs).item():.6g}}")
-print("log P(sentence):", f"{{torch.log(probs).sum().item():.4f}}")  # -inf once a factor is 0
+print("log P(sentence):", round(torch.log(probs).sum().item(), {digits}))  # -inf once a factor is 0
 
 # 3) Sparsity: the share of the sentence's m-grams the corpus never had, as m grows.
 longest = max(len(s) for s in corpus)
@@ -86,7 +87,7 @@ def script(config: NgramConfig, prefix: Sentence | None, sentence: Sentence | No
     corpus = "[\n" + "".join(f"    {list(s)!r},\n" for s in config.corpus) + "]"
     out = _HEAD.format(corpus=corpus, n=config.n, smoothing=config.smoothing, k=config.k)
     if prefix is not None:
-        out += _PREFIX.format(prefix=repr(tuple(prefix)))
+        out += _PREFIX.format(prefix=repr(tuple(prefix)), digits=DIGITS)
     if sentence is not None:
-        out += _SENTENCE.format(sentence=repr(tuple(sentence)), max_n=MAX_N)
+        out += _SENTENCE.format(sentence=repr(tuple(sentence)), max_n=MAX_N, digits=DIGITS)
     return out

@@ -10,22 +10,9 @@ import math
 
 import pandas as pd
 
+from s2s_core.fmt import num, prob, rounded, short
 from s2s_core.ngram.compute import ContinuationResult, SentenceResult
 from s2s_core.ngram.sparsity import SparsityResult, WindowResult
-
-
-def fmt_prob(p: float | None) -> str:
-    """0.25 -> '0.25', 1/3 -> '0.3333', tiny values in scientific form; None (0/0, undefined) -> '—'."""
-    if p is None:
-        return "—"
-    if p == 0:
-        return "0"
-    return f"{p:.4g}" if p < 1e-4 else f"{round(p, 4):g}"
-
-
-def fmt_log(x: float) -> str:
-    """Natural log with '−∞' for log 0."""
-    return "−∞" if x == -math.inf else f"{x:.4f}".replace("-", "−")
 
 
 def continuation_frame(res: ContinuationResult) -> pd.DataFrame:
@@ -35,8 +22,8 @@ def continuation_frame(res: ContinuationResult) -> pd.DataFrame:
             "word": list(res.words),
             "count": list(res.counts),
             "ratio": [f"{c}/{res.history_count}" for c in res.counts],
-            "p_mle": [round(float(p), 4) for p in res.probs_mle],
-            "p_addk": [round(float(p), 4) for p in res.probs_addk],
+            "p_mle": rounded(res.probs_mle),
+            "p_addk": rounded(res.probs_addk),
         }
     )
 
@@ -71,10 +58,10 @@ def factors_frame(res: SentenceResult, smoothing: bool) -> pd.DataFrame:
                 "history": " ".join(f.history) if f.history else "∅",
                 "ratio": f"{f.count}/{f.history_count}",
                 "addk_ratio": f"({f.count}+k)/({f.history_count}+k·{res.vocab_size})",
-                "p_mle": fmt_prob(f.mle),
-                "p_addk": fmt_prob(f.addk),
-                "p": fmt_prob(p),
-                "log_p": fmt_log(math.log(p) if p > 0 else -math.inf),
+                "p_mle": prob(f.mle),
+                "p_addk": prob(f.addk),
+                "p": prob(p),
+                "log_p": num(math.log(p) if p > 0 else -math.inf),
             }
         )
     df = pd.DataFrame(rows)
@@ -90,8 +77,8 @@ def factors_long(res: SentenceResult, smoothing: bool, names: dict[str, str]) ->
                      "label": f"{f.count}/{f.history_count}", "zero": float(res.probs_mle[i - 1]) == 0.0})
         if smoothing:
             p = float(res.probs_addk[i - 1])
-            # Two significant digits: the add-k bars sit beside the ratio bars and must stay short on phones.
-            rows.append({"pos": pos, "i": i, "model": names["addk"], "prob": p, "label": f"{p:.2g}", "zero": False})
+            # short(): the add-k bars sit beside the ratio bars and their labels must not collide on a phone.
+            rows.append({"pos": pos, "i": i, "model": names["addk"], "prob": p, "label": short(p), "zero": False})
     return pd.DataFrame(rows)
 
 
@@ -128,16 +115,13 @@ def window_frame(res: WindowResult, names: dict[str, str]) -> pd.DataFrame:
 def product_text(res: SentenceResult, smoothing: bool) -> str:
     """'2/8 × 1/2 × 1/1' (count ratios), or the add-k factors as decimals when smoothing is on."""
     if smoothing:
-        return " × ".join(fmt_prob(float(p)) for p in res.probs_addk)
+        return " × ".join(prob(float(p)) for p in res.probs_addk)
     return " × ".join(f"{f.count}/{f.history_count}" for f in res.factors)
 
 
 def log_sum_text(res: SentenceResult) -> str:
-    """'−1.3863 − 0.6931 − 0': the natural logs of the factors used, added up (each is ≤ 0; log 0 = −∞)."""
-    terms = []
-    for p in res.probs.tolist():
-        if p == 0:
-            terms.append("∞")
-        else:
-            terms.append(f"{-math.log(p):.4f}".rstrip("0").rstrip(".") if p < 1 else "0")
+    """'−1.3863 − 0.6931 − 0.0': the natural logs of the factors used, added up (each is ≤ 0; log 0 = −∞).
+
+    The minus signs are the formula's operators (as in "1 − z" elsewhere); each term is num(−log p)."""
+    terms = [num(-math.log(p)) if p > 0 else "∞" for p in res.probs.tolist()]
     return "−" + " − ".join(terms) if terms else ""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from s2s_core.fmt import NUM_D3
 from s2s_core.scoring.compute import ScoringResult
 from s2s_core.scoring.flow import FlowResult
 from s2s_core.scoring.frames import comparison_frame, qkv_frames, window_frame
@@ -20,11 +21,11 @@ def comparison_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.LayerCh
     cells = base.mark_rect(stroke="white").encode(
         color=alt.Color("weight:Q", title=labels["weight"], scale=alt.Scale(scheme="oranges", domain=[0, 1])),
         tooltip=[alt.Tooltip("function:N"), alt.Tooltip("position:N", title=labels["position"]),
-                 alt.Tooltip("score:Q", title=labels["score"], format=".4f"),
-                 alt.Tooltip("weight:Q", title=labels["weight"], format=".4f")],
+                 alt.Tooltip("score:Q", title=labels["score"], format=NUM_D3),
+                 alt.Tooltip("weight:Q", title=labels["weight"], format=NUM_D3)],
     )
     text = base.mark_text(fontSize=12).encode(
-        text=alt.Text("weight:Q", format=".2f"),
+        text=alt.Text("weight:Q", format=NUM_D3),
         color=alt.condition("datum.weight > 0.6", alt.value("white"), alt.value("black")),
     )
     return (cells + text).properties(title=labels["title"], height=alt.Step(30), width="container")
@@ -37,15 +38,15 @@ def window_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.LayerChart:
         y=alt.Y("weight:Q", title=labels["weight"], scale=alt.Scale(domain=[0, 1])),
         color=alt.condition("datum.in_window", alt.value("#ff8c42"), alt.value("#d0d0d0")),
         tooltip=[alt.Tooltip("position:N", title=labels["position"]),
-                 alt.Tooltip("score:Q", title=labels["score"], format=".4f"),
-                 alt.Tooltip("align:Q", title=labels["align"], format=".4f"),
-                 alt.Tooltip("weight:Q", title=labels["weight"], format=".4f")],
+                 alt.Tooltip("score:Q", title=labels["score"], format=NUM_D3),
+                 alt.Tooltip("align:Q", title=labels["align"], format=NUM_D3),
+                 alt.Tooltip("weight:Q", title=labels["weight"], format=NUM_D3)],
     )
     layers = [bars]
     if frame["gauss"].notna().any():
         layers.append(alt.Chart(frame).mark_line(point=True, color="#1f77b4", strokeDash=[5, 3]).encode(
             x=alt.X("position:N", sort=None), y="gauss:Q",
-            tooltip=[alt.Tooltip("gauss:Q", title=labels["gauss"], format=".4f")],
+            tooltip=[alt.Tooltip("gauss:Q", title=labels["gauss"], format=NUM_D3)],
         ))
     return alt.layer(*layers).properties(title=labels["title"], height=220, width="container")
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import inspect
 from pathlib import Path
 
+from s2s_core.fmt import DIGITS
 from s2s_core.scoring import flow, window
 from s2s_core.scoring.compute import ScoringConfig
 
@@ -89,7 +90,7 @@ CENTER, HALF_WIDTH = {config.center}, {config.half_width}  # window: {config.win
 
 
 def rounded(t):
-    return [round(x, 4) for x in t.tolist()]
+    return [round(x, {DIGITS}) for x in t.tolist()]
 
 
 def attend(scorer, s, enc, locator):

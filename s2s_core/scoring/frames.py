@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pandas as pd
 
+from s2s_core.fmt import num, vec
 from s2s_core.scoring.attend import Read
 from s2s_core.scoring.compute import ScoringResult
-from s2s_core.seq2seq.frames import fmt, matrix_frame, vector_text
+from s2s_core.seq2seq.frames import matrix_frame
 
-__all__ = ["comparison_frame", "fmt", "masked_text", "matrix_frame", "position_label", "vector_text", "window_frame"]
+__all__ = ["comparison_frame", "masked_text", "matrix_frame", "position_label", "window_frame"]
 
 
 def position_label(j: int) -> str:
@@ -48,12 +49,12 @@ def window_frame(read: Read) -> pd.DataFrame:
 
 def masked_text(read: Read) -> str:
     """[0.61, −∞, …]: the scores the softmax actually sees."""
-    return vector_text(read.masked_scores[0]).replace("-inf", "−∞")
+    return vec(read.masked_scores[0])
 
 
 def total(tensor) -> str:
     """The sum of a weights row, as the page prints it."""
-    return fmt(float(tensor.sum()))
+    return num(tensor.sum())
 
 
 def states_table(rows: tuple[tuple[float, ...], ...]) -> pd.DataFrame:
@@ -76,7 +77,7 @@ def param_tables(params) -> list[tuple[str, tuple[int, ...], list[list[str]]]]:
     out = []
     for name, tensor in params:
         matrix = tensor if tensor.dim() == 2 else tensor.unsqueeze(0)
-        out.append((name, tuple(tensor.shape), [[fmt(x) for x in row] for row in matrix.tolist()]))
+        out.append((name, tuple(tensor.shape), [[num(x) for x in row] for row in matrix.tolist()]))
     return out
 
 

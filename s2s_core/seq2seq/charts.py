@@ -5,6 +5,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from s2s_core.fmt import NUM_D3, SCI_D3
 from s2s_core.seq2seq.frames import bottleneck_frame, decoder_states_frame, encoder_outputs_frame, final_state_frame
 from s2s_core.seq2seq.run import Seq2SeqResult
 
@@ -18,9 +19,9 @@ def heatmap(frame: pd.DataFrame, title: str, x_title: str, y_title: str) -> alt.
     cells = base.mark_rect().encode(
         color=alt.Color("value:Q", title=None, scale=alt.Scale(scheme="redblue", domainMid=0, reverse=True)),
         tooltip=[alt.Tooltip("row:N", title=y_title), alt.Tooltip("col:N", title=x_title),
-                 alt.Tooltip("value:Q", format=".4f")],
+                 alt.Tooltip("value:Q", format=NUM_D3)],
     )
-    text = base.mark_text(fontSize=11).encode(text=alt.Text("value:Q", format=".2f"), color=alt.value("black"))
+    text = base.mark_text(fontSize=11).encode(text=alt.Text("value:Q", format=NUM_D3), color=alt.value("black"))
     return (cells + text).properties(title=title, height=alt.Step(26), width="container")
 
 
@@ -33,7 +34,7 @@ def topk_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
             x=alt.X("p:Q", title=labels["p"], scale=alt.Scale(domain=[0, 1])),
             y=alt.Y("token:N", title=labels["token"], sort="-x"),
             color=alt.condition("datum.chosen", alt.value("#ff4b4b"), alt.value("#8fb3d9")),
-            tooltip=[alt.Tooltip("token:N", title=labels["token"]), alt.Tooltip("p:Q", title=labels["p"], format=".4f")],
+            tooltip=[alt.Tooltip("token:N", title=labels["token"]), alt.Tooltip("p:Q", title=labels["p"], format=NUM_D3)],
         )
         .properties(title=labels["title"], height=alt.Step(24), width="container")
     )
@@ -59,8 +60,8 @@ def bottleneck_chart(frame: pd.DataFrame, learner_length: int, labels: dict[str,
                                   legend=alt.Legend(orient="bottom")),
         detail="series:N",
         tooltip=[alt.Tooltip("length:Q", title=labels["length"]), alt.Tooltip("series:N", title=labels["series"]),
-                 alt.Tooltip("delta:Q", title=labels["delta"], format=".2e"),
-                 alt.Tooltip("norm:Q", title=labels["norm"], format=".3f")],
+                 alt.Tooltip("delta:Q", title=labels["delta"], format=SCI_D3),
+                 alt.Tooltip("norm:Q", title=labels["norm"], format=NUM_D3)],
     )
     lines = base.mark_line(point=True)
     yours = base.transform_filter(alt.datum.length == learner_length).mark_point(size=160, filled=False, strokeWidth=2)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from s2s_core.fmt import DIGITS
 from s2s_core.seq2seq.bottleneck import MAX_LENGTH
 from s2s_core.seq2seq.compute import Seq2SeqConfig
 
@@ -40,7 +41,7 @@ from __future__ import annotations
 
 
 def rounded(t):
-    return [round(x, 4) for x in t.tolist()]
+    return [round(x, {DIGITS}) for x in t.tolist()]
 
 
 def last_state(encoder, words, stoi):
@@ -79,7 +80,7 @@ def main():
                 top_p, top_i = probs.topk(min(TOP_K, len(ITOS) - 2))
                 token = int(top_i[0])
                 words.append(ITOS[token])
-                print(f"step {{t + 1}}:", [(ITOS[i], round(p, 4)) for p, i in zip(top_p.tolist(), top_i.tolist())])
+                print(f"step {{t + 1}}:", [(ITOS[i], round(p, {DIGITS})) for p, i in zip(top_p.tolist(), top_i.tolist())])
                 if ITOS[token] == "<eos>":
                     break
             print("output:", " ".join(words))

@@ -2,42 +2,14 @@
 
 from __future__ import annotations
 
-import math
-
 import pandas as pd
 import torch
 
+from s2s_core.fmt import DIGITS
 from s2s_core.seq2seq.bottleneck import Bottleneck
 from s2s_core.seq2seq.compute import Decoding, DecodeStep, EncoderResult
 
 ARROWS = ("→", "←")  # forward, backward direction
-
-
-def fmt(x: float) -> str:
-    """Short numbers for reading: 0.4207, -1.2, 0."""
-    r = round(float(x), 4)
-    return f"{r:g}" if r != 0 else "0"
-
-
-def sci(x: float) -> str:
-    """0.1366 for ordinary sizes, 2.2e-07 for the tiny ones the bottleneck produces."""
-    return fmt(x) if x == 0 or abs(x) >= 1e-3 else f"{x:.1e}"
-
-
-def ratio_text(r: float) -> str:
-    """A share as a percentage that stays readable when it is tiny: 64%, 3.2%, 0.00016%."""
-    pct = 100 * r
-    if pct >= 10:
-        return f"{pct:.0f}%"
-    if pct < 1e-6:
-        return "< 0.000001%"
-    digits = max(1, 1 - math.floor(math.log10(pct)))  # two significant digits, never an exponent
-    return f"{pct:.{digits}f}%"
-
-
-def vector_text(values: torch.Tensor | list[float]) -> str:
-    """[0.12, -0.4, 0.9]"""
-    return "[" + ", ".join(fmt(v) for v in (values.tolist() if isinstance(values, torch.Tensor) else values)) + "]"
 
 
 def position_label(s: int, token: str) -> str:
@@ -84,8 +56,8 @@ def decoder_states_frame(dec: Decoding, first_label: str) -> pd.DataFrame:
 def steps_frame(dec: Decoding) -> pd.DataFrame:
     """One row per decoding step: the input word, the chosen word, its probability, how far h moved."""
     return pd.DataFrame([
-        {"step": f"t{t + 1}", "input": s.input_token, "chosen": s.chosen, "p": round(s.top[0][1], 4),
-         "change": round(s.change, 4)}
+        {"step": f"t{t + 1}", "input": s.input_token, "chosen": s.chosen, "p": round(s.top[0][1], DIGITS),
+         "change": round(s.change, DIGITS)}
         for t, s in enumerate(dec.steps)
     ])
 

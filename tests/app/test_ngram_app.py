@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from s2s_core.fmt import prob as fmt_prob
 from s2s_core.ngram import parse_config, parse_sentence, sentence_probability
-from s2s_core.ngram.frames import fmt_prob, product_text
+from s2s_core.ngram.frames import product_text
 from s2s_ui.catalog import translate
 from tests.app.conftest import all_text, open_page
 

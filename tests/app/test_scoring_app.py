@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from s2s_core.fmt import vec as vector_text
 from s2s_core.scoring.compute import ScoringConfig, compare
-from s2s_core.scoring.frames import vector_text
 from s2s_ui.catalog import translate
 from tests.app.conftest import all_text, open_page
 

@@ -66,7 +66,7 @@ def _shapes(lang: str) -> list[str]:
 
 def _seq2seq(lang: str) -> list[str]:
     from s2s_core.seq2seq import Seq2SeqConfig, run
-    from s2s_core.seq2seq.frames import vector_text
+    from s2s_core.fmt import vec as vector_text
 
     return [vector_text(run(Seq2SeqConfig()).handoff.h0[-1, 0])]  # h0 = the encoder's h_n
 
@@ -77,7 +77,7 @@ def _attention(lang: str) -> list[str]:
 
 def _scoring(lang: str) -> list[str]:
     from s2s_core.scoring.compute import ScoringConfig, compare
-    from s2s_core.scoring.frames import vector_text
+    from s2s_core.fmt import vec as vector_text
 
     weights = vector_text(compare(ScoringConfig()).get("additive").read.weights[0])
     return [translate(lang, "scoring.weights_line", weights=weights, total="1")]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from s2s_core.fmt import vec as vector_text
 from s2s_core.scoring.compute import ScoringConfig, compare
-from s2s_core.scoring.frames import vector_text
 from tests.browser.harness import main_text, open_page, wait_for_text, wait_idle
 
 pytestmark = pytest.mark.browser

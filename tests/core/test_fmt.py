@@ -12,19 +12,19 @@ from s2s_core import fmt
 
 
 @given(st.floats(min_value=-1e6, max_value=1e6, allow_nan=False))
-def test_num_is_what_a_script_prints_for_round_x_4(x):
+def test_num_is_round_x_4_without_trailing_zeros(x):
     text = fmt.num(x)
-    assert text == str(round(x, fmt.DIGITS) + 0.0)
-    assert not text.startswith("-0.0") or float(text) != 0  # never '-0.0'
+    assert float(text) == round(x, fmt.DIGITS)  # the value a script's round(x, 4) prints
+    assert text != "-0" and not text.endswith(".") and not ("." in text and text.endswith("0"))
     decimals = text.split(".")[1] if "." in text else ""
     assert len(decimals) <= fmt.DIGITS
 
 
 def test_num_examples():
     assert fmt.num(0.26034) == "0.2603"
-    assert fmt.num(-0.00001) == "0.0"
+    assert fmt.num(-0.00001) == "0"
     assert fmt.num(1 / 3) == "0.3333"
-    assert fmt.num(1) == "1.0"
+    assert fmt.num(1) == "1" and fmt.num(100.0) == "100" and fmt.num(-1.5) == "-1.5"
     assert fmt.num(torch.tensor(3.4, dtype=torch.float64)) == "3.4"
     assert (fmt.num(math.inf), fmt.num(-math.inf), fmt.num(math.nan)) == ("∞", "−∞", "nan")
 
@@ -32,22 +32,23 @@ def test_num_examples():
 def test_vec_keeps_the_seed_example_as_written():
     assert fmt.vec([3.4, 2.2]) == "[3.4, 2.2]"
     assert fmt.vec(torch.tensor([1.8, 1.4])) == "[1.8, 1.4]"  # float32 values still read as the note writes them
-    assert fmt.vec(torch.tensor([0.5, -1e-9, float("-inf")], dtype=torch.float64)) == "[0.5, 0.0, −∞]"
+    assert fmt.vec(torch.tensor([0.5, -1e-9, float("-inf"), 1.0], dtype=torch.float64)) == "[0.5, 0, −∞, 1]"
     assert fmt.vec([]) == "[]"
 
 
 def test_sci_prob_pct():
     assert fmt.sci(2.220446e-16) == "2.2e-16" and fmt.sci(0.0) == "0" and fmt.sci(1834.2) == "1.8e+03"
     assert fmt.sci(-0.00012) == "-1.2e-04" and fmt.sci(math.inf) == "∞"
-    assert fmt.prob(None) == "—" and fmt.prob(0) == "0.0" and fmt.prob(0.25) == "0.25"
-    assert fmt.prob(1 / 3) == "0.3333" and fmt.prob(1.2e-5) == "1.2e-05" and fmt.prob(1.0) == "1.0"
+    assert fmt.prob(None) == "—" and fmt.prob(0) == "0" and fmt.prob(0.25) == "0.25"
+    assert fmt.prob(1 / 3) == "0.3333" and fmt.prob(1.2e-5) == "1.2e-05" and fmt.prob(1.0) == "1"
+    assert [fmt.short(x) for x in (0.1071, 0.0871, 1.2e-5)] == ["0.11", "0.087", "1.2e-05"]
     assert [fmt.pct(p) for p in (0.64, 0.032, 1.6e-6, 1e-12, 0.0, 1.0)] == [
         "64%", "3.2%", "0.00016%", "< 0.000001%", "0%", "100%"]
 
 
 def test_rounded_and_d3_formats():
     assert fmt.rounded(torch.tensor([0.123456, -0.00001], dtype=torch.float64)) == [0.1235, 0.0]
-    assert str(fmt.rounded([-0.00001])[0]) == "0.0"
+    assert str(fmt.rounded([-0.00001])[0]) == "0.0"  # a table cell never holds -0.0
     assert fmt.NUM_D3 == f".{fmt.DIGITS}~f"
 
 

@@ -106,7 +106,7 @@ def test_formula_text_shows_the_numbers():
     expansion = unit_expansion(result, 1, 0)
     assert expansion.endswith(f"= {num(float(result.wx[1, 0]))}")
     assert expansion.count("×") == 3
-    assert num(-0.00001) == "0.0" and vec([1.0, -0.5]) == "[1.0, -0.5]"
+    assert num(-0.00001) == "0" and vec([1.0, -0.5]) == "[1, -0.5]"
     assert weights_table(result.weights.b, "b")[0] == [num(float(result.weights.b[0]))]
 
 

@@ -13,12 +13,12 @@ from s2s_core.attention.compute import DEFAULT_SOURCES, DEFAULT_WEIGHTS, MAX_DIM
 from s2s_core.attention.frames import (
     position_label,
     step_label,
-    vector_text,
     vectors_frame,
     weighted_sum_text,
     weights_frame,
 )
 from s2s_core.errors import InputError
+from s2s_core.fmt import num, vec
 from s2s_ui.catalog import translate
 from s2s_ui.charts import cached_spec, draw
 from s2s_ui.i18n import lang, t
@@ -91,23 +91,23 @@ def show_steps(config: AttentionConfig, result: AttentionResult) -> None:
             if config.mode == "scores":
                 st.markdown(t(
                     "attention.scores_line",
-                    scores=vector_text(result.scores[step].tolist()),
-                    masked=vector_text(result.masked_scores[step].tolist()).replace("-inf", "−∞"),
+                    scores=vec(result.scores[step]),
+                    masked=vec(result.masked_scores[step]),
                 ))
             st.markdown(t(
                 "attention.weights_line", positions=positions,
-                weights=vector_text(result.weights[step].tolist()),
-                total=vector_text([float(result.weight_sums[step])])[1:-1],
+                weights=vec(result.weights[step]),
+                total=num(result.weight_sums[step]),
             ))
             for d in range(D):
                 st.markdown(t("attention.sum_component", d=d + 1, expr=weighted_sum_text(result, step, d)))
             st.markdown(t("attention.context_line", step=step_label(step),
-                          vector=vector_text(result.contexts[step].tolist())))
+                          vector=vec(result.contexts[step])))
             if step in result.rows_not_one:
                 st.warning(t(
                     "attention.not_one", step=step_label(step),
-                    total=vector_text([result.given_sums[step]])[1:-1],
-                    normalised=vector_text(result.weights[step].tolist()),
+                    total=num(result.given_sums[step]),
+                    normalised=vec(result.weights[step]),
                 ))
     if pad_positions:
         st.info(t("attention.pad_note", positions=", ".join(pad_positions)))
@@ -139,9 +139,9 @@ def show_quiz(result: AttentionResult) -> None:
         [position_label(s) for s in range(S)],
         position_label(best),
         t("attention.quiz_explain", step=step_label(last), position=position_label(best),
-          weight=vector_text([float(result.weights[last, best])])[1:-1],
-          context=vector_text(result.contexts[last].tolist()),
-          vector=vector_text(result.values[best].tolist())),
+          weight=num(result.weights[last, best]),
+          context=vec(result.contexts[last]),
+          vector=vec(result.values[best])),
     )
 
 

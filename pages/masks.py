@@ -7,6 +7,7 @@ from typing import Any
 import streamlit as st
 
 from s2s_core.errors import InputError
+from s2s_core.fmt import num, signed, vec
 from s2s_core.masks import MasksConfig, MasksResult, compute_masks, parse_config, screen_pairs
 from s2s_core.masks.charts import batch_charts, sentence_charts
 from s2s_core.masks.code import script
@@ -21,7 +22,7 @@ from s2s_core.masks.compute import (
     SPARE_PAIR,
 )
 from s2s_core.masks.empty import EmptySourceDemo, empty_source_demo
-from s2s_core.masks.frames import final_state_table, fmt
+from s2s_core.masks.frames import final_state_table
 from s2s_ui.charts import cached_spec, draw
 from s2s_ui.i18n import t
 from s2s_ui.link import linked
@@ -127,17 +128,17 @@ def show_loss(result: MasksResult, specs: dict[str, dict]) -> None:
     st.markdown(f"#### {t('masks.loss_heading')}")
     left, right = st.columns(2)
     with left:
-        st.metric(t("masks.metric_ignore"), fmt(result.loss_ignore))
-        st.markdown(t("masks.formula_ignore", sum_real=fmt(result.sum_real), n_real=result.n_real,
-                      loss=fmt(result.loss_ignore)))
+        st.metric(t("masks.metric_ignore"), num(result.loss_ignore))
+        st.markdown(t("masks.formula_ignore", sum_real=num(result.sum_real), n_real=result.n_real,
+                      loss=num(result.loss_ignore)))
         draw(st, specs["loss_ignore"])
     with right:
-        st.metric(t("masks.metric_all"), fmt(result.loss_all), delta=f"{result.loss_all - result.loss_ignore:+.4f}",
+        st.metric(t("masks.metric_all"), num(result.loss_all), delta=signed(result.loss_all - result.loss_ignore),
                   delta_color="off")
-        st.markdown(t("masks.formula_all", sum_real=fmt(result.sum_real), sum_pad=fmt(result.sum_pad),
-                      n_total=result.n_total, loss=fmt(result.loss_all)))
+        st.markdown(t("masks.formula_all", sum_real=num(result.sum_real), sum_pad=num(result.sum_pad),
+                      n_total=result.n_total, loss=num(result.loss_all)))
         draw(st, specs["loss_all"])
-    st.caption(t("masks.loss_diff", diff=f"{result.loss_all - result.loss_ignore:+.4f}", lnv=fmt(result.ln_v)))
+    st.caption(t("masks.loss_diff", diff=signed(result.loss_all - result.loss_ignore), lnv=num(result.ln_v)))
     check_badge(t("masks.check_loss"), result.loss_check, tol=1e-9)
 
 
@@ -159,8 +160,8 @@ def show_attention(config: MasksConfig, result: MasksResult, b: int, specs: dict
     if result.leak_by_row[b] == 0:
         st.info(t("masks.no_pad_source", row=row))
     else:
-        st.markdown(t("masks.leak_line", masked=fmt(0.0), unmasked=fmt(result.leak_by_row[b]),
-                      gap=fmt(result.gap_by_row[b])))
+        st.markdown(t("masks.leak_line", masked=num(0.0), unmasked=num(result.leak_by_row[b]),
+                      gap=num(result.gap_by_row[b])))
     draw(st, specs["share"])
     check_badge(t("masks.check_attention"), result.attention_check, tol=1e-9)
 
@@ -170,7 +171,7 @@ def show_final(config: MasksConfig, result: MasksResult, specs: dict[str, dict])
     st.caption(t("masks.final_caption"))
     left, right = st.columns([2, 3])
     table = final_state_table(result, config)
-    table["gap"] = table["gap"].map(fmt)
+    table["gap"] = table["gap"].map(num)
     table.columns = [t(f"masks.col_{c}") for c in ("sentence", "length", "pad_steps", "gap")]
     left.dataframe(table, hide_index=True, width="stretch")
     draw(right, specs["final"])
@@ -180,7 +181,7 @@ def show_final(config: MasksConfig, result: MasksResult, specs: dict[str, dict])
 def show_empty(S: int) -> None:
     st.subheader(t("masks.empty_heading"))
     demo = empty_demo(S)
-    weights = "[" + ", ".join(fmt(w) for w in demo.weights) + "]"
+    weights = vec(demo.weights)
     st.markdown("\n".join([
         f"- {t('masks.empty_attention', weights=weights)}",
         f"- {t('masks.empty_last', pos=demo.wrapped_to + 1)}",
@@ -216,6 +217,6 @@ if config is not None:
     show_quiz(config, result)
     worst = max(range(len(config.rows)), key=lambda i: result.leak_by_row[i])
     notice_list([f"masks.notice_{i}" for i in range(1, 6)], n_real=result.n_real, n_total=result.n_total,
-                leak=fmt(result.leak_by_row[worst]), row=config.rows[worst])
+                leak=num(result.leak_by_row[worst]), row=config.rows[worst])
     code_expander(script(config), file_name="padding_masks.py")
 show_empty(S)

@@ -2,6 +2,7 @@
 
 Which one to use
 - ``num(x)``   any value read in text or a table (a gate, a state, a weight, a score, a loss).
+- ``signed(x)`` a change, with its sign: ``+0.1234``, ``-0.5``, ``0``.
 - ``vec(v)``   a vector of such values: ``[0.2603, -0.4071, 1]``.
 - ``prob(p)``  a probability; an exact 0 is "0", ``None`` (undefined, 0/0) is "—".
 - ``pct(p)``   a share of 1 as a percentage: ``64%``, ``3.2%``.
@@ -49,6 +50,12 @@ def num(x: float) -> str:
         return "∞" if x > 0 else "−∞"
     text = f"{x:.{DIGITS}f}".rstrip("0").rstrip(".")  # NaN formats as 'nan' and is left alone
     return "0" if text == "-0" else text
+
+
+def signed(x: float) -> str:
+    """num() of a change with its sign written out: +0.1234, -0.5; no change is '0'."""
+    text = num(x)
+    return "+" + text if float(x) > 0 and text != "0" else text
 
 
 def vec(values: torch.Tensor | Iterable[float]) -> str:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from s2s_core.fmt import NUM_D3
+
 
 def _bars_width(weights: pd.DataFrame) -> int:
     """Wide enough for every (position, step) bar, narrow enough for a 390 px phone screen."""
@@ -33,8 +35,8 @@ def attention_charts(weights: pd.DataFrame, vectors: pd.DataFrame, labels: dict[
             tooltip=[
                 alt.Tooltip("step:N", title=labels["step"]),
                 alt.Tooltip("position:N", title=labels["position"]),
-                alt.Tooltip("weight:Q", title=labels["weight"], format=".4f"),
-                alt.Tooltip("score:Q", title=labels["score"], format=".4f"),
+                alt.Tooltip("weight:Q", title=labels["weight"], format=NUM_D3),
+                alt.Tooltip("score:Q", title=labels["score"], format=NUM_D3),
             ],
         )
         .add_params(hover)
@@ -52,11 +54,11 @@ def attention_charts(weights: pd.DataFrame, vectors: pd.DataFrame, labels: dict[
         tooltip=[
             alt.Tooltip("vector:N", title=labels["vector"]),
             alt.Tooltip("component:N", title=labels["component"]),
-            alt.Tooltip("value:Q", title=labels["value"], format=".4f"),
+            alt.Tooltip("value:Q", title=labels["value"], format=NUM_D3),
         ],
     ).add_params(hover)
     text = heat.mark_text(fontSize=13).encode(
-        text=alt.Text("value:Q", format=".4g"),
+        text=alt.Text("value:Q", format=NUM_D3),
         color=alt.value("black"),
     )
     vec = (cells + text).properties(height=alt.Step(28), width=alt.Step(64), title=labels["vectors_title"])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from s2s_core.attention.compute import AttentionConfig
+from s2s_core.fmt import DIGITS
 
 
 def _rows(rows: tuple[tuple[float, ...], ...]) -> str:
@@ -31,7 +32,7 @@ masked = scores.masked_fill(is_pad.unsqueeze(0), float("-inf"))  # (T, S)
 weights = masked.softmax(dim=-1)  # (T, S): softmax over the source positions
 contexts = weights @ values  # (T, S) @ (S, D) -> (T, D)
 
-print("weights:", [[round(x, 4) for x in row] for row in weights.tolist()])
-print("weight sums:", [round(x, 4) for x in weights.sum(-1).tolist()])
-print("contexts:", [[round(x, 4) for x in row] for row in contexts.tolist()])
+print("weights:", [[round(x, {DIGITS}) for x in row] for row in weights.tolist()])
+print("weight sums:", [round(x, {DIGITS}) for x in weights.sum(-1).tolist()])
+print("contexts:", [[round(x, {DIGITS}) for x in row] for row in contexts.tolist()])
 '''

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from s2s_core.attention.compute import AttentionResult
+from s2s_core.fmt import num
 
 
 def position_label(s: int) -> str:
@@ -55,16 +56,5 @@ def weighted_sum_text(result: AttentionResult, t: int, d: int) -> str:
     """'0.2×2 + 0.3×0 + 0.5×6 = 3.4' for step t, component d (numbers rounded for reading)."""
     w = result.weights[t].tolist()
     v = result.values[:, d].tolist()
-    parts = " + ".join(f"{_fmt(wi)}×{_fmt(vi)}" for wi, vi in zip(w, v))
-    return f"{parts} = {_fmt(float(result.contexts[t, d]))}"
-
-
-def _fmt(x: float) -> str:
-    """Short, exact-looking numbers: 0.2, 3.4, 0.3333."""
-    r = round(x, 4)
-    return f"{r:g}" if r != 0 else "0"
-
-
-def vector_text(values: list[float]) -> str:
-    """[3.4, 2.2]"""
-    return "[" + ", ".join(_fmt(v) for v in values) + "]"
+    parts = " + ".join(f"{num(wi)}×{num(vi)}" for wi, vi in zip(w, v))
+    return f"{parts} = {num(float(result.contexts[t, d]))}"

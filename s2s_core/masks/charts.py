@@ -10,15 +10,14 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from s2s_core.chartkit import FIT_X, records
+from s2s_core.fmt import NUM_D3
 from s2s_core.masks import frames
 from s2s_core.masks.compute import MasksConfig, MasksResult
 
 PAD_COLOR, REAL_COLOR, PAD_STROKE = "#d9d9d9", "#cfe0fb", "#e8590c"
 BOTTOM = alt.Legend(orient="bottom")
 STACKED = alt.Legend(orient="bottom", direction="vertical")  # long entries stay inside a phone's width
-# Fit the width to the page column; the height is the plot's own (Streamlit's default "fit" would squeeze
-# the plot, axes and legend all into `height` pixels).
-FIT_X = alt.AutoSizeParams(type="fit-x", contains="padding")
 
 
 def _cond(channel: type, test: str, if_true: object, if_false: object) -> alt.SchemaBase:
@@ -29,11 +28,6 @@ def _cond(channel: type, test: str, if_true: object, if_false: object) -> alt.Sc
 def _q(text: str) -> str:
     """A label made safe inside a single-quoted Vega expression string."""
     return text.replace("\\", "\\\\").replace("'", "\\'")
-
-
-def _data(frame: pd.DataFrame) -> alt.Data:
-    """Inline values from a tidy frame (skips Altair's slow per-call DataFrame sanitising)."""
-    return alt.Data(values=frame.to_dict(orient="records"))
 
 
 def _grid_axes(labels: dict[str, str]) -> dict[str, alt.SchemaBase]:
@@ -57,7 +51,7 @@ def batch_grid(frame: pd.DataFrame, labels: dict[str, str], title: str) -> alt.L
     )
     text = alt.Chart().mark_text(fontSize=12).encode(
         **_grid_axes(labels), text=alt.Text("token:N"), color=alt.ColorValue("black"))
-    return alt.LayerChart(layer=[cells, text], data=_data(frame), height=alt.Step(30), width="container", title=title, autosize=FIT_X)
+    return alt.LayerChart(layer=[cells, text], data=records(frame), height=alt.Step(30), width="container", title=title, autosize=FIT_X)
 
 
 def loss_grid(frame: pd.DataFrame, labels: dict[str, str], title: str, *, ignore_pad: bool) -> alt.LayerChart:
@@ -68,14 +62,14 @@ def loss_grid(frame: pd.DataFrame, labels: dict[str, str], title: str, *, ignore
         **_grid_axes(labels),
         color=_cond(alt.ColorValue, counted, nll, alt.value(PAD_COLOR)),
         tooltip=[alt.Tooltip("sentence:N", title=labels["sentence"]), alt.Tooltip("token:N", title=labels["token"]),
-                 alt.Tooltip("nll:Q", title=labels["nll"], format=".4f")],
+                 alt.Tooltip("nll:Q", title=labels["nll"], format=NUM_D3)],
     )
     text = alt.Chart().mark_text(fontSize=11).encode(
         **_grid_axes(labels),
-        text=alt.Text("nll:Q", format=".2f"),
+        text=alt.Text("nll:Q", format=NUM_D3),
         color=_cond(alt.ColorValue, counted, alt.value("black"), alt.value("#888888")),
     )
-    return alt.LayerChart(layer=[cells, text], data=_data(frame), height=alt.Step(30), width="container", title=title, autosize=FIT_X)
+    return alt.LayerChart(layer=[cells, text], data=records(frame), height=alt.Step(30), width="container", title=title, autosize=FIT_X)
 
 
 def attention_heatmap(frame: pd.DataFrame, labels: dict[str, str], title: str) -> alt.LayerChart:
@@ -92,15 +86,15 @@ def attention_heatmap(frame: pd.DataFrame, labels: dict[str, str], title: str) -
         strokeWidth=_cond(alt.StrokeWidthValue, "datum.pad", alt.value(2), alt.value(1)),
         strokeDash=_cond(alt.StrokeDashValue, "datum.pad", alt.value([4, 2]), alt.value([1, 0])),
         tooltip=[alt.Tooltip("step:N", title=labels["step"]), alt.Tooltip("position:N", title=labels["position"]),
-                 alt.Tooltip("score:Q", title=labels["score"], format=".4f"),
-                 alt.Tooltip("weight:Q", title=labels["weight"], format=".4f")],
+                 alt.Tooltip("score:Q", title=labels["score"], format=NUM_D3),
+                 alt.Tooltip("weight:Q", title=labels["weight"], format=NUM_D3)],
     )
     text = alt.Chart().mark_text(fontSize=11).encode(
         **axes,
-        text=alt.Text("weight:Q", format=".2f"),
+        text=alt.Text("weight:Q", format=NUM_D3),
         color=_cond(alt.ColorValue, "datum.weight > 0.5", alt.value("white"), alt.value("black")),
     )
-    return alt.LayerChart(layer=[cells, text], data=_data(frame), height=alt.Step(28), width="container", title=title, autosize=FIT_X)
+    return alt.LayerChart(layer=[cells, text], data=records(frame), height=alt.Step(28), width="container", title=title, autosize=FIT_X)
 
 
 def pad_share_bars(frame: pd.DataFrame, labels: dict[str, str], title: str) -> alt.LayerChart:
@@ -115,22 +109,22 @@ def pad_share_bars(frame: pd.DataFrame, labels: dict[str, str], title: str) -> a
         **axes,
         color=alt.Color("variant:N", title=labels["variant"], sort=None, legend=STACKED),
         tooltip=[alt.Tooltip("step:N", title=labels["step"]), alt.Tooltip("variant:N", title=labels["variant"]),
-                 alt.Tooltip("share:Q", title=labels["share"], format=".4f")],
+                 alt.Tooltip("share:Q", title=labels["share"], format=NUM_D3)],
     )
-    text = alt.Chart().mark_text(dy=-7, fontSize=11).encode(**axes, text=alt.Text("share:Q", format=".2f"))
-    return alt.LayerChart(layer=[bars, text], data=_data(frame), height=180, width="container", title=title,
+    text = alt.Chart().mark_text(dy=-7, fontSize=11).encode(**axes, text=alt.Text("share:Q", format=NUM_D3))
+    return alt.LayerChart(layer=[bars, text], data=records(frame), height=180, width="container", title=title,
                           autosize=FIT_X)
 
 
 def final_state_bars(frame: pd.DataFrame, labels: dict[str, str], title: str) -> alt.Chart:
     """The final encoder state's components: after the PAD steps vs at the true last token."""
-    return alt.Chart(_data(frame), height=220, width="container", title=title, autosize=FIT_X).mark_bar().encode(
+    return alt.Chart(records(frame), height=220, width="container", title=title, autosize=FIT_X).mark_bar().encode(
         x=alt.X("component:N", title=labels["component"], sort=None, axis=alt.Axis(labelAngle=0)),
         xOffset=alt.XOffset("state:N", sort=None),
         y=alt.Y("value:Q", title=labels["value"]),
         color=alt.Color("state:N", title=labels["state"], sort=None, legend=STACKED),
         tooltip=[alt.Tooltip("state:N", title=labels["state"]), alt.Tooltip("component:N", title=labels["component"]),
-                 alt.Tooltip("value:Q", title=labels["value"], format=".4f")],
+                 alt.Tooltip("value:Q", title=labels["value"], format=NUM_D3)],
     )
 
 

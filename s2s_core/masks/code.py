@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from s2s_core.fmt import DIGITS
 from s2s_core.masks.compute import MasksConfig
 
 
@@ -98,11 +99,11 @@ with torch.no_grad():
 print("src_ids:", src_ids.tolist())
 print("dec_out:", dec_out.tolist())
 print("real target tokens:", int(real.sum()), "of", real.numel())
-print("loss ignore_index:", round(loss_ignore.item(), 4))
-print("loss by hand over real tokens:", round(by_hand.item(), 4))
-print("loss with PAD included:", round(loss_all.item(), 4))
+print("loss ignore_index:", round(loss_ignore.item(), {DIGITS}))
+print("loss by hand over real tokens:", round(by_hand.item(), {DIGITS}))
+print("loss with PAD included:", round(loss_all.item(), {DIGITS}))
 print("max weight on PAD, masked:", (weights_masked * pad_cols).sum(-1).max().item())
-print("weight on PAD, unmasked:", [[round(x, 4) for x in row] for row in (weights_unmasked * pad_cols).sum(-1).tolist()])
-print("final state gap |after PAD - true last|:", [round(x, 4) for x in (h_n[0] - h_true_last).norm(dim=-1).tolist()])
+print("weight on PAD, unmasked:", [[round(x, {DIGITS}) for x in row] for row in (weights_unmasked * pad_cols).sum(-1).tolist()])
+print("final state gap |after PAD - true last|:", [round(x, {DIGITS}) for x in (h_n[0] - h_true_last).norm(dim=-1).tolist()])
 print("true last == packed h_n:", torch.allclose(h_true_last, h_packed[0]))
 '''

@@ -96,10 +96,3 @@ def final_state_table(result: MasksResult, config: MasksConfig) -> pd.DataFrame:
         "pad_steps": [S - n for n in result.src_lengths.tolist()],
         "gap": result.final_gap.tolist(),
     })
-
-
-def fmt(x: float) -> str:
-    """Numbers as the page prints them: 4 decimals, no '-0.0000', NaN as 'nan'."""
-    text = f"{x:.4f}"  # NaN formats as 'nan'
-
-    return "0.0000" if text == "-0.0000" else text

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from s2s_core.fmt import num as fmt
 from s2s_core.masks import MasksConfig, compute_masks
-from s2s_core.masks.frames import fmt
 from s2s_ui.catalog import translate
 from tests.app.conftest import all_text, open_page
 

@@ -85,7 +85,7 @@ def _scoring(lang: str) -> list[str]:
 
 def _masks(lang: str) -> list[str]:
     from s2s_core.masks import MasksConfig, compute_masks
-    from s2s_core.masks.frames import fmt
+    from s2s_core.fmt import num as fmt
 
     result = compute_masks(MasksConfig())
     return [fmt(result.loss_ignore), fmt(result.loss_all)]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from s2s_core.fmt import num as fmt
 from s2s_core.masks import MasksConfig, compute_masks
-from s2s_core.masks.frames import fmt
 from tests.browser.harness import main_text, wait_for_text, wait_idle
 
 pytestmark = pytest.mark.browser

@@ -41,6 +41,7 @@ def test_sci_prob_pct():
     assert fmt.sci(-0.00012) == "-1.2e-04" and fmt.sci(math.inf) == "∞"
     assert fmt.prob(None) == "—" and fmt.prob(0) == "0" and fmt.prob(0.25) == "0.25"
     assert fmt.prob(1 / 3) == "0.3333" and fmt.prob(1.2e-5) == "1.2e-05" and fmt.prob(1.0) == "1"
+    assert [fmt.signed(x) for x in (0.12345, -0.5, 0.0, 0.00001, math.inf)] == ["+0.1235", "-0.5", "0", "0", "+∞"]
     assert [fmt.short(x) for x in (0.1071, 0.0871, 1.2e-5)] == ["0.11", "0.087", "1.2e-05"]
     assert [fmt.pct(p) for p in (0.64, 0.032, 1.6e-6, 1e-12, 0.0, 1.0)] == [
         "64%", "3.2%", "0.00016%", "< 0.000001%", "0%", "100%"]

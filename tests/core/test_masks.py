@@ -190,7 +190,6 @@ def test_frames_and_charts_build():
     final = frames.final_state_frame(DEFAULT, 0, {"after_pad": "a", "true_last": "t"})
     table = frames.final_state_table(DEFAULT, config)
     assert table["pad_steps"].tolist() == [1, 3, 0]
-    assert frames.fmt(-0.00001) == "0.0000"
     titles = ("grid_source", "grid_dec_in", "grid_dec_out", "grid_ignore", "grid_all", "heat_masked",
               "heat_unmasked", "share_title", "final_chart", "masked", "unmasked", "after_pad", "true_last")
     labels |= {k: f"{k} 'quoted'" for k in titles} | {"pad_yes": "it's PAD"}

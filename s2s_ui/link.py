@@ -106,7 +106,10 @@ def linked(
     if key not in st.session_state:
         seeded = from_link(key, label, check)
         st.session_state[key] = default if seeded is None else seeded
-    st.session_state[key] = _still_valid(st.session_state[key], kind, default, options, kwargs)
+    kept = st.session_state[key]
+    valid = _still_valid(kept, kind, default, options, kwargs)
+    if valid is not kept and valid != kept:  # write only a real change: a write re-sends the widget's value
+        st.session_state[key] = valid
     if options is None:
         value = widget(label, key=key, **kwargs)
     else:

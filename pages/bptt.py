@@ -20,9 +20,9 @@ from s2s_core.bptt.frames import (
     milestones_frame,
     ratio_band,
     reach,
-    sci,
 )
 from s2s_core.errors import InputError
+from s2s_core.fmt import num, sci
 from s2s_ui.catalog import translate
 from s2s_ui.charts import cached_spec, draw
 from s2s_ui.i18n import lang, t
@@ -139,7 +139,7 @@ def show_clipping(config: BpttConfig, result: BpttResult) -> float | None:
     c1.metric(t("bptt.metric_before"), f"{clipped.total_before:.4g}")
     c2.metric(t("bptt.metric_after"), f"{clipped.total_after:.4g}")
     c3.metric(t("bptt.metric_cos"), f"{clipped.cosine:.6f}")
-    fmt = {"before": f"{clipped.total_before:.4g}", "max_norm": f"{max_norm:g}", "scale": f"{clipped.scale:.3g}"}
+    fmt = {"before": f"{clipped.total_before:.4g}", "max_norm": f"{max_norm:g}", "scale": num(clipped.scale)}
     st.markdown(t("bptt.clip_active" if clipped.scale < 1 else "bptt.clip_idle", **fmt))
     st.markdown(f"**{t('bptt.chart.clip_title')}**")
     draw(st, clip_spec(config, max_norm, lang()))
@@ -168,7 +168,7 @@ def show_notices(config: BpttConfig, result: BpttResult) -> None:
     ratios = {f"r_{c.cell}": sci(c.ratio(k)) for c in result.cells}
     lstm, gru = result.by_cell("lstm"), result.by_cell("gru")
     notice_list([f"bptt.notice_{i}" for i in range(1, 6)], rho=f"{config.rho:g}", k=k,
-                f=f"{lstm.keep_gate:.2f}", z=f"{gru.keep_gate:.2f}", **ratios)
+                f=num(lstm.keep_gate), z=num(gru.keep_gate), **ratios)
 
 
 page_header("bptt")

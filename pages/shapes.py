@@ -10,6 +10,7 @@ import streamlit as st
 
 from s2s_core import caps
 from s2s_core.errors import InputError
+from s2s_core.fmt import sci
 from s2s_core.shapes import ShapesConfig, ShapesResult, parse_config, run_shapes
 from s2s_core.shapes.bridge import BridgeConfig, BridgeResult, BridgeStep, bridge_view, parse_bridge
 from s2s_core.shapes.charts import packed_chart, padding_diff_chart, padding_error_chart, shapes_chart
@@ -161,7 +162,7 @@ def verdict_text(ch: EqualityCheck) -> str:
     if ch.max_abs_diff is None:
         detail = t("shapes.check.shape_mismatch", lhs=shape_text(ch.lhs_shape), rhs=shape_text(ch.rhs_shape))
     else:
-        detail = t("shapes.check.diff", diff=f"{ch.max_abs_diff:.1e}")
+        detail = t("shapes.check.diff", diff=sci(ch.max_abs_diff))
     badge = f":green-badge[{t('shapes.check.equal')}]" if ch.equal else f":orange-badge[{t('shapes.check.differ')}]"
     return (f"`{ch.lhs}` {shape_text(ch.lhs_shape)} · `{ch.rhs}` {shape_text(ch.rhs_shape)} — {badge} {detail}\n\n"
             f"{t(f'shapes.check.{ch.key}.{ch.note}')}")
@@ -191,13 +192,13 @@ def show_padding(config: ShapesConfig, padding: PaddingResult, specs: dict[str, 
         draw(st, specs["diff"])
     st.markdown(t("shapes.padding.fixes"))
     if config.bidirectional and config.num_layers > 1 and padding.gather_max_diff > 1e-5:
-        st.warning(t("shapes.padding.gather_not_enough", diff=f"{padding.gather_max_diff:.1e}"), icon=":material/warning:")
+        st.warning(t("shapes.padding.gather_not_enough", diff=sci(padding.gather_max_diff)), icon=":material/warning:")
     else:
         check_badge(t("shapes.padding.gather_what"), padding.gather_max_diff)
     check_badge(t("shapes.padding.packed_what"), padding.packed_max_diff)
     backward = max(padding.backward_pad_err)
     if config.bidirectional and backward > 1e-5:
-        st.caption(t("shapes.padding.backward_note", diff=f"{backward:.1e}"))
+        st.caption(t("shapes.padding.backward_note", diff=sci(backward)))
 
 
 def show_packed(config: ShapesConfig, result: ShapesResult, specs: dict[str, dict]) -> None:

@@ -8,6 +8,7 @@ import altair as alt
 import pandas as pd
 
 from s2s_core.bptt.frames import cell_order
+from s2s_core.fmt import SCI_D3
 
 SERIES_COLORS = ("#d62728", "#1f77b4", "#2ca02c", "#9ecae1", "#7f7f7f")  # RNN, LSTM, GRU, LSTM cell, ρ^k
 
@@ -42,8 +43,8 @@ def grad_chart(frame: pd.DataFrame, cuts: pd.DataFrame, labels: dict[str, str]) 
                                       scale=alt.Scale(domain=[False, True], range=[[1, 0], [5, 4]])),
             strokeWidth=alt.StrokeWidth("width:Q", scale=None),
             tooltip=[alt.Tooltip("series:N", title=labels["series"]), alt.Tooltip("k:Q", title=labels["k"]),
-                     alt.Tooltip("t:Q", title=labels["t"]), alt.Tooltip("norm:Q", title=labels["norm"], format=".3e"),
-                     alt.Tooltip("ratio:Q", title=labels["ratio"], format=".3e")],
+                     alt.Tooltip("t:Q", title=labels["t"]), alt.Tooltip("norm:Q", title=labels["norm"], format=SCI_D3),
+                     alt.Tooltip("ratio:Q", title=labels["ratio"], format=SCI_D3)],
         )
     )
     layers = [line]
@@ -70,7 +71,7 @@ def clip_chart(frame: pd.DataFrame, max_norm: float, labels: dict[str, str]) -> 
         y2="base:Q",
         color=alt.Color("when:N", title=None, sort=whens, scale=alt.Scale(range=["#ff7f0e", "#1f77b4"]),
                         legend=alt.Legend(orient="top")),
-        tooltip=[alt.Tooltip("param:N"), alt.Tooltip("when:N"), alt.Tooltip("norm:Q", format=".4g")],
+        tooltip=[alt.Tooltip("param:N"), alt.Tooltip("when:N"), alt.Tooltip("norm:Q", format=SCI_D3)],
     )
     rule = alt.Chart(pd.DataFrame({"max_norm": [max_norm]})).mark_rule(color="black", strokeDash=[4, 3]).encode(
         y="max_norm:Q"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from s2s_core.bptt.compute import CELLS, E, H, MAX_T, BpttConfig
+from s2s_core.fmt import script_defs
 
 
 def script(config: BpttConfig, max_norm: float = 1.0) -> str:
@@ -58,9 +59,7 @@ def step(cell, x, h, c, W_ih, W_hh, b_ih, b_hh):
     return (1 - z) * n + z * h, c
 
 
-def sci(v):
-    return "0" if v == 0 else f"{{v:.2e}}"
-
+{script_defs("sci")}
 
 x = make_inputs()  # (T, E)
 for cell in CELLS:

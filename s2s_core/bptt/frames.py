@@ -7,15 +7,11 @@ import math
 import pandas as pd
 
 from s2s_core.bptt.compute import CELLS, PARAM_NAMES, BpttResult, CellGrad, ClipResult
+from s2s_core.fmt import sci
 
 CELL_NAMES = {"rnn": "RNN", "lstm": "LSTM", "gru": "GRU"}
 LAW = "ρ^k"  # the reference line's series name (a formula, the same in every language)
 LSTM_CELL = "LSTM cell"  # the LSTM's cell-state gradient ‖∂L/∂cell_t‖ (PyTorch's own word: cell)
-
-
-def sci(x: float, digits: int = 2) -> str:
-    """1.8e-01 style; 0 stays '0' (a cut gradient is exactly zero, not small)."""
-    return "0" if x == 0 else f"{x:.{digits}e}"
 
 
 def grad_frame(result: BpttResult) -> pd.DataFrame:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from s2s_core.errors import InputError
+from s2s_core.fmt import rounded
 from s2s_core.seq2seq.compute import Seq2SeqConfig, decode, encode, hand_off, parse_config
 
 ENCODER_HIDDEN = 4  # H_e = H_d: small, so every state fits in one table row
@@ -13,8 +14,9 @@ ENCODER_HIDDEN = 4  # H_e = H_d: small, so every state fits in one table row
 def states_from_encoder(sentence: Any, seed: Any = 0) -> tuple[tuple[float, ...], tuple[tuple[float, ...], ...]]:
     """(s, rows): s is the decoder's state after its first step, rows are the encoder's outputs (S, H).
 
-    A 1-layer GRU on both sides with the state handed over as is; numbers rounded to 4 decimals so the
-    tables and the link stay readable. Bad text raises InputError on the sentence field.
+    A 1-layer GRU on both sides with the state handed over as is; numbers rounded as the app writes them
+    (s2s_core.fmt, 4 decimals) so the tables and the link stay readable. Bad text raises InputError on the
+    sentence field.
     """
     try:
         base = parse_config(sentence, seed=seed)
@@ -25,5 +27,5 @@ def states_from_encoder(sentence: Any, seed: Any = 0) -> tuple[tuple[float, ...]
                            dec_hidden=ENCODER_HIDDEN, steps=1, seed=base.seed)
     enc = encode(config)
     states = decode(config, hand_off(config, enc)).states  # (T+1, H_d): h0, then after step 1
-    rows = tuple(tuple(round(float(x), 4) for x in row) for row in enc.outputs[0])  # (S, H_e)
-    return tuple(round(float(x), 4) for x in states[-1]), rows
+    rows = tuple(tuple(rounded(row)) for row in enc.outputs[0])  # (S, H_e)
+    return tuple(rounded(states[-1])), rows

@@ -13,6 +13,8 @@ from functools import lru_cache
 import altair as alt
 import pandas as pd
 
+from s2s_core.fmt import NUM_D3, SCI_D3
+
 ROLE_COLORS = {"batch": "#4c78a8", "time": "#f58518", "feature": "#54a24b", "stack": "#b279a2", "rows": "#9d755d"}
 METHODS = ("through_pad", "gathered", "packed")
 TABLE = alt.Data(name="table")
@@ -82,10 +84,10 @@ def _error_spec(labels: Labels) -> dict:
                         legend=alt.Legend(orient="bottom", columns=1, labelLimit=260)),
         tooltip=[alt.Tooltip("sentence:N", title=lab["sentence"]), alt.Tooltip("length:Q", title=lab["length"]),
                  alt.Tooltip("method_label:N", title=lab["method"]),
-                 alt.Tooltip("max_abs_diff:Q", title=lab["error"], format=".2e")],
+                 alt.Tooltip("max_abs_diff:Q", title=lab["error"], format=SCI_D3)],
     )
-    # The value on each bar: the fixes' bars are too short to see, their "1e-7" is the point.
-    text = base.mark_text(dy=-6, fontSize=10).encode(text=alt.Text("max_abs_diff:Q", format=".2~g"))
+    # The value on each bar: the fixes' bars are too short to see, their "1.2e-7" is the point.
+    text = base.mark_text(dy=-6, fontSize=10).encode(text=alt.Text("max_abs_diff:Q", format=SCI_D3))
     return _spec(alt.layer(bars, text, data=TABLE).properties(height=200, width="container", title=lab["title"]))
 
 
@@ -107,11 +109,11 @@ def _diff_spec(labels: Labels) -> dict:
                         scale=alt.Scale(scheme="redblue", domainMid=0, reverse=True),
                         legend=alt.Legend(orient="bottom", direction="horizontal")),
         tooltip=[alt.Tooltip("sentence:N", title=lab["sentence"]), alt.Tooltip("unit:N", title=lab["unit"]),
-                 alt.Tooltip("through_pad:Q", title=lab["through_pad"], format=".4f"),
-                 alt.Tooltip("true_last:Q", title=lab["true_last"], format=".4f"),
-                 alt.Tooltip("difference:Q", title=lab["difference"], format=".4f")],
+                 alt.Tooltip("through_pad:Q", title=lab["through_pad"], format=NUM_D3),
+                 alt.Tooltip("true_last:Q", title=lab["true_last"], format=NUM_D3),
+                 alt.Tooltip("difference:Q", title=lab["difference"], format=NUM_D3)],
     )
-    text = base.mark_text(fontSize=11).encode(text=alt.Text("difference:Q", format=".2f"), color=alt.value("black"))
+    text = base.mark_text(fontSize=11).encode(text=alt.Text("difference:Q", format=NUM_D3), color=alt.value("black"))
     return _spec(alt.layer(cells, text, data=TABLE).properties(height=alt.Step(28), width="container",
                                                                 title=lab["title"]))
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from s2s_core.fmt import DIGITS
 from s2s_core.shapes.checks import ATOL, equality_checks
 from s2s_core.shapes.compute import ShapesConfig, ShapesResult
 from s2s_core.shapes.model import VOCAB_SIZE
@@ -51,8 +52,8 @@ def same(a, b):
     return a.shape == b.shape and torch.allclose(a, b, rtol=0.0, atol={ATOL})
 
 
-def round4(t):
-    return [round(v, 4) for v in t.tolist()]
+def rounded(t):
+    return [round(v, {DIGITS}) for v in t.tolist()]
 
 
 with torch.no_grad():
@@ -82,7 +83,7 @@ through_pad = padded_h_n[-K]  # (B, Hout): kept running over the PAD steps
 rows, last = torch.arange(len(lengths)), lengths - 1  # (B,), (B,)
 gathered = {gather}  # (B, Hout): read at each true last step
 packed_err = (packed_h_n - h_n_alone).abs().amax(dim=(0, 2))  # (B,) every layer and direction
-{c_err}print("through PAD, max |diff| per sentence:", round4((through_pad - true_last).abs().amax(dim=1)))
-print("gathered at lengths - 1, max |diff| per sentence:", round4((gathered - true_last).abs().amax(dim=1)))
-print("packed, max |diff| per sentence:", round4(packed_err))
+{c_err}print("through PAD, max |diff| per sentence:", rounded((through_pad - true_last).abs().amax(dim=1)))
+print("gathered at lengths - 1, max |diff| per sentence:", rounded((gathered - true_last).abs().amax(dim=1)))
+print("packed, max |diff| per sentence:", rounded(packed_err))
 '''

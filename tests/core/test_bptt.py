@@ -14,8 +14,9 @@ from s2s_core.bptt import BpttConfig, backprop_through_time, clip, parse_config,
 from s2s_core.bptt.cells import lstm_step
 from s2s_core.bptt.charts import clip_chart, grad_chart
 from s2s_core.bptt.compute import CELLS, H, MAX_T, make_inputs, make_weights, run_loop
-from s2s_core.bptt.frames import LAW, clip_frame, cuts_frame, grad_frame, milestone_steps, milestones_frame, sci
+from s2s_core.bptt.frames import LAW, clip_frame, cuts_frame, grad_frame, milestone_steps, milestones_frame
 from s2s_core.errors import InputError
+from s2s_core.fmt import sci
 
 
 @pytest.mark.parametrize("rho", [0.5, 1.0, 1.5])
@@ -142,7 +143,7 @@ def test_frames_and_charts():
     assert list(cuts["k"]) == [2, 8, 14]
     table = milestones_frame(result, "k")
     assert list(table["k"]) == milestone_steps(20) == [0, 1, 5, 10, 19]
-    assert table.loc[4, "RNN"] == "0" and sci(0.000123) == "1.23e-04"
+    assert table.loc[4, "RNN"] == "0" and sci(0.000123) == "1.2e-04"
     clipped = clip_frame(clip(result.by_cell("lstm"), 1.0), "before", "after", "total")
     assert len(clipped) == 10
     labels = {k: k for k in ("k", "norm", "series", "t", "ratio", "cut", "grad_title", "clip_title")}

@@ -15,7 +15,10 @@ from s2s_core.training.jobs import CANCELLED, DONE, FAILED, QUEUED, JobSnapshot
 from s2s_ui.i18n import t
 from s2s_ui.training.specs import chart_labels, curve_specs, draw
 
-POLL_SECONDS = 0.5  # how often a watching page redraws the progress (each redraw costs the server a little)
+# How often a watching page redraws the progress. Each redraw is work for the server's Python, which the
+# training thread shares (one GIL): measured here under load, the default run took 5.4-7.7 s polled every 0.5 s
+# and 3.9-4.7 s polled every 1 s (the old in-page trainer: 5.4-10.1 s). Worker processes (issue 13) end this.
+POLL_SECONDS = 1.0
 MINE = "_training_my_jobs"  # session key: ids of the jobs this session started (the others are "busy")
 
 

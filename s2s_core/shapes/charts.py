@@ -14,9 +14,9 @@ import altair as alt
 import pandas as pd
 
 from s2s_core.fmt import NUM_D3, SCI_D3
+from s2s_core.shapes.frames import METHODS
 
 ROLE_COLORS = {"batch": "#4c78a8", "time": "#f58518", "feature": "#54a24b", "stack": "#b279a2", "rows": "#9d755d"}
-METHODS = ("through_pad", "gathered", "packed")
 TABLE = alt.Data(name="table")
 Labels = tuple[tuple[str, str], ...]  # a labels dict as sorted items, so specs can be cached per language
 

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import pandas as pd
 
-from s2s_core.shapes.bridge import BridgeStep
-from s2s_core.shapes.checks import EqualityCheck
 from s2s_core.shapes.compute import ShapesResult, axis_size
 from s2s_core.shapes.padding import PaddingResult
 
@@ -38,12 +36,6 @@ def shapes_frame(r: ShapesResult) -> pd.DataFrame:
             rows.append({"tensor": s.name, "order": order, "dim": dim, "symbol": symbol, "size": size,
                          "expected": axis_size(r.config, symbol), "role": role, "label": f"{symbol} = {size}"})
     return pd.DataFrame(rows)
-
-
-def checks_frame(checks: tuple[EqualityCheck, ...]) -> pd.DataFrame:
-    return pd.DataFrame([{"key": ch.key, "lhs": ch.lhs, "rhs": ch.rhs, "lhs_shape": shape_text(ch.lhs_shape),
-                          "rhs_shape": shape_text(ch.rhs_shape), "equal": ch.equal,
-                          "max_abs_diff": ch.max_abs_diff, "note": ch.note} for ch in checks])
 
 
 def padding_states_frame(p: PaddingResult) -> pd.DataFrame:
@@ -89,7 +81,3 @@ def packed_frame(r: ShapesResult) -> pd.DataFrame:
                          "pad": packed_row is None, "packed_row": packed_row,
                          "label": "PAD" if packed_row is None else str(packed_row)})
     return pd.DataFrame(rows)
-
-
-def bridge_frame(steps: tuple[BridgeStep, ...]) -> pd.DataFrame:
-    return pd.DataFrame([{"key": s.key, "code": s.code, "shape": shape_text(s.shape)} for s in steps])

@@ -59,7 +59,6 @@ class GruResult:
     weight_hh: torch.Tensor  # (3H, H) weight_hh_l0
     weights: Mapping[str, GateWeights]  # the r, z, n blocks
     run: GruRun  # the hand loop without overrides: what the check compares
-    torch_out: torch.Tensor  # (S, H) nn.GRU's output
     torch_h_n: torch.Tensor  # (H,) nn.GRU's final h_n
     max_abs_diff: float  # max |hand - nn.GRU| over output and h_n
     forced: GruRun | None  # the hand loop with the overrides
@@ -136,7 +135,6 @@ def gru_gates(config: GruConfig) -> GruResult:
         weight_hh=gru.weight_hh_l0.detach().clone(),
         weights=w,
         run=run,
-        torch_out=out,
         torch_h_n=h_n,
         max_abs_diff=diff,
         forced=forced,

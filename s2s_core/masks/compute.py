@@ -72,25 +72,20 @@ class MasksResult:
     tgt_mask: torch.Tensor  # (B, T) True where dec_out is a real token
     tgt_lengths: torch.Tensor  # (B,) real target tokens per row, <eos> included
     # encoder and the final state
-    enc_outputs: torch.Tensor  # (B, S, H) one state per source position (PAD positions too)
     h_after_pad: torch.Tensor  # (B, H) h_n of the padded run: the state after the PAD steps
-    h_true_last: torch.Tensor  # (B, H) enc_outputs at position length-1: the true last token
+    h_true_last: torch.Tensor  # (B, H) the encoder output at position length-1: the true last token
     h_packed: torch.Tensor  # (B, H) h_n with pack_padded_sequence: PyTorch's own way to skip PAD
     final_gap: torch.Tensor  # (B,) |h_after_pad - h_true_last| (L2): 0 only for rows without PAD
     final_check: float  # max |h_true_last - h_packed|: the on-screen check
     # attention (Luong dot: score = decoder state · encoder state)
-    dec_states: torch.Tensor  # (B, T, H) decoder GRU outputs, started from h_true_last
     scores: torch.Tensor  # (B, T, S)
     masked_scores: torch.Tensor  # (B, T, S) -inf at PAD source positions
     weights_masked: torch.Tensor  # (B, T, S) exactly 0 at PAD
     weights_unmasked: torch.Tensor  # (B, T, S) some weight leaks onto PAD
     pad_share_masked: torch.Tensor  # (B, T) total weight on PAD positions (always 0)
     pad_share_unmasked: torch.Tensor  # (B, T) total weight on PAD positions (the leak)
-    contexts_masked: torch.Tensor  # (B, T, H)
-    contexts_unmasked: torch.Tensor  # (B, T, H)
-    context_gap: torch.Tensor  # (B, T) |masked - unmasked context| (L2)
     leak_by_row: tuple[float, ...]  # (B,) largest unmasked PAD weight over each row's real decoder steps
-    gap_by_row: tuple[float, ...]  # (B,) largest context shift over each row's real decoder steps
+    gap_by_row: tuple[float, ...]  # (B,) largest |masked - unmasked context| (L2) over each row's real decoder steps
     attention_check: float  # max |hand masked contexts - F.scaled_dot_product_attention|
     # loss (from the masked-attention model)
     logits: torch.Tensor  # (B, T, V)
@@ -104,9 +99,7 @@ class MasksResult:
     sum_pad: float  # sum of token_nll over PAD positions
     loss_ignore: float  # sum_real / n_real, by hand
     loss_all: float  # (sum_real + sum_pad) / n_total, by hand
-    loss_ignore_torch: float  # nn.CrossEntropyLoss(ignore_index=PAD_ID)
-    loss_all_torch: float  # nn.CrossEntropyLoss() with PAD counted as a class to predict
-    loss_check: float  # max |hand - torch| over both losses
+    loss_check: float  # max |hand - nn.CrossEntropyLoss| over both losses (with and without ignore_index)
 
 
 # --- input -----------------------------------------------------------------------------------------
@@ -246,22 +239,17 @@ def compute_masks(config: MasksConfig) -> MasksResult:
         dec_out=dec_out,
         tgt_mask=tgt_mask,
         tgt_lengths=tgt_mask.sum(dim=1),  # (B,)
-        enc_outputs=enc_outputs,
         h_after_pad=h_after_pad,
         h_true_last=h_true_last,
         h_packed=h_packed,
         final_gap=(h_after_pad - h_true_last).norm(dim=-1),  # (B,)
         final_check=(h_true_last - h_packed).abs().max().item(),
-        dec_states=dec_states,
         scores=scores,
         masked_scores=masked_scores,
         weights_masked=weights_masked,
         weights_unmasked=weights_unmasked,
         pad_share_masked=(weights_masked * pad_cols).sum(-1),  # (B, T)
         pad_share_unmasked=pad_share_unmasked,
-        contexts_masked=contexts_masked,
-        contexts_unmasked=contexts_unmasked,
-        context_gap=context_gap,
         leak_by_row=on_real(pad_share_unmasked),
         gap_by_row=on_real(context_gap),
         attention_check=(contexts_masked - sdpa).abs().max().item(),
@@ -276,7 +264,5 @@ def compute_masks(config: MasksConfig) -> MasksResult:
         sum_pad=sum_pad,
         loss_ignore=loss_ignore,
         loss_all=loss_all,
-        loss_ignore_torch=loss_ignore_torch,
-        loss_all_torch=loss_all_torch,
         loss_check=max(abs(loss_ignore - loss_ignore_torch), abs(loss_all - loss_all_torch)),
     )

@@ -20,8 +20,7 @@ class EmptySourceDemo:
 
     S: int  # padded length of the imagined batch
     weights: tuple[float, ...]  # (S,) masked softmax when every score is -inf: 0/0 = NaN
-    last_index: int  # length - 1 = -1: Python indexing silently wraps to the last PAD position
-    wrapped_to: int  # the 0-based position that -1 actually picks (S - 1)
+    wrapped_to: int  # the 0-based position that index length - 1 = -1 actually picks (S - 1): Python wraps
     pack_error: str  # pack_padded_sequence's own message for a length of 0
 
 
@@ -40,5 +39,4 @@ def empty_source_demo(S: int) -> EmptySourceDemo:
         message = ""
     except RuntimeError as err:
         message = str(err)
-    return EmptySourceDemo(S=S, weights=tuple(weights.tolist()), last_index=-1, wrapped_to=wrapped_to,
-                           pack_error=message)
+    return EmptySourceDemo(S=S, weights=tuple(weights.tolist()), wrapped_to=wrapped_to, pack_error=message)

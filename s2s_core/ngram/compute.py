@@ -39,8 +39,6 @@ class NgramConfig:
 class ContinuationResult:
     """What follows the learner's prefix in the corpus: the table of continuations."""
 
-    prefix: Sentence
-    order: int  # len(prefix) + 1: the n-gram size this table counts
     history_count: int  # c(prefix): how often the prefix is followed by anything
     words: Sentence  # (W,) continuations seen after the prefix, most frequent first
     counts: tuple[int, ...]  # (W,) c(prefix, word)
@@ -174,8 +172,6 @@ def continuations(config: NgramConfig, prefix: Sentence) -> ContinuationResult:
     hand = torch.tensor([seen[w] / history for w in words], dtype=torch.float64)  # (W,)
     diff = float((hand - mle_v[idx]).abs().max()) if words else 0.0
     return ContinuationResult(
-        prefix=prefix,
-        order=order,
         history_count=history,
         words=words,
         counts=tuple(seen[w] for w in words),

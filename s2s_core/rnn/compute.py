@@ -69,9 +69,8 @@ class RnnResult:
     wh: torch.Tensor  # (S, H) W_h·h_(t-1)
     pre: torch.Tensor  # (S, H) W_x·x_t + W_h·h_(t-1) + b, before tanh
     h: torch.Tensor  # (S, H) h_t = tanh(pre): the hand-written loop
-    torch_out: torch.Tensor  # (S, H) nn.RNN's output with the same weights
     torch_h_n: torch.Tensor  # (H,) nn.RNN's final hidden state
-    max_abs_diff: float  # max |h - torch_out| (and |h_S - h_n|): the on-screen check
+    max_abs_diff: float  # max |h - nn.RNN's output| (and |h_S - h_n|): the on-screen check
     n_params: int  # parameters of nn.RNN(E, H): shared by every step
     first_word_change: tuple[float, ...]  # (S,) max |Δh_t| when x_1 is swapped for another vector
 
@@ -212,7 +211,6 @@ def unroll(config: RnnConfig) -> RnnResult:
         wh=wh,
         pre=pre,
         h=h,
-        torch_out=out,
         torch_h_n=h_n,
         max_abs_diff=diff,
         n_params=n_params,

@@ -108,14 +108,12 @@ class FunctionResult:
     error: ErrorParts | None  # e.g. dot with H_d ≠ H_e
     read: Read | None
     params: tuple[tuple[str, torch.Tensor], ...]  # learned weights, named as in the formula
-    hand_scores: torch.Tensor | None  # (S,) the formula written per position
-    max_abs_diff: float  # |hand - module| over the positions
+    max_abs_diff: float  # |the formula written per position - module| over the positions
 
 
 @dataclass(frozen=True)
 class ScoringResult:
     S: int
-    H_d: int
     H_e: int
     functions: tuple[FunctionResult, ...]  # in SCORERS order
     concat_as_additive_diff: float  # concat with W_c = [W_s | W_h] vs additive: the two are one family
@@ -174,11 +172,11 @@ def compare(config: ScoringConfig) -> ScoringResult:
                     check_same_size(s, enc)  # sᵀ·h needs one component of h for each component of s
                 read = attend(scorers[name], s, enc, config.window, **window)  # type: ignore[arg-type]
             except InputError as err:
-                results.append(FunctionResult(name, error_parts(err), None, params, None, 0.0))
+                results.append(FunctionResult(name, error_parts(err), None, params, 0.0))
                 continue
             hand = hand_scores(name, s[0], enc[0], dict(params))  # (S,)
             diff = float((hand - read.scores[0]).abs().max())
-            results.append(FunctionResult(name, None, read, params, hand, diff))
+            results.append(FunctionResult(name, None, read, params, diff))
         # 1) Additive and concat are one family: concat with W_c = [W_s | W_h] and the same v IS additive.
         additive = scorers["additive"]
         twin = ConcatScore(H_d, H_e, config.attn_size).double()
@@ -199,7 +197,7 @@ def compare(config: ScoringConfig) -> ScoringResult:
 
     usable = [f.max_abs_diff for f in results if f.error is None]
     return ScoringResult(
-        S=S, H_d=H_d, H_e=H_e, functions=tuple(results), concat_as_additive_diff=twin_diff,
+        S=S, H_e=H_e, functions=tuple(results), concat_as_additive_diff=twin_diff,
         max_abs_diff=max(usable) if usable else 0.0, predicted_center=predicted,
         flow=flow, flow_error=flow_error,
     )

@@ -41,15 +41,12 @@ class AttnDecoderStep(nn.Module):
 class FlowResult:
     query_from: str
     context_into: str
-    y: torch.Tensor  # (B, E) embedding of the previous output word y_(t-1)
     s_prev: torch.Tensor  # (B, H_d) the decoder state you typed, taken as s_(t-1)
     query: torch.Tensor  # (B, H_d) the state that scores: s_(t-1) or s_t
     read: Read  # scores, weights, context of this step's attention
-    gru_in: torch.Tensor  # (B, E) or (B, E + H_e)
     s_t: torch.Tensor  # (B, H_d) the GRU's new state
-    combined: torch.Tensor | None  # (B, H_d) h̃ when the context joins the output
     logits: torch.Tensor  # (B, V) word scores
-    shapes: tuple[tuple[str, tuple[int, ...]], ...]  # every tensor's shape, for the diagram
+    shapes: tuple[tuple[str, tuple[int, ...]], ...]  # every tensor's shape (y, gru_in, h̃ too), for the diagram
 
 
 def check_wiring(query_from: str, context_into: str, field: str = "scoring.field.context_into") -> None:
@@ -103,7 +100,7 @@ def decoder_step(
     if combined is not None:
         tensors["combined"] = combined
     return FlowResult(
-        query_from=query_from, context_into=context_into, y=y, s_prev=s_prev, query=query, read=read,
-        gru_in=gru_in, s_t=s_t, combined=combined, logits=logits,
+        query_from=query_from, context_into=context_into, s_prev=s_prev, query=query, read=read,
+        s_t=s_t, logits=logits,
         shapes=tuple((name, tuple(t.shape)) for name, t in tensors.items()),
     )

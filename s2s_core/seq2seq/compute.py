@@ -133,7 +133,8 @@ def encode(config: Seq2SeqConfig) -> EncoderResult:
 
 @dataclass(frozen=True)
 class HandOff:
-    enc_shape: tuple[int, ...]  # (L_e*K, B, H_e)
+    """The decoder's initial state, made from the encoder's final state (as is, or through the bridge)."""
+
     dec_shape: tuple[int, ...]  # (L_d, B, H_d) what the decoder's nn.LSTM / nn.GRU expects
     bridged: bool  # True when a Linear bridge made the state
     h0: torch.Tensor  # (L_d, B, H_d)
@@ -154,13 +155,13 @@ def hand_off(config: Seq2SeqConfig, enc: EncoderResult) -> HandOff:
         if enc_shape != dec_shape:
             raise InputError("seq2seq.error.no_bridge", "seq2seq.field.bridge",
                              enc=str(enc_shape), dec=str(dec_shape))
-        return HandOff(enc_shape, dec_shape, False, enc.h_n, enc.c_n, config.directions == 2)
+        return HandOff(dec_shape, False, enc.h_n, enc.c_n, config.directions == 2)
     bridge = Bridge(config.cell, config.enc_layers * config.directions * config.enc_hidden,
                     config.dec_layers, config.dec_hidden, config.seed)
     with torch.no_grad():
         state = bridge(enc.state)
     h0, c0 = state if config.cell == "lstm" else (state, None)
-    return HandOff(enc_shape, dec_shape, True, h0, c0, False)
+    return HandOff(dec_shape, True, h0, c0, False)
 
 
 @dataclass(frozen=True)

@@ -72,12 +72,9 @@ class ShapesResult:
     c_n: torch.Tensor | None  # (L·K, B, H) for LSTM
     padded_outputs: torch.Tensor  # the run straight through PAD steps (same as outputs when not packed)
     padded_h_n: torch.Tensor  # (L·K, B, Hout)
-    padded_c_n: torch.Tensor | None  # (L·K, B, H)
-    packed_outputs: torch.Tensor  # pack -> layer -> pad_packed_sequence(total_length=S)
     packed_h_n: torch.Tensor  # (L·K, B, Hout): states at each sentence's true end
     packed_c_n: torch.Tensor | None
     packed_data: torch.Tensor  # (ΣS, E) the input's PackedSequence.data
-    packed_out_data: torch.Tensor  # (ΣS, K·Hout)
     batch_sizes: tuple[int, ...]  # (max len,) how many sentences are still running at each step
     sorted_indices: tuple[int, ...]  # (B,) longest first
     unsorted_indices: tuple[int, ...]  # (B,) the inverse permutation
@@ -198,9 +195,9 @@ def run_shapes(c: ShapesConfig) -> ShapesResult:
     }
     return ShapesResult(
         config=c, ids=ids, x=x, outputs=tensors["outputs"], h_n=tensors["h_n"], c_n=tensors["c_n"],
-        padded_outputs=p_out, padded_h_n=p_h, padded_c_n=p_c,
-        packed_outputs=k_padded, packed_h_n=k_h, packed_c_n=k_c,
-        packed_data=packed.data, packed_out_data=k_out.data, batch_sizes=tensors["batch_sizes"],
+        padded_outputs=p_out, padded_h_n=p_h,
+        packed_h_n=k_h, packed_c_n=k_c,
+        packed_data=packed.data, batch_sizes=tensors["batch_sizes"],
         sorted_indices=tuple(int(i) for i in packed.sorted_indices),
         unsorted_indices=tuple(int(i) for i in packed.unsorted_indices),
         alone_h_n=a_h, alone_c_n=a_c,

@@ -21,9 +21,8 @@ class PaddingResult:
     true_last: torch.Tensor  # (B, Hout): state at the true last token (sentence run alone)
     through_pad: torch.Tensor  # (B, Hout): padded run's h_n[-K], after the PAD steps
     difference: torch.Tensor  # (B, Hout): through_pad - true_last
-    gathered: torch.Tensor  # (B, Hout): padded outputs at t = lengths - 1, forward half
     through_pad_err: tuple[float, ...]  # (B,) max |through_pad - true_last| per sentence
-    gathered_err: tuple[float, ...]  # (B,) max |gathered - true_last|
+    gathered_err: tuple[float, ...]  # (B,) max |padded outputs at t = lengths - 1 (forward half) - true_last|
     packed_err: tuple[float, ...]  # (B,) max |packed h_n (and c_n) - sentence alone|, all layers and directions
     backward_pad_err: tuple[float, ...]  # (B,) bidirectional: padded run's backward h_n vs alone (else 0)
     gather_max_diff: float  # the on-screen check: gathering == the true last state
@@ -62,7 +61,6 @@ def padding_view(r: ShapesResult) -> PaddingResult:
         true_last=true_last,
         through_pad=through_pad,
         difference=through_pad - true_last,  # (B, Hout)
-        gathered=gathered,
         through_pad_err=_per_sentence_max(through_pad, true_last, 0),
         gathered_err=gathered_err,
         packed_err=packed_err,

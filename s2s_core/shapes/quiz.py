@@ -14,7 +14,6 @@ MAX_ANSWER_CHARS = 60
 
 @dataclass(frozen=True)
 class ShapeQuestion:
-    number: int  # 1, 2, 3, ... within a session
     config: ShapesConfig  # no padding; the learner sees every setting
     tensor: str  # "x" | "outputs" | "h_n" | "c_n"
     answer: tuple[int, ...]  # the shape of that tensor in a real forward pass
@@ -44,7 +43,7 @@ def make_question(number: int, salt: int = 0) -> ShapeQuestion:
     names = ("x", "outputs", "outputs", "h_n", "h_n") + (("c_n", "c_n") if cell == "LSTM" else ())
     tensor = rng.choice(names)
     shape = next(s.shape for s in run_shapes(config).shapes if s.name == tensor)
-    return ShapeQuestion(number, config, tensor, shape)
+    return ShapeQuestion(config, tensor, shape)
 
 
 def parse_shape(text: object) -> tuple[int, ...]:

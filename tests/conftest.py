@@ -5,6 +5,8 @@
   tests/robustness alike (see tests/browser/harness.py for why once matters).
 - Browser-marked tests fail the run when REQUIRE_BROWSER=1 (CI) and no browser is available, and are
   skipped loudly elsewhere.
+- `--full` (or FULL_TESTS=1): the sampled tests (fuzz, concurrency, hosted-demo walk, screenshots) run at
+  full size, as `make test-all` does; see tests/sizes.py.
 """
 
 from __future__ import annotations
@@ -18,6 +20,16 @@ import torch
 from tests.browser.harness import app_server, browser, browser_missing_reason, new_page  # noqa: F401 (fixtures)
 
 torch.set_num_threads(1)
+
+
+def pytest_addoption(parser):
+    parser.addoption("--full", action="store_true", help="run the sampled tests at full size (= FULL_TESTS=1)")
+
+
+def pytest_configure(config):
+    # Set before any test module is imported, so module-level parametrisations see it (tests/sizes.py).
+    if config.getoption("--full"):
+        os.environ["FULL_TESTS"] = "1"
 
 
 def pytest_collection_modifyitems(config, items):

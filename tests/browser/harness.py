@@ -134,66 +134,93 @@ def wait_idle(page, timeout: float = 180_000) -> None:
     assert page.locator('[data-testid="stException"]').count() == 0, "a traceback reached the page"
 
 
+def next_frame(page, frames: int = 2) -> None:
+    """Wait for `frames` painted animation frames: what the page does in reaction to a render has started."""
+    page.evaluate("""n => new Promise(done => {
+        const tick = k => k ? requestAnimationFrame(() => tick(k - 1)) : done();
+        tick(n);
+    })""", frames)
+
+
+def settle(page, timeout: float = 180_000) -> None:
+    """Wait for idle, let the browser paint twice, wait for idle again: a rerun that the first draw asks for
+    (a widget reporting its value on mount) has been requested by then, and is waited for too."""
+    wait_idle(page, timeout)
+    next_frame(page)
+    wait_idle(page, timeout)
+
+
 def open_page(page, base_url: str, url_path: str, lang: str, extra: str = "") -> None:
-    """Go to /<url_path>?lang=<lang>[&extra] and wait for the first full draw."""
+    """Go to /<url_path>?lang=<lang>[&extra] and wait for the first full draw (and any rerun it asks for)."""
     query = f"lang={lang}" + (f"&{extra}" if extra else "")
     page.goto(f"{base_url}/{url_path}?{query}")
-    wait_idle(page)
-    # The first run may still be followed by a rerun (URL binding): wait for it to settle too.
-    page.wait_for_timeout(300)
-    wait_idle(page)
+    settle(page)
+
+
+def charts_drawn(page, at_least: int = 1, timeout: float = 60_000) -> int:
+    """Wait until at least `at_least` Vega-Lite charts are on the page and every one of them compiled and drew
+    (a spec Vega-Lite rejects leaves an empty, zero-height box); returns how many there are."""
+    page.wait_for_function(
+        """n => {
+            const charts = [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')];
+            return charts.length >= n && charts.every(c => c.querySelector('svg, canvas')
+                && c.getBoundingClientRect().height > 40);
+        }""",
+        arg=at_least, timeout=timeout,
+    )
+    return page.locator('[data-testid="stVegaLiteChart"]').count()
+
+
+def chart_labels(page, index: int) -> list[str]:
+    """The aria-labels of the marks Vega drew in the index-th chart (SVG renderer): what a screen reader reads,
+    and the chart's data as drawn ("x: 3; y: 0.25" per bar, point or cell)."""
+    chart = page.locator('[data-testid="stVegaLiteChart"]').nth(index)
+    return chart.evaluate(
+        """c => [...c.querySelectorAll('svg [aria-label]')]
+            .filter(e => e.getAttribute('role') === 'graphics-symbol')
+            .map(e => e.getAttribute('aria-label'))"""
+    )
 
 
 def main_text(page) -> str:
     return page.locator('[data-testid="stMain"]').inner_text()
 
 
-def edit_grid_cell(page, grid_index: int, row: int, col: int, n_cols: int, text: str) -> None:
+def edit_grid_cell(page, grid_index: int, row: int, col: int, text: str) -> None:
     """Type `text` into a st.data_editor cell (0-based data row/col) and commit it, then wait for the rerun.
 
-    The grid is a canvas: a 35 px header, 35 px rows and a ~33 px row-marker column, with the data
-    columns sharing the rest of the width equally (as our tables are drawn with width="stretch").
+    The grid is a canvas; its cells are reached the way a keyboard user reaches them, and read through the
+    grid's own accessibility table (td#glide-cell-<col>-<row>, column 0 being the row markers): focusing the
+    grid selects its first cell, the arrow keys move the selection, Enter opens the editor on it.
     """
     grid = page.locator('[data-testid="stDataFrame"]').nth(grid_index)
     grid.scroll_into_view_if_needed()
-    box = settled_box(page, grid)
-    col_w = (box["width"] - 33) / n_cols
-    page.mouse.click(box["x"] + 33 + col_w * (col + 0.5), box["y"] + 35 + 35 * row + 17)
-    page.wait_for_timeout(150)
+    target = grid.locator(f"#glide-cell-{col + 1}-{row}")
+    target.wait_for(state="attached")  # the accessibility table is drawn once the grid is on screen
+    value = target.text_content()
+    grid.locator('[data-testid="data-grid-canvas"]').focus()
+    grid.locator('#glide-cell-1-0[aria-selected="true"]').wait_for(state="attached", timeout=30_000)
+    for key, times in (("ArrowDown", row), ("ArrowRight", col)):
+        for _ in range(times):
+            page.keyboard.press(key)
+    grid.locator(f'#glide-cell-{col + 1}-{row}[aria-selected="true"]').wait_for(state="attached", timeout=30_000)
     page.keyboard.press("Enter")  # open the cell editor
-    # Type only once the overlay editor has focus: under load it opens late and keys would be lost.
     editor = page.locator("textarea.gdg-input, input.gdg-input").first
     editor.wait_for(state="visible", timeout=30_000)
+    assert editor.input_value() == value, f"the editor opened on another cell: {editor.input_value()!r} != {value!r}"
+    # Type only once the overlay editor has focus: under load it opens late and keys would be lost.
     page.wait_for_function("() => document.activeElement && document.activeElement.classList.contains('gdg-input')",
                            timeout=30_000)
     page.keyboard.press("Control+a")
     page.keyboard.type(text)
-    # Enter commits what React last rendered: wait until the editor holds the typed text.
+    # Enter commits what React last rendered: wait until the editor holds the typed text, then for two painted
+    # frames, by which React has rendered it (Enter right after the last key committed the old value).
     page.wait_for_function("t => document.activeElement && document.activeElement.value === t", arg=text,
                            timeout=30_000)
-    page.wait_for_timeout(100)
+    next_frame(page)
     page.keyboard.press("Enter")  # commit: Streamlit reruns
     editor.wait_for(state="hidden", timeout=30_000)
-    page.wait_for_timeout(300)
-    wait_idle(page)
-
-
-def settled_box(page, locator, timeout_s: float = 20.0) -> dict[str, float]:
-    """The locator's bounding box once it has stopped moving (three equal reads 150 ms apart).
-
-    Fonts, labels and charts above a grid finish drawing after the script run ends, and a click aimed
-    at a canvas grid while it still moves lands on the wrong row.
-    """
-    deadline = time.monotonic() + timeout_s
-    last, same = None, 0
-    while time.monotonic() < deadline:
-        box = locator.bounding_box()
-        same = same + 1 if box == last and box is not None else 0
-        if same >= 2:
-            return box
-        last = box
-        page.wait_for_timeout(150)
-    raise AssertionError(f"element still moving after {timeout_s} s: {last}")
+    settle(page)
 
 
 def wait_for_text(page, text: str, timeout: float = 30_000) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.browser.harness import wait_idle
+from tests.browser.harness import settle
 
 SLOW = 600_000  # ms: ten Chromium tabs drawing charts on a loaded 2-core box took ~4 min once
 
@@ -10,9 +10,7 @@ SLOW = 600_000  # ms: ten Chromium tabs drawing charts on a loaded 2-core box to
 def open_settled(page, url: str, timeout: float = SLOW) -> None:
     """Go to url, wait for the first full draw, then for a possible second run (URL-bound widgets)."""
     page.goto(url, timeout=timeout)
-    wait_idle(page, timeout=timeout)
-    page.wait_for_timeout(300)
-    wait_idle(page, timeout=timeout)
+    settle(page, timeout=timeout)
 
 
 def goto_all(pages, urls, timeout: float = SLOW) -> None:
@@ -20,7 +18,4 @@ def goto_all(pages, urls, timeout: float = SLOW) -> None:
     for page, url in zip(pages, urls):
         page.goto(url, wait_until="commit", timeout=timeout)
     for page in pages:
-        page.wait_for_timeout(300)
-        wait_idle(page, timeout=timeout)
-        page.wait_for_timeout(300)
-        wait_idle(page, timeout=timeout)
+        settle(page, timeout=timeout)

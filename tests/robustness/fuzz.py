@@ -21,9 +21,11 @@ from streamlit.testing.v1.element_tree import Widget
 from streamlit.testing.v1.util import patch_config_options
 
 from s2s_ui.catalog import LANGS, load_catalog
+from tests.sizes import pick
 
-# How many fuzz steps per page and language: small by default (CI), FUZZ_RUNS=300 for the long mode.
-FUZZ_RUNS = int(os.environ.get("FUZZ_RUNS", "25"))
+# How many fuzz steps per page and language: 12 in `make test`, 25 in `make test-all` (tests/sizes.py);
+# FUZZ_RUNS=300 for the long mode, by hand.
+FUZZ_RUNS = int(os.environ.get("FUZZ_RUNS") or pick(12, 25))
 SCRIPT = "<script>alert(1)</script>"
 PAYLOADS = (SCRIPT, "<img src=x onerror=alert(2)>")
 HOSTILE_TEXT = (

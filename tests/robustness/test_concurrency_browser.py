@@ -1,4 +1,7 @@
-"""Ten browser sessions at once on one server: each with its own inputs sees only its own results."""
+"""Browser sessions at once on one server: each with its own inputs sees only its own results.
+
+Ten sessions in `make test-all` (--full), three in `make test` (tests/sizes.py): the same code paths, less load.
+"""
 
 from __future__ import annotations
 
@@ -10,12 +13,13 @@ from s2s_ui.catalog import translate
 from s2s_ui.registry import existing_pages
 from tests.browser.harness import main_text
 from tests.robustness.browsing import goto_all
+from tests.sizes import pick
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(1800)]
-SESSIONS = 10
+SESSIONS = pick(3, 10)
 
 
-def test_ten_sessions_each_see_their_own_attention_context(app_server, new_page):
+def test_sessions_each_see_their_own_attention_context(app_server, new_page):
     # s1 = [k, 0]: step 1's context is [0.2k + 3, 2.2] (seed weights 0.2, 0.3, 0.5), distinct for each session.
     pages = [new_page() for _ in range(SESSIONS)]
     ks = list(range(1, SESSIONS + 1))
@@ -30,7 +34,7 @@ def test_ten_sessions_each_see_their_own_attention_context(app_server, new_page)
         assert seen == {f"{k:g}"}, f"session k={k} sees step-2 contexts {seen}"
 
 
-def test_ten_sessions_on_different_pages_at_once(app_server, new_page):
+def test_sessions_on_different_pages_at_once(app_server, new_page):
     specs = existing_pages()
     chosen = [specs[i % len(specs)] for i in range(SESSIONS)]
     pages = [new_page() for _ in chosen]

@@ -1,7 +1,9 @@
 """Every existing page driven with random and hostile widget values through AppTest, in both languages.
 
-FUZZ_RUNS (default 25) interactions per page and language; `FUZZ_RUNS=300 pytest tests/robustness -k fuzz`
-is the long mode, run by hand. A failure names the seed, the step and the moves, so it replays exactly.
+`make test` drives every page in one language (Korean and English alternating down the page list), 12
+interactions each; `make test-all` (--full) every page in both languages, 25 each (tests/sizes.py).
+`FUZZ_RUNS=300 pytest tests/robustness -k fuzz --full` is the long mode, run by hand. A failure names the
+seed, the step and the moves, so it replays exactly (same FUZZ_RUNS and FUZZ_SEED).
 """
 
 from __future__ import annotations
@@ -18,11 +20,16 @@ from tests.robustness.fuzz import (
     FUZZ_RUNS, exception_summary, full_details, html_leaks, open_page_full, steps, unfilled_texts,
 )
 from tests.robustness.known_bugs import known_exception, split_known, xfail_if_known
+from tests.sizes import pick
+
+
+# (page, language) pairs: all of them at full size; in the sample each page once, the language alternating.
+CASES = pick([(spec, LANGS[i % len(LANGS)]) for i, spec in enumerate(existing_pages())],
+             [(spec, lang) for spec in existing_pages() for lang in LANGS])
 
 
 @pytest.mark.timeout(max(900, FUZZ_RUNS * 30))  # the training page may train for its 60 s cap
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("spec", existing_pages(), ids=lambda s: s.ns)
+@pytest.mark.parametrize("spec, lang", CASES, ids=[f"{spec.ns}-{lang}" for spec, lang in CASES])
 def test_random_and_hostile_widget_values(spec, lang, request):
     xfail_if_known(request, spec.ns, "fuzz")
     # A stable seed per page and language (crc32, not hash(): that is salted per process); FUZZ_SEED varies it.

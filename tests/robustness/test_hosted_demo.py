@@ -1,5 +1,6 @@
 """Hosted-demo readiness: requirements.txt is enough, /_stcore/health answers, no file written outside a temp
-folder and nothing fetched from the network while a browser walks every page (in a copy of the app)."""
+folder and nothing fetched from the network while a browser walks the pages (in a copy of the app): every page
+in `make test-all` (--full), the first deep link and two more pages in `make test` (tests/sizes.py)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from tests.robustness.hosted import (
     APP_PARTS, BLOCKER, LOCAL, ROOT, app_imports, dev_only_modules, module_owners, requirement_names,
     runtime_closure, snapshot, stdlib,
 )
+from tests.sizes import pick
 
 
 def test_app_code_imports_only_runtime_packages():
@@ -99,7 +101,7 @@ def test_hosted_demo_session_in_a_clean_copy(browser, tmp_path):
     try:
         _wait_healthy(proc, port)
         server = psutil.Process(proc.pid)
-        # 2) One visitor walks every page (languages alternating); every request the browser makes is recorded.
+        # 2) One visitor walks the pages (languages alternating); every request the browser makes is recorded.
         ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
         ctx.on("request", lambda r: requests.append(r.url))
         page = ctx.new_page()
@@ -107,7 +109,8 @@ def test_hosted_demo_session_in_a_clean_copy(browser, tmp_path):
         # The first request this server ever gets is a deep link to a page (not Home), in Korean: Streamlit
         # starts in its pages/-folder mode, and the visitor must still get the routed page (s2s_ui/frame.py).
         pages = sorted(existing_pages(), key=lambda spec: spec.ns != "masks")
-        for i, spec in enumerate(pages):
+        walk = pick(pages[:3], pages)  # `make test`: the first deep link and two more pages; --full: every page
+        for i, spec in enumerate(walk):
             lang = ("ko", "en")[i % 2]
             open_settled(page, f"http://127.0.0.1:{port}/{spec.url}?lang={lang}")
             assert main_text(page).strip(), f"{spec.ns} drew nothing"

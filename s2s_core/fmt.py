@@ -65,7 +65,8 @@ def vec(values: torch.Tensor | Iterable[float]) -> str:
 
 
 def sci(x: float) -> str:
-    """Two significant digits with an exponent: 2.2e-16, 1.8e+03; an exact 0 stays '0' (a cut gradient, an exact match)."""
+    """Two significant digits with an exponent: 2.2e-16, 1.8e+03; an exact 0 stays '0' (a cut gradient, an exact
+    match)."""
     x = float(x)
     if x == 0:
         return "0"
@@ -111,8 +112,10 @@ def script_defs(*names: str) -> str:
     """num / vec / sci written out as plain Python for a generated script, so it prints finite values exactly as
     the page writes them (a script prints ±∞ as Python does: inf, -inf)."""
     defs = {
-        "num": (f'def num(x):\n    text = f"{{x:.{DIGITS}f}}".rstrip("0").rstrip(".")\n'
-                '    return "0" if text == "-0" else text\n'),
+        "num": (
+            f'def num(x):\n    text = f"{{x:.{DIGITS}f}}".rstrip("0").rstrip(".")\n'
+            '    return "0" if text == "-0" else text\n'
+        ),
         "vec": 'def vec(v):\n    return "[" + ", ".join(num(a) for a in v.tolist()) + "]"\n',
         "sci": 'def sci(x):\n    return "0" if x == 0 else f"{x:.1e}"\n',
     }

@@ -29,13 +29,13 @@ def seeded_module(module: type[nn.Module], E: int, H: int, seed: int) -> nn.Modu
     cell = module(E, H, batch_first=True, dtype=torch.float64)
     params = list(cell.parameters())  # weight_ih_l0, weight_hh_l0, bias_ih_l0, bias_hh_l0
     with torch.no_grad():
-        for p, value in zip(params, init_parameters([tuple(p.shape) for p in params], H, seed)):
+        for p, value in zip(params, init_parameters([tuple(p.shape) for p in params], H, seed), strict=True):
             p.copy_(value)
     return cell
 
 
 def split_blocks(cell: nn.Module, gates: Sequence[str]) -> dict[str, GateWeights]:
-    """Cut the module's stacked (k·H, ·) parameters into one block per gate (rows k·H to (k+1)·H), in PyTorch's order."""
+    """Cut the module's stacked (k·H, ·) parameters into one block per gate (rows k·H to (k+1)·H), PyTorch's order."""
     k = len(gates)
     W_x = cell.weight_ih_l0.detach().chunk(k, dim=0)  # k x (H, E)
     W_h = cell.weight_hh_l0.detach().chunk(k, dim=0)  # k x (H, H)

@@ -13,6 +13,7 @@ import pandas as pd
 
 from s2s_core.chartkit import FIT_X, records
 from s2s_core.fmt import NUM_D3
+
 GATE_SCALE = alt.Scale(domain=[0, 1], scheme="greens")  # a gate is a 0-1 pass-through ratio
 TANH_SCALE = alt.Scale(domain=[-1, 1], scheme="redblue", reverse=True)  # candidates live in (-1, 1)
 
@@ -42,55 +43,106 @@ def _heatmap(frame: pd.DataFrame, scale: alt.Scale, title: str, labels: dict[str
     )
     x = alt.X("step:N", title=labels["step"], sort=None, axis=alt.Axis(labelAngle=_angle(frame)))
     y = alt.Y("component:N", title=labels["component"], sort=None)
-    cells = alt.Chart().mark_rect(stroke="#222").encode(
-        x=x, y=y,
-        color=alt.Color("value:Q", title=labels["value"], scale=scale, legend=None),
-        strokeWidth=alt.StrokeWidth("edge:Q", scale=None),
-        tooltip=[alt.Tooltip("step:N", title=labels["step"]), alt.Tooltip("component:N", title=labels["component"]),
-                 alt.Tooltip("value:Q", title=labels["value"], format=NUM_D3)],
+    cells = (
+        alt.Chart()
+        .mark_rect(stroke="#222")
+        .encode(
+            x=x,
+            y=y,
+            color=alt.Color("value:Q", title=labels["value"], scale=scale, legend=None),
+            strokeWidth=alt.StrokeWidth("edge:Q", scale=None),
+            tooltip=[
+                alt.Tooltip("step:N", title=labels["step"]),
+                alt.Tooltip("component:N", title=labels["component"]),
+                alt.Tooltip("value:Q", title=labels["value"], format=NUM_D3),
+            ],
+        )
     )
     # fill, not color: a scale-less color here would clash with the cells' colour scale and Vega-Lite
     # would draw nothing at all.
-    text = alt.Chart().mark_text(fontSize=11).encode(
-        x=x, y=y, text=alt.Text("value:Q", format=NUM_D3), fill=alt.Fill("ink:N", scale=None),
+    text = (
+        alt.Chart()
+        .mark_text(fontSize=11)
+        .encode(
+            x=x,
+            y=y,
+            text=alt.Text("value:Q", format=NUM_D3),
+            fill=alt.Fill("ink:N", scale=None),
+        )
     )
     # Plain records (not a DataFrame) and sizes given at construction: both spare Altair deep copies.
-    return alt.LayerChart(layer=[cells, text], data=records(data),
-                          width="container", height=alt.Step(22), title=title, autosize=FIT_X)
+    return alt.LayerChart(
+        layer=[cells, text], data=records(data), width="container", height=alt.Step(22), title=title, autosize=FIT_X
+    )
 
 
-def gate_heatmaps(frame: pd.DataFrame, gates: Sequence[str], titles: dict[str, str], labels: dict[str, str],
-                  tanh_gates: Sequence[str] = ("g",)) -> list[alt.LayerChart]:
+def gate_heatmaps(
+    frame: pd.DataFrame,
+    gates: Sequence[str],
+    titles: dict[str, str],
+    labels: dict[str, str],
+    tanh_gates: Sequence[str] = ("g",),
+) -> list[alt.LayerChart]:
     """One heatmap per gate (0-1 green), candidates on a -1..1 red-blue scale."""
-    return [_heatmap(frame[frame["gate"] == gate], TANH_SCALE if gate in tanh_gates else GATE_SCALE, titles[gate], labels)
-            for gate in gates]
+    return [
+        _heatmap(frame[frame["gate"] == gate], TANH_SCALE if gate in tanh_gates else GATE_SCALE, titles[gate], labels)
+        for gate in gates
+    ]
 
 
 def step_charts(gate_bars: pd.DataFrame, state_bars: pd.DataFrame, labels: dict[str, str]) -> list[alt.TopLevelMixin]:
     """One step: gates as 0-1 bars per component, then the candidate and the states side by side."""
-    gates = alt.Chart().mark_bar().encode(
-        x=alt.X("component:N", title=labels["component"], sort=None, axis=alt.Axis(labelAngle=0)),
-        xOffset=alt.XOffset("gate:N", sort=None),
-        y=alt.Y("value:Q", title=labels["gate_value"], scale=alt.Scale(domain=[0, 1])),
-        color=alt.Color("gate:N", title=labels["gate"], sort=None, legend=alt.Legend(orient="top")),
-        tooltip=[alt.Tooltip("gate:N", title=labels["gate"]), alt.Tooltip("component:N", title=labels["component"]),
-                 alt.Tooltip("value:Q", title=labels["value"], format=NUM_D3)],
+    gates = (
+        alt.Chart()
+        .mark_bar()
+        .encode(
+            x=alt.X("component:N", title=labels["component"], sort=None, axis=alt.Axis(labelAngle=0)),
+            xOffset=alt.XOffset("gate:N", sort=None),
+            y=alt.Y("value:Q", title=labels["gate_value"], scale=alt.Scale(domain=[0, 1])),
+            color=alt.Color("gate:N", title=labels["gate"], sort=None, legend=alt.Legend(orient="top")),
+            tooltip=[
+                alt.Tooltip("gate:N", title=labels["gate"]),
+                alt.Tooltip("component:N", title=labels["component"]),
+                alt.Tooltip("value:Q", title=labels["value"], format=NUM_D3),
+            ],
+        )
     )
     rule = alt.Chart().mark_rule(strokeDash=[4, 4], color="gray").encode(y=alt.datum(0.5))
-    states = alt.Chart(
-        records(state_bars), width="container", height=200, title=labels["states_title"], autosize=FIT_X,
-    ).mark_bar().encode(
-        x=alt.X("component:N", title=labels["component"], sort=None, axis=alt.Axis(labelAngle=0)),
-        xOffset=alt.XOffset("quantity:N", sort=None),
-        y=alt.Y("value:Q", title=labels["value"]),
-        color=alt.Color("quantity:N", title=labels["quantity"], sort=None, scale=alt.Scale(scheme="tableau10"),
-                        legend=alt.Legend(orient="top")),
-        tooltip=[alt.Tooltip("quantity:N", title=labels["quantity"]),
-                 alt.Tooltip("component:N", title=labels["component"]),
-                 alt.Tooltip("value:Q", title=labels["value"], format=NUM_D3)],
+    states = (
+        alt.Chart(
+            records(state_bars),
+            width="container",
+            height=200,
+            title=labels["states_title"],
+            autosize=FIT_X,
+        )
+        .mark_bar()
+        .encode(
+            x=alt.X("component:N", title=labels["component"], sort=None, axis=alt.Axis(labelAngle=0)),
+            xOffset=alt.XOffset("quantity:N", sort=None),
+            y=alt.Y("value:Q", title=labels["value"]),
+            color=alt.Color(
+                "quantity:N",
+                title=labels["quantity"],
+                sort=None,
+                scale=alt.Scale(scheme="tableau10"),
+                legend=alt.Legend(orient="top"),
+            ),
+            tooltip=[
+                alt.Tooltip("quantity:N", title=labels["quantity"]),
+                alt.Tooltip("component:N", title=labels["component"]),
+                alt.Tooltip("value:Q", title=labels["value"], format=NUM_D3),
+            ],
+        )
     )
-    layered = alt.LayerChart(layer=[gates, rule], data=records(gate_bars), width="container", height=180,
-                             title=labels["gates_title"], autosize=FIT_X)
+    layered = alt.LayerChart(
+        layer=[gates, rule],
+        data=records(gate_bars),
+        width="container",
+        height=180,
+        title=labels["gates_title"],
+        autosize=FIT_X,
+    )
     return [layered, states]
 
 
@@ -105,18 +157,34 @@ def override_lines(frame: pd.DataFrame, titles: dict[str, str], labels: dict[str
     charts = []
     for state in titles:
         part = frame[frame["state"] == state]
-        charts.append(alt.Chart(
-            records(part), width="container", height=200, title=titles[state], autosize=FIT_X,
-        ).mark_line(point=True).encode(
-            x=alt.X("step:N", title=labels["step"], sort=None, axis=alt.Axis(labelAngle=_angle(part))),
-            y=alt.Y("value:Q", title=labels["value"]),
-            color=alt.Color("component:N", title=labels["component"], sort=None, legend=alt.Legend(orient="top")),
-            # Natural run first in the frame, so it gets the dashes and the forced run the solid line.
-            strokeDash=alt.StrokeDash("run:N", title=labels["run"], sort=None, legend=alt.Legend(orient="top"),
-                                      scale=alt.Scale(range=[[5, 4], [1, 0]])),
-            detail=alt.Detail("run:N"),
-            tooltip=[alt.Tooltip("run:N", title=labels["run"]), alt.Tooltip("step:N", title=labels["step"]),
-                     alt.Tooltip("component:N", title=labels["component"]),
-                     alt.Tooltip("value:Q", title=labels["value"], format=NUM_D3)],
-        ))
+        charts.append(
+            alt.Chart(
+                records(part),
+                width="container",
+                height=200,
+                title=titles[state],
+                autosize=FIT_X,
+            )
+            .mark_line(point=True)
+            .encode(
+                x=alt.X("step:N", title=labels["step"], sort=None, axis=alt.Axis(labelAngle=_angle(part))),
+                y=alt.Y("value:Q", title=labels["value"]),
+                color=alt.Color("component:N", title=labels["component"], sort=None, legend=alt.Legend(orient="top")),
+                # Natural run first in the frame, so it gets the dashes and the forced run the solid line.
+                strokeDash=alt.StrokeDash(
+                    "run:N",
+                    title=labels["run"],
+                    sort=None,
+                    legend=alt.Legend(orient="top"),
+                    scale=alt.Scale(range=[[5, 4], [1, 0]]),
+                ),
+                detail=alt.Detail("run:N"),
+                tooltip=[
+                    alt.Tooltip("run:N", title=labels["run"]),
+                    alt.Tooltip("step:N", title=labels["step"]),
+                    alt.Tooltip("component:N", title=labels["component"]),
+                    alt.Tooltip("value:Q", title=labels["value"], format=NUM_D3),
+                ],
+            )
+        )
     return charts

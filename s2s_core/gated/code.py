@@ -7,7 +7,9 @@ from s2s_core.gated.inputs import SequenceSpec, embedding_rows
 
 # The script prints numbers rounded as the page writes them (s2s_core.fmt.num: round(x, DIGITS)).
 ROUNDED_DEF = f"""def rounded(m):
-    return [[round(v, {DIGITS}) for v in row] for row in m.tolist()] if m.dim() == 2 else [round(v, {DIGITS}) for v in m.tolist()]
+    if m.dim() == 2:
+        return [[round(v, {DIGITS}) for v in row] for row in m.tolist()]
+    return [round(v, {DIGITS}) for v in m.tolist()]
 """
 
 

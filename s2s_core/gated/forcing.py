@@ -20,8 +20,9 @@ class Force:
     value: float
 
 
-def parse_forces(ns: str, raw: Mapping[str, tuple[Sequence[object], object]], gates: Sequence[str],
-                 S: int) -> tuple[Force, ...]:
+def parse_forces(
+    ns: str, raw: Mapping[str, tuple[Sequence[object], object]], gates: Sequence[str], S: int
+) -> tuple[Force, ...]:
     """{gate: (1-based steps, value)} from the widgets -> Forces; a gate with no steps is not forced.
 
     Steps beyond the sequence and values outside [0, 1] are rejected: a sigmoid gate lives in (0, 1).

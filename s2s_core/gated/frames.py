@@ -31,30 +31,59 @@ def gates_frame(run, gates: Sequence[str], labels: Sequence[str], forces: tuple[
         value = run.gates[name].value  # (S, H)
         for t in range(S):
             for k in range(H):
-                rows.append({"gate": name, "step": labels[t], "t": t + 1, "component": unit(k),
-                             "value": float(value[t, k]), "forced": mask[t]})
+                rows.append(
+                    {
+                        "gate": name,
+                        "step": labels[t],
+                        "t": t + 1,
+                        "component": unit(k),
+                        "value": float(value[t, k]),
+                        "forced": mask[t],
+                    }
+                )
     return pd.DataFrame(rows)
 
 
 def states_frame(run, states: Sequence[str], labels: Sequence[str]) -> pd.DataFrame:
     """The carried states (c and h, or h alone) at every step, one row per (state, step, component)."""
     S, H = run.h.shape
-    return pd.DataFrame([
-        {"state": name, "step": labels[t], "t": t + 1, "component": unit(k), "value": float(getattr(run, name)[t, k])}
-        for name in states for t in range(S) for k in range(H)
-    ])
+    return pd.DataFrame(
+        [
+            {
+                "state": name,
+                "step": labels[t],
+                "t": t + 1,
+                "component": unit(k),
+                "value": float(getattr(run, name)[t, k]),
+            }
+            for name in states
+            for t in range(S)
+            for k in range(H)
+        ]
+    )
 
 
-def override_frame(natural, forced, states: Sequence[str], labels: Sequence[str],
-                   names: dict[str, str]) -> pd.DataFrame:
+def override_frame(
+    natural, forced, states: Sequence[str], labels: Sequence[str], names: dict[str, str]
+) -> pd.DataFrame:
     """The states of both runs, one row per (run, state, step, component); names translate the two runs."""
     S, H = natural.h.shape
-    return pd.DataFrame([
-        {"run": names[key], "state": state, "step": labels[t], "t": t + 1, "component": unit(k),
-         "value": float(getattr(run, state)[t, k])}
-        for key, run in (("natural", natural), ("forced", forced))
-        for state in states for t in range(S) for k in range(H)
-    ])
+    return pd.DataFrame(
+        [
+            {
+                "run": names[key],
+                "state": state,
+                "step": labels[t],
+                "t": t + 1,
+                "component": unit(k),
+                "value": float(getattr(run, state)[t, k]),
+            }
+            for key, run in (("natural", natural), ("forced", forced))
+            for state in states
+            for t in range(S)
+            for k in range(H)
+        ]
+    )
 
 
 def largest_states(run) -> dict[str, float]:

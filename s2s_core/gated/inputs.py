@@ -54,8 +54,9 @@ class SequenceSpec:
         return tuple(f"t{t + 1}" for t in range(len(self.vectors)))
 
 
-def parse_sequence(ns: str, source: object, sentence: object, vector_rows: list[list[object]] | None,
-                   E: object, seed: object) -> SequenceSpec:
+def parse_sequence(
+    ns: str, source: object, sentence: object, vector_rows: list[list[object]] | None, E: object, seed: object
+) -> SequenceSpec:
     """Raw widget values -> SequenceSpec; the first problem raises InputError naming `ns`'s field."""
     source = check_choice(source, f"{ns}.field.source", SOURCES)
     seed = check_int(seed, f"{ns}.field.seed", 0, caps.MAX_SEED)

@@ -44,19 +44,25 @@ def test_sci_prob_pct():
     assert [fmt.signed(x) for x in (0.12345, -0.5, 0.0, 0.00001, math.inf)] == ["+0.1235", "-0.5", "0", "0", "+∞"]
     assert [fmt.short(x) for x in (0.1071, 0.0871, 1.2e-5)] == ["0.11", "0.087", "1.2e-05"]
     assert [fmt.pct(p) for p in (0.64, 0.032, 1.6e-6, 1e-12, 0.0, 1.0)] == [
-        "64%", "3.2%", "0.00016%", "< 0.000001%", "0%", "100%"]
+        "64%",
+        "3.2%",
+        "0.00016%",
+        "< 0.000001%",
+        "0%",
+        "100%",
+    ]
 
 
 def test_rounded_and_d3_formats():
     assert fmt.rounded(torch.tensor([0.123456, -0.00001], dtype=torch.float64)) == [0.1235, 0.0]
     assert str(fmt.rounded([-0.00001])[0]) == "0.0"  # a table cell never holds -0.0
-    assert fmt.NUM_D3 == f".{fmt.DIGITS}~f"
+    assert f".{fmt.DIGITS}~f" == fmt.NUM_D3
 
 
 @given(st.lists(st.floats(min_value=-1e6, max_value=1e6, allow_nan=False), max_size=6))
 def test_script_defs_print_what_the_page_writes(values):
     space: dict = {}
-    exec(fmt.script_defs("vec", "sci"), space)  # noqa: S102 - our own generated source
+    exec(fmt.script_defs("vec", "sci"), space)  # our own generated source
     assert space["vec"](torch.tensor(values, dtype=torch.float64)) == fmt.vec(values)
     for v in values:
         assert space["num"](v) == fmt.num(v) and space["sci"](v) == fmt.sci(v)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from s2s_core.bptt import BpttConfig, backprop_through_time, clip
-from s2s_core.bptt.frames import ratio_band, sci
+from s2s_core.bptt.frames import ratio_band
+from s2s_core.fmt import sci
 from s2s_ui.catalog import translate
 from tests.app.conftest import toasts, all_text, open_page
 

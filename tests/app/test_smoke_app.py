@@ -42,7 +42,7 @@ def _rnn(lang: str) -> list[str]:
 
 def _bptt(lang: str) -> list[str]:
     from s2s_core.bptt import BpttConfig, backprop_through_time
-    from s2s_core.bptt.frames import sci
+    from s2s_core.fmt import sci
 
     return [sci(cell.ratio(20, full=False)) for cell in backprop_through_time(BpttConfig()).cells]
 

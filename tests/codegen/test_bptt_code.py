@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from s2s_core.bptt import BpttConfig, backprop_through_time, clip
 from s2s_core.bptt.code import script
-from s2s_core.bptt.frames import sci
+from s2s_core.fmt import sci
 from tests.codegen.run import run_script
 
 SEP = "=====8<====="

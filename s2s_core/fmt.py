@@ -5,7 +5,7 @@ Which one to use
 - ``signed(x)`` a change, with its sign: ``+0.1234``, ``-0.5``, ``0``.
 - ``vec(v)``   a vector of such values: ``[0.2603, -0.4071, 1]``.
 - ``prob(p)``  a probability; an exact 0 is "0", ``None`` (undefined, 0/0) is "—".
-- ``pct(p)``   a share of 1 as a percentage: ``64%``, ``3.2%``.
+- ``pct(p)``   a share of 1 as a percentage: ``64%``, ``98.4%``, ``0.16%``.
 - ``short(x)`` two significant digits, only for a label printed inside a small chart mark where num() would
                overlap its neighbour on a phone (the add-k bars); the mark's tooltip still gives num().
 - ``sci(x)``   a size that spans decades: a max |difference| against PyTorch, a gradient norm, a change
@@ -40,7 +40,7 @@ DIGITS = 4  # decimals of num(): the scripts print round(x, DIGITS) too
 TINY_PROB = 1e-4  # below this (and above 0) a probability would round to 0.0: written with an exponent
 NUM_D3 = f".{DIGITS}~f"  # num() in d3-format: 4 decimals, trailing zeros dropped
 SCI_D3 = ".1e"
-PCT_D3 = ".0%"
+PCT_D3 = ".1~%"  # pct() from 1 % up: one decimal, trailing zero dropped
 
 
 def num(x: float) -> str:
@@ -89,13 +89,14 @@ def prob(p: float | None) -> str:
 
 
 def pct(p: float) -> str:
-    """A share of 1 as a percentage: whole percents from 10 % up, two significant digits below, never an exponent
-    (64%, 3.2%, 0.00016%); below a millionth of a percent '< 0.000001%'."""
+    """A share of 1 as a percentage: one decimal from 1 % up, trailing zero dropped (64%, 98.4%, 3.2%); two
+    significant digits below, never an exponent (0.16%, 0.00016%); below a millionth of a percent
+    '< 0.000001%'."""
     value = 100 * float(p)
     if value == 0:
         return "0%"
-    if value >= 10:
-        return f"{value:.0f}%"
+    if value >= 1:
+        return f"{value:.1f}".rstrip("0").rstrip(".") + "%"
     if value < 1e-6:
         return "< 0.000001%"
     digits = max(1, 1 - math.floor(math.log10(value)))

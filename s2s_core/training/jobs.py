@@ -51,8 +51,7 @@ def default_workers() -> int:
 class JobSnapshot:
     """One moment of a job, for drawing. Everything but `result` is plain numbers and text."""
 
-    job_id: int
-    config: TrainConfig
+    job_id: int  # unique in this server process: names the job's model in caches
     state: str  # QUEUED, RUNNING, DONE, FAILED or CANCELLED
     step: int  # optimiser steps done so far
     total: int  # steps asked for (a run may stop earlier at its time limit)
@@ -154,7 +153,7 @@ class Runner:
             ahead = next((i for i, queued in enumerate(self._queue) if queued is job), 0)
             with job._lock:
                 return JobSnapshot(
-                    job_id=job.id, config=job.config, state=job._state, step=job._step, total=job._total,
+                    job_id=job.id, state=job._state, step=job._step, total=job._total,
                     seconds=job._seconds, ahead=ahead, losses=tuple(job._losses), evals=tuple(job._evals),
                     result=job._result, error=job._error,
                 )

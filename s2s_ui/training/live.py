@@ -19,6 +19,7 @@ from s2s_ui.training.specs import chart_labels, curve_specs, draw
 # training thread shares (one GIL): measured here under load, the default run took 5.4-7.7 s polled every 0.5 s
 # and 3.9-4.7 s polled every 1 s (the old in-page trainer: 5.4-10.1 s). Worker processes (issue 13) end this.
 POLL_SECONDS = 1.0
+STOP_WAIT_SECONDS = 5.0  # at most this long for a stopped job to end (one training step, normally)
 MINE = "_training_my_jobs"  # session key: ids of the jobs this session started (the others are "busy")
 
 
@@ -77,4 +78,5 @@ def watch(config: TrainConfig, key: str) -> None:
             draw(right, specs["accuracy"])
     if mine and st.button(t("training.cancel"), key=f"{key}_cancel", icon=":material/stop:"):
         jobs.cancel(job)
+        job.wait(STOP_WAIT_SECONDS)  # the loop stops before its next step: then the page can say so
         st.rerun(scope="app")

@@ -145,11 +145,10 @@ def test_live_progress_a_shared_job_the_queue_and_stop(monkeypatch):
     queued.button(key="training_train").click().run()
     assert translate("ko", "training.queued", ahead=1) in queued.get("progress")[0].proto.text
 
-    at.button(key="training_train_cancel").click().run()
+    at.button(key="training_train_cancel").click().run()  # Stop waits for the loop to end, then says so
     assert not at.exception
-    assert jobs.runner().wait_idle(120)
-    at.run()
     assert translate(lang, "training.cancelled", step=0, total=3000)[:25] in all_text(at)
     assert "training_train" in [b.key for b in at.button]  # and it can be started again
+    assert jobs.runner().wait_idle(120)
     queued.run()
     assert translate("ko", "training.training_heading") in all_text(queued)

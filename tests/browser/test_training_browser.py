@@ -74,6 +74,31 @@ def test_bad_source_from_a_link_is_named_in_korean(app_server, new_page):
     assert "병목을 직접 재 보기" in main_text(page)  # the rest of the page still works
 
 
+def test_the_page_stays_live_while_the_job_trains_and_stop_ends_it(app_server, new_page):
+    """Training runs beside the page: between polls the script is idle, the progress text moves on by itself
+    (a fragment on a timer), and Stop ends the run and brings back the Train button."""
+    page = new_page()
+    _open(page, app_server, "en", "training_steps=3000&training_max_seconds=60&training_hidden=16&training_seed=9003")
+    page.evaluate("""() => {
+        window.__steps = [];
+        const seen = () => {
+            const bar = document.querySelector('[data-testid="stProgress"]');
+            const idle = document.querySelector('[data-testid="stApp"]').getAttribute('data-test-script-state') === 'notRunning';
+            const m = bar && bar.innerText.match(/Step (\\d+) of 3000/);
+            if (m && idle && !window.__steps.includes(+m[1])) window.__steps.push(+m[1]);
+        };
+        new MutationObserver(seen).observe(document.body, {childList: true, subtree: true, attributes: true, characterData: true});
+    }""")
+    page.get_by_role("button", name="Train", exact=True).click()
+    # Two different step counts seen while no script was running: the page polls, it does not block.
+    page.wait_for_function("() => window.__steps.filter(s => s > 0).length >= 2", timeout=120_000)
+    page.get_by_role("button", name="Stop training").click()
+    wait_for_text(page, "Training was stopped after", timeout=60_000)
+    wait_idle(page)
+    assert page.get_by_role("button", name="Train", exact=True).count() == 1
+    assert page.locator('[data-testid="stProgress"]').count() == 0
+
+
 def _full_height(page, width: int) -> None:
     height = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
     page.set_viewport_size({"width": width, "height": min(int(height) + 50, 12_000)})

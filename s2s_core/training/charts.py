@@ -7,6 +7,9 @@ from collections.abc import Mapping
 import altair as alt
 import pandas as pd
 
+from s2s_core.chartkit import with_cell_label
+from s2s_core.fmt import NUM_D3, PCT_D3
+
 # Fixed colours and dashes (readable on light and dark themes, and without colour): the page names them in
 # a caption instead of a Vega legend, which Streamlit lays out at the cost of most of the plot's height.
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c")
@@ -21,8 +24,8 @@ def loss_chart(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.Chart:
         .encode(
             x=alt.X("step:Q", title=labels["step"]),
             y=alt.Y("loss:Q", title=labels["loss"], scale=alt.Scale(zero=True)),
-            tooltip=[alt.Tooltip("step:Q", title=labels["step"]), alt.Tooltip("loss:Q", title=labels["loss"], format=".4f"),
-                     alt.Tooltip("tf_ratio:Q", title=labels["tf_ratio"], format=".2f")],
+            tooltip=[alt.Tooltip("step:Q", title=labels["step"]), alt.Tooltip("loss:Q", title=labels["loss"], format=NUM_D3),
+                     alt.Tooltip("tf_ratio:Q", title=labels["tf_ratio"], format=NUM_D3)],
         )
         .properties(height=240, width="container", title=labels["loss_title"])
     )
@@ -41,7 +44,7 @@ def accuracy_chart(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.Chart:
             strokeDash=alt.StrokeDash("metric:N", scale=alt.Scale(domain=names, range=[list(d) for d in DASHES[: len(names)]]),
                                       legend=None),
             tooltip=[alt.Tooltip("step:Q", title=labels["step"]), alt.Tooltip("metric:N", title=labels["metric"]),
-                     alt.Tooltip("value:Q", title=labels["accuracy"], format=".1%")],
+                     alt.Tooltip("value:Q", title=labels["accuracy"], format=PCT_D3)],
         )
         .properties(height=240, width="container", title=labels["accuracy_title"])
     )
@@ -66,10 +69,10 @@ def attention_heatmap(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.Lay
         stroke=alt.condition(row | col, alt.value("#ff4b4b"), alt.value("#ffffff")),
         strokeWidth=alt.condition(row | col, alt.value(2.5), alt.value(0.5)),
         tooltip=[alt.Tooltip("step:N", title=labels["step"]), alt.Tooltip("position:N", title=labels["position"]),
-                 alt.Tooltip("weight:Q", title=labels["weight"], format=".4f")],
+                 alt.Tooltip("weight:Q", title=labels["weight"], format=NUM_D3)],
     ).add_params(row, col)
-    text = base.mark_text(fontSize=10).encode(
-        text=alt.Text("weight:Q", format=".2f"),
+    text = with_cell_label(base, "weight", "position").mark_text(fontSize=10).encode(
+        text=alt.Text("label:N"),  # num() where a cell is wide enough, two decimals where it is not
         color=alt.condition("datum.weight > 0.5", alt.value("white"), alt.value("black")),
     )
     return (cells + text).properties(height=alt.Step(24), width="container", title=labels["map_title"])
@@ -88,7 +91,7 @@ def bottleneck_chart(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.Char
             strokeDash=alt.StrokeDash("model:N", scale=alt.Scale(domain=names, range=[list(d) for d in DASHES[: len(names)]]),
                                       legend=None),
             tooltip=[alt.Tooltip("model:N", title=labels["model"]), alt.Tooltip("length:O", title=labels["length"]),
-                     alt.Tooltip("exact:Q", title=labels["exact"], format=".1%"), alt.Tooltip("n:Q", title=labels["n"])],
+                     alt.Tooltip("exact:Q", title=labels["exact"], format=PCT_D3), alt.Tooltip("n:Q", title=labels["n"])],
         )
         .properties(height=260, width="container", title=labels["bottleneck_title"])
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from s2s_core.fmt import num
 from s2s_core.training import TrainConfig
 from s2s_core.training import jobs
 from s2s_core.training.jobs import CANCELLED, DONE, FAILED, QUEUED, JobSnapshot
@@ -67,7 +68,7 @@ def watch(config: TrainConfig, key: str) -> None:
     if snap.state == QUEUED:
         st.progress(0.0, text=t("training.queued", ahead=snap.ahead + 1))
     else:
-        loss = f"{snap.losses[-1][1]:.3f}" if snap.losses else "–"
+        loss = num(snap.losses[-1][1]) if snap.losses else "–"
         st.progress(snap.step / max(1, snap.total), text=t("training.progress", step=snap.step, total=snap.total,
                                                            loss=loss, seconds=f"{snap.seconds:.1f}"))
     if snap.losses:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from s2s_core.errors import InputError
+from s2s_core.fmt import num, pct
 from s2s_core.training import DecodeResult, SourceInput, parse_override, twin_config
 from s2s_core.training.frames import join_tokens, step_label, steps_frame
 from s2s_core.training.jobs import JobSnapshot
@@ -16,10 +17,6 @@ from s2s_ui.training.specs import (
     bottleneck_spec, chart_labels, decoded, draw, map_labels, map_spec, training_specs, what_if_decoded,
 )
 from s2s_ui.widgets import check_badge, matrix_input, md_escape, predict_then_reveal, show_error
-
-
-def pct(x: float) -> str:
-    return f"{x:.1%}"
 
 
 def shown(task: str, tokens: tuple[str, ...]) -> str:
@@ -43,7 +40,7 @@ def show_training(done: JobSnapshot) -> None:
             start(config, again=True)
             st.rerun()
     cols = st.columns(4)
-    values = (f"{run.losses[-1][1]:.4f}", pct(final.tf_token_acc), pct(final.free_token_acc), pct(final.free_exact))
+    values = (num(run.losses[-1][1]), pct(final.tf_token_acc), pct(final.free_token_acc), pct(final.free_exact))
     for col, name, value in zip(cols, ("loss", "tf_acc", "free_acc", "exact"), values):
         col.metric(t(f"training.metric_{name}"), value, help=t(f"training.metric_{name}_help"))
     specs = training_specs(done.job_id, chart_labels(), result)
@@ -57,7 +54,7 @@ def show_training(done: JobSnapshot) -> None:
     check = result.loss_check
     check_badge(t("training.loss_check_what", n_real=check.n_real), check.max_abs_diff)
     st.caption(t("training.loss_pad_note", n_pad=check.n_total - check.n_real, n_total=check.n_total,
-                 loss=f"{check.torch_ignore:.4f}", with_pad=f"{check.with_pad:.4f}"))
+                 loss=num(check.torch_ignore), with_pad=num(check.with_pad)))
 
 
 def show_quiz(done: JobSnapshot) -> None:

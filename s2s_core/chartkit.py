@@ -5,6 +5,8 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from s2s_core.fmt import CELL_D3, NUM_D3, SCI_D3
+
 # Streamlit fits a "container"-wide chart in both directions, squeezing title, legend and axes into the
 # height; fitting only x keeps the plot area as tall as asked (and the width follows the page column).
 FIT_X = alt.AutoSizeParams(type="fit-x", contains="padding")
@@ -14,3 +16,25 @@ def records(frame: pd.DataFrame) -> alt.InlineData:
     """A tidy frame as plain inline records: Altair sanitises and deep-copies a DataFrame, which costs more
     than building the chart itself."""
     return alt.InlineData(values=frame.to_dict("records"))
+
+
+# A cell needs about this many pixels for num()'s widest label ("−0.1234" at 11 px); narrower cells (many
+# columns on a phone) print two decimals instead. The tooltip always gives the full num().
+MIN_CELL_PX = 48
+
+
+def with_cell_label(chart: alt.Chart, field: str, columns: str, as_name: str = "label") -> alt.Chart:
+    """`chart` with a text field `as_name` for the number printed inside each heatmap cell: num()'s 4 decimals
+    (fmt.NUM_D3) when a cell is wide enough, fmt.CELL_D3's 2 when it is not. The cell width is the chart's live
+    `width` over the number of distinct `columns`, so Vega picks what fits on a phone and on a desktop alike,
+    with no rerun; encode the mark with `text=alt.Text("label:N")` and keep the full num() in the tooltip."""
+    fits = f"width / max(datum._cols, 1) >= {MIN_CELL_PX}"
+    return chart.transform_joinaggregate(_cols=f"distinct({columns})").transform_calculate(
+        **{as_name: f"format(datum['{field}'], {fits} ? '{NUM_D3}' : '{CELL_D3}')"}
+    )
+
+
+def sci_label(field: str, as_name: str = "label") -> dict[str, str]:
+    """`.transform_calculate(**sci_label(...))`: fmt.sci() as a Vega expression (an exact 0 stays "0", the
+    point of a fix's bar; d3 writes the exponent as e-8 where Python writes e-08)."""
+    return {as_name: f"datum['{field}'] == 0 ? '0' : format(datum['{field}'], '{SCI_D3}')"}

@@ -11,7 +11,8 @@ Which one to use
 - ``sci(x)``   a size that spans decades: a max |difference| against PyTorch, a gradient norm, a change
                the bottleneck shrinks to 1e-7: ``2.2e-16``.
 - ``NUM_D3`` / ``SCI_D3`` / ``PCT_D3``: the same rules as d3-format strings, for Vega-Lite
-  text marks, tooltips and axes.
+  text marks, tooltips and axes. A number printed inside a heatmap cell uses s2s_core.chartkit.cell_label:
+  NUM_D3 where the cell is wide enough, ``CELL_D3`` (2 decimals) where several columns share a phone's width.
 
 The precision: 4 decimals, trailing zeros dropped (the value Python's ``round(x, 4)`` holds)
 - Every page's code expander prints ``round(x, DIGITS)`` (see each ``s2s_core/<ns>/code.py``), so a number on
@@ -40,6 +41,7 @@ DIGITS = 4  # decimals of num(): the scripts print round(x, DIGITS) too
 TINY_PROB = 1e-4  # below this (and above 0) a probability would round to 0.0: written with an exponent
 NUM_D3 = f".{DIGITS}~f"  # num() in d3-format: 4 decimals, trailing zeros dropped
 SCI_D3 = ".1e"
+CELL_D3 = ".2~f"  # inside a heatmap cell too narrow for NUM_D3 (s2s_core.chartkit.cell_label decides)
 PCT_D3 = ".1~%"  # pct() from 1 % up: one decimal, trailing zero dropped
 
 

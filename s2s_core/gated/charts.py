@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import altair as alt
 import pandas as pd
 
-from s2s_core.chartkit import FIT_X, records
+from s2s_core.chartkit import FIT_X, records, with_cell_label
 from s2s_core.fmt import NUM_D3
 
 GATE_SCALE = alt.Scale(domain=[0, 1], scheme="greens")  # a gate is a 0-1 pass-through ratio
@@ -61,12 +61,12 @@ def _heatmap(frame: pd.DataFrame, scale: alt.Scale, title: str, labels: dict[str
     # fill, not color: a scale-less color here would clash with the cells' colour scale and Vega-Lite
     # would draw nothing at all.
     text = (
-        alt.Chart()
+        with_cell_label(alt.Chart(), "value", "step")
         .mark_text(fontSize=11)
         .encode(
             x=x,
             y=y,
-            text=alt.Text("value:Q", format=NUM_D3),
+            text=alt.Text("label:N"),
             fill=alt.Fill("ink:N", scale=None),
         )
     )

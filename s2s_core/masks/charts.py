@@ -10,7 +10,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from s2s_core.chartkit import FIT_X, records
+from s2s_core.chartkit import FIT_X, records, with_cell_label
 from s2s_core.fmt import NUM_D3
 from s2s_core.masks import frames
 from s2s_core.masks.compute import MasksConfig, MasksResult
@@ -64,9 +64,9 @@ def loss_grid(frame: pd.DataFrame, labels: dict[str, str], title: str, *, ignore
         tooltip=[alt.Tooltip("sentence:N", title=labels["sentence"]), alt.Tooltip("token:N", title=labels["token"]),
                  alt.Tooltip("nll:Q", title=labels["nll"], format=NUM_D3)],
     )
-    text = alt.Chart().mark_text(fontSize=11).encode(
+    text = with_cell_label(alt.Chart(), "nll", "position").mark_text(fontSize=11).encode(
         **_grid_axes(labels),
-        text=alt.Text("nll:Q", format=NUM_D3),
+        text=alt.Text("label:N"),
         color=_cond(alt.ColorValue, counted, alt.value("black"), alt.value("#888888")),
     )
     return alt.LayerChart(layer=[cells, text], data=records(frame), height=alt.Step(30), width="container", title=title, autosize=FIT_X)
@@ -89,9 +89,9 @@ def attention_heatmap(frame: pd.DataFrame, labels: dict[str, str], title: str) -
                  alt.Tooltip("score:Q", title=labels["score"], format=NUM_D3),
                  alt.Tooltip("weight:Q", title=labels["weight"], format=NUM_D3)],
     )
-    text = alt.Chart().mark_text(fontSize=11).encode(
+    text = with_cell_label(alt.Chart(), "weight", "position").mark_text(fontSize=11).encode(
         **axes,
-        text=alt.Text("weight:Q", format=NUM_D3),
+        text=alt.Text("label:N"),
         color=_cond(alt.ColorValue, "datum.weight > 0.5", alt.value("white"), alt.value("black")),
     )
     return alt.LayerChart(layer=[cells, text], data=records(frame), height=alt.Step(28), width="container", title=title, autosize=FIT_X)

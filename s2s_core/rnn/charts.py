@@ -9,6 +9,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from s2s_core.chartkit import with_cell_label
 from s2s_core.fmt import NUM_D3
 from s2s_core.rnn.frames import TERMS
 
@@ -75,8 +76,8 @@ def timeline_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.LayerChar
         tooltip=[alt.Tooltip("step:N", title=labels["step"]), alt.Tooltip("unit:N", title=labels["unit"]),
                  alt.Tooltip("value:Q", title="h", format=NUM_D3)],
     )
-    text = base.mark_text(fontSize=11).encode(
-        text=alt.Text("value:Q", format=NUM_D3), color=alt.Color("ink:N", scale=None),
+    text = with_cell_label(base, "value", "step").mark_text(fontSize=11).encode(
+        text=alt.Text("label:N"), color=alt.Color("ink:N", scale=None),
     )
     # The text's colour column is literal (scale=None): keep it off the heatmap's colour scale.
     return (cells + text).resolve_scale(color="independent").properties(height=alt.Step(26), width="container")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from s2s_core.chartkit import with_cell_label
 from s2s_core.fmt import NUM_D3
 from s2s_core.scoring.compute import ScoringResult
 from s2s_core.scoring.flow import FlowResult
@@ -24,8 +25,8 @@ def comparison_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.LayerCh
                  alt.Tooltip("score:Q", title=labels["score"], format=NUM_D3),
                  alt.Tooltip("weight:Q", title=labels["weight"], format=NUM_D3)],
     )
-    text = base.mark_text(fontSize=12).encode(
-        text=alt.Text("weight:Q", format=NUM_D3),
+    text = with_cell_label(base, "weight", "position").mark_text(fontSize=12).encode(
+        text=alt.Text("label:N"),
         color=alt.condition("datum.weight > 0.6", alt.value("white"), alt.value("black")),
     )
     return (cells + text).properties(title=labels["title"], height=alt.Step(30), width="container")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from s2s_core.chartkit import with_cell_label
 from s2s_core.fmt import NUM_D3, SCI_D3
 from s2s_core.seq2seq.frames import bottleneck_frame, decoder_states_frame, encoder_outputs_frame, final_state_frame
 from s2s_core.seq2seq.run import Seq2SeqResult
@@ -21,7 +22,9 @@ def heatmap(frame: pd.DataFrame, title: str, x_title: str, y_title: str) -> alt.
         tooltip=[alt.Tooltip("row:N", title=y_title), alt.Tooltip("col:N", title=x_title),
                  alt.Tooltip("value:Q", format=NUM_D3)],
     )
-    text = base.mark_text(fontSize=11).encode(text=alt.Text("value:Q", format=NUM_D3), color=alt.value("black"))
+    text = with_cell_label(base, "value", "col").mark_text(fontSize=11).encode(
+        text=alt.Text("label:N"), color=alt.value("black")
+    )
     return (cells + text).properties(title=title, height=alt.Step(26), width="container")
 
 

@@ -13,6 +13,7 @@ from functools import lru_cache
 import altair as alt
 import pandas as pd
 
+from s2s_core.chartkit import sci_label, with_cell_label
 from s2s_core.fmt import NUM_D3, SCI_D3
 from s2s_core.shapes.frames import METHODS
 
@@ -87,7 +88,7 @@ def _error_spec(labels: Labels) -> dict:
                  alt.Tooltip("max_abs_diff:Q", title=lab["error"], format=SCI_D3)],
     )
     # The value on each bar: the fixes' bars are too short to see, their "1.2e-7" is the point.
-    text = base.mark_text(dy=-6, fontSize=10).encode(text=alt.Text("max_abs_diff:Q", format=SCI_D3))
+    text = base.transform_calculate(**sci_label("max_abs_diff")).mark_text(dy=-6, fontSize=10).encode(text="label:N")
     return _spec(alt.layer(bars, text, data=TABLE).properties(height=200, width="container", title=lab["title"]))
 
 
@@ -113,7 +114,9 @@ def _diff_spec(labels: Labels) -> dict:
                  alt.Tooltip("true_last:Q", title=lab["true_last"], format=NUM_D3),
                  alt.Tooltip("difference:Q", title=lab["difference"], format=NUM_D3)],
     )
-    text = base.mark_text(fontSize=11).encode(text=alt.Text("difference:Q", format=NUM_D3), color=alt.value("black"))
+    text = with_cell_label(base, "difference", "unit").mark_text(fontSize=11).encode(
+        text=alt.Text("label:N"), color=alt.value("black")
+    )
     return _spec(alt.layer(cells, text, data=TABLE).properties(height=alt.Step(28), width="container",
                                                                 title=lab["title"]))
 

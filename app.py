@@ -5,9 +5,9 @@ from __future__ import annotations
 import streamlit as st
 import torch
 
+from s2s_ui.frame import routing
 from s2s_ui.i18n import init_language, language_switch, t
 from s2s_ui.registry import GROUPS, existing_pages
-from s2s_ui.frame import routing
 
 
 @st.cache_resource
@@ -25,10 +25,10 @@ st.sidebar.caption(t("ui.sidebar_about"))
 
 pages_by_group: dict[str, list] = {}
 for spec in existing_pages():
-    page = st.Page(spec.file, title=t(f"{spec.ns}.title"), icon=spec.icon, url_path=spec.url,
-                   default=spec.ns == "home")
+    page = st.Page(spec.file, title=t(f"{spec.ns}.title"), icon=spec.icon, url_path=spec.url, default=spec.ns == "home")
     pages_by_group.setdefault(t(f"nav.group_{spec.group}"), []).append(page)
-ordered = {t(f"nav.group_{g}"): pages_by_group[t(f"nav.group_{g}")] for g in GROUPS
-           if t(f"nav.group_{g}") in pages_by_group}
+ordered = {
+    t(f"nav.group_{g}"): pages_by_group[t(f"nav.group_{g}")] for g in GROUPS if t(f"nav.group_{g}") in pages_by_group
+}
 with routing():  # pages check they run inside this router (s2s_ui/frame.py)
     st.navigation(ordered, expanded=True).run()

@@ -39,6 +39,7 @@ KEYS = "_link_keys"  # session key: every URL parameter read through this module
 
 # --- the two primitives: read a checked value from the link, write a raw value into it ------------------
 
+
 def from_link(key: str, label: str, parse: Callable[[str], T]) -> T | None:
     """The link's ?key= parsed by `parse` (which raises InputError or ValueError); None when absent or bad.
 
@@ -80,6 +81,7 @@ def report(key: str, label: str, err: InputError | None, *, message: str = "ui.u
 
 
 # --- linked(): any widget whose value lives in the link ----------------------------------------------------
+
 
 def linked(
     widget: Callable[..., Any],
@@ -131,8 +133,9 @@ def _kind(default: Any, options: Sequence[Hashable] | None) -> str:
     return "text"
 
 
-def _checker(kind: str, key: str, label: str, options: list | None, parse: Callable[[str], Any],
-             kwargs: dict[str, Any]) -> Callable[[str], Any]:
+def _checker(
+    kind: str, key: str, label: str, options: list | None, parse: Callable[[str], Any], kwargs: dict[str, Any]
+) -> Callable[[str], Any]:
     """raw link text -> value, with the core's validators and the widget's own limits."""
     lo, hi = kwargs.get("min_value"), kwargs.get("max_value")
 
@@ -141,8 +144,9 @@ def _checker(kind: str, key: str, label: str, options: list | None, parse: Calla
         if kind == "int":
             return check_int(text, "", -caps.MAX_SEED if lo is None else lo, caps.MAX_SEED if hi is None else hi)
         if kind == "float":
-            return check_float(text, "", -caps.MAX_ABS_VALUE if lo is None else lo,
-                               caps.MAX_ABS_VALUE if hi is None else hi)
+            return check_float(
+                text, "", -caps.MAX_ABS_VALUE if lo is None else lo, caps.MAX_ABS_VALUE if hi is None else hi
+            )
         if kind == "bool":
             if text.lower() not in (*_TRUE, *_FALSE):
                 raise InputError("errors.bad_choice", "", value=text[:20], choices="true, false")
@@ -204,8 +208,9 @@ def _same(value: Any, default: Any) -> bool:
     if value is None or value == []:
         return default is None or default == []
     if isinstance(value, float) or isinstance(default, float):
-        return isinstance(default, (int, float)) and math.isclose(float(value), float(default), rel_tol=1e-12,
-                                                                  abs_tol=1e-15)
+        return isinstance(default, (int, float)) and math.isclose(
+            float(value), float(default), rel_tol=1e-12, abs_tol=1e-15
+        )
     return value == default
 
 

@@ -11,6 +11,7 @@ import streamlit as st
 
 from s2s_core import caps
 from s2s_core.errors import InputError
+from s2s_core.fmt import sci
 from s2s_ui.frame import ensure_router
 from s2s_ui.i18n import error_text, t
 from s2s_ui.link import from_link, to_link
@@ -26,8 +27,9 @@ def md_escape(text: object) -> str:
 def show_error(err: InputError) -> None:
     """A bad input as a clear message in the learner's language; never a traceback."""
     # Only text can carry markup; numbers stay numbers so templates like {limit:g} still format.
-    safe = InputError(err.key, err.field,
-                      **{k: md_escape(v) if isinstance(v, str) else v for k, v in err.params.items()})
+    safe = InputError(
+        err.key, err.field, **{k: md_escape(v) if isinstance(v, str) else v for k, v in err.params.items()}
+    )
     st.error(error_text(safe), icon=":material/error:")
 
 
@@ -42,10 +44,13 @@ def guarded(fn: Callable[[], Any]) -> Any | None:
 
 # --- tables ---------------------------------------------------------------------------------------
 
+
 def _encode_rows(rows: Sequence[Sequence[Any]]) -> str:
     """Rows -> "2,0;0,4;6,2" for the URL (cell separators removed from cell text)."""
+
     def cell(v: Any) -> str:
         return "" if v is None else re.sub(r"[,;]", " ", str(v)).strip()
+
     return ";".join(",".join(cell(v) for v in row) for row in rows)
 
 
@@ -54,7 +59,7 @@ def _text_rows(rows: Sequence[Sequence[float | str]]) -> list[list[str]]:
 
 
 def _decode_rows(raw: str) -> list[list[str]]:
-    """"2,0;0,4" -> [["2","0"],["0","4"]]; a shape over the caps or a ragged table is an InputError."""
+    """ "2,0;0,4" -> [["2","0"],["0","4"]]; a shape over the caps or a ragged table is an InputError."""
     rows = [r.split(",") for r in raw.split(";")]
     if len(rows) > caps.MAX_MATRIX_ROWS:
         raise InputError("errors.too_many_rows", "", count=len(rows), limit=caps.MAX_MATRIX_ROWS)
@@ -131,12 +136,15 @@ def reset_button(keys: Sequence[str]) -> None:
 
 # --- checks, code, quiz, notes ----------------------------------------------------------------------
 
+
 def check_badge(what: str, max_abs_diff: float, *, tol: float = 1e-5) -> None:
     """The hand computation vs PyTorch's own result: max |difference| and pass/fail."""
     if max_abs_diff <= tol:
-        st.success(t("ui.check_pass", what=what, diff=f"{max_abs_diff:.1e}", tol=f"{tol:.0e}"), icon=":material/check_circle:")
+        st.success(
+            t("ui.check_pass", what=what, diff=sci(max_abs_diff), tol=f"{tol:.0e}"), icon=":material/check_circle:"
+        )
     else:
-        st.error(t("ui.check_fail", what=what, diff=f"{max_abs_diff:.1e}", tol=f"{tol:.0e}"), icon=":material/cancel:")
+        st.error(t("ui.check_fail", what=what, diff=sci(max_abs_diff), tol=f"{tol:.0e}"), icon=":material/cancel:")
 
 
 def code_expander(script: str, *, file_name: str = "example.py") -> None:
@@ -153,9 +161,7 @@ def notice_list(keys: Sequence[str], **fmt: object) -> None:
     st.markdown("\n".join(f"- {t(k, **fmt)}" for k in keys))
 
 
-def predict_then_reveal(
-    key: str, question: str, options: Sequence[str], correct: str, explanation: str
-) -> None:
+def predict_then_reveal(key: str, question: str, options: Sequence[str], correct: str, explanation: str) -> None:
     """Ask first, then grade against the live computation and explain; keeps a session score."""
     with st.container(border=True):
         st.markdown(f"**{t('ui.quiz_title')}** — {question}")
@@ -166,7 +172,9 @@ def predict_then_reveal(
         if answer == correct:
             st.success(t("ui.quiz_right", answer=md_escape(correct)), icon=":material/target:")
         else:
-            st.warning(t("ui.quiz_wrong", answer=md_escape(answer), correct=md_escape(correct)), icon=":material/search:")
+            st.warning(
+                t("ui.quiz_wrong", answer=md_escape(answer), correct=md_escape(correct)), icon=":material/search:"
+            )
         st.markdown(explanation)
 
 

@@ -1,4 +1,4 @@
-"""RNN page through AppTest, in both languages: defaults, stepping, play, the check, the quiz, bad input."""
+"""RNN page through AppTest, in English: defaults, stepping, play, the check, the quiz, bad input."""
 
 from __future__ import annotations
 

@@ -20,7 +20,7 @@ from s2s_core.attention.frames import (
 from s2s_core.errors import InputError
 from s2s_core.fmt import num, vec
 from s2s_ui.catalog import translate
-from s2s_ui.charts import cached_spec, draw
+from s2s_ui.charts import cached_spec
 from s2s_ui.i18n import lang, t
 from s2s_ui.link import linked
 from s2s_ui.widgets import (
@@ -45,30 +45,57 @@ def read_inputs() -> AttentionConfig | None:
     st.subheader(t("attention.inputs"))
     st.caption(t("attention.pipeline"))
     mode = linked(
-        st.segmented_control, t("attention.mode_label"), ["weights", "scores"], key="att_mode", default="weights",
+        st.segmented_control,
+        t("attention.mode_label"),
+        ["weights", "scores"],
+        key="att_mode",
+        default="weights",
         # A plain dict, not a lambda calling t(): the labels are fixed when the widget is drawn.
-        labels={m: t(f"attention.mode_{m}") for m in ("weights", "scores")}, required=True,
+        labels={m: t(f"attention.mode_{m}") for m in ("weights", "scores")},
+        required=True,
     )
     left, right = st.columns(2)
     with left:
-        D = linked(st.number_input, t("attention.dim_label"), key="att_dim", default=len(DEFAULT_SOURCES[0]),
-                   min_value=1, max_value=MAX_DIM, step=1)
+        D = linked(
+            st.number_input,
+            t("attention.dim_label"),
+            key="att_dim",
+            default=len(DEFAULT_SOURCES[0]),
+            min_value=1,
+            max_value=MAX_DIM,
+            step=1,
+        )
         sources = matrix_input(
-            "att_src", DEFAULT_SOURCES, "attention.field.sources",
-            label=t("attention.sources_label"), parse=lambda rows: rows,
-            n_cols=int(D), col_names=[f"d{i + 1}" for i in range(int(D))],
+            "att_src",
+            DEFAULT_SOURCES,
+            "attention.field.sources",
+            label=t("attention.sources_label"),
+            parse=lambda rows: rows,
+            n_cols=int(D),
+            col_names=[f"d{i + 1}" for i in range(int(D))],
         )
     S = len(sources) if sources else len(DEFAULT_SOURCES)
     options = [position_label(s) for s in range(S)]
     with right:
         steps = matrix_input(
-            "att_steps", DEFAULT_WEIGHTS, "attention.field.steps",
-            label=t(f"attention.steps_label_{mode}"), parse=lambda rows: rows,
-            n_cols=S, col_names=options,
+            "att_steps",
+            DEFAULT_WEIGHTS,
+            "attention.field.steps",
+            label=t(f"attention.steps_label_{mode}"),
+            parse=lambda rows: rows,
+            n_cols=S,
+            col_names=options,
         )
         # linked() drops a stale position (a row was removed) before drawing.
-        pad = linked(st.multiselect, t("attention.pad_label"), options, key="att_pad", default=[],
-                     help=t("attention.pad_help"), placeholder=t("ui.choose_options"))
+        pad = linked(
+            st.multiselect,
+            t("attention.pad_label"),
+            options,
+            key="att_pad",
+            default=[],
+            help=t("attention.pad_help"),
+            placeholder=t("ui.choose_options"),
+        )
     reset_button(["att_src", "att_steps", "att_pad", "att_mode", "att_dim"])
     if sources is None or steps is None:
         return None
@@ -89,26 +116,33 @@ def show_steps(config: AttentionConfig, result: AttentionResult) -> None:
         with st.container(border=True):
             st.markdown(f"**{t('attention.step_heading', step=step_label(step))}**")
             if config.mode == "scores":
-                st.markdown(t(
-                    "attention.scores_line",
-                    scores=vec(result.scores[step]),
-                    masked=vec(result.masked_scores[step]),
-                ))
-            st.markdown(t(
-                "attention.weights_line", positions=positions,
-                weights=vec(result.weights[step]),
-                total=num(result.weight_sums[step]),
-            ))
+                st.markdown(
+                    t(
+                        "attention.scores_line",
+                        scores=vec(result.scores[step]),
+                        masked=vec(result.masked_scores[step]),
+                    )
+                )
+            st.markdown(
+                t(
+                    "attention.weights_line",
+                    positions=positions,
+                    weights=vec(result.weights[step]),
+                    total=num(result.weight_sums[step]),
+                )
+            )
             for d in range(D):
                 st.markdown(t("attention.sum_component", d=d + 1, expr=weighted_sum_text(result, step, d)))
-            st.markdown(t("attention.context_line", step=step_label(step),
-                          vector=vec(result.contexts[step])))
+            st.markdown(t("attention.context_line", step=step_label(step), vector=vec(result.contexts[step])))
             if step in result.rows_not_one:
-                st.warning(t(
-                    "attention.not_one", step=step_label(step),
-                    total=num(result.given_sums[step]),
-                    normalised=vec(result.weights[step]),
-                ))
+                st.warning(
+                    t(
+                        "attention.not_one",
+                        step=step_label(step),
+                        total=num(result.given_sums[step]),
+                        normalised=vec(result.weights[step]),
+                    )
+                )
     if pad_positions:
         st.info(t("attention.pad_note", positions=", ".join(pad_positions)))
     check_badge(t("attention.check_what"), result.max_abs_diff, tol=1e-9)
@@ -118,8 +152,20 @@ def show_steps(config: AttentionConfig, result: AttentionResult) -> None:
 def chart_spec(config: AttentionConfig, language: str) -> Any:
     """The finished Vega-Lite spec, cached by value: building and validating it in Altair costs ~10x the math."""
     result = compute(config)
-    labels = {k: translate(language, f"attention.chart.{k}") for k in
-              ("position", "step", "weight", "score", "vector", "component", "value", "weights_title", "vectors_title")}
+    labels = {
+        k: translate(language, f"attention.chart.{k}")
+        for k in (
+            "position",
+            "step",
+            "weight",
+            "score",
+            "vector",
+            "component",
+            "value",
+            "weights_title",
+            "vectors_title",
+        )
+    }
     chart = attention_charts(weights_frame(result, config.pad), vectors_frame(result), labels)
     # Not validated here: tests/core/test_attention.py validates the chart's structure.
     return chart
@@ -138,10 +184,14 @@ def show_quiz(result: AttentionResult) -> None:
         t("attention.quiz_question"),
         [position_label(s) for s in range(S)],
         position_label(best),
-        t("attention.quiz_explain", step=step_label(last), position=position_label(best),
-          weight=num(result.weights[last, best]),
-          context=vec(result.contexts[last]),
-          vector=vec(result.values[best])),
+        t(
+            "attention.quiz_explain",
+            step=step_label(last),
+            position=position_label(best),
+            weight=num(result.weights[last, best]),
+            context=vec(result.contexts[last]),
+            vector=vec(result.values[best]),
+        ),
     )
 
 

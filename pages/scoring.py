@@ -54,9 +54,22 @@ from s2s_ui.widgets import (
 
 SOURCES = ("table", "encoder")
 DEFAULT_SENTENCE = "나는 책을 읽는다"
-INPUT_KEYS = ["scoring_from", "scoring_dec", "scoring_he", "scoring_enc", "scoring_sentence", "scoring_attn",
-              "scoring_seed", "scoring_scale", "scoring_focus", "scoring_window", "scoring_center", "scoring_D",
-              "scoring_query", "scoring_into"]
+INPUT_KEYS = [
+    "scoring_from",
+    "scoring_dec",
+    "scoring_he",
+    "scoring_enc",
+    "scoring_sentence",
+    "scoring_attn",
+    "scoring_seed",
+    "scoring_scale",
+    "scoring_focus",
+    "scoring_window",
+    "scoring_center",
+    "scoring_D",
+    "scoring_query",
+    "scoring_into",
+]
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
@@ -68,8 +81,7 @@ def compute(config: ScoringConfig) -> ScoringResult:
 # against the schema in tests/core/test_scoring.py instead of on every rerun).
 @cached_spec(max_entries=256)
 def chart_specs(config: ScoringConfig, labels: dict[str, str]) -> Any:
-    return {name: chart for name, chart in
-            page_charts(compute(config), config.focus, names(), labels).items()}
+    return dict(page_charts(compute(config), config.focus, names(), labels))
 
 
 def chart_labels(config: ScoringConfig, result: ScoringResult) -> dict[str, str]:
@@ -86,7 +98,6 @@ def chart_labels(config: ScoringConfig, result: ScoringResult) -> dict[str, str]
     return labels
 
 
-
 @st.cache_data(max_entries=64, show_spinner=False)
 def encoder_states(sentence: str, seed: int) -> tuple[tuple[float, ...], tuple[tuple[float, ...], ...]]:
     return states_from_encoder(sentence, seed)
@@ -97,15 +108,29 @@ def names() -> dict[str, str]:
 
 
 def choice(label_key: str, options: tuple[str, ...], default: str, key: str, prefix: str):
-    return linked(st.segmented_control, t(label_key), options, key=key, default=default,
-                  labels={o: t(f"{prefix}{o}") for o in options}, required=True)
+    return linked(
+        st.segmented_control,
+        t(label_key),
+        options,
+        key=key,
+        default=default,
+        labels={o: t(f"{prefix}{o}") for o in options},
+        required=True,
+    )
 
 
 def read_states(seed: int) -> tuple[str, list[list[object]]] | None:
     """The decoder state (as text) and the encoder states (rows), typed or taken from the encoder."""
     source = choice("scoring.from_label", SOURCES, "table", "scoring_from", "scoring.from_")
     if source == "encoder":
-        sentence = linked(st.text_input, t("scoring.sentence_label"), key="scoring_sentence", default=DEFAULT_SENTENCE, help=t("scoring.sentence_help"), max_chars=caps.MAX_TEXT_CHARS)
+        sentence = linked(
+            st.text_input,
+            t("scoring.sentence_label"),
+            key="scoring_sentence",
+            default=DEFAULT_SENTENCE,
+            help=t("scoring.sentence_help"),
+            max_chars=caps.MAX_TEXT_CHARS,
+        )
         try:
             s, rows = encoder_states(sentence, seed)
         except InputError as err:
@@ -115,11 +140,32 @@ def read_states(seed: int) -> tuple[str, list[list[object]]] | None:
         st.dataframe(states_table(rows), hide_index=True, width="stretch")
         return ", ".join(repr(x) for x in s), [list(r) for r in rows]
     left, right = st.columns([2, 3])
-    dec = linked(left.text_input, t("scoring.dec_label"), key="scoring_dec", default=", ".join(f"{x:g}" for x in DEFAULT_DEC), help=t("scoring.dec_help"))
-    H_e = linked(left.number_input, t("scoring.he_label"), key="scoring_he", default=len(DEFAULT_ENC[0]), min_value=1, max_value=MAX_SIZE, step=1)
+    dec = linked(
+        left.text_input,
+        t("scoring.dec_label"),
+        key="scoring_dec",
+        default=", ".join(f"{x:g}" for x in DEFAULT_DEC),
+        help=t("scoring.dec_help"),
+    )
+    H_e = linked(
+        left.number_input,
+        t("scoring.he_label"),
+        key="scoring_he",
+        default=len(DEFAULT_ENC[0]),
+        min_value=1,
+        max_value=MAX_SIZE,
+        step=1,
+    )
     with right:
-        rows = matrix_input("scoring_enc", DEFAULT_ENC, "scoring.field.enc_states", label=t("scoring.enc_label"),
-                            parse=lambda r: r, n_cols=int(H_e), col_names=[f"h{i + 1}" for i in range(int(H_e))])
+        rows = matrix_input(
+            "scoring_enc",
+            DEFAULT_ENC,
+            "scoring.field.enc_states",
+            label=t("scoring.enc_label"),
+            parse=lambda r: r,
+            n_cols=int(H_e),
+            col_names=[f"h{i + 1}" for i in range(int(H_e))],
+        )
     return None if rows is None else (dec, rows)
 
 
@@ -128,19 +174,69 @@ def read_inputs(boxes: dict) -> ScoringConfig | None:
     with boxes["inputs"]:
         st.subheader(t("scoring.inputs"))
         c1, c2, c3 = st.columns(3)
-        attn = linked(c1.number_input, t("scoring.attn_label"), key="scoring_attn", default=3, min_value=1, max_value=MAX_ATTN, step=1)
-        seed = linked(c2.number_input, t("scoring.seed_label"), key="scoring_seed", default=0, min_value=0, max_value=caps.MAX_SEED, step=1)
-        scale = linked(c3.number_input, t("scoring.scale_label"), key="scoring_scale", default=2.0, min_value=0.1, max_value=MAX_SCALE, step=0.5, help=t("scoring.scale_help"))
+        attn = linked(
+            c1.number_input,
+            t("scoring.attn_label"),
+            key="scoring_attn",
+            default=3,
+            min_value=1,
+            max_value=MAX_ATTN,
+            step=1,
+        )
+        seed = linked(
+            c2.number_input,
+            t("scoring.seed_label"),
+            key="scoring_seed",
+            default=0,
+            min_value=0,
+            max_value=caps.MAX_SEED,
+            step=1,
+        )
+        scale = linked(
+            c3.number_input,
+            t("scoring.scale_label"),
+            key="scoring_scale",
+            default=2.0,
+            min_value=0.1,
+            max_value=MAX_SCALE,
+            step=0.5,
+            help=t("scoring.scale_help"),
+        )
         states = read_states(int(seed))
         reset_button(INPUT_KEYS)
     with boxes["focus"]:
-        focus = linked(st.segmented_control, t("scoring.focus_label"), SCORERS, key="scoring_focus",
-                       default="additive", labels=names(), required=True)
+        focus = linked(
+            st.segmented_control,
+            t("scoring.focus_label"),
+            SCORERS,
+            key="scoring_focus",
+            default="additive",
+            labels=names(),
+            required=True,
+        )
     with boxes["window"]:
         window = choice("scoring.window_label", WINDOWS, "global", "scoring_window", "scoring.window_")
         c1, c2 = st.columns(2)
-        center = linked(c1.number_input, t("scoring.center_label"), key="scoring_center", default=3, min_value=-caps.MAX_SEQ_LEN, max_value=caps.MAX_SEQ_LEN, step=1, disabled=window != "local_m")
-        half_width = linked(c2.number_input, t("scoring.half_width_label"), key="scoring_D", default=1, min_value=1, max_value=MAX_HALF_WIDTH, step=1, disabled=window == "global")
+        center = linked(
+            c1.number_input,
+            t("scoring.center_label"),
+            key="scoring_center",
+            default=3,
+            min_value=-caps.MAX_SEQ_LEN,
+            max_value=caps.MAX_SEQ_LEN,
+            step=1,
+            disabled=window != "local_m",
+        )
+        half_width = linked(
+            c2.number_input,
+            t("scoring.half_width_label"),
+            key="scoring_D",
+            default=1,
+            min_value=1,
+            max_value=MAX_HALF_WIDTH,
+            step=1,
+            disabled=window == "global",
+        )
     with boxes["flow"]:
         c1, c2 = st.columns(2)
         with c1:
@@ -150,8 +246,19 @@ def read_inputs(boxes: dict) -> ScoringConfig | None:
     if states is None:
         return None
     try:
-        return parse_config(states[0], states[1], attn_size=attn, seed=seed, scale=scale, focus=focus, window=window,
-                            center=center, half_width=half_width, query_from=query_from, context_into=context_into)
+        return parse_config(
+            states[0],
+            states[1],
+            attn_size=attn,
+            seed=seed,
+            scale=scale,
+            focus=focus,
+            window=window,
+            center=center,
+            half_width=half_width,
+            query_from=query_from,
+            context_into=context_into,
+        )
     except InputError as err:
         with boxes["inputs"]:
             show_error(err)
@@ -166,12 +273,14 @@ def show_comparison(specs: dict[str, dict], result: ScoringResult) -> None:
     rows, errors = [], []
     for f in result.functions:
         missing = t("scoring.unavailable")
-        rows.append({
-            t("scoring.col_function"): fn[f.name],
-            t("scoring.col_scores"): masked_text(f.read) if f.read else missing,
-            t("scoring.col_weights"): vec(f.read.weights[0]) if f.read else missing,
-            t("scoring.col_context"): vec(f.read.context[0]) if f.read else missing,
-        })
+        rows.append(
+            {
+                t("scoring.col_function"): fn[f.name],
+                t("scoring.col_scores"): masked_text(f.read) if f.read else missing,
+                t("scoring.col_weights"): vec(f.read.weights[0]) if f.read else missing,
+                t("scoring.col_context"): vec(f.read.context[0]) if f.read else missing,
+            }
+        )
         if f.error and f.error[0] not in [e[0] for e in errors]:
             errors.append(f.error)
     # Formulas on one line, not in a column: four columns of vectors already fill a phone's width.
@@ -192,13 +301,14 @@ def show_focus(config: ScoringConfig, result: ScoringResult, specs: dict[str, di
         return
     read = f.read
     st.caption(t("scoring.qkv_caption"))
-    for column, part in zip(st.columns(3), ("query", "keys", "values")):
+    for column, part in zip(st.columns(3), ("query", "keys", "values"), strict=True):
         draw(column, specs[part])
     if f.name in ("dot", "scaled_dot"):
         st.markdown(t("scoring.keys_are_values", name=name))
     else:
-        st.markdown(t("scoring.keys_values", keys=tuple(read.keys.shape), values=tuple(read.values.shape),
-                      H_e=result.H_e))
+        st.markdown(
+            t("scoring.keys_values", keys=tuple(read.keys.shape), values=tuple(read.values.shape), H_e=result.H_e)
+        )
     st.markdown(t("scoring.weights_line", weights=vec(read.weights[0]), total=total(read.weights)))
     st.markdown(t("scoring.context_line", context=vec(read.context[0])))
     with st.expander(t("scoring.params_title", name=name)):
@@ -219,13 +329,28 @@ def show_window(config: ScoringConfig, result: ScoringResult, specs: dict[str, d
     if config.window == "global":
         st.markdown(t("scoring.global_line", S=result.S))
     elif config.window == "local_m":
-        st.markdown(t("scoring.local_m_line", lo=config.center - config.half_width, hi=config.center + config.half_width,
-                      positions=", ".join(inside)))
+        st.markdown(
+            t(
+                "scoring.local_m_line",
+                lo=config.center - config.half_width,
+                hi=config.center + config.half_width,
+                positions=", ".join(inside),
+            )
+        )
     else:
-        st.markdown(t("scoring.local_p_line", p=num(result.predicted_center), center=round(result.predicted_center),
-                      positions=", ".join(inside), sigma=num(config.half_width / 2)))
-    lines = [t("scoring.masked_line", masked=masked_text(read)),
-             t("scoring.align_line", align=vec(read.align[0]), total=total(read.align))]
+        st.markdown(
+            t(
+                "scoring.local_p_line",
+                p=num(result.predicted_center),
+                center=round(result.predicted_center),
+                positions=", ".join(inside),
+                sigma=num(config.half_width / 2),
+            )
+        )
+    lines = [
+        t("scoring.masked_line", masked=masked_text(read)),
+        t("scoring.align_line", align=vec(read.align[0]), total=total(read.align)),
+    ]
     if read.gauss is not None:
         lines.append(t("scoring.gauss_line", gauss=vec(read.gauss[0])))
     lines.append(t("scoring.final_line", weights=vec(read.weights[0]), total=total(read.weights)))
@@ -241,8 +366,21 @@ def show_flow(config: ScoringConfig, result: ScoringResult) -> None:
         return
     flow = result.flow
     st.markdown(t(f"scoring.flow_{config.query_from}_{config.context_into}"))
-    keys = ("y", "s_prev", "enc", "score", "weights", "context", "gru", "s_t", "combine", "combined", "logits",
-            "keys_edge", "values_edge")
+    keys = (
+        "y",
+        "s_prev",
+        "enc",
+        "score",
+        "weights",
+        "context",
+        "gru",
+        "s_t",
+        "combine",
+        "combined",
+        "logits",
+        "keys_edge",
+        "values_edge",
+    )
     st.graphviz_chart(flow_dot(flow, {k: t(f"scoring.diagram.{k}") for k in keys}), width="content")  # natural size
     shapes = ", ".join(f"{name} {shape}" for name, shape in flow.shapes)
     st.caption(t("scoring.flow_shapes", shapes=shapes))
@@ -259,8 +397,13 @@ def show_quiz(result: ScoringResult) -> None:
         return
     sharpest = max(peak, key=peak.get)
     listing = ", ".join(f"{md_escape(name)} {num(p)}" for name, p in peak.items())
-    predict_then_reveal("scoring_quiz", t("scoring.quiz_question"), list(peak), sharpest,
-                        t("scoring.quiz_explain", list=listing, name=sharpest))
+    predict_then_reveal(
+        "scoring_quiz",
+        t("scoring.quiz_question"),
+        list(peak),
+        sharpest,
+        t("scoring.quiz_explain", list=listing, name=sharpest),
+    )
 
 
 page_header("scoring")
@@ -277,9 +420,13 @@ config = read_inputs(boxes)
 if config is not None:
     result = compute(config)
     specs = chart_specs(config, chart_labels(config, result))
-    sections = (("quiz", lambda: show_quiz(result)), ("compare", lambda: show_comparison(specs, result)),
-                ("focus", lambda: show_focus(config, result, specs)), ("window", lambda: show_window(config, result, specs)),
-                ("flow", lambda: show_flow(config, result)))
+    sections = (
+        ("quiz", lambda: show_quiz(result)),
+        ("compare", lambda: show_comparison(specs, result)),
+        ("focus", lambda: show_focus(config, result, specs)),
+        ("window", lambda: show_window(config, result, specs)),
+        ("flow", lambda: show_flow(config, result)),
+    )
     for name, show in sections:
         with boxes[name]:
             show()

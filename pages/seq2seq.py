@@ -33,9 +33,22 @@ from s2s_ui.widgets import (
 )
 
 DEFAULT = Seq2SeqConfig()
-INPUT_KEYS = ["seq2seq_source", "seq2seq_cell", "seq2seq_seed", "seq2seq_embed", "seq2seq_enc_hidden",
-              "seq2seq_enc_layers", "seq2seq_bidir", "seq2seq_dec_hidden", "seq2seq_dec_layers", "seq2seq_bridge",
-              "seq2seq_steps", "seq2seq_top_k", "seq2seq_replacement", "seq2seq_step"]
+INPUT_KEYS = [
+    "seq2seq_source",
+    "seq2seq_cell",
+    "seq2seq_seed",
+    "seq2seq_embed",
+    "seq2seq_enc_hidden",
+    "seq2seq_enc_layers",
+    "seq2seq_bidir",
+    "seq2seq_dec_hidden",
+    "seq2seq_dec_layers",
+    "seq2seq_bridge",
+    "seq2seq_steps",
+    "seq2seq_top_k",
+    "seq2seq_replacement",
+    "seq2seq_step",
+]
 
 
 @st.cache_data(max_entries=128, show_spinner=False)
@@ -47,8 +60,7 @@ def compute(config: Seq2SeqConfig) -> Seq2SeqResult:
 # against the schema in tests/core/test_seq2seq.py instead of on every rerun).
 @cached_spec(max_entries=128)
 def chart_specs(config: Seq2SeqConfig, labels: dict[str, str]) -> Any:
-    charts = page_charts(compute(config), config.directions, config.enc_layers, labels)
-    return {name: chart for name, chart in charts.items()}
+    return dict(page_charts(compute(config), config.directions, config.enc_layers, labels))
 
 
 @cached_spec(max_entries=256)
@@ -57,15 +69,22 @@ def topk_spec(config: Seq2SeqConfig, step: int, labels: dict[str, str]) -> Any:
 
 
 CHART_KEYS = ("length", "delta", "series", "direction", "first", "last", "norm", "yours")
-TITLE_KEYS = ("outputs_title", "final_title", "cell_title", "states_title", "axis_component", "axis_position",
-              "axis_layer", "axis_step")
+TITLE_KEYS = (
+    "outputs_title",
+    "final_title",
+    "cell_title",
+    "states_title",
+    "axis_component",
+    "axis_position",
+    "axis_layer",
+    "axis_step",
+)
 
 
 def chart_labels() -> dict[str, str]:
     """Translated titles and axis names (part of the cache key, so each language is cached apart)."""
     labels = {k: t(f"seq2seq.chart.{k}") for k in CHART_KEYS} | {k: t(f"seq2seq.{k}") for k in TITLE_KEYS}
     return labels | {"title": t("seq2seq.chart.bn_title")}
-
 
 
 def size_input(label_key: str, key: str, value: int, hi: int) -> int:
@@ -75,11 +94,33 @@ def size_input(label_key: str, key: str, value: int, hi: int) -> int:
 def read_inputs(replacement_box) -> Seq2SeqConfig | None:
     """Widgets -> validated config; None (with a message naming the field) when an input is bad."""
     st.subheader(t("seq2seq.inputs"))
-    source = linked(st.text_input, t("seq2seq.source_label"), key="seq2seq_source", default=" ".join(DEFAULT.source), help=t("seq2seq.source_help"), max_chars=caps.MAX_TEXT_CHARS)
+    source = linked(
+        st.text_input,
+        t("seq2seq.source_label"),
+        key="seq2seq_source",
+        default=" ".join(DEFAULT.source),
+        help=t("seq2seq.source_help"),
+        max_chars=caps.MAX_TEXT_CHARS,
+    )
     top = st.columns(2)
-    cell = linked(top[0].segmented_control, t("seq2seq.cell_label"), CELLS, key="seq2seq_cell", default=DEFAULT.cell,
-                  labels={c: t(f"seq2seq.cell_{c}") for c in CELLS}, required=True)
-    seed = linked(top[1].number_input, t("seq2seq.seed_label"), key="seq2seq_seed", default=DEFAULT.seed, min_value=0, max_value=caps.MAX_SEED, step=1)
+    cell = linked(
+        top[0].segmented_control,
+        t("seq2seq.cell_label"),
+        CELLS,
+        key="seq2seq_cell",
+        default=DEFAULT.cell,
+        labels={c: t(f"seq2seq.cell_{c}") for c in CELLS},
+        required=True,
+    )
+    seed = linked(
+        top[1].number_input,
+        t("seq2seq.seed_label"),
+        key="seq2seq_seed",
+        default=DEFAULT.seed,
+        min_value=0,
+        max_value=caps.MAX_SEED,
+        step=1,
+    )
     enc_col, dec_col, run_col = st.columns(3)
     with enc_col.container(border=True):
         st.markdown(f"**{t('seq2seq.encoder_box')}**")
@@ -91,20 +132,46 @@ def read_inputs(replacement_box) -> Seq2SeqConfig | None:
         st.markdown(f"**{t('seq2seq.decoder_box')}**")
         dec_hidden = size_input("seq2seq.dec_hidden_label", "seq2seq_dec_hidden", DEFAULT.dec_hidden, caps.MAX_HIDDEN)
         dec_layers = size_input("seq2seq.dec_layers_label", "seq2seq_dec_layers", DEFAULT.dec_layers, caps.MAX_LAYERS)
-        bridge = linked(st.segmented_control, t("seq2seq.bridge_label"), BRIDGES, key="seq2seq_bridge",
-                        default=DEFAULT.bridge, labels={b: t(f"seq2seq.bridge_{b}") for b in BRIDGES},
-                        required=True, help=t("seq2seq.bridge_help"))
+        bridge = linked(
+            st.segmented_control,
+            t("seq2seq.bridge_label"),
+            BRIDGES,
+            key="seq2seq_bridge",
+            default=DEFAULT.bridge,
+            labels={b: t(f"seq2seq.bridge_{b}") for b in BRIDGES},
+            required=True,
+            help=t("seq2seq.bridge_help"),
+        )
     with run_col.container(border=True):
         st.markdown(f"**{t('seq2seq.decoding_box')}**")
         steps = size_input("seq2seq.steps_label", "seq2seq_steps", DEFAULT.steps, MAX_STEPS)
         top_k = size_input("seq2seq.top_k_label", "seq2seq_top_k", DEFAULT.top_k, MAX_TOP_K)
     with replacement_box:  # drawn in the bottleneck section, read now: the measurement depends on it
-        replacement = linked(st.text_input, t("seq2seq.replacement_label"), key="seq2seq_replacement", default=DEFAULT.replacement, help=t("seq2seq.replacement_help"), max_chars=MAX_WORD_CHARS)
+        replacement = linked(
+            st.text_input,
+            t("seq2seq.replacement_label"),
+            key="seq2seq_replacement",
+            default=DEFAULT.replacement,
+            help=t("seq2seq.replacement_help"),
+            max_chars=MAX_WORD_CHARS,
+        )
     reset_button(INPUT_KEYS)
     try:
-        return parse_config(source, cell=cell, embed=embed, enc_hidden=enc_hidden, enc_layers=enc_layers,
-                            bidirectional=bidirectional, dec_hidden=dec_hidden, dec_layers=dec_layers, bridge=bridge,
-                            steps=steps, top_k=top_k, seed=seed, replacement=replacement)
+        return parse_config(
+            source,
+            cell=cell,
+            embed=embed,
+            enc_hidden=enc_hidden,
+            enc_layers=enc_layers,
+            bidirectional=bidirectional,
+            dec_hidden=dec_hidden,
+            dec_layers=dec_layers,
+            bridge=bridge,
+            steps=steps,
+            top_k=top_k,
+            seed=seed,
+            replacement=replacement,
+        )
     except InputError as err:
         show_error(err)
         return None
@@ -145,8 +212,15 @@ def show_handoff(config: Seq2SeqConfig, result: Seq2SeqResult) -> None:
             st.warning(t("seq2seq.handoff_dirs"), icon=":material/warning:")
     else:
         rows = config.enc_layers * config.directions
-        st.markdown(t("seq2seq.handoff_bridge", rows=rows, flat=rows * config.enc_hidden,
-                      out=config.dec_layers * config.dec_hidden, dec=dec_shape))
+        st.markdown(
+            t(
+                "seq2seq.handoff_bridge",
+                rows=rows,
+                flat=rows * config.enc_hidden,
+                out=config.dec_layers * config.dec_hidden,
+                dec=dec_shape,
+            )
+        )
         if handoff.c0 is not None:
             st.markdown(t("seq2seq.handoff_bridge_c"))
     st.markdown(t("seq2seq.h0_line", vector=vec(handoff.h0[-1, 0])))
@@ -157,8 +231,16 @@ def show_handoff(config: Seq2SeqConfig, result: Seq2SeqResult) -> None:
 def pick_step(n_steps: int) -> int:
     """The step to inspect (0-based); a stale value (fewer steps now) falls back to step 1."""
     options = list(range(1, n_steps + 1))
-    step = linked(st.segmented_control, t("seq2seq.step_label"), options, key="seq2seq_step", default=1,
-                  labels={s: f"t{s}" for s in options}, parse=int, required=True)
+    step = linked(
+        st.segmented_control,
+        t("seq2seq.step_label"),
+        options,
+        key="seq2seq_step",
+        default=1,
+        labels={s: f"t{s}" for s in options},
+        parse=int,
+        required=True,
+    )
     return int(step or 1) - 1
 
 
@@ -175,8 +257,7 @@ def show_decoding(config: Seq2SeqConfig, result: Seq2SeqResult) -> None:
     left, right = st.columns(2)
     with left.container(border=True):
         st.markdown(t("seq2seq.step_input", token=md_escape(step.input_token)))
-        st.markdown(t("seq2seq.step_h", before=vec(step.h_prev), after=vec(step.h_new),
-                      change=num(step.change)))
+        st.markdown(t("seq2seq.step_h", before=vec(step.h_prev), after=vec(step.h_new), change=num(step.change)))
         if step.c_new is not None:
             st.markdown(t("seq2seq.step_c", cell=vec(step.c_new)))
         st.markdown(t("seq2seq.step_chosen", token=md_escape(step.chosen), p=prob(step.top[0][1])))
@@ -189,8 +270,9 @@ def show_decoding(config: Seq2SeqConfig, result: Seq2SeqResult) -> None:
     with left:
         st.markdown(f"**{t('seq2seq.steps_table')}**")
         table = steps_frame(dec)
-        st.dataframe(table.rename(columns={c: t(f"seq2seq.col.{c}") for c in table.columns}),
-                     hide_index=True, width="stretch")
+        st.dataframe(
+            table.rename(columns={c: t(f"seq2seq.col.{c}") for c in table.columns}), hide_index=True, width="stretch"
+        )
     draw(right, chart_specs(config, chart_labels())["states"])
     check_badge(t("seq2seq.check_what", cell=config.cell.upper()), dec.one_call_diff, tol=1e-9)
 
@@ -203,8 +285,18 @@ def show_bottleneck(config: Seq2SeqConfig, result: Seq2SeqResult) -> None:
     if m["ratio"] is None:
         st.info(t("seq2seq.bn_same"))
         return
-    st.markdown(t("seq2seq.bn_first", old=md_escape(b.first_word), new=md_escape(b.replacement), short=sci(m["short"]),
-                  n=m["n"], long=sci(m["long"]), N=m["N"], ratio=pct(m["ratio"])))
+    st.markdown(
+        t(
+            "seq2seq.bn_first",
+            old=md_escape(b.first_word),
+            new=md_escape(b.replacement),
+            short=sci(m["short"]),
+            n=m["n"],
+            long=sci(m["long"]),
+            N=m["N"],
+            ratio=pct(m["ratio"]),
+        )
+    )
     st.markdown(t("seq2seq.bn_last", value=sci(m["last_long"]), N=m["N"]))
     if m["backward_long"] is not None:
         st.markdown(t("seq2seq.bn_backward", value=sci(m["backward_long"]), N=m["N"]))
@@ -217,9 +309,20 @@ def show_quiz(result: Seq2SeqResult) -> None:
         return
     options = [t(f"seq2seq.quiz_{k}") for k in ("less", "same", "more")]
     correct = options[0] if m["ratio"] < 0.5 else options[2] if m["ratio"] > 2 else options[1]
-    predict_then_reveal("seq2seq_quiz", t("seq2seq.quiz_question", N=m["N"], n=m["n"]), options, correct,
-                        t("seq2seq.quiz_explain", short=sci(m["short"]), long=sci(m["long"]), n=m["n"], N=m["N"],
-                          ratio=pct(m["ratio"])))
+    predict_then_reveal(
+        "seq2seq_quiz",
+        t("seq2seq.quiz_question", N=m["N"], n=m["n"]),
+        options,
+        correct,
+        t(
+            "seq2seq.quiz_explain",
+            short=sci(m["short"]),
+            long=sci(m["long"]),
+            n=m["n"],
+            N=m["N"],
+            ratio=pct(m["ratio"]),
+        ),
+    )
 
 
 page_header("seq2seq")

@@ -19,7 +19,9 @@ def _bars_width(weights: pd.DataFrame) -> int:
 
 def attention_charts(weights: pd.DataFrame, vectors: pd.DataFrame, labels: dict[str, str]) -> alt.VConcatChart:
     """labels: translated axis titles {"position", "step", "weight", "vector", "component", "value"}."""
-    hover = alt.selection_point(name="hover_position", fields=["position"], on="pointerover", clear="pointerout", empty=False)
+    hover = alt.selection_point(
+        name="hover_position", fields=["position"], on="pointerover", clear="pointerout", empty=False
+    )
 
     base = alt.Chart(weights)
     bars = (
@@ -47,16 +49,22 @@ def attention_charts(weights: pd.DataFrame, vectors: pd.DataFrame, labels: dict[
         x=alt.X("component:N", title=labels["component"], sort=None, axis=alt.Axis(labelAngle=0)),
         y=alt.Y("vector:N", title=labels["vector"], sort=None),
     )
-    cells = heat.mark_rect().encode(
-        color=alt.Color("value:Q", title=labels["value"], scale=alt.Scale(scheme="blues"), legend=alt.Legend(orient="bottom")),
-        stroke=alt.condition(hover, alt.value("#ff4b4b"), alt.value(None)),
-        strokeWidth=alt.condition(hover, alt.value(3), alt.value(0)),
-        tooltip=[
-            alt.Tooltip("vector:N", title=labels["vector"]),
-            alt.Tooltip("component:N", title=labels["component"]),
-            alt.Tooltip("value:Q", title=labels["value"], format=NUM_D3),
-        ],
-    ).add_params(hover)
+    cells = (
+        heat.mark_rect()
+        .encode(
+            color=alt.Color(
+                "value:Q", title=labels["value"], scale=alt.Scale(scheme="blues"), legend=alt.Legend(orient="bottom")
+            ),
+            stroke=alt.condition(hover, alt.value("#ff4b4b"), alt.value(None)),
+            strokeWidth=alt.condition(hover, alt.value(3), alt.value(0)),
+            tooltip=[
+                alt.Tooltip("vector:N", title=labels["vector"]),
+                alt.Tooltip("component:N", title=labels["component"]),
+                alt.Tooltip("value:Q", title=labels["value"], format=NUM_D3),
+            ],
+        )
+        .add_params(hover)
+    )
     text = heat.mark_text(fontSize=13).encode(
         text=alt.Text("value:Q", format=NUM_D3),
         color=alt.value("black"),

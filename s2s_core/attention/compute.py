@@ -74,7 +74,7 @@ def parse_config(
             for s, w in enumerate(row, start=1):
                 if w < 0:
                     raise InputError("attention.error.negative_weight", "attention.field.steps", row=t, col=s)
-            real = [w for w, p in zip(row, pad) if not p]
+            real = [w for w, p in zip(row, pad, strict=True) if not p]
             if sum(real) <= 0:
                 raise InputError("attention.error.zero_row", "attention.field.steps", row=t)
     return AttentionConfig(
@@ -89,7 +89,9 @@ def _hand_contexts(weights: list[list[float]], values: list[list[float]]) -> tup
     """context[t][d] = sum_s weight[t][s] * value[s][d], written as the loops a learner would do by hand."""
     out = []
     for w_row in weights:
-        out.append(tuple(sum(w * v_row[d] for w, v_row in zip(w_row, values)) for d in range(len(values[0]))))
+        out.append(
+            tuple(sum(w * v_row[d] for w, v_row in zip(w_row, values, strict=True)) for d in range(len(values[0])))
+        )
     return tuple(out)
 
 

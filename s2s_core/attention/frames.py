@@ -43,12 +43,26 @@ def vectors_frame(result: AttentionResult) -> pd.DataFrame:
     S, D = result.values.shape
     for s in range(S):
         for d in range(D):
-            rows.append({"vector": position_label(s), "kind": "source", "position": position_label(s),
-                         "component": f"d{d + 1}", "value": float(result.values[s, d])})
+            rows.append(
+                {
+                    "vector": position_label(s),
+                    "kind": "source",
+                    "position": position_label(s),
+                    "component": f"d{d + 1}",
+                    "value": float(result.values[s, d]),
+                }
+            )
     for t in range(result.contexts.shape[0]):
         for d in range(D):
-            rows.append({"vector": f"context {step_label(t)}", "kind": "context", "position": None,
-                         "component": f"d{d + 1}", "value": float(result.contexts[t, d])})
+            rows.append(
+                {
+                    "vector": f"context {step_label(t)}",
+                    "kind": "context",
+                    "position": None,
+                    "component": f"d{d + 1}",
+                    "value": float(result.contexts[t, d]),
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -56,5 +70,5 @@ def weighted_sum_text(result: AttentionResult, t: int, d: int) -> str:
     """'0.2×2 + 0.3×0 + 0.5×6 = 3.4' for step t, component d (numbers rounded for reading)."""
     w = result.weights[t].tolist()
     v = result.values[:, d].tolist()
-    parts = " + ".join(f"{num(wi)}×{num(vi)}" for wi, vi in zip(w, v))
+    parts = " + ".join(f"{num(wi)}×{num(vi)}" for wi, vi in zip(w, v, strict=True))
     return f"{parts} = {num(float(result.contexts[t, d]))}"

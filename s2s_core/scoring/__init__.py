@@ -18,7 +18,20 @@ from s2s_core.scoring.functions import (
 from s2s_core.scoring.modules import AdditiveScore, ConcatScore, DotScore, GeneralScore, ScaledDotScore
 
 __all__ = [
-    "AdditiveScore", "ConcatScore", "DotScore", "GeneralScore", "ScaledDotScore", "ScoringConfig",
-    "ScoringResult", "additive_score", "compare", "concat_score", "dot_score", "general_score",
-    "masked_softmax", "parse_config", "scaled_dot_score", "weighted_sum",
+    "AdditiveScore",
+    "ConcatScore",
+    "DotScore",
+    "GeneralScore",
+    "ScaledDotScore",
+    "ScoringConfig",
+    "ScoringResult",
+    "additive_score",
+    "compare",
+    "concat_score",
+    "dot_score",
+    "general_score",
+    "masked_softmax",
+    "parse_config",
+    "scaled_dot_score",
+    "weighted_sum",
 ]

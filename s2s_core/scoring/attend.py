@@ -64,6 +64,15 @@ def attend(
     # 5) The context sums the ORIGINAL encoder states (values), not the transformed keys.
     context = weighted_sum(weights, enc)  # (B, H_e)
     return Read(
-        query=scorer.query(s), keys=scorer.keys(enc), values=enc, scores=scores, mask=mask,
-        masked_scores=masked_scores, align=align, gauss=gauss, weights=weights, context=context, center=p,
+        query=scorer.query(s),
+        keys=scorer.keys(enc),
+        values=enc,
+        scores=scores,
+        mask=mask,
+        masked_scores=masked_scores,
+        align=align,
+        gauss=gauss,
+        weights=weights,
+        context=context,
+        center=p,
     )

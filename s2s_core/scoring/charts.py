@@ -21,34 +21,52 @@ def comparison_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.LayerCh
     )
     cells = base.mark_rect(stroke="white").encode(
         color=alt.Color("weight:Q", title=labels["weight"], scale=alt.Scale(scheme="oranges", domain=[0, 1])),
-        tooltip=[alt.Tooltip("function:N"), alt.Tooltip("position:N", title=labels["position"]),
-                 alt.Tooltip("score:Q", title=labels["score"], format=NUM_D3),
-                 alt.Tooltip("weight:Q", title=labels["weight"], format=NUM_D3)],
+        tooltip=[
+            alt.Tooltip("function:N"),
+            alt.Tooltip("position:N", title=labels["position"]),
+            alt.Tooltip("score:Q", title=labels["score"], format=NUM_D3),
+            alt.Tooltip("weight:Q", title=labels["weight"], format=NUM_D3),
+        ],
     )
-    text = with_cell_label(base, "weight", "position").mark_text(fontSize=12).encode(
-        text=alt.Text("label:N"),
-        color=alt.condition("datum.weight > 0.6", alt.value("white"), alt.value("black")),
+    text = (
+        with_cell_label(base, "weight", "position")
+        .mark_text(fontSize=12)
+        .encode(
+            text=alt.Text("label:N"),
+            color=alt.condition("datum.weight > 0.6", alt.value("white"), alt.value("black")),
+        )
     )
     return (cells + text).properties(title=labels["title"], height=alt.Step(30), width="container")
 
 
 def window_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.LayerChart:
     """Final weights as bars (grey outside the window); Luong's Gaussian as a line when there is one."""
-    bars = alt.Chart(frame).mark_bar().encode(
-        x=alt.X("position:N", title=labels["position"], sort=None),
-        y=alt.Y("weight:Q", title=labels["weight"], scale=alt.Scale(domain=[0, 1])),
-        color=alt.condition("datum.in_window", alt.value("#ff8c42"), alt.value("#d0d0d0")),
-        tooltip=[alt.Tooltip("position:N", title=labels["position"]),
-                 alt.Tooltip("score:Q", title=labels["score"], format=NUM_D3),
-                 alt.Tooltip("align:Q", title=labels["align"], format=NUM_D3),
-                 alt.Tooltip("weight:Q", title=labels["weight"], format=NUM_D3)],
+    bars = (
+        alt.Chart(frame)
+        .mark_bar()
+        .encode(
+            x=alt.X("position:N", title=labels["position"], sort=None),
+            y=alt.Y("weight:Q", title=labels["weight"], scale=alt.Scale(domain=[0, 1])),
+            color=alt.condition("datum.in_window", alt.value("#ff8c42"), alt.value("#d0d0d0")),
+            tooltip=[
+                alt.Tooltip("position:N", title=labels["position"]),
+                alt.Tooltip("score:Q", title=labels["score"], format=NUM_D3),
+                alt.Tooltip("align:Q", title=labels["align"], format=NUM_D3),
+                alt.Tooltip("weight:Q", title=labels["weight"], format=NUM_D3),
+            ],
+        )
     )
     layers = [bars]
     if frame["gauss"].notna().any():
-        layers.append(alt.Chart(frame).mark_line(point=True, color="#1f77b4", strokeDash=[5, 3]).encode(
-            x=alt.X("position:N", sort=None), y="gauss:Q",
-            tooltip=[alt.Tooltip("gauss:Q", title=labels["gauss"], format=NUM_D3)],
-        ))
+        layers.append(
+            alt.Chart(frame)
+            .mark_line(point=True, color="#1f77b4", strokeDash=[5, 3])
+            .encode(
+                x=alt.X("position:N", sort=None),
+                y="gauss:Q",
+                tooltip=[alt.Tooltip("gauss:Q", title=labels["gauss"], format=NUM_D3)],
+            )
+        )
     return alt.layer(*layers).properties(title=labels["title"], height=220, width="container")
 
 
@@ -68,13 +86,28 @@ def flow_dot(flow: FlowResult, labels: dict[str, str]) -> str:
         return f'  {name} [label="{text}{shape}", shape={kind}, style="rounded,filled", fillcolor="{fill}"];'
 
     lines = [
-        "digraph step {", "  rankdir=TB; nodesep=0.25; ranksep=0.3;", '  node [fontname="Noto Sans CJK KR, sans-serif", fontsize=11];',
-        node("y", "y", "y"), node("s_prev", "s_prev", "s_prev"), node("enc", "enc", "enc"),
-        node("score", "score", None, "op"), node("weights", "weights", "weights"), node("context", "context", "context"),
-        node("gru", "gru", None, "op"), node("s_t", "s_t", "s_t"), node("logits", "logits", "logits"),
+        "digraph step {",
+        "  rankdir=TB; nodesep=0.25; ranksep=0.3;",
+        '  node [fontname="Noto Sans CJK KR, sans-serif", fontsize=11];',
+        node("y", "y", "y"),
+        node("s_prev", "s_prev", "s_prev"),
+        node("enc", "enc", "enc"),
+        node("score", "score", None, "op"),
+        node("weights", "weights", "weights"),
+        node("context", "context", "context"),
+        node("gru", "gru", None, "op"),
+        node("s_t", "s_t", "s_t"),
+        node("logits", "logits", "logits"),
     ]
-    edges = [("enc", "score"), ("score", "weights"), ("weights", "context"), ("enc", "context"),
-             ("y", "gru"), ("s_prev", "gru"), ("gru", "s_t")]
+    edges = [
+        ("enc", "score"),
+        ("score", "weights"),
+        ("weights", "context"),
+        ("enc", "context"),
+        ("y", "gru"),
+        ("s_prev", "gru"),
+        ("gru", "s_t"),
+    ]
     edges.append(("s_prev", "score") if flow.query_from == "previous" else ("s_t", "score"))
     if flow.context_into == "input":
         edges += [("context", "gru"), ("s_t", "logits")]
@@ -92,7 +125,9 @@ def flow_dot(flow: FlowResult, labels: dict[str, str]) -> str:
     return "\n".join(lines)
 
 
-def page_charts(result: ScoringResult, focus: str, names: dict[str, str], labels: dict[str, str]) -> dict[str, alt.TopLevelMixin]:
+def page_charts(
+    result: ScoringResult, focus: str, names: dict[str, str], labels: dict[str, str]
+) -> dict[str, alt.TopLevelMixin]:
     """Every chart of the page by name (the page caches their Vega-Lite dicts).
 
     labels: translated titles and axis names: compare_title, window_title, query_title, keys_title,

@@ -15,34 +15,34 @@ from s2s_core.scoring.compute import ScoringConfig
 MODULES = Path(__file__).with_name("modules.py")
 
 WINDOW_CODE = {
-    "global": '''    weights = scores.softmax(dim=-1)  # (1, S): global attention reads every position''',
-    "local_m": '''    p = torch.full((1,), float(CENTER), dtype=torch.float64)  # (1,) local-m: a fixed centre
+    "global": """    weights = scores.softmax(dim=-1)  # (1, S): global attention reads every position""",
+    "local_m": """    p = torch.full((1,), float(CENTER), dtype=torch.float64)  # (1,) local-m: a fixed centre
     mask = window_mask(enc.shape[1], p, HALF_WIDTH)  # (1, S) True inside [p - D, p + D]
-    weights = scores.masked_fill(~mask, float("-inf")).softmax(dim=-1)  # (1, S): 0 outside the window''',
-    "local_p": '''    p = locator(s, enc.shape[1])  # (1,) local-p: the decoder state predicts the centre
+    weights = scores.masked_fill(~mask, float("-inf")).softmax(dim=-1)  # (1, S): 0 outside the window""",
+    "local_p": """    p = locator(s, enc.shape[1])  # (1,) local-p: the decoder state predicts the centre
     mask = window_mask(enc.shape[1], p, HALF_WIDTH)  # (1, S)
     align = scores.masked_fill(~mask, float("-inf")).softmax(dim=-1)  # (1, S): sums to 1 over the window
-    weights = align * gaussian(enc.shape[1], p, HALF_WIDTH)  # (1, S): Luong does not renormalise''',
+    weights = align * gaussian(enc.shape[1], p, HALF_WIDTH)  # (1, S): Luong does not renormalise""",
 }
 
 FLOW_CODE = {
-    ("previous", "input"): '''        _, weights, context = attend(focus, s_prev, ENC, locator)  # score with s_(t-1)
+    ("previous", "input"): """        _, weights, context = attend(focus, s_prev, ENC, locator)  # score with s_(t-1)
         gru_in = torch.cat([y, context], dim=-1)  # (1, E + H_e): the context joins the GRU's input
         s_t = step.gru(gru_in, s_prev)  # (1, H_d)
         logits = step.out(s_t)  # (1, V)
-        tensors = dict(weights=weights, context=context, gru_in=gru_in, s_t=s_t, logits=logits)''',
-    ("previous", "output"): '''        _, weights, context = attend(focus, s_prev, ENC, locator)  # score with s_(t-1)
+        tensors = dict(weights=weights, context=context, gru_in=gru_in, s_t=s_t, logits=logits)""",
+    ("previous", "output"): """        _, weights, context = attend(focus, s_prev, ENC, locator)  # score with s_(t-1)
         gru_in = y  # (1, E)
         s_t = step.gru(gru_in, s_prev)  # (1, H_d)
         combined = torch.tanh(step.combine(torch.cat([context, s_t], dim=-1)))  # (1, H_d)
         logits = step.out(combined)  # (1, V)
-        tensors = dict(weights=weights, context=context, gru_in=gru_in, s_t=s_t, logits=logits, combined=combined)''',
-    ("current", "output"): '''        gru_in = y  # (1, E)
+        tensors = dict(weights=weights, context=context, gru_in=gru_in, s_t=s_t, logits=logits, combined=combined)""",
+    ("current", "output"): """        gru_in = y  # (1, E)
         s_t = step.gru(gru_in, s_prev)  # (1, H_d): the GRU runs first
         _, weights, context = attend(focus, s_t, ENC, locator)  # score with the new state s_t
         combined = torch.tanh(step.combine(torch.cat([context, s_t], dim=-1)))  # (1, H_d)
         logits = step.out(combined)  # (1, V)
-        tensors = dict(weights=weights, context=context, gru_in=gru_in, s_t=s_t, logits=logits, combined=combined)''',
+        tensors = dict(weights=weights, context=context, gru_in=gru_in, s_t=s_t, logits=logits, combined=combined)""",
 }
 
 
@@ -62,15 +62,17 @@ def script(config: ScoringConfig) -> str:
     wiring = (config.query_from, config.context_into)
     dot_focus = config.focus in ("dot", "scaled_dot") and H_d != H_e
     if wiring not in FLOW_CODE:
-        flow_body = '''        print("flow: impossible: s_t cannot score before the GRU has the context it needs")'''
+        flow_body = """        print("flow: impossible: s_t cannot score before the GRU has the context it needs")"""
     elif dot_focus:
-        flow_body = f'''        print("flow: {config.focus} needs H_d == H_e")'''
+        flow_body = f"""        print("flow: {config.focus} needs H_d == H_e")"""
     else:
-        flow_body = f'''        step = init_uniform(AttnDecoderStep({flow.FLOW_EMBED}, H_D, H_E, {flow.FLOW_VOCAB}, {config.context_into!r}), SEED + 10)
-        y = torch.randn(1, {flow.FLOW_EMBED}, generator=torch.Generator().manual_seed(SEED + 11), dtype=torch.float64)  # (1, E)
+        step_args = f"{flow.FLOW_EMBED}, H_D, H_E, {flow.FLOW_VOCAB}, {config.context_into!r}"
+        flow_body = f"""        step = init_uniform(AttnDecoderStep({step_args}), SEED + 10)
+        gen = torch.Generator().manual_seed(SEED + 11)
+        y = torch.randn(1, {flow.FLOW_EMBED}, generator=gen, dtype=torch.float64)  # (1, E)
 {FLOW_CODE[wiring]}
         print("flow shapes:", {{name: tuple(t.shape) for name, t in tensors.items()}})
-        print("flow weights:", rounded(weights[0]))'''
+        print("flow weights:", rounded(weights[0]))"""
     return f'''"""Bahdanau vs Luong: every score function on the same decoder state and encoder states."""
 from __future__ import annotations
 

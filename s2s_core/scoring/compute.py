@@ -14,8 +14,8 @@ import torch
 from s2s_core import caps
 from s2s_core.errors import InputError
 from s2s_core.scoring.attend import Read, attend
-from s2s_core.scoring.functions import check_same_size
 from s2s_core.scoring.flow import FlowResult, check_wiring, decoder_step
+from s2s_core.scoring.functions import check_same_size
 from s2s_core.scoring.modules import SCORERS, ConcatScore, LocalPosition, build_scorers, init_uniform
 from s2s_core.scoring.window import check_center
 from s2s_core.validate import check_choice, check_float, check_int, parse_matrix, parse_vector
@@ -190,14 +190,27 @@ def compare(config: ScoringConfig) -> ScoringResult:
         check_wiring(config.query_from, config.context_into)
         if config.focus in ("dot", "scaled_dot"):
             check_same_size(s, enc, "scoring.field.focus")
-        flow = decoder_step(scorers[config.focus], s, enc, config.query_from, config.context_into,  # type: ignore[arg-type]
-                            config.seed, window=config.window, **window)  # type: ignore[arg-type]
+        flow = decoder_step(
+            scorers[config.focus],
+            s,
+            enc,
+            config.query_from,
+            config.context_into,  # type: ignore[arg-type]
+            config.seed,
+            window=config.window,
+            **window,
+        )  # type: ignore[arg-type]
     except InputError as err:
         flow_error = error_parts(err)
 
     usable = [f.max_abs_diff for f in results if f.error is None]
     return ScoringResult(
-        S=S, H_e=H_e, functions=tuple(results), concat_as_additive_diff=twin_diff,
-        max_abs_diff=max(usable) if usable else 0.0, predicted_center=predicted,
-        flow=flow, flow_error=flow_error,
+        S=S,
+        H_e=H_e,
+        functions=tuple(results),
+        concat_as_additive_diff=twin_diff,
+        max_abs_diff=max(usable) if usable else 0.0,
+        predicted_center=predicted,
+        flow=flow,
+        flow_error=flow_error,
     )

@@ -95,12 +95,26 @@ def decoder_step(
             combined = torch.tanh(step.combine(torch.cat([read.context, s_t], dim=-1)))  # (B, H_e + H_d) -> (B, H_d)
         logits = step.out(combined if combined is not None else s_t)  # (B, V)
     query = s_prev if query_from == "previous" else s_t
-    tensors = {"y": y, "s_prev": s_prev, "query": query, "enc": enc, "weights": read.weights,
-               "context": read.context, "gru_in": gru_in, "s_t": s_t, "logits": logits}
+    tensors = {
+        "y": y,
+        "s_prev": s_prev,
+        "query": query,
+        "enc": enc,
+        "weights": read.weights,
+        "context": read.context,
+        "gru_in": gru_in,
+        "s_t": s_t,
+        "logits": logits,
+    }
     if combined is not None:
         tensors["combined"] = combined
     return FlowResult(
-        query_from=query_from, context_into=context_into, s_prev=s_prev, query=query, read=read,
-        s_t=s_t, logits=logits,
+        query_from=query_from,
+        context_into=context_into,
+        s_prev=s_prev,
+        query=query,
+        read=read,
+        s_t=s_t,
+        logits=logits,
         shapes=tuple((name, tuple(t.shape)) for name, t in tensors.items()),
     )

@@ -24,27 +24,34 @@ def comparison_frame(result: ScoringResult, names: dict[str, str]) -> pd.DataFra
         if f.read is None:
             continue
         for j in range(result.S):
-            rows.append({
-                "function": names[f.name],
-                "position": position_label(j),
-                "score": float(f.read.scores[0, j]),
-                "weight": float(f.read.weights[0, j]),
-                "in_window": bool(f.read.mask[0, j]),
-            })
+            rows.append(
+                {
+                    "function": names[f.name],
+                    "position": position_label(j),
+                    "score": float(f.read.scores[0, j]),
+                    "weight": float(f.read.weights[0, j]),
+                    "in_window": bool(f.read.mask[0, j]),
+                }
+            )
     return pd.DataFrame(rows)
 
 
 def window_frame(read: Read) -> pd.DataFrame:
     """One row per position of one read: raw score, in window, softmax over the window, Gaussian, final weight."""
     S = read.scores.shape[1]
-    return pd.DataFrame([{
-        "position": position_label(j),
-        "score": float(read.scores[0, j]),
-        "in_window": bool(read.mask[0, j]),
-        "align": float(read.align[0, j]),
-        "gauss": None if read.gauss is None else float(read.gauss[0, j]),
-        "weight": float(read.weights[0, j]),
-    } for j in range(S)])
+    return pd.DataFrame(
+        [
+            {
+                "position": position_label(j),
+                "score": float(read.scores[0, j]),
+                "in_window": bool(read.mask[0, j]),
+                "align": float(read.align[0, j]),
+                "gauss": None if read.gauss is None else float(read.gauss[0, j]),
+                "weight": float(read.weights[0, j]),
+            }
+            for j in range(S)
+        ]
+    )
 
 
 def masked_text(read: Read) -> str:
@@ -59,17 +66,20 @@ def total(tensor) -> str:
 
 def states_table(rows: tuple[tuple[float, ...], ...]) -> pd.DataFrame:
     """Encoder states as a small read-only table: one row per source position."""
-    return pd.DataFrame([[position_label(j), *r] for j, r in enumerate(rows)],
-                        columns=["", *[f"h{i + 1}" for i in range(len(rows[0]))]])
+    return pd.DataFrame(
+        [[position_label(j), *r] for j, r in enumerate(rows)], columns=["", *[f"h{i + 1}" for i in range(len(rows[0]))]]
+    )
 
 
 def qkv_frames(read: Read) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """Query (1, ·), keys (S, ·) and values (S, H_e) of one read, as heatmap frames."""
     positions = [position_label(j) for j in range(read.keys.shape[1])]
     q, k, v = read.query[0:1], read.keys[0], read.values[0]  # (1, ·), (S, ·), (S, H_e)
-    return (matrix_frame(q, ["s"], [f"q{i + 1}" for i in range(q.shape[1])]),
-            matrix_frame(k, positions, [f"k{i + 1}" for i in range(k.shape[1])]),
-            matrix_frame(v, positions, [f"h{i + 1}" for i in range(v.shape[1])]))
+    return (
+        matrix_frame(q, ["s"], [f"q{i + 1}" for i in range(q.shape[1])]),
+        matrix_frame(k, positions, [f"k{i + 1}" for i in range(k.shape[1])]),
+        matrix_frame(v, positions, [f"h{i + 1}" for i in range(v.shape[1])]),
+    )
 
 
 def param_tables(params) -> list[tuple[str, tuple[int, ...], list[list[str]]]]:

@@ -23,8 +23,15 @@ def states_from_encoder(sentence: Any, seed: Any = 0) -> tuple[tuple[float, ...]
     except InputError as err:  # name this page's own field in the message
         field = {"seq2seq.field.source": "scoring.field.sentence", "seq2seq.field.seed": "scoring.field.seed"}
         raise InputError(err.key, field.get(err.field, err.field), **err.params) from None
-    config = Seq2SeqConfig(source=base.source, cell="gru", embed=4, enc_hidden=ENCODER_HIDDEN,
-                           dec_hidden=ENCODER_HIDDEN, steps=1, seed=base.seed)
+    config = Seq2SeqConfig(
+        source=base.source,
+        cell="gru",
+        embed=4,
+        enc_hidden=ENCODER_HIDDEN,
+        dec_hidden=ENCODER_HIDDEN,
+        steps=1,
+        seed=base.seed,
+    )
     enc = encode(config)
     states = decode(config, hand_off(config, enc)).states  # (T+1, H_d): h0, then after step 1
     rows = tuple(tuple(rounded(row)) for row in enc.outputs[0])  # (S, H_e)

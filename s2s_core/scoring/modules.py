@@ -94,7 +94,7 @@ class ConcatScore(nn.Module):
         self.v = nn.Linear(attn_size, 1, bias=False)  # weight (1, A)
 
     def keys(self, enc: torch.Tensor) -> torch.Tensor:
-        return enc @ self.W_c.weight[:, self.dec_size:].T  # (B, S, H_e) @ (H_e, A) -> (B, S, A)
+        return enc @ self.W_c.weight[:, self.dec_size :].T  # (B, S, H_e) @ (H_e, A) -> (B, S, A)
 
     def query(self, s: torch.Tensor) -> torch.Tensor:
         return s @ self.W_c.weight[:, : self.dec_size].T  # (B, H_d) @ (H_d, A) -> (B, A)

@@ -19,11 +19,16 @@ def heatmap(frame: pd.DataFrame, title: str, x_title: str, y_title: str) -> alt.
     )
     cells = base.mark_rect().encode(
         color=alt.Color("value:Q", title=None, scale=alt.Scale(scheme="redblue", domainMid=0, reverse=True)),
-        tooltip=[alt.Tooltip("row:N", title=y_title), alt.Tooltip("col:N", title=x_title),
-                 alt.Tooltip("value:Q", format=NUM_D3)],
+        tooltip=[
+            alt.Tooltip("row:N", title=y_title),
+            alt.Tooltip("col:N", title=x_title),
+            alt.Tooltip("value:Q", format=NUM_D3),
+        ],
     )
-    text = with_cell_label(base, "value", "col").mark_text(fontSize=11).encode(
-        text=alt.Text("label:N"), color=alt.value("black")
+    text = (
+        with_cell_label(base, "value", "col")
+        .mark_text(fontSize=11)
+        .encode(text=alt.Text("label:N"), color=alt.value("black"))
     )
     return (cells + text).properties(title=title, height=alt.Step(26), width="container")
 
@@ -37,7 +42,10 @@ def topk_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
             x=alt.X("p:Q", title=labels["p"], scale=alt.Scale(domain=[0, 1])),
             y=alt.Y("token:N", title=labels["token"], sort="-x"),
             color=alt.condition("datum.chosen", alt.value("#ff4b4b"), alt.value("#8fb3d9")),
-            tooltip=[alt.Tooltip("token:N", title=labels["token"]), alt.Tooltip("p:Q", title=labels["p"], format=NUM_D3)],
+            tooltip=[
+                alt.Tooltip("token:N", title=labels["token"]),
+                alt.Tooltip("p:Q", title=labels["p"], format=NUM_D3),
+            ],
         )
         .properties(title=labels["title"], height=alt.Step(24), width="container")
     )
@@ -55,16 +63,27 @@ def bottleneck_chart(frame: pd.DataFrame, learner_length: int, labels: dict[str,
         delta=frame["delta"].clip(lower=1e-12),  # log scale: an exact 0 would vanish
     )
     base = alt.Chart(data).encode(
-        x=alt.X("length:Q", title=labels["length"], scale=alt.Scale(domain=[1, int(frame["length"].max())], nice=False)),
+        x=alt.X(
+            "length:Q", title=labels["length"], scale=alt.Scale(domain=[1, int(frame["length"].max())], nice=False)
+        ),
         y=alt.Y("delta:Q", title=labels["delta"], scale=alt.Scale(type="log"), axis=alt.Axis(format=".0e")),
-        color=alt.Color("replaced:N", title=labels["series"], sort=[labels["first"], labels["last"]],
-                        scale=alt.Scale(range=["#1f77b4", "#d62728"]), legend=alt.Legend(orient="bottom")),
-        strokeDash=alt.StrokeDash("direction:N", title=labels["direction"], sort=["→", "←"],
-                                  legend=alt.Legend(orient="bottom")),
+        color=alt.Color(
+            "replaced:N",
+            title=labels["series"],
+            sort=[labels["first"], labels["last"]],
+            scale=alt.Scale(range=["#1f77b4", "#d62728"]),
+            legend=alt.Legend(orient="bottom"),
+        ),
+        strokeDash=alt.StrokeDash(
+            "direction:N", title=labels["direction"], sort=["→", "←"], legend=alt.Legend(orient="bottom")
+        ),
         detail="series:N",
-        tooltip=[alt.Tooltip("length:Q", title=labels["length"]), alt.Tooltip("series:N", title=labels["series"]),
-                 alt.Tooltip("delta:Q", title=labels["delta"], format=SCI_D3),
-                 alt.Tooltip("norm:Q", title=labels["norm"], format=NUM_D3)],
+        tooltip=[
+            alt.Tooltip("length:Q", title=labels["length"]),
+            alt.Tooltip("series:N", title=labels["series"]),
+            alt.Tooltip("delta:Q", title=labels["delta"], format=SCI_D3),
+            alt.Tooltip("norm:Q", title=labels["norm"], format=NUM_D3),
+        ],
     )
     lines = base.mark_line(point=True)
     yours = base.transform_filter(alt.datum.length == learner_length).mark_point(size=160, filled=False, strokeWidth=2)
@@ -88,6 +107,7 @@ def page_charts(result: Seq2SeqResult, K: int, L_e: int, labels: dict[str, str])
     if enc.c_n is not None:
         charts["c_n"] = heatmap(final_state_frame(enc.c_n, L_e, K), labels["cell_title"], comp, labels["axis_layer"])
     if result.decoding is not None:
-        charts["states"] = heatmap(decoder_states_frame(result.decoding, "h0"), labels["states_title"], comp,
-                                   labels["axis_step"])
+        charts["states"] = heatmap(
+            decoder_states_frame(result.decoding, "h0"), labels["states_title"], comp, labels["axis_step"]
+        )
     return charts

@@ -23,15 +23,15 @@ def model_source() -> str:
 
 def script(config: Seq2SeqConfig) -> str:
     K = config.directions
-    settings = f'''SOURCE = {list(config.source)!r}
+    settings = f"""SOURCE = {list(config.source)!r}
 REPLACEMENT = {config.replacement!r}  # swapped in for the first word in the bottleneck measurement
 ITOS = {config.itos!r}  # one toy vocabulary for both sides
 CELL, SEED = {config.cell!r}, {config.seed}
 E, H_E, L_E, BIDIRECTIONAL = {config.embed}, {config.enc_hidden}, {config.enc_layers}, {config.bidirectional}
 H_D, L_D, BRIDGE = {config.dec_hidden}, {config.dec_layers}, {config.bridge!r}
 STEPS, TOP_K, MAX_LENGTH = {config.steps}, {config.top_k}, {MAX_LENGTH}
-K = {K}  # directions'''
-    return f'''"""Encoder -> hand-off (bridge) -> greedy decoder, with a tiny seeded untrained model; then the bottleneck."""
+K = {K}  # directions"""
+    return f'''"""Encoder -> hand-off (bridge) -> greedy decoder (tiny, seeded, untrained); then the bottleneck."""
 from __future__ import annotations
 
 {model_source()}
@@ -80,7 +80,8 @@ def main():
                 top_p, top_i = probs.topk(min(TOP_K, len(ITOS) - 2))
                 token = int(top_i[0])
                 words.append(ITOS[token])
-                print(f"step {{t + 1}}:", [(ITOS[i], round(p, {DIGITS})) for p, i in zip(top_p.tolist(), top_i.tolist())])
+                top = [(ITOS[i], round(p, {DIGITS})) for p, i in zip(top_p.tolist(), top_i.tolist(), strict=True)]
+                print(f"step {{t + 1}}:", top)
                 if ITOS[token] == "<eos>":
                     break
             print("output:", " ".join(words))
@@ -90,7 +91,8 @@ def main():
         # 4) Bottleneck: replace the first word; how far does the last state move at each length?
         for n in sorted({{len(SOURCE), MAX_LENGTH}}):
             words = [SOURCE[i % len(SOURCE)] for i in range(n)]
-            delta = (last_state(encoder, [REPLACEMENT] + words[1:], stoi) - last_state(encoder, words, stoi)).norm(dim=-1)
+            edited = last_state(encoder, [REPLACEMENT] + words[1:], stoi)
+            delta = (edited - last_state(encoder, words, stoi)).norm(dim=-1)  # (K,)
             print(f"first-word change at length {{n}}:", [f"{{d:.4e}}" for d in delta.tolist()])
 
 

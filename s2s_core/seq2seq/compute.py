@@ -102,8 +102,9 @@ def parse_config(
 
 
 def build_encoder(config: Seq2SeqConfig) -> Encoder:
-    return Encoder(config.itos, config.cell, config.embed, config.enc_hidden, config.enc_layers,
-                   config.bidirectional, config.seed)
+    return Encoder(
+        config.itos, config.cell, config.embed, config.enc_hidden, config.enc_layers, config.bidirectional, config.seed
+    )
 
 
 @dataclass(frozen=True)
@@ -153,11 +154,15 @@ def hand_off(config: Seq2SeqConfig, enc: EncoderResult) -> HandOff:
     if config.bridge == "none":
         # nn.LSTM / nn.GRU check only the shape, so the state passes only when the shapes agree exactly.
         if enc_shape != dec_shape:
-            raise InputError("seq2seq.error.no_bridge", "seq2seq.field.bridge",
-                             enc=str(enc_shape), dec=str(dec_shape))
+            raise InputError("seq2seq.error.no_bridge", "seq2seq.field.bridge", enc=str(enc_shape), dec=str(dec_shape))
         return HandOff(dec_shape, False, enc.h_n, enc.c_n, config.directions == 2)
-    bridge = Bridge(config.cell, config.enc_layers * config.directions * config.enc_hidden,
-                    config.dec_layers, config.dec_hidden, config.seed)
+    bridge = Bridge(
+        config.cell,
+        config.enc_layers * config.directions * config.enc_hidden,
+        config.dec_layers,
+        config.dec_hidden,
+        config.seed,
+    )
     with torch.no_grad():
         state = bridge(enc.state)
     h0, c0 = state if config.cell == "lstm" else (state, None)
@@ -201,13 +206,18 @@ def decode(config: Seq2SeqConfig, handoff: HandOff) -> Decoding:
             top_p, top_i = probs.topk(k)  # (k,)
             chosen = int(top_i[0])
             h_new = (state if config.cell == "gru" else state[0])[-1, 0]  # (H_d,)
-            steps.append(DecodeStep(
-                input_token=itos[token], h_prev=h_prev, h_new=h_new,
-                c_new=None if config.cell == "gru" else state[1][-1, 0],
-                change=float((h_new - h_prev).norm()), probs=probs,
-                top=tuple((itos[i], float(p)) for p, i in zip(top_p.tolist(), top_i.tolist())),
-                chosen=itos[chosen],
-            ))
+            steps.append(
+                DecodeStep(
+                    input_token=itos[token],
+                    h_prev=h_prev,
+                    h_new=h_new,
+                    c_new=None if config.cell == "gru" else state[1][-1, 0],
+                    change=float((h_new - h_prev).norm()),
+                    probs=probs,
+                    top=tuple((itos[i], float(p)) for p, i in zip(top_p.tolist(), top_i.tolist(), strict=True)),
+                    chosen=itos[chosen],
+                )
+            )
             inputs.append(token)
             outputs.append(out[0, 0])
             # 2) Greedy: the chosen word is fed back; <eos> ends the sentence.
@@ -219,6 +229,8 @@ def decode(config: Seq2SeqConfig, handoff: HandOff) -> Decoding:
     looped = torch.stack(outputs)  # (T, H_d)
     states = torch.cat([handoff.h0[-1], looped], dim=0)  # (1, H_d) + (T, H_d) -> (T+1, H_d)
     return Decoding(
-        steps=tuple(steps), output=tuple(s.chosen for s in steps), states=states,
+        steps=tuple(steps),
+        output=tuple(s.chosen for s in steps),
+        states=states,
         one_call_diff=float((all_out[0] - looped).abs().max()),
     )

@@ -7,7 +7,7 @@ import torch
 
 from s2s_core.fmt import DIGITS
 from s2s_core.seq2seq.bottleneck import Bottleneck
-from s2s_core.seq2seq.compute import Decoding, DecodeStep, EncoderResult
+from s2s_core.seq2seq.compute import DecodeStep, Decoding, EncoderResult
 
 ARROWS = ("→", "←")  # forward, backward direction
 
@@ -55,11 +55,18 @@ def decoder_states_frame(dec: Decoding, first_label: str) -> pd.DataFrame:
 
 def steps_frame(dec: Decoding) -> pd.DataFrame:
     """One row per decoding step: the input word, the chosen word, its probability, how far h moved."""
-    return pd.DataFrame([
-        {"step": f"t{t + 1}", "input": s.input_token, "chosen": s.chosen, "p": round(s.top[0][1], DIGITS),
-         "change": round(s.change, DIGITS)}
-        for t, s in enumerate(dec.steps)
-    ])
+    return pd.DataFrame(
+        [
+            {
+                "step": f"t{t + 1}",
+                "input": s.input_token,
+                "chosen": s.chosen,
+                "p": round(s.top[0][1], DIGITS),
+                "change": round(s.change, DIGITS),
+            }
+            for t, s in enumerate(dec.steps)
+        ]
+    )
 
 
 def topk_frame(step: DecodeStep) -> pd.DataFrame:
@@ -73,8 +80,15 @@ def bottleneck_frame(b: Bottleneck) -> pd.DataFrame:
     for k in range(K):
         for n in b.lengths:
             for edit, delta in (("first", b.delta_first), ("last", b.delta_last)):
-                rows.append({"length": n, "edit": edit, "direction": ARROWS[k], "delta": float(delta[k, n - 1]),
-                             "norm": float(b.norm[k, n - 1])})
+                rows.append(
+                    {
+                        "length": n,
+                        "edit": edit,
+                        "direction": ARROWS[k],
+                        "delta": float(delta[k, n - 1]),
+                        "norm": float(b.norm[k, n - 1]),
+                    }
+                )
     return pd.DataFrame(rows)
 
 
@@ -83,7 +97,10 @@ def bottleneck_summary(b: Bottleneck) -> dict[str, float | None]:
     n, N = b.learner_length, b.lengths[-1]
     short, long = float(b.delta_first[0, n - 1]), float(b.delta_first[0, N - 1])
     return {
-        "n": n, "N": N, "short": short, "long": long,
+        "n": n,
+        "N": N,
+        "short": short,
+        "long": long,
         "ratio": long / short if short else None,  # None: the replacement is the first word itself
         "last_long": float(b.delta_last[0, N - 1]),
         "backward_long": float(b.delta_first[1, N - 1]) if b.delta_first.shape[0] == 2 else None,

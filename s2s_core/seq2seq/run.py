@@ -6,7 +6,16 @@ from dataclasses import dataclass
 
 from s2s_core.errors import InputError
 from s2s_core.seq2seq.bottleneck import Bottleneck, bottleneck
-from s2s_core.seq2seq.compute import Decoding, EncoderResult, ErrorParts, HandOff, Seq2SeqConfig, decode, encode, hand_off
+from s2s_core.seq2seq.compute import (
+    Decoding,
+    EncoderResult,
+    ErrorParts,
+    HandOff,
+    Seq2SeqConfig,
+    decode,
+    encode,
+    hand_off,
+)
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,9 @@ def test_switching_the_focus_shows_its_keys(lang):
     assert not at.exception
     text = all_text(at)
     assert translate(lang, "scoring.keys_are_values", name=translate(lang, "scoring.fn.dot")) in text
-    assert translate(lang, "scoring.weights_line", weights=_weights(ScoringConfig(focus="dot"), "dot"), total="1") in text
+    assert (
+        translate(lang, "scoring.weights_line", weights=_weights(ScoringConfig(focus="dot"), "dot"), total="1") in text
+    )
 
 
 def test_dot_with_a_bigger_s_is_named_and_the_rest_scores(lang):

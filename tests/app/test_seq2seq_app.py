@@ -45,7 +45,10 @@ def test_stepping_the_decoder_shows_that_steps_input(lang):
     assert not at.exception
     text = all_text(at)
     assert vector_text(dec.steps[1].h_new) in text
-    assert translate(lang, "seq2seq.step_input", token=dec.steps[1].input_token.replace("<", "\\<").replace(">", "\\>")) in text
+    assert (
+        translate(lang, "seq2seq.step_input", token=dec.steps[1].input_token.replace("<", "\\<").replace(">", "\\>"))
+        in text
+    )
 
 
 def test_editing_the_sentence_redraws(lang):
@@ -68,7 +71,15 @@ def test_empty_sentence_and_two_word_replacement_are_clear_messages(lang):
 
 
 def test_oversized_url_values_do_not_break_the_page(lang):
-    at = open_page("seq2seq", lang, query={"seq2seq_enc_hidden": "999", "seq2seq_steps": "-4", "seq2seq_cell": "rnn",
-                                           "seq2seq_source": "<b>hi</b> " * 30})
+    at = open_page(
+        "seq2seq",
+        lang,
+        query={
+            "seq2seq_enc_hidden": "999",
+            "seq2seq_steps": "-4",
+            "seq2seq_cell": "rnn",
+            "seq2seq_source": "<b>hi</b> " * 30,
+        },
+    )
     assert not at.exception
     assert at.error  # too many words: a message, not a traceback

@@ -18,8 +18,12 @@ def test_default_script_prints_the_seed_output():
 
 
 def test_scores_and_pad_script_matches_the_core():
-    config = AttentionConfig(sources=((1.0, -2.0, 0.5), (3.0, 0.0, 1.0), (0.0, 1.0, 1.0)),
-                             steps=((0.5, -1.0, 2.0),), mode="scores", pad=(False, False, True))
+    config = AttentionConfig(
+        sources=((1.0, -2.0, 0.5), (3.0, 0.0, 1.0), (0.0, 1.0, 1.0)),
+        steps=((0.5, -1.0, 2.0),),
+        mode="scores",
+        pad=(False, False, True),
+    )
     result = attention_weighting(config)
     out = _parse(run_script(script(config)))
     assert out["contexts"] == str([[round(x, 4) for x in row] for row in result.contexts.tolist()])

@@ -10,8 +10,9 @@ from tests.codegen.run import run_script
 
 CONFIGS = [
     ScoringConfig(),
-    ScoringConfig(window="local_p", half_width=2, query_from="current", context_into="output", focus="general",
-                  seed=3, scale=1.5),
+    ScoringConfig(
+        window="local_p", half_width=2, query_from="current", context_into="output", focus="general", seed=3, scale=1.5
+    ),
     ScoringConfig(window="local_m", center=4, dec_state=(1.0, -1.0, 0.5), context_into="output", focus="concat"),
     ScoringConfig(query_from="current", context_into="input"),  # impossible wiring
     ScoringConfig(dec_state=(1.0, 2.0, 3.0), focus="dot"),  # dot with H_d ≠ H_e

@@ -10,8 +10,19 @@ from tests.codegen.run import run_script
 
 CONFIGS = [
     Seq2SeqConfig(),
-    Seq2SeqConfig(cell="gru", bidirectional=True, enc_layers=2, dec_layers=3, dec_hidden=4, bridge="linear",
-                  source=("I", "read", "a", "book"), replacement="you", steps=4, top_k=2, seed=5),
+    Seq2SeqConfig(
+        cell="gru",
+        bidirectional=True,
+        enc_layers=2,
+        dec_layers=3,
+        dec_hidden=4,
+        bridge="linear",
+        source=("I", "read", "a", "book"),
+        replacement="you",
+        steps=4,
+        top_k=2,
+        seed=5,
+    ),
     Seq2SeqConfig(bidirectional=True),  # no bridge and the shapes differ
 ]
 

@@ -57,16 +57,19 @@ def test_weights_not_summing_to_one_are_reported_and_normalised():
     assert torch.allclose(result.weights[0], torch.full((3,), 1 / 3, dtype=torch.float64))
 
 
-@pytest.mark.parametrize("sources, steps, mode, pad, key", [
-    (SEED_SOURCES, SEED_WEIGHTS, "weights", [True] * 3, "attention.error.all_pad"),
-    (SEED_SOURCES, [["-0.2", "0.7", "0.5"]], "weights", [False] * 3, "attention.error.negative_weight"),
-    (SEED_SOURCES, [["0", "0", "0"]], "weights", [False] * 3, "attention.error.zero_row"),
-    (SEED_SOURCES, [["0.5", "0.5"]], "weights", [False] * 3, "errors.wrong_cols"),
-    ([["2", "x"]], [["1"]], "weights", [False], "errors.not_a_number"),
-    ([["2", "nan"]], [["1"]], "weights", [False], "errors.nan"),
-    ([["2", ""]], [["1"]], "weights", [False], "errors.empty_cell"),
-    (SEED_SOURCES, SEED_WEIGHTS, "bogus", [False] * 3, "errors.bad_choice"),
-])
+@pytest.mark.parametrize(
+    "sources, steps, mode, pad, key",
+    [
+        (SEED_SOURCES, SEED_WEIGHTS, "weights", [True] * 3, "attention.error.all_pad"),
+        (SEED_SOURCES, [["-0.2", "0.7", "0.5"]], "weights", [False] * 3, "attention.error.negative_weight"),
+        (SEED_SOURCES, [["0", "0", "0"]], "weights", [False] * 3, "attention.error.zero_row"),
+        (SEED_SOURCES, [["0.5", "0.5"]], "weights", [False] * 3, "errors.wrong_cols"),
+        ([["2", "x"]], [["1"]], "weights", [False], "errors.not_a_number"),
+        ([["2", "nan"]], [["1"]], "weights", [False], "errors.nan"),
+        ([["2", ""]], [["1"]], "weights", [False], "errors.empty_cell"),
+        (SEED_SOURCES, SEED_WEIGHTS, "bogus", [False] * 3, "errors.bad_choice"),
+    ],
+)
 def test_bad_input_gets_a_named_message(sources, steps, mode, pad, key):
     with pytest.raises(InputError) as err:
         parse_config(sources, steps, mode, pad)
@@ -92,8 +95,12 @@ def test_any_input_gives_a_result_or_an_input_error(sources, steps, mode, pad):
     real = [not p for p in config.pad]
     assert torch.isfinite(result.contexts).all()
     assert torch.allclose(result.weight_sums, torch.ones_like(result.weight_sums))
-    assert all(float(result.weights[t, s]) == 0.0 for t in range(result.weights.shape[0])
-               for s in range(len(real)) if not real[s])
+    assert all(
+        float(result.weights[t, s]) == 0.0
+        for t in range(result.weights.shape[0])
+        for s in range(len(real))
+        if not real[s]
+    )
 
 
 def test_the_chart_spec_validates_against_vega_lite():
@@ -104,7 +111,19 @@ def test_the_chart_spec_validates_against_vega_lite():
 
     config = parse_config(DEFAULT_SOURCES, DEFAULT_WEIGHTS, "weights", [False, True, False])
     result = attention_weighting(config)
-    labels = {k: k for k in ("position", "step", "weight", "score", "vector", "component", "value",
-                             "weights_title", "vectors_title")}
+    labels = {
+        k: k
+        for k in (
+            "position",
+            "step",
+            "weight",
+            "score",
+            "vector",
+            "component",
+            "value",
+            "weights_title",
+            "vectors_title",
+        )
+    }
     spec = attention_charts(weights_frame(result, config.pad), vectors_frame(result), labels).to_dict()  # validates
     assert len(spec["vconcat"]) == 2

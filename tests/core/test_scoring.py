@@ -20,23 +20,24 @@ DEFAULT_ENC = [["2", "0"], ["0", "4"], ["6", "2"], ["1", "1"], ["3", "-1"]]
 
 # --- the textbook formulas, written with plain Python floats (independent of the core) ------------
 
+
 def matvec(W, x):
-    return [sum(w * xi for w, xi in zip(row, x)) for row in W]
+    return [sum(w * xi for w, xi in zip(row, x, strict=True)) for row in W]
 
 
 def formula(name, s, h, p):
     """score(s, h) for one source position, as the papers write it."""
     if name == "dot":
-        return sum(a * b for a, b in zip(s, h))
+        return sum(a * b for a, b in zip(s, h, strict=True))
     if name == "scaled_dot":
-        return sum(a * b for a, b in zip(s, h)) / math.sqrt(len(h))
+        return sum(a * b for a, b in zip(s, h, strict=True)) / math.sqrt(len(h))
     if name == "general":
-        return sum(a * b for a, b in zip(s, matvec(p["W"], h)))
+        return sum(a * b for a, b in zip(s, matvec(p["W"], h), strict=True))
     if name == "additive":
-        inner = [a + b for a, b in zip(matvec(p["W_s"], s), matvec(p["W_h"], h))]
-        return sum(v * math.tanh(x) for v, x in zip(p["v"], inner))
+        inner = [a + b for a, b in zip(matvec(p["W_s"], s), matvec(p["W_h"], h), strict=True)]
+        return sum(v * math.tanh(x) for v, x in zip(p["v"], inner, strict=True))
     inner = matvec(p["W_c"], list(s) + list(h))
-    return sum(v * math.tanh(x) for v, x in zip(p["v"], inner))
+    return sum(v * math.tanh(x) for v, x in zip(p["v"], inner, strict=True))
 
 
 def plain_params(name, module):
@@ -72,8 +73,9 @@ def test_module_and_function_equal_the_formula(name, B, S, H_d, H_e, A):
         by_module = module(s, enc)  # (B, S)
         by_function = functional(name, s, enc, module)  # (B, S)
     p = plain_params(name, module)
-    by_formula = torch.tensor([[formula(name, s[b].tolist(), enc[b, j].tolist(), p) for j in range(S)]
-                               for b in range(B)], dtype=torch.float64)
+    by_formula = torch.tensor(
+        [[formula(name, s[b].tolist(), enc[b, j].tolist(), p) for j in range(S)] for b in range(B)], dtype=torch.float64
+    )
     assert by_module.shape == (B, S)
     assert torch.allclose(by_module, by_formula, atol=1e-12)
     assert torch.allclose(by_function, by_formula, atol=1e-12)
@@ -87,8 +89,9 @@ def test_additive_general_concat_accept_different_sizes(name):
     p = plain_params(name, module)
     with torch.no_grad():
         got = module(s, enc)
-    want = torch.tensor([[formula(name, s[b].tolist(), enc[b, j].tolist(), p) for j in range(4)] for b in range(2)],
-                        dtype=torch.float64)
+    want = torch.tensor(
+        [[formula(name, s[b].tolist(), enc[b, j].tolist(), p) for j in range(4)] for b in range(2)], dtype=torch.float64
+    )
     assert torch.allclose(got, want, atol=1e-12)
 
 
@@ -169,9 +172,14 @@ def test_the_centre_is_ignored_for_global_attention():
     assert parse_config("0.3, 0.2", DEFAULT_ENC, window="global", center=9).window == "global"
 
 
-@pytest.mark.parametrize("query_from, context_into, gru_in, combined", [
-    ("previous", "input", (1, 5), False), ("previous", "output", (1, 3), True), ("current", "output", (1, 3), True),
-])
+@pytest.mark.parametrize(
+    "query_from, context_into, gru_in, combined",
+    [
+        ("previous", "input", (1, 5), False),
+        ("previous", "output", (1, 3), True),
+        ("current", "output", (1, 3), True),
+    ],
+)
 def test_flow_wiring_shapes(query_from, context_into, gru_in, combined):
     result = compare(ScoringConfig(query_from=query_from, context_into=context_into))
     flow = result.flow
@@ -190,24 +198,27 @@ def test_current_state_into_the_input_is_circular():
     assert result.get("additive").read is not None  # the comparison still stands
 
 
-@pytest.mark.parametrize("kwargs, key", [
-    (dict(dec_text=""), "errors.empty_value"),
-    (dict(dec_text="1 2 3 4 5 6 7 8 9"), "errors.too_many_values"),
-    (dict(dec_text="0.3, abc"), "errors.not_a_number"),
-    (dict(enc_rows=[["1", "2"]] * 13), "errors.too_many_rows"),
-    (dict(enc_rows=[["1", "nan"]]), "errors.nan"),
-    (dict(enc_rows=[]), "errors.empty_table"),
-    (dict(attn_size=9), "errors.out_of_range"),
-    (dict(attn_size=0), "errors.out_of_range"),
-    (dict(half_width=0), "errors.out_of_range"),
-    (dict(half_width=99), "errors.out_of_range"),
-    (dict(scale=1e9), "errors.too_large"),
-    (dict(scale=50), "errors.out_of_range"),
-    (dict(seed=-1), "errors.out_of_range"),
-    (dict(focus="cosine"), "errors.bad_choice"),
-    (dict(window="nearby"), "errors.bad_choice"),
-    (dict(query_from="next"), "errors.bad_choice"),
-])
+@pytest.mark.parametrize(
+    "kwargs, key",
+    [
+        (dict(dec_text=""), "errors.empty_value"),
+        (dict(dec_text="1 2 3 4 5 6 7 8 9"), "errors.too_many_values"),
+        (dict(dec_text="0.3, abc"), "errors.not_a_number"),
+        (dict(enc_rows=[["1", "2"]] * 13), "errors.too_many_rows"),
+        (dict(enc_rows=[["1", "nan"]]), "errors.nan"),
+        (dict(enc_rows=[]), "errors.empty_table"),
+        (dict(attn_size=9), "errors.out_of_range"),
+        (dict(attn_size=0), "errors.out_of_range"),
+        (dict(half_width=0), "errors.out_of_range"),
+        (dict(half_width=99), "errors.out_of_range"),
+        (dict(scale=1e9), "errors.too_large"),
+        (dict(scale=50), "errors.out_of_range"),
+        (dict(seed=-1), "errors.out_of_range"),
+        (dict(focus="cosine"), "errors.bad_choice"),
+        (dict(window="nearby"), "errors.bad_choice"),
+        (dict(query_from="next"), "errors.bad_choice"),
+    ],
+)
 def test_bad_input_gets_a_named_message(kwargs, key):
     args = {"dec_text": "0.3, 0.2", "enc_rows": DEFAULT_ENC, **kwargs}
     with pytest.raises(InputError) as err:
@@ -226,8 +237,9 @@ def test_states_from_the_encoder():
     assert err.value.field == "scoring.field.sentence"
 
 
-cell = st.one_of(st.floats(allow_nan=True, allow_infinity=True, width=32), st.text(max_size=4), st.none(),
-                 st.integers(-5, 5))
+cell = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True, width=32), st.text(max_size=4), st.none(), st.integers(-5, 5)
+)
 
 
 @settings(max_examples=40, deadline=None)
@@ -243,8 +255,9 @@ cell = st.one_of(st.floats(allow_nan=True, allow_infinity=True, width=32), st.te
 )
 def test_any_input_gives_a_result_or_an_input_error(dec, enc, focus, window, center, half, qf, ci):
     try:
-        config = parse_config(dec, enc, focus=focus, window=window, center=center, half_width=half,
-                              query_from=qf, context_into=ci)
+        config = parse_config(
+            dec, enc, focus=focus, window=window, center=center, half_width=half, query_from=qf, context_into=ci
+        )
     except InputError:
         return
     result = compare(config)
@@ -256,22 +269,54 @@ def test_any_input_gives_a_result_or_an_input_error(dec, enc, focus, window, cen
         assert math.isclose(float(f.read.align.sum()), 1.0, abs_tol=1e-9)
 
 
-@pytest.mark.parametrize("config", [
-    ScoringConfig(), ScoringConfig(window="local_p", focus="concat"),
-    ScoringConfig(dec_state=(1.0, 2.0, 3.0), focus="dot", window="local_m"),  # dot cannot score: no q/k/v charts
-])
+@pytest.mark.parametrize(
+    "config",
+    [
+        ScoringConfig(),
+        ScoringConfig(window="local_p", focus="concat"),
+        ScoringConfig(dec_state=(1.0, 2.0, 3.0), focus="dot", window="local_m"),  # dot cannot score: no q/k/v charts
+    ],
+)
 def test_every_chart_is_valid_vega_lite_and_the_diagram_names_the_shapes(config):
     from s2s_core.scoring.charts import flow_dot, page_charts
 
-    labels = {k: k for k in ("compare_title", "window_title", "query_title", "keys_title", "values_title", "position",
-                             "weight", "score", "align", "gauss", "axis_component", "axis_position")}
+    labels = {
+        k: k
+        for k in (
+            "compare_title",
+            "window_title",
+            "query_title",
+            "keys_title",
+            "values_title",
+            "position",
+            "weight",
+            "score",
+            "align",
+            "gauss",
+            "axis_component",
+            "axis_position",
+        )
+    }
     result = compare(config)
     charts = page_charts(result, config.focus, {n: n for n in SCORERS}, labels)
     assert ("keys" in charts) == (result.get(config.focus).read is not None)
     for chart in charts.values():
         chart.to_dict()  # validates against the Vega-Lite schema (the page skips this for speed)
     if result.flow is not None:
-        names = ("y", "s_prev", "enc", "score", "weights", "context", "gru", "s_t", "combine", "combined", "logits",
-                 "keys_edge", "values_edge")
+        names = (
+            "y",
+            "s_prev",
+            "enc",
+            "score",
+            "weights",
+            "context",
+            "gru",
+            "s_t",
+            "combine",
+            "combined",
+            "logits",
+            "keys_edge",
+            "values_edge",
+        )
         dot = flow_dot(result.flow, {k: k for k in names})
         assert dot.startswith("digraph") and "(1, 5, 2)" in dot and "penwidth=2" in dot

@@ -30,13 +30,25 @@ def test_hand_off_passes_h_and_c_unchanged_when_shapes_match(cell):
     assert torch.equal(first.h_prev, enc.h_n[-1, 0])  # the decoder starts from the encoder's summary
 
 
-@pytest.mark.parametrize("cell, L_e, bidirectional, L_d, H_d", [
-    (cell, L_e, bi, L_d, H_d)
-    for cell, L_e, bi, L_d, H_d in itertools.product(["lstm", "gru"], [1, 2, 3], [False, True], [1, 2, 3], [3, 6])
-])
+@pytest.mark.parametrize(
+    "cell, L_e, bidirectional, L_d, H_d",
+    [
+        (cell, L_e, bi, L_d, H_d)
+        for cell, L_e, bi, L_d, H_d in itertools.product(["lstm", "gru"], [1, 2, 3], [False, True], [1, 2, 3], [3, 6])
+    ],
+)
 def test_bridge_gives_the_decoder_its_shape_for_every_combination(cell, L_e, bidirectional, L_d, H_d):
-    config = Seq2SeqConfig(cell=cell, embed=3, enc_hidden=4, enc_layers=L_e, bidirectional=bidirectional,
-                           dec_hidden=H_d, dec_layers=L_d, bridge="linear", steps=2)
+    config = Seq2SeqConfig(
+        cell=cell,
+        embed=3,
+        enc_hidden=4,
+        enc_layers=L_e,
+        bidirectional=bidirectional,
+        dec_hidden=H_d,
+        dec_layers=L_d,
+        bridge="linear",
+        steps=2,
+    )
     enc = encode(config)
     assert enc.h_n.shape == (L_e * (2 if bidirectional else 1), 1, 4)
     assert enc.outputs.shape == (1, 3, 4 * (2 if bidirectional else 1))
@@ -50,9 +62,15 @@ def test_bridge_gives_the_decoder_its_shape_for_every_combination(cell, L_e, bid
     assert decoding.states.shape[1] == H_d
 
 
-@pytest.mark.parametrize("kwargs", [
-    dict(bidirectional=True), dict(enc_layers=2), dict(dec_hidden=5), dict(dec_layers=3, enc_layers=2),
-])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        dict(bidirectional=True),
+        dict(enc_layers=2),
+        dict(dec_hidden=5),
+        dict(dec_layers=3, enc_layers=2),
+    ],
+)
 def test_no_bridge_and_different_shapes_is_a_clear_error(kwargs):
     config = Seq2SeqConfig(**kwargs)
     with pytest.raises(InputError) as err:
@@ -134,26 +152,29 @@ def test_bottleneck_early_word_fades_in_the_forward_direction(cell):
     assert torch.equal(b.delta_first[:, 0], b.delta_last[:, 0])  # one word: first = last
 
 
-@pytest.mark.parametrize("source, kwargs, key, field", [
-    ("", {}, "errors.empty_text", "source"),
-    ("   ", {}, "errors.empty_text", "source"),
-    ("<pad> <pad>", {}, "errors.all_pad", "source"),
-    (" ".join(["a"] * 13), {}, "errors.too_many_tokens", "source"),
-    ("a" * 401, {}, "errors.text_too_long", "source"),
-    ("a b", dict(enc_hidden=17), "errors.out_of_range", "enc_hidden"),
-    ("a b", dict(dec_hidden=0), "errors.out_of_range", "dec_hidden"),
-    ("a b", dict(enc_layers=5), "errors.out_of_range", "enc_layers"),
-    ("a b", dict(dec_layers="2.5"), "errors.not_an_integer", "dec_layers"),
-    ("a b", dict(embed=99), "errors.out_of_range", "embed"),
-    ("a b", dict(steps=11), "errors.out_of_range", "steps"),
-    ("a b", dict(top_k=9), "errors.out_of_range", "top_k"),
-    ("a b", dict(seed=-3), "errors.out_of_range", "seed"),
-    ("a b", dict(cell="rnn"), "errors.bad_choice", "cell"),
-    ("a b", dict(bridge="magic"), "errors.bad_choice", "bridge"),
-    ("a b", dict(bidirectional="maybe"), "errors.bad_choice", "bidirectional"),
-    ("a b", dict(replacement="two words"), "seq2seq.error.one_word", "replacement"),
-    ("a b", dict(replacement=""), "errors.empty_text", "replacement"),
-])
+@pytest.mark.parametrize(
+    "source, kwargs, key, field",
+    [
+        ("", {}, "errors.empty_text", "source"),
+        ("   ", {}, "errors.empty_text", "source"),
+        ("<pad> <pad>", {}, "errors.all_pad", "source"),
+        (" ".join(["a"] * 13), {}, "errors.too_many_tokens", "source"),
+        ("a" * 401, {}, "errors.text_too_long", "source"),
+        ("a b", dict(enc_hidden=17), "errors.out_of_range", "enc_hidden"),
+        ("a b", dict(dec_hidden=0), "errors.out_of_range", "dec_hidden"),
+        ("a b", dict(enc_layers=5), "errors.out_of_range", "enc_layers"),
+        ("a b", dict(dec_layers="2.5"), "errors.not_an_integer", "dec_layers"),
+        ("a b", dict(embed=99), "errors.out_of_range", "embed"),
+        ("a b", dict(steps=11), "errors.out_of_range", "steps"),
+        ("a b", dict(top_k=9), "errors.out_of_range", "top_k"),
+        ("a b", dict(seed=-3), "errors.out_of_range", "seed"),
+        ("a b", dict(cell="rnn"), "errors.bad_choice", "cell"),
+        ("a b", dict(bridge="magic"), "errors.bad_choice", "bridge"),
+        ("a b", dict(bidirectional="maybe"), "errors.bad_choice", "bidirectional"),
+        ("a b", dict(replacement="two words"), "seq2seq.error.one_word", "replacement"),
+        ("a b", dict(replacement=""), "errors.empty_text", "replacement"),
+    ],
+)
 def test_bad_input_gets_a_named_message(source, kwargs, key, field):
     with pytest.raises(InputError) as err:
         parse_config(source, **kwargs)
@@ -171,14 +192,28 @@ def test_url_strings_are_accepted():
 @given(
     st.text(alphabet="ab <pad>나", max_size=30),
     st.sampled_from(["lstm", "gru", "x"]),
-    st.integers(0, 5), st.booleans(), st.integers(0, 5), st.integers(0, 3),
+    st.integers(0, 5),
+    st.booleans(),
+    st.integers(0, 5),
+    st.integers(0, 3),
     st.sampled_from(["none", "linear"]),
     st.text(alphabet="ab c", max_size=4),
 )
 def test_any_input_gives_a_result_or_an_input_error(source, cell, L_e, bi, L_d, H_d, bridge, rep):
     try:
-        config = parse_config(source, cell=cell, enc_layers=L_e, bidirectional=bi, dec_layers=L_d,
-                              dec_hidden=H_d, enc_hidden=3, embed=2, bridge=bridge, replacement=rep, steps=2)
+        config = parse_config(
+            source,
+            cell=cell,
+            enc_layers=L_e,
+            bidirectional=bi,
+            dec_layers=L_d,
+            dec_hidden=H_d,
+            enc_hidden=3,
+            embed=2,
+            bridge=bridge,
+            replacement=rep,
+            steps=2,
+        )
     except InputError:
         return
     result = run(config)
@@ -186,15 +221,40 @@ def test_any_input_gives_a_result_or_an_input_error(source, cell, L_e, bi, L_d, 
     assert torch.isfinite(result.bottleneck.delta_first).all()
 
 
-LABELS = {k: k for k in ("outputs_title", "final_title", "cell_title", "states_title", "axis_component",
-                         "axis_position", "axis_layer", "axis_step", "length", "delta", "series", "direction",
-                         "first", "last", "norm", "yours", "title", "p", "token")}
+LABELS = {
+    k: k
+    for k in (
+        "outputs_title",
+        "final_title",
+        "cell_title",
+        "states_title",
+        "axis_component",
+        "axis_position",
+        "axis_layer",
+        "axis_step",
+        "length",
+        "delta",
+        "series",
+        "direction",
+        "first",
+        "last",
+        "norm",
+        "yours",
+        "title",
+        "p",
+        "token",
+    )
+}
 
 
-@pytest.mark.parametrize("config", [
-    Seq2SeqConfig(), Seq2SeqConfig(cell="gru", bidirectional=True, enc_layers=2, bridge="linear"),
-    Seq2SeqConfig(bidirectional=True),  # no bridge: no decoding chart
-])
+@pytest.mark.parametrize(
+    "config",
+    [
+        Seq2SeqConfig(),
+        Seq2SeqConfig(cell="gru", bidirectional=True, enc_layers=2, bridge="linear"),
+        Seq2SeqConfig(bidirectional=True),  # no bridge: no decoding chart
+    ],
+)
 def test_every_chart_is_valid_vega_lite(config):
     from s2s_core.seq2seq.charts import page_charts, topk_chart
     from s2s_core.seq2seq.frames import topk_frame

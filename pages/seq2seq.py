@@ -15,6 +15,7 @@ from s2s_core.seq2seq.code import script
 from s2s_core.seq2seq.compute import BRIDGES, CELLS, MAX_STEPS, MAX_TOP_K, MAX_WORD_CHARS
 from s2s_core.seq2seq.frames import (
     bottleneck_summary,
+    state_labels,
     steps_frame,
     topk_frame,
 )
@@ -209,7 +210,9 @@ def show_handoff(config: Seq2SeqConfig, result: Seq2SeqResult) -> None:
     if not handoff.bridged:
         st.markdown(t(f"seq2seq.handoff_as_is_{config.cell}"))
         if handoff.directions_as_layers:
-            st.warning(t("seq2seq.handoff_dirs"), icon=":material/warning:")
+            rows = state_labels(config.enc_layers, config.directions)
+            mapping = ", ".join(t("seq2seq.handoff_dirs_row", i=i + 1, row=row) for i, row in enumerate(rows))
+            st.warning(t("seq2seq.handoff_dirs", rows=len(rows), mapping=mapping), icon=":material/warning:")
     else:
         rows = config.enc_layers * config.directions
         st.markdown(

@@ -147,6 +147,33 @@ class HandOff:
         return self.h0 if self.c0 is None else (self.h0, self.c0)
 
 
+def state_rows(layers: int, directions: int) -> tuple[tuple[int, int], ...]:
+    """(layer, direction) of each row of h_n, 1-based layers, direction 0 = →, 1 = ←: PyTorch's order.
+
+    Handed over as is, decoder layer i starts from row i, so this is also what each decoder layer receives.
+    """
+    return tuple((layer + 1, k) for layer in range(layers) for k in range(directions))
+
+
+def no_bridge_error(config: Seq2SeqConfig, enc_shape: tuple[int, ...], dec_shape: tuple[int, ...]) -> InputError:
+    """Why the state cannot pass, with the fixes that give a meaningful hand-off for this encoder.
+
+    One direction: the decoder takes the encoder's own shape (L_e layers of H_e). Two directions: the bridge,
+    a one-direction encoder with that shape, or each layer's two directions joined into 2·H_e numbers. Matching
+    L_d to L_e·K is not advised: it runs, but feeds whole directions into decoder layers (directions_as_layers).
+    """
+    key = "seq2seq.error.no_bridge_bidir" if config.directions == 2 else "seq2seq.error.no_bridge"
+    return InputError(
+        key,
+        "seq2seq.field.bridge",
+        enc=str(enc_shape),
+        dec=str(dec_shape),
+        layers=config.enc_layers,
+        hidden=config.enc_hidden,
+        joined=config.directions * config.enc_hidden,
+    )
+
+
 def hand_off(config: Seq2SeqConfig, enc: EncoderResult) -> HandOff:
     """The encoder's final state becomes the decoder's initial state: as is, or through the bridge."""
     enc_shape = tuple(enc.h_n.shape)  # (L_e*K, B, H_e)
@@ -154,7 +181,7 @@ def hand_off(config: Seq2SeqConfig, enc: EncoderResult) -> HandOff:
     if config.bridge == "none":
         # nn.LSTM / nn.GRU check only the shape, so the state passes only when the shapes agree exactly.
         if enc_shape != dec_shape:
-            raise InputError("seq2seq.error.no_bridge", "seq2seq.field.bridge", enc=str(enc_shape), dec=str(dec_shape))
+            raise no_bridge_error(config, enc_shape, dec_shape)
         return HandOff(dec_shape, False, enc.h_n, enc.c_n, config.directions == 2)
     bridge = Bridge(
         config.cell,

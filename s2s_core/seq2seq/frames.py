@@ -7,7 +7,7 @@ import torch
 
 from s2s_core.fmt import DIGITS
 from s2s_core.seq2seq.bottleneck import Bottleneck
-from s2s_core.seq2seq.compute import DecodeStep, Decoding, EncoderResult
+from s2s_core.seq2seq.compute import DecodeStep, Decoding, EncoderResult, state_rows
 
 ARROWS = ("→", "←")  # forward, backward direction
 
@@ -25,8 +25,8 @@ def component_labels(H: int, K: int) -> list[str]:
 
 
 def state_labels(L: int, K: int) -> list[str]:
-    """Row labels of h_n: PyTorch orders them layer by layer, directions inside a layer."""
-    return [f"L{layer + 1}{ARROWS[k] if K == 2 else ''}" for layer in range(L) for k in range(K)]
+    """Row labels of h_n: PyTorch orders them layer by layer, directions inside a layer (compute.state_rows)."""
+    return [f"L{layer}{ARROWS[k] if K == 2 else ''}" for layer, k in state_rows(L, K)]
 
 
 def matrix_frame(matrix: torch.Tensor, rows: list[str], cols: list[str]) -> pd.DataFrame:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from s2s_core.fmt import vec as vector_text
 from s2s_core.seq2seq import Seq2SeqConfig, run
+from s2s_core.seq2seq.frames import state_labels
 from s2s_ui.catalog import translate
 from tests.app.conftest import all_text, open_page
 
@@ -26,12 +27,32 @@ def test_bidirectional_without_bridge_names_the_bridge_and_keeps_the_page(lang):
     assert not at.exception
     errors = " ".join(e.value for e in at.error)
     assert translate(lang, "seq2seq.field.bridge") in errors and "2, 1, 6" in errors
+    # The bidirectional message, with this encoder's own fixes: 1 layer of 6 one way, or 12 joined.
+    params = dict(enc="(2, 1, 6)", dec="(1, 1, 6)", layers=1, hidden=6, joined=12)
+    field = translate(lang, "seq2seq.field.bridge")
+    assert translate(lang, "seq2seq.error.no_bridge_bidir", field=field, **params) in errors.replace("\\", "")
     text = all_text(at)
     assert "h_n (2, 1, 6)" in text  # the encoder section still renders
     assert translate(lang, "seq2seq.bn_title") in text  # and the bottleneck too
     at.segmented_control(key="seq2seq_bridge").set_value("linear").run()
     assert not at.exception and not at.error
     assert translate(lang, "seq2seq.handoff_bridge_c") in all_text(at)
+
+
+def test_directions_handed_over_as_layers_name_every_row(lang):
+    """Two encoder layers, two directions, four decoder layers: the warning maps all four rows of h_n, the
+    live count, not a fixed 'two directions -> two layers'."""
+    config = Seq2SeqConfig(bidirectional=True, enc_layers=2, dec_layers=4)
+    handoff = run(config).handoff
+    assert handoff.directions_as_layers
+    at = open_page(
+        "seq2seq", lang, query={"seq2seq_bidir": "true", "seq2seq_enc_layers": "2", "seq2seq_dec_layers": "4"}
+    )
+    assert not at.exception and not at.error
+    warning = " ".join(w.value for w in at.warning)
+    for i, row in enumerate(state_labels(config.enc_layers, config.directions), start=1):
+        assert translate(lang, "seq2seq.handoff_dirs_row", i=i, row=row) in warning
+    assert len(state_labels(config.enc_layers, config.directions)) == 4
 
 
 def test_stepping_the_decoder_shows_that_steps_input(lang):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 
 import pytest
 import torch
@@ -12,7 +13,9 @@ from hypothesis import strategies as st
 from s2s_core.errors import InputError
 from s2s_core.seq2seq import Seq2SeqConfig, decode, encode, hand_off, parse_config, run
 from s2s_core.seq2seq.bottleneck import bottleneck, cycled
-from s2s_core.seq2seq.compute import build_encoder
+from s2s_core.seq2seq.compute import build_encoder, state_rows
+from s2s_core.seq2seq.frames import state_labels
+from s2s_core.seq2seq.modules import Decoder
 
 
 @pytest.mark.parametrize("cell", ["lstm", "gru"])
@@ -73,12 +76,82 @@ def test_bridge_gives_the_decoder_its_shape_for_every_combination(cell, L_e, bid
 )
 def test_no_bridge_and_different_shapes_is_a_clear_error(kwargs):
     config = Seq2SeqConfig(**kwargs)
+    key = "seq2seq.error.no_bridge_bidir" if config.bidirectional else "seq2seq.error.no_bridge"
     with pytest.raises(InputError) as err:
         hand_off(config, encode(config))
-    assert err.value.key == "seq2seq.error.no_bridge" and err.value.field == "seq2seq.field.bridge"
+    assert err.value.key == key and err.value.field == "seq2seq.field.bridge"
     result = run(config)  # the page still gets the encoder and the bottleneck
-    assert result.error[0] == "seq2seq.error.no_bridge" and result.decoding is None
+    assert result.error[0] == key and result.decoding is None
     assert result.encoder.outputs.shape[1] == 3 and result.bottleneck.delta_first.shape[1] == 24
+
+
+def _joined_directions(state: torch.Tensor, L: int, H: int) -> torch.Tensor:
+    """(L*2, B, H) -> (L, B, 2H): each layer's → and ← final states side by side."""
+    return state.view(L, 2, state.shape[1], H).permute(0, 2, 1, 3).reshape(L, state.shape[1], 2 * H)
+
+
+@pytest.mark.parametrize("cell", ["lstm", "gru"])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        dict(enc_layers=2),
+        dict(dec_hidden=5),
+        dict(dec_layers=3, enc_layers=2, enc_hidden=4),
+        dict(bidirectional=True),
+        dict(bidirectional=True, enc_layers=2, dec_layers=3),
+        dict(bidirectional=True, enc_layers=3, enc_hidden=4, dec_hidden=2),
+    ],
+)
+def test_following_the_no_bridge_advice_gives_a_clean_hand_off(cell, kwargs):
+    """Each fix the message names (from its live numbers) hands the state over without the 'rarely what you
+    mean' warning; the old advice, layers x directions, only ran by lining directions up as layers."""
+    config = Seq2SeqConfig(cell=cell, **kwargs)
+    with pytest.raises(InputError) as err:
+        hand_off(config, encode(config))
+    p = err.value.params
+    # 1) Unidirectional encoder with the named shape: passes as is, no warning.
+    fixed = replace(config, bidirectional=False, dec_layers=p["layers"], dec_hidden=p["hidden"])
+    handoff = hand_off(fixed, encode(fixed))
+    assert not handoff.bridged and not handoff.directions_as_layers
+    if not config.bidirectional:
+        assert (p["layers"], p["hidden"]) == (config.enc_layers, config.enc_hidden)
+        return
+    # 2) Each layer's two directions joined: a decoder of `layers` layers of size `joined` accepts them.
+    L, H = config.enc_layers, config.enc_hidden
+    enc = encode(config)
+    state = enc.h_n if cell == "gru" else enc.state
+    joined = _joined_directions(state, L, H) if cell == "gru" else tuple(_joined_directions(s, L, H) for s in state)
+    decoder = Decoder(config.itos, cell, config.embed, p["joined"], p["layers"], config.seed)
+    with torch.no_grad():
+        _, out, _ = decoder(torch.tensor([[1]]), joined)  # PyTorch checks the state's shape here
+    assert out.shape == (1, 1, 2 * H) and p["joined"] == 2 * H
+    assert torch.equal(joined[0] if cell == "lstm" else joined, torch.cat([enc.h_n[0::2], enc.h_n[1::2]], dim=-1))
+    # 3) The old advice (decoder layers = layers x directions) runs only by putting directions into layers.
+    old = replace(config, dec_layers=L * 2, dec_hidden=H)
+    assert hand_off(old, encode(old)).directions_as_layers
+
+
+def test_state_rows_follow_pytorchs_h_n_order():
+    """Row i of h_n is (layer, direction) = state_rows[i]: checked against a one-layer module with the
+    first layer's weights copied (layer 1) and against the outputs' two halves (the top layer)."""
+    config = Seq2SeqConfig(cell="gru", bidirectional=True, enc_layers=2, enc_hidden=3)
+    rows = state_rows(2, 2)
+    assert rows == ((1, 0), (1, 1), (2, 0), (2, 1))
+    assert state_labels(2, 2) == ["L1→", "L1←", "L2→", "L2←"]
+    encoder = build_encoder(config)
+    first = torch.nn.GRU(config.embed, 3, bidirectional=True, batch_first=True, dtype=torch.float64)
+    with torch.no_grad():
+        for name, param in first.named_parameters():
+            param.copy_(getattr(encoder.rnn, name))  # *_l0 and *_l0_reverse: the first layer's weights
+        ids = torch.tensor([[2, 3, 4]])
+        outputs, h_n = encoder(ids)  # (1, S, 2H), (4, 1, H)
+        _, h_first = first(encoder.embedding(ids))  # (2, 1, H)
+    for i, (layer, k) in enumerate(rows):
+        if layer == 1:
+            assert torch.allclose(h_n[i], h_first[k])
+        else:
+            expected = outputs[:, -1, :3] if k == 0 else outputs[:, 0, 3:]  # → ends last, ← ends at word 1
+            assert torch.allclose(h_n[i], expected)
 
 
 def test_directions_lined_up_as_layers_are_flagged():

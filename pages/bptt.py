@@ -8,16 +8,16 @@ import streamlit as st
 
 from s2s_core import caps
 from s2s_core.bptt import BpttConfig, BpttResult, ClipResult, backprop_through_time, clip, parse_config, parse_max_norm
-from s2s_core.bptt.charts import clip_chart, grad_chart
+from s2s_core.bptt.charts import clip_chart, grad_chart, parts_chart
 from s2s_core.bptt.code import script
 from s2s_core.bptt.compute import CELLS, GATE_BIAS_RANGE, MAX_T, RHO_RANGE
 from s2s_core.bptt.frames import (
     CELL_NAMES,
     clip_frame,
     cuts_frame,
-    far_ratio,
     grad_frame,
     milestones_frame,
+    parts_frame,
     ratio_band,
     reach,
 )
@@ -53,15 +53,58 @@ def read_inputs() -> BpttConfig | None:
     left, right = st.columns(2)
     with left:
         T = linked(st.slider, t("bptt.T_label"), key="bptt_T", default=30, min_value=2, max_value=MAX_T)
-        rho = linked(st.slider, t("bptt.rho_label"), key="bptt_rho", default=0.9, min_value=RHO_RANGE[0], max_value=RHO_RANGE[1], step=0.05, help=t("bptt.rho_help"))
+        rho = linked(
+            st.slider,
+            t("bptt.rho_label"),
+            key="bptt_rho",
+            default=0.9,
+            min_value=RHO_RANGE[0],
+            max_value=RHO_RANGE[1],
+            step=0.05,
+            help=t("bptt.rho_help"),
+        )
         linear = linked(st.toggle, t("bptt.linear_label"), key="bptt_linear", default=False, help=t("bptt.linear_help"))
     with right:
-        gate = linked(st.slider, t("bptt.gate_label"), key="bptt_gate", default=1.0, min_value=GATE_BIAS_RANGE[0], max_value=GATE_BIAS_RANGE[1], step=0.5, help=t("bptt.gate_help"))
+        gate = linked(
+            st.slider,
+            t("bptt.gate_label"),
+            key="bptt_gate",
+            default=1.0,
+            min_value=GATE_BIAS_RANGE[0],
+            max_value=GATE_BIAS_RANGE[1],
+            step=0.5,
+            help=t("bptt.gate_help"),
+        )
         c1, c2 = st.columns(2)
-        k = linked(c1.number_input, t("bptt.truncate_label"), key="bptt_k", default=0, min_value=0, max_value=MAX_T, step=1, help=t("bptt.truncate_help"))
-        seed = linked(c2.number_input, t("bptt.field.seed"), key="bptt_seed", default=0, min_value=0, max_value=caps.MAX_SEED, step=1)
-    cell = linked(st.segmented_control, t("bptt.cell_label"), list(CELLS), key="bptt_cell", default="rnn",
-                          labels=dict(CELL_NAMES), parse=str.lower, required=True)
+        k = linked(
+            c1.number_input,
+            t("bptt.truncate_label"),
+            key="bptt_k",
+            default=0,
+            min_value=0,
+            max_value=MAX_T,
+            step=1,
+            help=t("bptt.truncate_help"),
+        )
+        seed = linked(
+            c2.number_input,
+            t("bptt.field.seed"),
+            key="bptt_seed",
+            default=0,
+            min_value=0,
+            max_value=caps.MAX_SEED,
+            step=1,
+        )
+    cell = linked(
+        st.segmented_control,
+        t("bptt.cell_label"),
+        list(CELLS),
+        key="bptt_cell",
+        default="rnn",
+        labels=dict(CELL_NAMES),
+        parse=str.lower,
+        required=True,
+    )
     reset_button(KEYS)
     try:
         return parse_config(T, rho, cell, linear, gate, k, seed)
@@ -75,17 +118,26 @@ def grad_spec(config: BpttConfig, language: str) -> Any:
     """The gradient chart's Vega-Lite spec, cached by value (Altair costs far more than the math); validated in
     tests/core/test_bptt.py, so drawn here unvalidated."""
     result = compute(config)
-    labels = {k: translate(language, f"bptt.chart.{k}") for k in ("k", "norm", "series", "t", "ratio", "cut", "grad_title")}
+    labels = {
+        k: translate(language, f"bptt.chart.{k}") for k in ("k", "norm", "series", "t", "ratio", "cut", "grad_title")
+    }
     return grad_chart(grad_frame(result), cuts_frame(result), labels)
 
 
 @cached_spec(max_entries=128)
 def clip_spec(config: BpttConfig, max_norm: float, language: str) -> Any:
-    """The clipping chart's spec for one max_norm, cached by value like grad_spec."""
+    """The clipping charts' specs for one max_norm (per-parameter bars, per-step parts), cached by value."""
     clipped = clip(compute(config).by_cell(config.cell), max_norm)
-    labels = {"norm": translate(language, "bptt.chart.norm"), "clip_title": translate(language, "bptt.chart.clip_title")}
-    frame = clip_frame(clipped, *(translate(language, f"bptt.chart.{k}") for k in ("before", "after", "total")))
-    return clip_chart(frame, max_norm, labels)
+    labels = {k: translate(language, f"bptt.chart.{k}") for k in ("norm", "k", "t", "part", "when", "ratio")}
+    names = [translate(language, f"bptt.chart.{k}") for k in ("before", "after", "total")]
+    return {
+        "params": clip_chart(clip_frame(clipped, *names), max_norm, labels),
+        "parts": parts_chart(
+            parts_frame(clipped, config.T, *names[:2]),
+            max_norm,
+            labels | {"description": translate(language, "bptt.chart.parts_description")},
+        ),
+    }
 
 
 def show_gradients(config: BpttConfig, result: BpttResult) -> None:
@@ -117,7 +169,9 @@ def show_truncation(config: BpttConfig, result: BpttResult) -> None:
 
 
 def read_max_norm() -> float | None:
-    value = linked(st.slider, t("bptt.clip_label"), key="bptt_clip", default=1.0, min_value=0.1, max_value=10.0, step=0.1)
+    value = linked(
+        st.slider, t("bptt.clip_label"), key="bptt_clip", default=1.0, min_value=0.1, max_value=10.0, step=0.1
+    )
     try:
         return parse_max_norm(value)
     except InputError as err:
@@ -126,26 +180,35 @@ def read_max_norm() -> float | None:
 
 
 def show_clipping(config: BpttConfig, result: BpttResult) -> float | None:
-    """clip_grad_norm_ on the chosen cell: sizes before/after, the unchanged direction, and why vanishing stays."""
+    """clip_grad_norm_ on the chosen cell: sizes before/after, the unchanged direction, and each step's part of
+    ∂L/∂W_hh before and after (why a vanished part stays vanished)."""
     st.subheader(t("bptt.clip_header"))
     st.markdown(t("bptt.clip_intro"))
     max_norm = read_max_norm()
     if max_norm is None:
         return None
-    grad = result.by_cell(config.cell)
-    clipped: ClipResult = clip(grad, max_norm)
+    clipped: ClipResult = clip(result.by_cell(config.cell), max_norm)
+    specs = clip_spec(config, max_norm, lang())
     st.caption(t("bptt.clip_cell", cell=CELL_NAMES[config.cell]))
     c1, c2, c3 = st.columns(3)
-    c1.metric(t("bptt.metric_before"), f"{clipped.total_before:.4g}")
-    c2.metric(t("bptt.metric_after"), f"{clipped.total_after:.4g}")
-    c3.metric(t("bptt.metric_cos"), f"{clipped.cosine:.6f}")
-    fmt = {"before": f"{clipped.total_before:.4g}", "max_norm": f"{max_norm:g}", "scale": num(clipped.scale)}
+    c1.metric(t("bptt.metric_before"), sci(clipped.total_before))
+    c2.metric(t("bptt.metric_after"), sci(clipped.total_after))
+    c3.metric(t("bptt.metric_cos"), num(clipped.cosine))
+    fmt = {"before": sci(clipped.total_before), "max_norm": f"{max_norm:g}", "scale": num(clipped.scale)}
     st.markdown(t("bptt.clip_active" if clipped.scale < 1 else "bptt.clip_idle", **fmt))
     st.markdown(f"**{t('bptt.chart.clip_title')}**")
-    draw(st, clip_spec(config, max_norm, lang()))
-    k = result.quiz_back
-    before, after = far_ratio(grad, clipped, k)
-    st.info(t("bptt.clip_vanish", t=config.T - k, before=sci(before), after=sci(after)), icon=":material/info:")
+    draw(st, specs["params"])
+    st.markdown(t("bptt.clip_parts_intro"))
+    st.markdown(f"**{t('bptt.chart.parts_title')}**")
+    draw(st, specs["parts"])
+    far = {
+        "t": config.T - clipped.far_back,
+        "before": sci(clipped.far_before),
+        "after": sci(clipped.far_after),
+        "scale": num(clipped.scale),
+    }
+    st.info(t(f"bptt.clip_far_{clipped.far_band}", **far), icon=":material/info:")
+    check_badge(t("bptt.check_parts"), clipped.parts_sum_diff, tol=1e-9)
     return max_norm
 
 
@@ -167,8 +230,14 @@ def show_notices(config: BpttConfig, result: BpttResult) -> None:
     k = result.quiz_back
     ratios = {f"r_{c.cell}": sci(c.ratio(k)) for c in result.cells}
     lstm, gru = result.by_cell("lstm"), result.by_cell("gru")
-    notice_list([f"bptt.notice_{i}" for i in range(1, 6)], rho=f"{config.rho:g}", k=k,
-                f=num(lstm.keep_gate), z=num(gru.keep_gate), **ratios)
+    notice_list(
+        [f"bptt.notice_{i}" for i in range(1, 6)],
+        rho=f"{config.rho:g}",
+        k=k,
+        f=num(lstm.keep_gate),
+        z=num(gru.keep_gate),
+        **ratios,
+    )
 
 
 page_header("bptt")

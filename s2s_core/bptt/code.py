@@ -2,21 +2,24 @@
 
 from __future__ import annotations
 
-from s2s_core.bptt.compute import CELLS, E, H, MAX_T, BpttConfig
+from s2s_core.bptt.compute import CELLS, MAX_T, QUIZ_BACK, BpttConfig, E, H
 from s2s_core.fmt import script_defs
 
 
 def script(config: BpttConfig, max_norm: float = 1.0) -> str:
-    """A self-contained script: the same seeded inputs and weights, the unrolled loop, autograd, clipping."""
+    """A self-contained script: the same seeded inputs and weights, the unrolled loop, autograd, clipping, and each
+    step's part of ∂L/∂W_hh before and after clipping."""
     return f'''"""Backprop through time: how much gradient of a last-step loss reaches each earlier hidden state."""
 import math
 
 import torch
 from torch import nn
 
-T, RHO, GATE_BIAS, TRUNCATE, MAX_NORM, SEED = {config.T}, {config.rho!r}, {config.gate_bias!r}, {config.truncate}, {max_norm!r}, {config.seed}
+T, RHO, GATE_BIAS, SEED = {config.T}, {config.rho!r}, {config.gate_bias!r}, {config.seed}
+TRUNCATE, MAX_NORM = {config.truncate}, {max_norm!r}
 LINEAR = {config.linear!r}  # the plain RNN without tanh: the gradient k steps back is exactly RHO**k times the last
 E, H, MAX_T = {E}, {H}, {MAX_T}
+FAR = max(0, min({QUIZ_BACK}, T - 2))  # the far step read below, in steps back (step 1 multiplies h_0 = 0: no part)
 CELLS = {CELLS!r}
 GATES = {{"rnn": 1, "lstm": 4, "gru": 3}}  # blocks stacked in W_ih / W_hh (PyTorch's order)
 
@@ -59,16 +62,19 @@ def step(cell, x, h, c, W_ih, W_hh, b_ih, b_hh):
     return (1 - z) * n + z * h, c
 
 
-{script_defs("sci")}
+{script_defs("num", "sci")}
 
 x = make_inputs()  # (T, E)
 for cell in CELLS:
     params = make_weights(cell)
+    W_ih, W_hh, b_ih, b_hh = params
+    # W_hh is used at every step; an exact zero added at step t only (a "tap") collects that step's part of dL/dW_hh.
+    taps = [torch.zeros_like(W_hh, requires_grad=True) for _ in range(T)]
     h = torch.zeros(1, H, dtype=torch.float64)  # (1, H) h_0
     c = torch.zeros(1, H, dtype=torch.float64)  # (1, H) the LSTM's cell state
     hs = []
     for t in range(1, T + 1):
-        h, c = step(cell, x[t - 1:t], h, c, *params)
+        h, c = step(cell, x[t - 1:t], h, c, W_ih, W_hh + taps[t - 1], b_ih, b_hh)
         h.retain_grad()  # keep dL/dh_t (autograd frees it otherwise)
         hs.append(h)
         if TRUNCATE and t % TRUNCATE == 0 and t < T:
@@ -77,9 +83,28 @@ for cell in CELLS:
     loss.backward()
     norms = [0.0 if s.grad is None else s.grad.norm().item() for s in reversed(hs)]  # k = 0 .. T-1 steps back
     print(f"{{cell}} grad norms by steps back:", [sci(v) for v in norms])
+
+    # Clipping works on the parameter gradients (never on dL/dh_t): one factor for all of them.
+    parts = [torch.zeros_like(W_hh) if tap.grad is None else tap.grad.clone() for tap in taps]  # step t's part
     before = torch.cat([p.grad.flatten() for p in params])
-    total = nn.utils.clip_grad_norm_(params, MAX_NORM).item()
+    total = nn.utils.clip_grad_norm_(params, MAX_NORM)
     after = torch.cat([p.grad.flatten() for p in params])
     cosine = (before @ after / (before.norm() * after.norm())).item()
-    print(f"{{cell}} clip: before {{total:.4g}} after {{after.norm().item():.4g}} cosine {{cosine:.6f}}")
+    print(f"{{cell}} clip: before {{sci(total.item())}} after {{sci(after.norm().item())}} cosine {{num(cosine)}}")
+
+    # Each step's part, scaled with clip_grad_norm_'s own total (clip_grads_with_norm_ is its scaling half).
+    stand_ins = [torch.zeros_like(p) for p in parts]
+    for s, p in zip(stand_ins, parts):
+        s.grad = p.clone()
+    nn.utils.clip_grads_with_norm_(stand_ins, MAX_NORM, total)
+    part_before = [p.norm().item() for p in reversed(parts)]  # by steps back
+    part_after = [s.grad.norm().item() for s in reversed(stand_ins)]
+    print(f"{{cell}} W_hh parts by steps back, before clipping:", [sci(v) for v in part_before])
+    print(f"{{cell}} W_hh parts by steps back, after clipping:", [sci(v) for v in part_after])
+    ratio = lambda v: v[FAR] / v[0] if v[0] > 0 else 0.0
+    print(f"{{cell}} step {{T - FAR}} part / last step's part: before {{sci(ratio(part_before))}} "
+          f"after {{sci(ratio(part_after))}}")
+    summed = torch.stack([s.grad for s in stand_ins]).sum(dim=0)
+    diff = (summed - W_hh.grad).abs().max().item()
+    print(f"{{cell}} clipped parts summed vs clipped dL/dW_hh: max |difference| {{sci(diff)}}")
 '''

@@ -2,8 +2,9 @@
 
 A loss at the last step, L = sum(h_T), is backpropagated through T unrolled steps of a plain RNN, an LSTM
 and a GRU built with the same recurrent weight scale ρ (each H×H block of W_hh is ρ·Q with Q orthogonal,
-so its spectral radius and its norm are exactly ρ). Truncated BPTT detaches the state every k steps;
-clip() applies clip_grad_norm_ to the parameter gradients. Shapes: T steps, E input size, H hidden, B = 1.
+so each block's spectral radius and norm are exactly ρ). Truncated BPTT detaches the state every k steps.
+clip() applies clip_grad_norm_ to the parameter gradients (never to ∂L/∂h_t) and follows each step's part of
+∂L/∂W_hh through it. Shapes: T steps, E input size, H hidden, G gate blocks, B = 1.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ RHO_RANGE = (0.1, 2.0)  # spectral radius of W_hh; 0 would make every earlier gr
 GATE_BIAS_RANGE = (-3.0, 5.0)
 MAX_NORM_RANGE = (0.01, 100.0)
 QUIZ_BACK = 20  # the quiz asks about the gradient this many steps back (or T-1 if shorter)
+VANISH, EXPLODE = 1e-2, 1e2  # a ratio to the last step below / above these is "vanished" / "exploded"
 PARAM_NAMES = ("weight_ih", "weight_hh", "bias_ih", "bias_hh")
 
 
@@ -53,6 +55,7 @@ class CellGrad:
     keep_gate: float | None  # mean forget gate f (LSTM) or update gate z (GRU): share kept per step
     loss: float
     param_grads: tuple[torch.Tensor, ...]  # ∂L/∂(W_ih, W_hh, b_ih, b_hh) with the truncation, unclipped
+    hh_parts: tuple[torch.Tensor, ...]  # (T,) of (G·H, H): step t's own part of ∂L/∂W_hh (t = 1..T); they sum to it
     module_diff: float | None  # max |loop - nn.<Cell>| over outputs and ∂L/∂x; None for the linear RNN
 
     def ratio(self, k: int, full: bool = True) -> float:
@@ -76,15 +79,28 @@ class BpttResult:
 
 @dataclass(frozen=True)
 class ClipResult:
-    """clip_grad_norm_ applied to one cell's parameter gradients."""
+    """clip_grad_norm_ applied to one cell's parameter gradients, and what it does to each step's part of ∂L/∂W_hh.
+
+    W_hh is used at every step, so ∂L/∂W_hh = Σ_t part_t. Clipping sees only that sum; the parts are clipped here
+    by torch's own clip_grads_with_norm_ with clip_grad_norm_'s total norm, and checked to add up to its result.
+    """
 
     max_norm: float
     total_before: float  # ‖all parameter gradients‖ before (clip_grad_norm_'s return value)
-    total_after: float  # ... and after
+    total_after: float  # ... and after, measured on the clipped gradients
     scale: float  # after / before: one factor for every gradient (1 when already under max_norm)
     cosine: float  # cos(angle) between the gradient before and after: 1 = same direction
     param_before: tuple[float, ...]  # per parameter (PARAM_NAMES)
     param_after: tuple[float, ...]
+    part_before: tuple[float, ...]  # (T,) ‖step T-k's part of ∂L/∂W_hh‖ by steps back k = 0 .. T-1, unclipped
+    part_after: tuple[float, ...]  # (T,) the same parts after clipping
+    parts_sum_diff: float  # max |Σ_t clipped part_t - clip_grad_norm_'s clipped ∂L/∂W_hh|
+    far_back: int  # the far step the page reads, in steps back (step T - far_back ≥ 2: h_0 = 0 gives step 1 no part)
+    far_before: float  # ‖far part‖ / ‖last step's part‖ before clipping
+    far_after: float  # ... after clipping, from the clipped parts
+    far_band: (
+        str  # "cut" (exactly 0: truncation), "vanish" (< VANISH), "same", or "explode" (> EXPLODE): picks the text
+    )
 
 
 def _field(name: str) -> str:
@@ -108,8 +124,15 @@ def parse_config(
     truncate = check_int(truncate, _field("truncate"), 0, MAX_T)
     seed = check_int(seed, _field("seed"), 0, caps.MAX_SEED)
     # Rounded so that 0.9 and 0.9000000001 from a URL share one cache entry.
-    return BpttConfig(T=T, rho=round(rho, 6), cell=cell, linear=linear is True, gate_bias=round(gate_bias, 6),
-                      truncate=truncate, seed=seed)
+    return BpttConfig(
+        T=T,
+        rho=round(rho, 6),
+        cell=cell,
+        linear=linear is True,
+        gate_bias=round(gate_bias, 6),
+        truncate=truncate,
+        seed=seed,
+    )
 
 
 def parse_max_norm(max_norm: object) -> float:
@@ -161,8 +184,13 @@ class Unrolled:
     outs: torch.Tensor  # (T, H)
 
 
-def run_loop(cell: str, x: torch.Tensor, w: CellWeights, *, linear: bool, truncate: int) -> Unrolled:
-    """Unroll the cell over x (T, E) with one set of weights; the loss is sum(h_T)."""
+def run_loop(
+    cell: str, x: torch.Tensor, w: CellWeights, *, linear: bool, truncate: int, taps: list[torch.Tensor] | None = None
+) -> Unrolled:
+    """Unroll the cell over x (T, E) with one set of weights; the loss is sum(h_T).
+
+    taps: one zero (G·H, H) leaf per step, added to W_hh at that step only; its .grad is that step's part of ∂L/∂W_hh.
+    """
     T = x.shape[0]
     h = torch.zeros(1, H, dtype=torch.float64)  # (B, H) h_0
     cell_state = torch.zeros(1, H, dtype=torch.float64)  # (B, H) LSTM only
@@ -171,17 +199,18 @@ def run_loop(cell: str, x: torch.Tensor, w: CellWeights, *, linear: bool, trunca
     keep: list[float] = []
     for t in range(1, T + 1):
         x_t = x[t - 1 : t]  # (B, E)
-        # 1) One step with the shared weights.
+        # 1) One step with the shared weights (plus an exact zero, the tap, that only collects this step's gradient).
+        w_t = w if taps is None else CellWeights(w.W_ih, w.W_hh + taps[t - 1], w.b_ih, w.b_hh)
         if cell == "rnn":
-            h = rnn_step(x_t, h, w, linear=linear)  # (B, H)
+            h = rnn_step(x_t, h, w_t, linear=linear)  # (B, H)
         elif cell == "lstm":
-            h, cell_state, f = lstm_step(x_t, h, cell_state, w)  # (B, H) each
+            h, cell_state, f = lstm_step(x_t, h, cell_state, w_t)  # (B, H) each
             if cell_state.requires_grad:
                 cell_state.retain_grad()
             cells.append(cell_state)
             keep.append(float(f.detach().mean()))
         else:
-            h, z = gru_step(x_t, h, w)  # (B, H) each
+            h, z = gru_step(x_t, h, w_t)  # (B, H) each
             keep.append(float(z.detach().mean()))
         # 2) Keep h_t's own gradient (autograd frees intermediate grads unless asked).
         if h.requires_grad:
@@ -203,7 +232,7 @@ def module_check(cell: str, x: torch.Tensor, w: CellWeights, outs: torch.Tensor,
     """Max |difference| between the hand loop's outputs and ∂L/∂x and nn.RNN / nn.LSTM / nn.GRU's."""
     module = {"rnn": nn.RNN, "lstm": nn.LSTM, "gru": nn.GRU}[cell](E, H, batch_first=True, dtype=torch.float64)
     with torch.no_grad():
-        for name, p in zip(PARAM_NAMES, w.params()):
+        for name, p in zip(PARAM_NAMES, w.params(), strict=True):
             getattr(module, f"{name}_l0").copy_(p)
     x_mod = x.detach().clone().requires_grad_(True)  # (T, E)
     out, _ = module(x_mod.unsqueeze(0))  # (1, T, E) -> (1, T, H)
@@ -211,15 +240,42 @@ def module_check(cell: str, x: torch.Tensor, w: CellWeights, outs: torch.Tensor,
     return max(float((outs.detach() - out[0].detach()).abs().max()), float((x_grad - x_mod.grad).abs().max()))
 
 
-def clip(grad: CellGrad, max_norm: float) -> ClipResult:
-    """nn.utils.clip_grad_norm_ on copies of the cell's parameter gradients (the cached result stays intact)."""
-    params = [torch.zeros_like(g) for g in grad.param_grads]
-    for p, g in zip(params, grad.param_grads):
+def _with_grads(grads: tuple[torch.Tensor, ...]) -> list[torch.Tensor]:
+    """Stand-in parameters holding copies of the given gradients, so clipping never touches the cached result."""
+    params = [torch.zeros_like(g) for g in grads]
+    for p, g in zip(params, grads, strict=True):
         p.grad = g.clone()
+    return params
+
+
+def band(ratio: float) -> str:
+    """A size relative to the last step's: 'vanish' (< 1/100), 'same', or 'explode' (> 100×)."""
+    if ratio < VANISH:
+        return "vanish"
+    if ratio > EXPLODE:
+        return "explode"
+    return "same"
+
+
+def clip(grad: CellGrad, max_norm: float) -> ClipResult:
+    """nn.utils.clip_grad_norm_ on the cell's parameter gradients, and each step's part of ∂L/∂W_hh through it."""
+    # 1) clip_grad_norm_ itself, on copies of ∂L/∂(W_ih, W_hh, b_ih, b_hh).
+    params = _with_grads(grad.param_grads)
     total_before = float(nn.utils.clip_grad_norm_(params, max_norm))
     flat_b = torch.cat([g.flatten() for g in grad.param_grads])  # (P,) every parameter gradient as one vector
     flat_a = torch.cat([p.grad.flatten() for p in params])  # (P,)
     total_after = float(flat_a.norm())
+    # 2) The steps' parts of ∂L/∂W_hh, scaled by torch's clip_grads_with_norm_ (the scaling half of clip_grad_norm_)
+    #    with the same total norm: what each part becomes inside the clipped ∂L/∂W_hh.
+    parts = _with_grads(grad.hh_parts)  # T stand-ins, (G·H, H) each
+    nn.utils.clip_grads_with_norm_(parts, max_norm, torch.tensor(total_before, dtype=torch.float64))
+    clipped_sum = torch.stack([p.grad for p in parts]).sum(dim=0)  # (T, G·H, H) -> (G·H, H)
+    # 3) Sizes by steps back (k = 0 is the last step), and the far step the page reads.
+    before = tuple(float(g.norm()) for g in reversed(grad.hh_parts))  # (T,)
+    after = tuple(float(p.grad.norm()) for p in reversed(parts))  # (T,)
+    k = max(0, min(QUIZ_BACK, len(before) - 2))  # step T - k >= 2: step 1 multiplies h_0 = 0, so its part is 0
+    far_before = before[k] / before[0] if before[0] > 0 else 0.0
+    far_after = after[k] / after[0] if after[0] > 0 else 0.0
     return ClipResult(
         max_norm=max_norm,
         total_before=total_before,
@@ -228,7 +284,23 @@ def clip(grad: CellGrad, max_norm: float) -> ClipResult:
         cosine=float(torch.dot(flat_b, flat_a) / (flat_b.norm() * flat_a.norm())),
         param_before=tuple(float(g.norm()) for g in grad.param_grads),
         param_after=tuple(float(p.grad.norm()) for p in params),
+        part_before=before,
+        part_after=after,
+        parts_sum_diff=float((clipped_sum - params[1].grad).abs().max()),
+        far_back=k,
+        far_before=far_before,
+        far_after=far_after,
+        far_band="cut" if before[k] == 0 else band(far_before),
     )
+
+
+def _taps(T: int, G: int) -> list[torch.Tensor]:
+    return [torch.zeros(G * H, H, dtype=torch.float64, requires_grad=True) for _ in range(T)]  # T of (G·H, H)
+
+
+def _parts(taps: list[torch.Tensor]) -> tuple[torch.Tensor, ...]:
+    """Each step's part of ∂L/∂W_hh; a step the loss cannot reach (past a cut) has no grad: an exact 0."""
+    return tuple(torch.zeros_like(tap) if tap.grad is None else tap.grad.detach().clone() for tap in taps)
 
 
 def cell_grad(cell: str, config: BpttConfig, x: torch.Tensor) -> CellGrad:
@@ -237,15 +309,17 @@ def cell_grad(cell: str, config: BpttConfig, x: torch.Tensor) -> CellGrad:
     linear = config.linear and cell == "rnn"
     # 1) Full BPTT: how far back the gradient reaches without cuts (x is a leaf too, for the module check).
     w = _leaf(base)
+    taps = _taps(config.T, GATES[cell])
     x_leaf = x.detach().clone().requires_grad_(True)  # (T, E)
-    run = run_loop(cell, x_leaf, w, linear=linear, truncate=0)
+    run = run_loop(cell, x_leaf, w, linear=linear, truncate=0, taps=taps)
     run.loss.backward()
     full = _grad_norms(run.hs)
     diff = None if linear else module_check(cell, x, base, run.outs, x_leaf.grad)
     # 2) The learner's truncation on fresh leaves; these parameter gradients are the ones the page clips.
     if config.truncate and config.truncate < config.T:
         w = _leaf(base)
-        run = run_loop(cell, x, w, linear=linear, truncate=config.truncate)
+        taps = _taps(config.T, GATES[cell])
+        run = run_loop(cell, x, w, linear=linear, truncate=config.truncate, taps=taps)
         run.loss.backward()
     return CellGrad(
         cell=cell,
@@ -255,6 +329,7 @@ def cell_grad(cell: str, config: BpttConfig, x: torch.Tensor) -> CellGrad:
         keep_gate=sum(run.keep) / len(run.keep) if run.keep else None,
         loss=float(run.loss.detach()),
         param_grads=tuple(p.grad.detach().clone() for p in w.params()),
+        hh_parts=_parts(taps),
         module_diff=diff,
     )
 
@@ -276,5 +351,11 @@ def backprop_through_time(config: BpttConfig) -> BpttResult:
     if config.linear:
         reach = [k for k in range(config.T) if rnn.norms[k] > 0]
         law_diff = max(abs(rnn.norms[k] / law[k] - 1) for k in reach)
-    return BpttResult(config=config, cells=cells, cuts=cut_steps_back(config.T, config.truncate),
-                      rho_law=law, law_diff=law_diff, quiz_back=min(QUIZ_BACK, config.T - 1))
+    return BpttResult(
+        config=config,
+        cells=cells,
+        cuts=cut_steps_back(config.T, config.truncate),
+        rho_law=law,
+        law_diff=law_diff,
+        quiz_back=min(QUIZ_BACK, config.T - 1),
+    )

@@ -6,7 +6,7 @@ import math
 
 import pandas as pd
 
-from s2s_core.bptt.compute import CELLS, PARAM_NAMES, BpttResult, CellGrad, ClipResult
+from s2s_core.bptt.compute import CELLS, PARAM_NAMES, BpttResult, CellGrad, ClipResult, band
 from s2s_core.fmt import sci
 
 CELL_NAMES = {"rnn": "RNN", "lstm": "LSTM", "gru": "GRU"}
@@ -17,9 +17,7 @@ LSTM_CELL = "LSTM cell"  # the LSTM's cell-state gradient ‖∂L/∂cell_t‖ (
 def grad_frame(result: BpttResult) -> pd.DataFrame:
     """One row per (series, steps back) with a nonzero norm: a log scale cannot draw 0 (the cut shows as a rule)."""
     rows = []
-    series: list[tuple[str, tuple[float, ...], str]] = [
-        (CELL_NAMES[c.cell], c.norms, c.cell) for c in result.cells
-    ]
+    series: list[tuple[str, tuple[float, ...], str]] = [(CELL_NAMES[c.cell], c.norms, c.cell) for c in result.cells]
     lstm = result.by_cell("lstm")
     if lstm.cell_norms is not None:
         series.append((LSTM_CELL, lstm.cell_norms, "lstm"))
@@ -27,9 +25,17 @@ def grad_frame(result: BpttResult) -> pd.DataFrame:
     for name, norms, cell in series:
         for k, v in enumerate(norms):
             if v > 0:
-                rows.append({"series": name, "cell": cell, "k": k, "t": result.config.T - k, "norm": v,
-                             "ratio": v / norms[0] if norms[0] > 0 else None,
-                             "focus": cell == result.config.cell})
+                rows.append(
+                    {
+                        "series": name,
+                        "cell": cell,
+                        "k": k,
+                        "t": result.config.T - k,
+                        "norm": v,
+                        "ratio": v / norms[0] if norms[0] > 0 else None,
+                        "focus": cell == result.config.cell,
+                    }
+                )
     return pd.DataFrame(rows)
 
 
@@ -62,10 +68,12 @@ def clip_frame(grad: ClipResult, before: str, after: str, total: str) -> pd.Data
     because a log axis has no 0 to start from.
     """
     rows = []
-    for name, b, a in zip(PARAM_NAMES, grad.param_before, grad.param_after):
+    for name, b, a in zip(PARAM_NAMES, grad.param_before, grad.param_after, strict=True):
         rows += [{"param": name, "when": before, "norm": b}, {"param": name, "when": after, "norm": a}]
-    rows += [{"param": total, "when": before, "norm": grad.total_before},
-             {"param": total, "when": after, "norm": grad.total_after}]
+    rows += [
+        {"param": total, "when": before, "norm": grad.total_before},
+        {"param": total, "when": after, "norm": grad.total_after},
+    ]
     frame = pd.DataFrame(rows)
     smallest = min([v for v in frame["norm"] if v > 0] + [grad.max_norm])
     return frame.assign(base=10.0 ** math.floor(math.log10(smallest)))
@@ -77,11 +85,7 @@ def cell_order() -> list[str]:
 
 def ratio_band(ratio: float) -> str:
     """The quiz's three answers: 'vanish' (< 1/100 of the last step), 'same', or 'explode' (> 100×)."""
-    if ratio < 1e-2:
-        return "vanish"
-    if ratio > 1e2:
-        return "explode"
-    return "same"
+    return band(ratio)
 
 
 def reach(grad: CellGrad) -> int:
@@ -90,13 +94,11 @@ def reach(grad: CellGrad) -> int:
     return zeros[0] if zeros else len(grad.norms)
 
 
-def far_ratio(grad: CellGrad, clipped: ClipResult, k: int) -> tuple[float, float]:
-    """(before, after) clipping: the gradient k steps back relative to the last step (full BPTT).
-
-    clip_grad_norm_ multiplies every gradient by one factor, so a far step's share of the signal is the
-    same after clipping: the ratio of (scale·g_k) to (scale·g_0) is computed here, not assumed.
-    """
-    norms = grad.full_norms
-    before = norms[k] / norms[0]
-    after = (clipped.scale * norms[k]) / (clipped.scale * norms[0])
-    return before, after
+def parts_frame(clipped: ClipResult, T: int, before: str, after: str) -> pd.DataFrame:
+    """One row per (before/after clipping, steps back) with a nonzero part of ∂L/∂W_hh (a log scale cannot draw 0)."""
+    rows = []
+    for when, parts in ((before, clipped.part_before), (after, clipped.part_after)):
+        for k, v in enumerate(parts):
+            if v > 0:
+                rows.append({"when": when, "k": k, "t": T - k, "norm": v, "ratio": v / parts[0] if parts[0] else None})
+    return pd.DataFrame(rows, columns=["when", "k", "t", "norm", "ratio"])

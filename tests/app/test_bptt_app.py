@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from s2s_core.bptt import BpttConfig, backprop_through_time, clip
 from s2s_core.bptt.frames import ratio_band
-from s2s_core.fmt import sci
+from s2s_core.fmt import num, sci
 from s2s_ui.catalog import translate
-from tests.app.conftest import toasts, all_text, open_page
+from tests.app.conftest import all_text, open_page, toasts
 
 
 def _metrics(at) -> list[str]:
@@ -23,7 +23,19 @@ def test_defaults_show_gradients_checks_clipping_and_quiz(lang):
         assert sci(cell.ratio(20, full=False)) in text
     assert any("nn.LSTM" in s.value for s in at.success)  # loops == nn modules
     clipped = clip(result.by_cell("rnn"), 1.0)
-    assert _metrics(at) == [f"{clipped.total_before:.4g}", f"{clipped.total_after:.4g}", "1.000000"]
+    assert _metrics(at) == [sci(clipped.total_before), sci(clipped.total_after), "1"]
+    # The far step's part of ∂L/∂W_hh, before and after, in the text chosen by its band (vanished here).
+    assert clipped.far_band == "vanish"
+    far = translate(
+        lang,
+        "bptt.clip_far_vanish",
+        t=10,
+        before=sci(clipped.far_before),
+        after=sci(clipped.far_after),
+        scale=num(clipped.scale),
+    )
+    assert far in text
+    assert any(translate(lang, "bptt.check_parts")[:20] in s.value for s in at.success)
     # The quiz, graded against the live ratio.
     band = ratio_band(result.by_cell("rnn").ratio(20))
     at.radio(key="bptt_quiz_rnn").set_value(translate(lang, f"bptt.quiz_{band}")).run()
@@ -31,7 +43,7 @@ def test_defaults_show_gradients_checks_clipping_and_quiz(lang):
     # A larger max_norm than the total: clipping changes nothing.
     at.slider(key="bptt_clip").set_value(10.0).run()
     assert not at.exception
-    assert _metrics(at)[1] == f"{clip(result.by_cell('rnn'), 10.0).total_after:.4g}"
+    assert _metrics(at)[1] == sci(clip(result.by_cell("rnn"), 10.0).total_after)
 
 
 def test_linear_rnn_shows_the_rho_law_check_and_truncation(lang):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from s2s_core.bptt import BpttConfig, backprop_through_time, clip
 from s2s_core.bptt.code import script
-from s2s_core.fmt import sci
+from s2s_core.fmt import num, sci
 from tests.codegen.run import run_script
 
 SEP = "=====8<====="
@@ -15,11 +15,25 @@ def test_scripts_print_the_page_numbers():
     # Both scripts in one fresh process (torch is imported once), each in its own namespace.
     runner = "\n".join(f"exec({script(c, m)!r}, {{'__name__': '__main__'}}); print({SEP!r})" for c, m in cases)
     outputs = run_script(runner).split(SEP + "\n")
-    for (config, max_norm), out in zip(cases, outputs):
+    for (config, max_norm), out in zip(cases, outputs[: len(cases)], strict=True):
         result = backprop_through_time(config)
         lines = out.strip().splitlines()
         for cell in result.cells:
             assert f"{cell.cell} grad norms by steps back: {[sci(v) for v in cell.norms]}" in lines
             clipped = clip(cell, max_norm)
-            assert (f"{cell.cell} clip: before {clipped.total_before:.4g} after {clipped.total_after:.4g} "
-                    f"cosine {clipped.cosine:.6f}") in lines
+            name = cell.cell
+            assert (
+                f"{name} clip: before {sci(clipped.total_before)} after {sci(clipped.total_after)} "
+                f"cosine {num(clipped.cosine)}"
+            ) in lines
+            before, after = [sci(v) for v in clipped.part_before], [sci(v) for v in clipped.part_after]
+            assert f"{name} W_hh parts by steps back, before clipping: {before}" in lines
+            assert f"{name} W_hh parts by steps back, after clipping: {after}" in lines
+            assert (
+                f"{name} step {config.T - clipped.far_back} part / last step's part: "
+                f"before {sci(clipped.far_before)} after {sci(clipped.far_after)}"
+            ) in lines
+            assert (
+                f"{name} clipped parts summed vs clipped dL/dW_hh: max |difference| {sci(clipped.parts_sum_diff)}"
+                in lines
+            )

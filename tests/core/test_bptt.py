@@ -12,9 +12,17 @@ from torch import nn
 
 from s2s_core.bptt import BpttConfig, backprop_through_time, clip, parse_config, parse_max_norm
 from s2s_core.bptt.cells import lstm_step
-from s2s_core.bptt.charts import clip_chart, grad_chart
-from s2s_core.bptt.compute import CELLS, H, MAX_T, make_inputs, make_weights, run_loop
-from s2s_core.bptt.frames import LAW, clip_frame, cuts_frame, grad_frame, milestone_steps, milestones_frame
+from s2s_core.bptt.charts import clip_chart, grad_chart, parts_chart
+from s2s_core.bptt.compute import CELLS, MAX_T, H, make_inputs, make_weights, run_loop
+from s2s_core.bptt.frames import (
+    LAW,
+    clip_frame,
+    cuts_frame,
+    grad_frame,
+    milestone_steps,
+    milestones_frame,
+    parts_frame,
+)
 from s2s_core.errors import InputError
 from s2s_core.fmt import sci
 
@@ -40,7 +48,7 @@ def test_tanh_rnn_stays_under_the_rho_ceiling():
     for rho in (0.6, 1.3):
         result = backprop_through_time(BpttConfig(T=30, rho=rho))
         rnn = result.by_cell("rnn")
-        assert all(n <= law * (1 + 1e-9) for n, law in zip(rnn.norms, result.rho_law))
+        assert all(n <= law * (1 + 1e-9) for n, law in zip(rnn.norms, result.rho_law, strict=True))
 
 
 def test_vanishing_below_one_exploding_above():
@@ -94,14 +102,14 @@ def test_clipping_keeps_direction_and_caps_the_norm():
         assert clipped.total_before > 0.5
         assert math.isclose(clipped.total_after, 0.5, rel_tol=1e-5)
         assert math.isclose(clipped.cosine, 1.0, abs_tol=1e-9)
-        ratios = [a / b for a, b in zip(clipped.param_after, clipped.param_before)]
+        ratios = [a / b for a, b in zip(clipped.param_after, clipped.param_before, strict=True)]
         assert max(ratios) - min(ratios) < 1e-9  # one factor for every parameter
         assert math.isclose(clipped.total_before, math.sqrt(sum(n * n for n in clipped.param_before)), rel_tol=1e-9)
     # Clipping works on copies: the (cached) gradients are untouched, so clipping twice gives the same numbers.
     rnn = result.by_cell("rnn")
     kept = [g.clone() for g in rnn.param_grads]
     assert clip(rnn, 0.5) == clip(rnn, 0.5)
-    assert all(torch.equal(a, b) for a, b in zip(kept, rnn.param_grads))
+    assert all(torch.equal(a, b) for a, b in zip(kept, rnn.param_grads, strict=True))
 
 
 def test_clipping_does_nothing_for_vanishing_gradients():
@@ -118,6 +126,50 @@ def test_clipping_matches_torch_on_the_same_vector():
     clipped = clip(grad, 0.1)
     assert math.isclose(clipped.total_before, float(flat.norm()), rel_tol=1e-9)
     assert math.isclose(clipped.total_after, min(0.1, float(flat.norm())), rel_tol=1e-5)
+
+
+@pytest.mark.parametrize(
+    "config, max_norm",
+    [(BpttConfig(), 1.0), (BpttConfig(T=12, rho=1.4, truncate=5), 0.3), (BpttConfig(T=9, rho=0.5), 100.0)],
+)
+def test_clip_is_clip_grad_norm_and_each_steps_part_keeps_its_share(config, max_norm):
+    """The page's clipping numbers, rebuilt with torch.nn.utils.clip_grad_norm_ on real parameters."""
+    for c in backprop_through_time(config).cells:
+        clipped = clip(c, max_norm)
+        # 1) The steps' parts add up to ∂L/∂W_hh (autograd's own gradient of the shared weight).
+        assert torch.allclose(torch.stack(c.hh_parts).sum(dim=0), c.param_grads[1], rtol=0, atol=1e-12)
+        # 2) clip_grad_norm_ on real parameters holding the same gradients.
+        params = [nn.Parameter(torch.zeros_like(g)) for g in c.param_grads]
+        for p, g in zip(params, c.param_grads, strict=True):
+            p.grad = g.clone()
+        total = float(nn.utils.clip_grad_norm_(params, max_norm))
+        assert math.isclose(clipped.total_before, total, rel_tol=1e-12)
+        assert clipped.param_after == tuple(float(p.grad.norm()) for p in params)
+        assert math.isclose(clipped.total_after, min(max_norm, total), rel_tol=1e-5)
+        assert math.isclose(clipped.cosine, 1.0, abs_tol=1e-12)  # direction kept
+        # 3) The clipped parts add up to torch's clipped ∂L/∂W_hh, and each is the same multiple of its old self:
+        #    the far steps' shares are unchanged.
+        assert clipped.parts_sum_diff < 1e-12
+        reached = [k for k, v in enumerate(clipped.part_before) if v > 0]
+        for k in reached:
+            assert math.isclose(clipped.part_after[k] / clipped.part_before[k], clipped.scale, rel_tol=1e-9)
+        assert all(clipped.part_after[k] == 0 for k in range(config.T) if k not in reached)
+        assert clipped.scale <= 1 + 1e-12  # clipping never enlarges: it cannot lift a vanished part
+
+
+def test_far_part_band_picks_the_clipping_text_from_the_live_parts():
+    """The text is chosen by far_band: vanished (default RNN), not vanished (LSTM with an open forget gate),
+    or exactly 0 beyond a truncation cut; the old page showed one "does not bring back" sentence for all."""
+    default = backprop_through_time(BpttConfig())
+    rnn = clip(default.by_cell("rnn"), 1.0)
+    assert rnn.far_back == 20 and rnn.far_before < 1e-2 and rnn.far_band == "vanish"
+    assert math.isclose(rnn.far_after, rnn.far_before, rel_tol=1e-9) and rnn.scale < 1
+    opened = clip(backprop_through_time(BpttConfig(gate_bias=5.0)).by_cell("gru"), 1.0)
+    assert 1e-2 <= opened.far_before <= 1e2 and opened.far_band == "same"
+    cut = clip(backprop_through_time(BpttConfig(T=30, truncate=5)).by_cell("lstm"), 1.0)
+    assert cut.part_before[cut.far_back] == 0 == cut.part_after[cut.far_back] and cut.far_band == "cut"
+    short = clip(backprop_through_time(BpttConfig(T=2)).by_cell("rnn"), 1.0)
+    assert short.far_back == 0 and short.part_before[1] == 0  # step 1 multiplies h_0 = 0: never the far step
 
 
 def test_gate_bias_opens_the_keep_gates_and_carries_gradient_further():
@@ -144,44 +196,71 @@ def test_frames_and_charts():
     table = milestones_frame(result, "k")
     assert list(table["k"]) == milestone_steps(20) == [0, 1, 5, 10, 19]
     assert table.loc[4, "RNN"] == "0" and sci(0.000123) == "1.2e-04"
-    clipped = clip_frame(clip(result.by_cell("lstm"), 1.0), "before", "after", "total")
+    clip_result = clip(result.by_cell("lstm"), 1.0)
+    clipped = clip_frame(clip_result, "before", "after", "total")
     assert len(clipped) == 10
-    labels = {k: k for k in ("k", "norm", "series", "t", "ratio", "cut", "grad_title", "clip_title")}
+    parts = parts_frame(clip_result, 20, "before", "after")
+    assert (parts["norm"] > 0).all() and set(parts["when"]) == {"before", "after"}
+    labels = {
+        k: k
+        for k in ("k", "norm", "series", "t", "ratio", "cut", "grad_title", "clip_title", "part", "when", "description")
+    }
     assert grad_chart(frame, cuts, labels).to_dict()
     assert clip_chart(clipped, 1.0, labels).to_dict()
+    assert parts_chart(parts, 1.0, labels).to_dict()
 
 
-@pytest.mark.parametrize("args, key, field", [
-    ((1, 0.9, "rnn", False, 1.0, 0, 0), "errors.out_of_range", "bptt.field.T"),
-    ((MAX_T + 1, 0.9, "rnn", False, 1.0, 0, 0), "errors.out_of_range", "bptt.field.T"),
-    ((30, float("nan"), "rnn", False, 1.0, 0, 0), "errors.nan", "bptt.field.rho"),
-    ((30, 5, "rnn", False, 1.0, 0, 0), "errors.out_of_range", "bptt.field.rho"),
-    ((30, "x", "rnn", False, 1.0, 0, 0), "errors.not_a_number", "bptt.field.rho"),
-    ((30, 0.9, "transformer", False, 1.0, 0, 0), "errors.bad_choice", "bptt.field.cell"),
-    ((30, 0.9, "rnn", False, 99, 0, 0), "errors.out_of_range", "bptt.field.gate_bias"),
-    ((30, 0.9, "rnn", False, 1.0, -1, 0), "errors.out_of_range", "bptt.field.truncate"),
-    ((30, 0.9, "rnn", False, 1.0, 0, -3), "errors.out_of_range", "bptt.field.seed"),
-])
+@pytest.mark.parametrize(
+    "args, key, field",
+    [
+        ((1, 0.9, "rnn", False, 1.0, 0, 0), "errors.out_of_range", "bptt.field.T"),
+        ((MAX_T + 1, 0.9, "rnn", False, 1.0, 0, 0), "errors.out_of_range", "bptt.field.T"),
+        ((30, float("nan"), "rnn", False, 1.0, 0, 0), "errors.nan", "bptt.field.rho"),
+        ((30, 5, "rnn", False, 1.0, 0, 0), "errors.out_of_range", "bptt.field.rho"),
+        ((30, "x", "rnn", False, 1.0, 0, 0), "errors.not_a_number", "bptt.field.rho"),
+        ((30, 0.9, "transformer", False, 1.0, 0, 0), "errors.bad_choice", "bptt.field.cell"),
+        ((30, 0.9, "rnn", False, 99, 0, 0), "errors.out_of_range", "bptt.field.gate_bias"),
+        ((30, 0.9, "rnn", False, 1.0, -1, 0), "errors.out_of_range", "bptt.field.truncate"),
+        ((30, 0.9, "rnn", False, 1.0, 0, -3), "errors.out_of_range", "bptt.field.seed"),
+    ],
+)
 def test_bad_input_names_its_field(args, key, field):
     with pytest.raises(InputError) as err:
         parse_config(*args)
     assert (err.value.key, err.value.field) == (key, field)
 
 
-@pytest.mark.parametrize("value, key", [(0, "errors.out_of_range"), (float("inf"), "errors.too_large"),
-                                        ("", "errors.empty_value"), ("x", "errors.not_a_number")])
+@pytest.mark.parametrize(
+    "value, key",
+    [
+        (0, "errors.out_of_range"),
+        (float("inf"), "errors.too_large"),
+        ("", "errors.empty_value"),
+        ("x", "errors.not_a_number"),
+    ],
+)
 def test_bad_max_norm_names_its_field(value, key):
     with pytest.raises(InputError) as err:
         parse_max_norm(value)
     assert (err.value.key, err.value.field) == (key, "bptt.field.max_norm")
 
 
-number = st.one_of(st.integers(-100, 100), st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=4), st.none())
+number = st.one_of(
+    st.integers(-100, 100), st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=4), st.none()
+)
 
 
 @settings(max_examples=30, deadline=None)
-@given(number, number, st.sampled_from(["rnn", "lstm", "gru", "x", None]), st.booleans(), number, number, number,
-       st.one_of(st.integers(-3, 10), st.text(max_size=3)))
+@given(
+    number,
+    number,
+    st.sampled_from(["rnn", "lstm", "gru", "x", None]),
+    st.booleans(),
+    number,
+    number,
+    number,
+    st.one_of(st.integers(-3, 10), st.text(max_size=3)),
+)
 def test_any_input_gives_finite_gradients_or_an_input_error(T, rho, cell, linear, gate_bias, truncate, max_norm, seed):
     try:
         config = parse_config(T, rho, cell, linear, gate_bias, truncate, seed)

@@ -65,7 +65,7 @@ INPUT_KEYS = [
     "scoring_scale",
     "scoring_focus",
     "scoring_window",
-    "scoring_center",
+    "scoring_step",
     "scoring_D",
     "scoring_query",
     "scoring_into",
@@ -217,14 +217,15 @@ def read_inputs(boxes: dict) -> ScoringConfig | None:
     with boxes["window"]:
         window = choice("scoring.window_label", WINDOWS, "global", "scoring_window", "scoring.window_")
         c1, c2 = st.columns(2)
-        center = linked(
+        step = linked(
             c1.number_input,
-            t("scoring.center_label"),
-            key="scoring_center",
+            t("scoring.step_label"),
+            key="scoring_step",
             default=3,
-            min_value=-caps.MAX_SEQ_LEN,
+            min_value=1,
             max_value=caps.MAX_SEQ_LEN,
             step=1,
+            help=t("scoring.step_help"),
             disabled=window != "local_m",
         )
         half_width = linked(
@@ -254,7 +255,7 @@ def read_inputs(boxes: dict) -> ScoringConfig | None:
             scale=scale,
             focus=focus,
             window=window,
-            center=center,
+            step=step,
             half_width=half_width,
             query_from=query_from,
             context_into=context_into,
@@ -329,22 +330,23 @@ def show_window(config: ScoringConfig, result: ScoringResult, specs: dict[str, d
     if config.window == "global":
         st.markdown(t("scoring.global_line", S=result.S))
     elif config.window == "local_m":
+        w = result.window
+        key = "scoring.local_m_clipped" if w.step_clipped else "scoring.local_m_line"
         st.markdown(
-            t(
-                "scoring.local_m_line",
-                lo=config.center - config.half_width,
-                hi=config.center + config.half_width,
-                positions=", ".join(inside),
-            )
+            t(key, t=config.step, S=result.S, p=num(w.center), lo=num(w.lo), hi=num(w.hi), positions=", ".join(inside))
         )
     else:
+        w = result.window
         st.markdown(
             t(
                 "scoring.local_p_line",
-                p=num(result.predicted_center),
-                center=round(result.predicted_center),
+                S=result.S,
+                share=num(w.sigmoid),
+                p=num(w.center),
+                lo=num(w.lo),
+                hi=num(w.hi),
                 positions=", ".join(inside),
-                sigma=num(config.half_width / 2),
+                sigma=num(w.sigma),
             )
         )
     lines = [

@@ -12,7 +12,7 @@ import torch
 from torch import nn
 
 from s2s_core.scoring.functions import masked_softmax, weighted_sum
-from s2s_core.scoring.window import gaussian, window_mask
+from s2s_core.scoring.window import gaussian, local_m_center, window_mask
 
 Window = Literal["global", "local_m", "local_p"]
 
@@ -31,7 +31,7 @@ class Read:
     gauss: torch.Tensor | None  # (B, S) local-p only: exp(-(j - p)² / 2σ²)
     weights: torch.Tensor  # (B, S) align, times gauss for local-p (then the sum is below 1)
     context: torch.Tensor  # (B, H_e) Σ_j weights_j · values_j
-    center: torch.Tensor | None  # (B,) the window's centre p (fixed or predicted)
+    center: torch.Tensor | None  # (B,) the window's centre p: the step t (local-m) or predicted (local-p)
 
 
 def attend(
@@ -40,20 +40,23 @@ def attend(
     enc: torch.Tensor,
     window: Window = "global",
     *,
-    center: int = 1,
+    t: int = 1,
     half_width: int = 1,
     locator: nn.Module | None = None,
 ) -> Read:
-    """s (B, H_d), enc (B, S, H_e) -> Read. local_m: fixed centre; local_p: locator(s) predicts it."""
+    """s (B, H_d), enc (B, S, H_e) -> Read. local_m: p = t, the decoder step (clipped to S); local_p: locator(s)."""
     B, S, _ = enc.shape
     # 1) Scores: compare the query with every key.
     scores = scorer(s, enc)  # (B, S)
-    # 2) Which positions may be read: all (global), or 2D+1 around p (local).
+    # 2) Which positions may be read: all (global), or those in [p - D, p + D] (local).
     p: torch.Tensor | None = None
     if window == "global":
         mask = torch.ones(B, S, dtype=torch.bool)  # (B, S)
     else:
-        p = torch.full((B,), float(center), dtype=torch.float64) if window == "local_m" else locator(s, S)  # (B,)
+        if window == "local_m":
+            p = torch.full((B,), float(local_m_center(t, S)), dtype=torch.float64)  # (B,) p_t = t
+        else:
+            p = locator(s, S)  # (B,) p_t = S·sigmoid(v_pᵀ·tanh(W_p·s))
         mask = window_mask(S, p, half_width)  # (B, S)
     masked_scores = scores.masked_fill(~mask, float("-inf"))  # (B, S)
     # 3) Softmax over the allowed positions only.

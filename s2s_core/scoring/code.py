@@ -16,13 +16,20 @@ MODULES = Path(__file__).with_name("modules.py")
 
 WINDOW_CODE = {
     "global": """    weights = scores.softmax(dim=-1)  # (1, S): global attention reads every position""",
-    "local_m": """    p = torch.full((1,), float(CENTER), dtype=torch.float64)  # (1,) local-m: a fixed centre
+    "local_m": """    t = local_m_center(STEP, enc.shape[1])  # local-m: p_t = t, the decoder step, clipped to S
+    p = torch.full((1,), float(t), dtype=torch.float64)  # (1,)
     mask = window_mask(enc.shape[1], p, HALF_WIDTH)  # (1, S) True inside [p - D, p + D]
     weights = scores.masked_fill(~mask, float("-inf")).softmax(dim=-1)  # (1, S): 0 outside the window""",
-    "local_p": """    p = locator(s, enc.shape[1])  # (1,) local-p: the decoder state predicts the centre
+    "local_p": """    p = locator(s, enc.shape[1])  # (1,) local-p: p_t = S·sigmoid(v_pᵀ·tanh(W_p·s)), predicted
     mask = window_mask(enc.shape[1], p, HALF_WIDTH)  # (1, S)
     align = scores.masked_fill(~mask, float("-inf")).softmax(dim=-1)  # (1, S): sums to 1 over the window
     weights = align * gaussian(enc.shape[1], p, HALF_WIDTH)  # (1, S): Luong does not renormalise""",
+}
+
+CENTRE_CODE = {  # the window's centre p, printed once (the page's window section shows it)
+    "global": "",
+    "local_m": """        print("window centre:", float(local_m_center(STEP, ENC.shape[1])))  # p_t = t, clipped""",
+    "local_p": """        print("window centre:", round(float(locator(S_PREV, ENC.shape[1])[0]), DIGITS))""",
 }
 
 FLOW_CODE = {
@@ -57,7 +64,7 @@ def _rows(rows: tuple[tuple[float, ...], ...]) -> str:
 
 def script(config: ScoringConfig) -> str:
     H_d, H_e = len(config.dec_state), len(config.enc_states[0])
-    helpers = inspect.getsource(window.window_mask) + "\n\n" + inspect.getsource(window.gaussian)
+    helpers = "\n\n".join(inspect.getsource(f) for f in (window.local_m_center, window.window_mask, window.gaussian))
     step_class = inspect.getsource(flow.AttnDecoderStep)
     wiring = (config.query_from, config.context_into)
     dot_focus = config.focus in ("dot", "scaled_dot") and H_d != H_e
@@ -88,11 +95,12 @@ ENC = torch.tensor([{_rows(config.enc_states)}], dtype=torch.float64)  # (1, S, 
 H_D, H_E, A = {H_d}, {H_e}, {config.attn_size}
 SEED, SCALE = {config.seed}, {config.scale!r}  # untrained weights drawn from ±SCALE/√fan_in
 FOCUS = {config.focus!r}
-CENTER, HALF_WIDTH = {config.center}, {config.half_width}  # window: {config.window}
+STEP, HALF_WIDTH = {config.step}, {config.half_width}  # window: {config.window}; STEP = the decoder step t
+DIGITS = {DIGITS}
 
 
 def rounded(t):
-    return [round(x, {DIGITS}) for x in t.tolist()]
+    return [round(x, DIGITS) for x in t.tolist()]
 
 
 def attend(scorer, s, enc, locator):
@@ -107,6 +115,7 @@ def main():
     scorers = build_scorers(H_D, H_E, A, SEED, SCALE)
     locator = init_uniform(LocalPosition(H_D, A), SEED + 3, SCALE)
     with torch.no_grad():
+{CENTRE_CODE[config.window]}
         for name, scorer in scorers.items():
             if name in ("dot", "scaled_dot") and H_D != H_E:
                 print(f"{{name}}: needs H_d == H_e, got {{H_D}} and {{H_E}}")

@@ -17,7 +17,7 @@ from s2s_core.scoring.attend import Read, attend
 from s2s_core.scoring.flow import FlowResult, check_wiring, decoder_step
 from s2s_core.scoring.functions import check_same_size
 from s2s_core.scoring.modules import SCORERS, ConcatScore, LocalPosition, build_scorers, init_uniform
-from s2s_core.scoring.window import check_center
+from s2s_core.scoring.window import local_m_center
 from s2s_core.validate import check_choice, check_float, check_int, parse_matrix, parse_vector
 
 WINDOWS = ("global", "local_m", "local_p")
@@ -57,7 +57,7 @@ class ScoringConfig:
     scale: float = 2.0  # learned weights drawn from ±scale/√fan_in
     focus: str = "additive"
     window: str = "global"
-    center: int = 3  # p for local-m (1-based)
+    step: int = 3  # t, the decoder step: local-m centres its window on p_t = t (1-based)
     half_width: int = 1  # D
     query_from: str = "previous"
     context_into: str = "input"
@@ -72,7 +72,7 @@ def parse_config(
     scale: Any = 2.0,
     focus: Any = "additive",
     window: Any = "global",
-    center: Any = 3,
+    step: Any = 3,
     half_width: Any = 1,
     query_from: Any = "previous",
     context_into: Any = "input",
@@ -82,9 +82,8 @@ def parse_config(
     enc = parse_matrix(enc_rows, "scoring.field.enc_states", max_rows=MAX_POSITIONS, max_cols=MAX_SIZE)
     window = check_choice(window, "scoring.field.window", WINDOWS)
     half_width = check_int(half_width, "scoring.field.half_width", 1, MAX_HALF_WIDTH)
-    center = check_int(center, "scoring.field.center", -caps.MAX_SEQ_LEN, caps.MAX_SEQ_LEN)
-    if window == "local_m":
-        check_center(center, len(enc))
+    # Any step is a valid window: local-m clips p_t = t to the last source position (window.local_m_center).
+    step = check_int(step, "scoring.field.step", 1, caps.MAX_SEQ_LEN)
     return ScoringConfig(
         dec_state=tuple(dec),
         enc_states=tuple(tuple(r) for r in enc),
@@ -93,7 +92,7 @@ def parse_config(
         scale=check_float(scale, "scoring.field.scale", 0.1, MAX_SCALE),
         focus=check_choice(focus, "scoring.field.focus", SCORERS),
         window=window,
-        center=center,
+        step=step,
         half_width=half_width,
         query_from=check_choice(query_from, "scoring.field.query_from", QUERY_FROM),
         context_into=check_choice(context_into, "scoring.field.context_into", CONTEXT_INTO),
@@ -112,13 +111,25 @@ class FunctionResult:
 
 
 @dataclass(frozen=True)
+class WindowInfo:
+    """Where the window sits (Luong §3.2), for the page's sentences; None for global attention."""
+
+    center: float  # p: the step t clipped to S (local-m), or S·sigmoid(v_pᵀ·tanh(W_p·s)) (local-p)
+    lo: float  # p - D
+    hi: float  # p + D
+    step_clipped: bool  # local-m: t > S, so p = S, not t (selects the wording)
+    sigmoid: float | None  # local-p: sigmoid(v_pᵀ·tanh(W_p·s)), the share of S where p lands
+    sigma: float  # the Gaussian's width D/2 (used by local-p only)
+
+
+@dataclass(frozen=True)
 class ScoringResult:
     S: int
     H_e: int
     functions: tuple[FunctionResult, ...]  # in SCORERS order
     concat_as_additive_diff: float  # concat with W_c = [W_s | W_h] vs additive: the two are one family
     max_abs_diff: float  # worst hand-vs-module gap over the functions that can score
-    predicted_center: float | None  # local-p: the p the decoder state predicts
+    window: WindowInfo | None  # local windows only: the centre p and the window's ends
     flow: FlowResult | None
     flow_error: ErrorParts | None
 
@@ -161,7 +172,7 @@ def compare(config: ScoringConfig) -> ScoringResult:
     H_d = s.shape[-1]
     scorers = build_scorers(H_d, H_e, config.attn_size, config.seed, config.scale)
     locator = init_uniform(LocalPosition(H_d, config.attn_size), config.seed + 3, config.scale)
-    window = dict(center=config.center, half_width=config.half_width, locator=locator)
+    window = dict(t=config.step, half_width=config.half_width, locator=locator)
 
     results = []
     with torch.no_grad():
@@ -183,7 +194,13 @@ def compare(config: ScoringConfig) -> ScoringResult:
         twin.W_c.weight.copy_(torch.cat([additive.W_s.weight, additive.W_h.weight], dim=1))  # (A, H_d + H_e)
         twin.v.weight.copy_(additive.v.weight)
         twin_diff = float((twin(s, enc) - additive(s, enc)).abs().max())
-        predicted = float(locator(s, S)[0]) if config.window == "local_p" else None
+        info, D = None, config.half_width
+        if config.window == "local_m":
+            p = float(local_m_center(config.step, S))
+            info = WindowInfo(p, p - D, p + D, config.step > S, None, D / 2)
+        elif config.window == "local_p":
+            p = float(locator(s, S)[0])
+            info = WindowInfo(p, p - D, p + D, False, float(locator.share(s)[0]), D / 2)
 
     flow, flow_error = None, None
     try:
@@ -210,7 +227,7 @@ def compare(config: ScoringConfig) -> ScoringResult:
         functions=tuple(results),
         concat_as_additive_diff=twin_diff,
         max_abs_diff=max(usable) if usable else 0.0,
-        predicted_center=predicted,
+        window=info,
         flow=flow,
         flow_error=flow_error,
     )

@@ -63,7 +63,7 @@ def decoder_step(
     seed: int,
     *,
     window: Window = "global",
-    center: int = 1,
+    t: int = 1,
     half_width: int = 1,
     locator: nn.Module | None = None,
 ) -> FlowResult:
@@ -75,7 +75,7 @@ def decoder_step(
     y = torch.randn(B, FLOW_EMBED, generator=torch.Generator().manual_seed(seed + 11), dtype=torch.float64)  # (B, E)
 
     def read_with(query: torch.Tensor) -> Read:
-        return attend(scorer, query, enc, window, center=center, half_width=half_width, locator=locator)
+        return attend(scorer, query, enc, window, t=t, half_width=half_width, locator=locator)
 
     combined = None
     with torch.no_grad():

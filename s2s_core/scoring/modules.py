@@ -106,10 +106,10 @@ class ConcatScore(nn.Module):
 
 
 class LocalPosition(nn.Module):
-    """Luong's local-p: the decoder state predicts where to look, p = 1 + (S-1)·sigmoid(v_pᵀ·tanh(W_p·s)).
+    """Luong's local-p: the decoder state predicts where to look, p = S·sigmoid(v_pᵀ·tanh(W_p·s)), in (0, S).
 
-    Luong writes S·sigmoid(...) on 0-based positions; shifting to 1 + (S-1)·sigmoid keeps p on a real
-    1-based position, the numbering the page shows.
+    As in the paper (eq. 9); positions are numbered 1 … S, so p below 1 or between two words is a real
+    place on the sentence, and the window [p - D, p + D] holds the positions that fall inside it.
     """
 
     def __init__(self, dec_size: int, attn_size: int) -> None:
@@ -118,7 +118,11 @@ class LocalPosition(nn.Module):
         self.v_p = nn.Linear(attn_size, 1, bias=False)  # weight (1, A)
 
     def forward(self, s: torch.Tensor, S: int) -> torch.Tensor:
-        return 1 + (S - 1) * torch.sigmoid(self.v_p(torch.tanh(self.W_p(s)))).squeeze(-1)  # (B,)
+        return S * self.share(s)  # (B,)
+
+    def share(self, s: torch.Tensor) -> torch.Tensor:
+        """sigmoid(v_pᵀ·tanh(W_p·s)): how far along the sentence p lands, from 0 to 1."""
+        return torch.sigmoid(self.v_p(torch.tanh(self.W_p(s)))).squeeze(-1)  # (B, H_d) -> (B, A) -> (B, 1) -> (B,)
 
 
 SCORERS = ("additive", "dot", "general", "concat", "scaled_dot")

@@ -1,4 +1,5 @@
-"""Global vs local attention: which source positions may be attended, and Luong's Gaussian for local-p.
+"""Global vs local attention (Luong et al. 2015, §3.2): which source positions may be read, where the window
+sits, and the Gaussian local-p multiplies in.
 
 Positions are 1-based (s1 … sS), as on the page. Shapes: B batch, S source positions.
 """
@@ -7,24 +8,19 @@ from __future__ import annotations
 
 import torch
 
-from s2s_core.errors import InputError
 
-
-def check_center(center: int, S: int, field: str = "scoring.field.center") -> int:
-    """A fixed window centre must be a real source position, or the window would hold no word."""
-    if not 1 <= center <= S:
-        raise InputError("scoring.error.window_outside", field, p=center, S=S)
-    return center
+def local_m_center(step: int, S: int) -> int:
+    """Luong's local-m (monotonic alignment): p_t = t, the decoder step, clipped to the last source position."""
+    return min(step, S)
 
 
 def window_mask(S: int, center: torch.Tensor, half_width: int) -> torch.Tensor:
-    """True for positions j with |j - round(p)| ≤ D.  center (B,) -> (B, S) bool.
+    """True for positions j inside Luong's window [p - D, p + D], i.e. |j - p| ≤ D.  center (B,) -> (B, S) bool.
 
-    Rounding the centre first means a window always holds 2D+1 positions (fewer at the edges).
+    A whole-number p (local-m) gives 2D+1 positions, a fractional one (local-p) 2D; fewer at the sentence's ends.
     """
     positions = torch.arange(1, S + 1, dtype=torch.float64)  # (S,)
-    middle = torch.round(center).unsqueeze(-1)  # (B, 1)
-    return (positions.unsqueeze(0) - middle).abs() <= half_width  # (1, S) - (B, 1) -> (B, S)
+    return (positions.unsqueeze(0) - center.unsqueeze(-1)).abs() <= half_width  # (1, S) - (B, 1) -> (B, S)
 
 
 def gaussian(S: int, center: torch.Tensor, half_width: int) -> torch.Tensor:

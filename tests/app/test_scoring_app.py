@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from s2s_core.fmt import num
 from s2s_core.fmt import vec as vector_text
 from s2s_core.scoring.compute import ScoringConfig, compare
 from s2s_ui.catalog import translate
@@ -49,13 +50,22 @@ def test_local_windows(lang):
     at.segmented_control(key="scoring_window").set_value("local_m").run()
     assert not at.exception
     assert "−∞" in all_text(at)
-    at.number_input(key="scoring_center").set_value(9).run()  # outside the 5-word sentence
-    assert not at.exception
-    assert translate(lang, "scoring.field.center") in " ".join(e.value for e in at.error)
-    at.number_input(key="scoring_center").set_value(3).run()
+    at.number_input(key="scoring_step").set_value(9).run()  # past the 5-word sentence: p_t = t is clipped
+    assert not at.exception and not at.error
+    w = compare(ScoringConfig(window="local_m", step=9)).window
+    assert w.step_clipped and w.center == 5
+    text = all_text(at)
+    assert translate(lang, "scoring.local_m_clipped", t=9, S=5, p="5", lo="4", hi="6", positions="s4, s5") in text
+    at.number_input(key="scoring_step").set_value(2).run()
+    assert translate(lang, "scoring.local_m_line", t=2, S=5, p="2", lo="1", hi="3", positions="s1, s2, s3") in all_text(
+        at
+    )
     at.segmented_control(key="scoring_window").set_value("local_p").run()
     assert not at.exception and not at.error
-    assert translate(lang, "scoring.gauss_note") in all_text(at)
+    text = all_text(at)
+    assert translate(lang, "scoring.gauss_note") in text
+    w = compare(ScoringConfig(window="local_p")).window  # p = S·sigmoid(...), Luong's own formula
+    assert f"**{num(w.center)}**" in text and f"5 × {num(w.sigmoid)}" in text
 
 
 def test_impossible_wiring_is_explained_and_luong_works(lang):

@@ -13,9 +13,10 @@ CONFIGS = [
     ScoringConfig(
         window="local_p", half_width=2, query_from="current", context_into="output", focus="general", seed=3, scale=1.5
     ),
-    ScoringConfig(window="local_m", center=4, dec_state=(1.0, -1.0, 0.5), context_into="output", focus="concat"),
+    ScoringConfig(window="local_m", step=4, dec_state=(1.0, -1.0, 0.5), context_into="output", focus="concat"),
     ScoringConfig(query_from="current", context_into="input"),  # impossible wiring
     ScoringConfig(dec_state=(1.0, 2.0, 3.0), focus="dot"),  # dot with H_d ≠ H_e
+    ScoringConfig(window="local_m", step=9, half_width=2),  # local-m past the sentence: p_t = t clipped to S
 ]
 
 
@@ -34,10 +35,14 @@ def outputs() -> list[dict[str, str]]:
     return [_parse(block) for block in run_script(runner).split("=====\n") if block.strip()]
 
 
-@pytest.mark.parametrize("index", [0, 1, 2])
+@pytest.mark.parametrize("index", [0, 1, 2, 5])
 def test_script_matches_the_core(outputs, index):
     config = CONFIGS[index]
     result, out = compare(config), outputs[index]
+    if result.window is None:
+        assert "window centre" not in out
+    else:  # the centre the page's window section shows: p_t = min(t, S) or S·sigmoid(v_pᵀ·tanh(W_p·s))
+        assert out["window centre"] == str(round(result.window.center, 4))
     for f in result.functions:
         if f.read is None:
             assert out[f.name].startswith("needs H_d == H_e")

@@ -13,7 +13,7 @@ from s2s_core.errors import InputError
 from s2s_core.scoring import functions as F
 from s2s_core.scoring.compute import ScoringConfig, compare, parse_config
 from s2s_core.scoring.from_encoder import states_from_encoder
-from s2s_core.scoring.modules import SCORERS, build_scorers
+from s2s_core.scoring.modules import SCORERS, LocalPosition, build_scorers, init_uniform
 
 DEFAULT_ENC = [["2", "0"], ["0", "4"], ["6", "2"], ["1", "1"], ["3", "-1"]]
 
@@ -131,7 +131,7 @@ def test_keys_and_values_are_different_tensors():
 
 
 def test_local_m_window_zero_outside_and_sums_to_one_inside():
-    result = compare(ScoringConfig(window="local_m", center=2, half_width=1))
+    result = compare(ScoringConfig(window="local_m", step=2, half_width=1))
     for f in result.functions:
         w = f.read.weights[0]
         assert torch.equal(f.read.mask[0], torch.tensor([True, True, True, False, False]))
@@ -142,17 +142,17 @@ def test_local_m_window_zero_outside_and_sums_to_one_inside():
 
 
 def test_local_window_clipped_at_the_edge():
-    result = compare(ScoringConfig(window="local_m", center=5, half_width=2))
+    result = compare(ScoringConfig(window="local_m", step=5, half_width=2))
     assert result.get("additive").read.mask[0].tolist() == [False, False, True, True, True]
 
 
 def test_local_p_predicts_a_centre_and_multiplies_a_gaussian():
     result = compare(ScoringConfig(window="local_p", half_width=1))
-    p = result.predicted_center
-    assert 1 < p < 5
+    p = result.window.center
+    assert 0 < p < 5
     read = result.get("additive").read
     positions = torch.arange(1, 6, dtype=torch.float64)
-    assert torch.equal(read.mask[0], (positions - round(p)).abs() <= 1)
+    assert torch.equal(read.mask[0], (positions - p).abs() <= 1)  # Luong's [p - D, p + D]
     gauss = torch.exp(-((positions - p) ** 2) / (2 * 0.5**2))  # σ = D / 2
     assert torch.allclose(read.gauss[0], gauss)
     assert math.isclose(float(read.align[0].sum()), 1.0, abs_tol=1e-12)
@@ -161,15 +161,75 @@ def test_local_p_predicts_a_centre_and_multiplies_a_gaussian():
     assert torch.all(read.weights[0][~read.mask[0]] == 0)
 
 
-@pytest.mark.parametrize("center", [0, 6, -1, 24])
-def test_window_outside_the_sentence_is_a_clear_error(center):
+def _sigmoid(x: float) -> float:
+    return 1 / (1 + math.exp(-x))
+
+
+@pytest.mark.parametrize("seed, S, H_d, A", [(0, 5, 2, 3), (3, 7, 3, 2), (11, 12, 4, 5), (5, 1, 2, 1)])
+def test_local_p_centre_is_luongs_formula(seed, S, H_d, A):
+    """p_t = S·sigmoid(v_pᵀ·tanh(W_p·h_t)) (Luong et al. 2015, eq. 9), from plain Python floats; the window holds
+    the positions j with |j - p| ≤ D, as the paper's [p_t - D, p_t + D]."""
+    gen = torch.Generator().manual_seed(seed)
+    dec = [round(x, 3) for x in (torch.rand(H_d, generator=gen) * 2 - 1).tolist()]
+    enc = [[round(x, 3) for x in row] for row in (torch.rand(S, H_d, generator=gen) * 4 - 2).tolist()]
+    for D in (1, 2, 3):
+        config = ScoringConfig(
+            dec_state=tuple(dec),
+            enc_states=tuple(map(tuple, enc)),
+            attn_size=A,
+            seed=seed,
+            window="local_p",
+            half_width=D,
+        )
+        result = compare(config)
+        locator = init_uniform(LocalPosition(H_d, A), seed + 3, config.scale)
+        W_p, v_p = locator.W_p.weight.tolist(), locator.v_p.weight[0].tolist()
+        share = _sigmoid(sum(v * math.tanh(x) for v, x in zip(v_p, matvec(W_p, dec), strict=True)))
+        p = S * share
+        assert math.isclose(result.window.center, p, rel_tol=1e-12)
+        assert math.isclose(result.window.sigmoid, share, rel_tol=1e-12)
+        assert (result.window.lo, result.window.hi) == pytest.approx((p - D, p + D))
+        inside = [abs(j - p) <= D for j in range(1, S + 1)]
+        assert result.get("additive").read.mask[0].tolist() == inside
+        assert any(inside)  # p is in (0, S) and the window 2D ≥ 2 wide: never empty
+
+
+def test_local_p_window_is_the_interval_not_a_rounded_centre():
+    """The default p (2.83) is not a whole number: [p - 1, p + 1] holds s2 and s3, not three positions."""
+    result = compare(ScoringConfig(window="local_p", half_width=1))
+    p = result.window.center
+    assert p != round(p)
+    mask = result.get("additive").read.mask[0].tolist()
+    assert mask == [abs(j - p) <= 1 for j in range(1, 6)] and sum(mask) == 2
+
+
+@pytest.mark.parametrize("step", [1, 2, 5, 6, 9, 24])
+def test_local_m_centre_is_the_decoder_step_clipped_to_the_source(step):
+    """Luong's local-m: p_t = t (monotonic alignment); past the last source position it stays there."""
+    S, D = 5, 1
+    config = parse_config("0.3, 0.2", DEFAULT_ENC, window="local_m", step=step, half_width=D)
+    result = compare(config)
+    p = min(step, S)
+    assert result.window.center == p and result.window.step_clipped == (step > S)
+    assert (result.window.lo, result.window.hi) == (p - D, p + D)
+    assert result.get("dot").read.mask[0].tolist() == [abs(j - p) <= D for j in range(1, S + 1)]
+    assert float(result.get("dot").read.weights[0].sum()) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("step", [0, -1, 25])
+def test_a_step_outside_1_to_the_cap_is_a_clear_error(step):
     with pytest.raises(InputError) as err:
-        parse_config("0.3, 0.2", DEFAULT_ENC, window="local_m", center=center)
-    assert err.value.key == "scoring.error.window_outside" and err.value.field == "scoring.field.center"
+        parse_config("0.3, 0.2", DEFAULT_ENC, window="local_m", step=step)
+    assert err.value.key == "errors.out_of_range" and err.value.field == "scoring.field.step"
 
 
-def test_the_centre_is_ignored_for_global_attention():
-    assert parse_config("0.3, 0.2", DEFAULT_ENC, window="global", center=9).window == "global"
+def test_the_step_only_moves_local_m():
+    assert parse_config("0.3, 0.2", DEFAULT_ENC, window="global", step=9).window == "global"
+    assert compare(ScoringConfig(window="global", step=9)).window is None
+    assert (
+        compare(ScoringConfig(window="local_p", step=1)).window
+        == compare(ScoringConfig(window="local_p", step=4)).window
+    )
 
 
 @pytest.mark.parametrize(
@@ -253,10 +313,10 @@ cell = st.one_of(
     st.sampled_from(["previous", "current"]),
     st.sampled_from(["input", "output"]),
 )
-def test_any_input_gives_a_result_or_an_input_error(dec, enc, focus, window, center, half, qf, ci):
+def test_any_input_gives_a_result_or_an_input_error(dec, enc, focus, window, step, half, qf, ci):
     try:
         config = parse_config(
-            dec, enc, focus=focus, window=window, center=center, half_width=half, query_from=qf, context_into=ci
+            dec, enc, focus=focus, window=window, step=step, half_width=half, query_from=qf, context_into=ci
         )
     except InputError:
         return

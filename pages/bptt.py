@@ -8,9 +8,10 @@ import streamlit as st
 
 from s2s_core import caps
 from s2s_core.bptt import BpttConfig, BpttResult, ClipResult, backprop_through_time, clip, parse_config, parse_max_norm
+from s2s_core.bptt.cells import GATE_NAMES
 from s2s_core.bptt.charts import clip_chart, grad_chart, parts_chart
 from s2s_core.bptt.code import script
-from s2s_core.bptt.compute import CELLS, GATE_BIAS_RANGE, MAX_T, RHO_RANGE
+from s2s_core.bptt.compute import CELLS, GATE_BIAS_RANGE, MAX_T, RHO_RANGE, H
 from s2s_core.bptt.frames import (
     CELL_NAMES,
     clip_frame,
@@ -149,6 +150,21 @@ def show_gradients(config: BpttConfig, result: BpttResult) -> None:
     k = result.quiz_back
     lines = [t("bptt.readout", cell=CELL_NAMES[c.cell], k=k, ratio=sci(c.ratio(k, full=False))) for c in result.cells]
     st.markdown("\n".join(f"- {line}" for line in lines))
+    # How much W_hh stretches a vector, measured per cell: ρ for the RNN's one block, ρ·√G for a stack of G.
+    stretches = [
+        t(
+            "bptt.stretch_one" if c.blocks == 1 else "bptt.stretch_blocks",
+            cell=CELL_NAMES[c.cell],
+            H=H,
+            G=c.blocks,
+            gates=", ".join(GATE_NAMES[c.cell]),
+            blocks=", ".join(num(b) for b in c.block_stretch),
+            stretch=num(c.stretch),
+            rho=f"{config.rho:g}",
+        )
+        for c in result.cells
+    ]
+    st.markdown("\n".join(f"- {line}" for line in stretches))
     with st.expander(t("bptt.table_title")):
         st.dataframe(milestones_frame(result, t("bptt.k_col")), hide_index=True)
     checked = [c for c in result.cells if c.module_diff is not None]

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import torch
 
 GATES = {"rnn": 1, "lstm": 4, "gru": 3}  # blocks stacked in W_ih / W_hh, in PyTorch's order
+GATE_NAMES = {"rnn": ("h",), "lstm": ("i", "f", "g", "o"), "gru": ("r", "z", "n")}  # what each block feeds
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from s2s_core.bptt.compute import CELLS, MAX_T, QUIZ_BACK, BpttConfig, E, H
+from s2s_core.bptt.compute import CELLS, MAX_T, QUIZ_BACK, STRETCH_SEED, BpttConfig, E, H
 from s2s_core.fmt import script_defs
 
 
@@ -39,7 +39,7 @@ def make_weights(cell):
     for _ in range(G):
         q, r = torch.linalg.qr(torch.randn(H, H, generator=g, dtype=torch.float64))
         blocks.append(q * torch.sign(torch.diagonal(r)))
-    W_hh = RHO * torch.cat(blocks)  # (G*H, H): spectral radius RHO
+    W_hh = RHO * torch.cat(blocks)  # (G*H, H): each HxH block has spectral radius RHO (the stack is no square)
     b_ih, b_hh = uniform(G * H), uniform(G * H)
     if cell != "rnn":
         b_ih[H:2 * H] += GATE_BIAS  # the LSTM's forget gate f / the GRU's update gate z
@@ -68,6 +68,12 @@ x = make_inputs()  # (T, E)
 for cell in CELLS:
     params = make_weights(cell)
     W_ih, W_hh, b_ih, b_hh = params
+    # How much W_hh lengthens a random vector: each HxH block by RHO, the stack of G blocks by RHO * sqrt(G).
+    v = torch.randn(H, generator=torch.Generator().manual_seed({STRETCH_SEED} + SEED), dtype=torch.float64)
+    with torch.no_grad():
+        whole = num(((W_hh @ v).norm() / v.norm()).item())
+        blocks = ", ".join(num(((block @ v).norm() / v.norm()).item()) for block in W_hh.split(H))
+        print(f"{{cell}} W_hh stretch: {{whole}}, each block: {{blocks}}")
     # W_hh is used at every step; an exact zero added at step t only (a "tap") collects that step's part of dL/dW_hh.
     taps = [torch.zeros_like(W_hh, requires_grad=True) for _ in range(T)]
     h = torch.zeros(1, H, dtype=torch.float64)  # (1, H) h_0

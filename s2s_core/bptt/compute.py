@@ -2,9 +2,10 @@
 
 A loss at the last step, L = sum(h_T), is backpropagated through T unrolled steps of a plain RNN, an LSTM
 and a GRU built with the same recurrent weight scale ρ (each H×H block of W_hh is ρ·Q with Q orthogonal,
-so each block's spectral radius and norm are exactly ρ). Truncated BPTT detaches the state every k steps.
-clip() applies clip_grad_norm_ to the parameter gradients (never to ∂L/∂h_t) and follows each step's part of
-∂L/∂W_hh through it. Shapes: T steps, E input size, H hidden, G gate blocks, B = 1.
+so each block's spectral radius and norm are exactly ρ; the LSTM's 4 and the GRU's 3 stacked blocks together
+stretch a vector by ρ·√G, and the gates decide how much of each block reaches h). Truncated BPTT detaches the
+state every k steps. clip() applies clip_grad_norm_ to the parameter gradients (never to ∂L/∂h_t) and follows
+each step's part of ∂L/∂W_hh through it. Shapes: T steps, E input size, H hidden, G gate blocks, B = 1.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ CELLS = ("rnn", "lstm", "gru")
 E = 4  # input size: fixed, the page is about time, not width
 H = 8  # hidden size
 MAX_T = caps.MAX_BPTT_STEPS
-RHO_RANGE = (0.1, 2.0)  # spectral radius of W_hh; 0 would make every earlier gradient exactly 0
+RHO_RANGE = (0.1, 2.0)  # spectral radius of each H×H block of W_hh; 0 would make every earlier gradient 0
 GATE_BIAS_RANGE = (-3.0, 5.0)
 MAX_NORM_RANGE = (0.01, 100.0)
 QUIZ_BACK = 20  # the quiz asks about the gradient this many steps back (or T-1 if shorter)
@@ -57,6 +58,9 @@ class CellGrad:
     param_grads: tuple[torch.Tensor, ...]  # ∂L/∂(W_ih, W_hh, b_ih, b_hh) with the truncation, unclipped
     hh_parts: tuple[torch.Tensor, ...]  # (T,) of (G·H, H): step t's own part of ∂L/∂W_hh (t = 1..T); they sum to it
     module_diff: float | None  # max |loop - nn.<Cell>| over outputs and ∂L/∂x; None for the linear RNN
+    blocks: int  # G: H×H blocks stacked in W_hh (1 for the plain RNN): picks the text about ρ
+    block_stretch: tuple[float, ...]  # (G,) measured ‖block·v‖/‖v‖ for a random v: each is ρ
+    stretch: float  # measured ‖W_hh·v‖/‖v‖ for the same v: ρ for the RNN, ρ·√G for a stack of G blocks
 
     def ratio(self, k: int, full: bool = True) -> float:
         """‖∂L/∂h_(T-k)‖ / ‖∂L/∂h_T‖: below 1 vanishing, above 1 exploding."""
@@ -306,6 +310,7 @@ def _parts(taps: list[torch.Tensor]) -> tuple[torch.Tensor, ...]:
 def cell_grad(cell: str, config: BpttConfig, x: torch.Tensor) -> CellGrad:
     """One cell: full BPTT (and the module check), then the learner's truncation."""
     base = make_weights(cell, config.rho, config.gate_bias, config.seed)
+    whole, per_block = stretch(base.W_hh, config.seed)
     linear = config.linear and cell == "rnn"
     # 1) Full BPTT: how far back the gradient reaches without cuts (x is a leaf too, for the module check).
     w = _leaf(base)
@@ -331,7 +336,20 @@ def cell_grad(cell: str, config: BpttConfig, x: torch.Tensor) -> CellGrad:
         param_grads=tuple(p.grad.detach().clone() for p in w.params()),
         hh_parts=_parts(taps),
         module_diff=diff,
+        blocks=GATES[cell],
+        block_stretch=per_block,
+        stretch=whole,
     )
+
+
+STRETCH_SEED = 1_000_003  # the probe vector's generator (seeded apart from the inputs' and weights')
+
+
+def stretch(W_hh: torch.Tensor, seed: int) -> tuple[float, tuple[float, ...]]:
+    """(‖W_hh·v‖/‖v‖, each H×H block's ‖block·v‖/‖v‖) for one seeded random v: how much W_hh lengthens a vector."""
+    v = torch.randn(H, generator=torch.Generator().manual_seed(STRETCH_SEED + seed), dtype=torch.float64)  # (H,)
+    whole = float((W_hh @ v).norm() / v.norm())  # (G·H, H) @ (H,) -> (G·H,)
+    return whole, tuple(float((block @ v).norm() / v.norm()) for block in W_hh.split(H))  # G of (H, H) @ (H,)
 
 
 def cut_steps_back(T: int, truncate: int) -> tuple[int, ...]:

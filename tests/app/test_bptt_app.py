@@ -22,6 +22,22 @@ def test_defaults_show_gradients_checks_clipping_and_quiz(lang):
     for cell in result.cells:  # the readout per cell: 20 steps back
         assert sci(cell.ratio(20, full=False)) in text
     assert any("nn.LSTM" in s.value for s in at.success)  # loops == nn modules
+    # ρ per cell: the plain RNN's one block vs the gated cells' stacks, with the measured stretches.
+    rnn = result.by_cell("rnn")
+    assert translate(lang, "bptt.stretch_one", cell="RNN", H=8, stretch=num(rnn.stretch), rho="0.9") in text
+    assert (
+        translate(
+            lang,
+            "bptt.stretch_blocks",
+            cell="LSTM",
+            H=8,
+            G=4,
+            gates="i, f, g, o",
+            blocks="0.9, 0.9, 0.9, 0.9",
+            stretch="1.8",
+        )
+        in text
+    )
     clipped = clip(result.by_cell("rnn"), 1.0)
     assert _metrics(at) == [sci(clipped.total_before), sci(clipped.total_after), "1"]
     # The far step's part of ∂L/∂W_hh, before and after, in the text chosen by its band (vanished here).

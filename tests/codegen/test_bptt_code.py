@@ -20,6 +20,8 @@ def test_scripts_print_the_page_numbers():
         lines = out.strip().splitlines()
         for cell in result.cells:
             assert f"{cell.cell} grad norms by steps back: {[sci(v) for v in cell.norms]}" in lines
+            blocks = ", ".join(num(b) for b in cell.block_stretch)
+            assert f"{cell.cell} W_hh stretch: {num(cell.stretch)}, each block: {blocks}" in lines
             clipped = clip(cell, max_norm)
             name = cell.cell
             assert (

@@ -44,6 +44,23 @@ def test_w_hh_blocks_have_spectral_radius_rho():
         assert w.W_hh.shape == (G * H, H)
 
 
+@pytest.mark.parametrize("rho", [0.9, 0.4, 1.7])
+def test_rho_is_each_blocks_stretch_and_only_the_rnns_whole_w_hh(rho):
+    """The measured ‖W_hh·v‖/‖v‖ that picks the page's ρ text (one block vs a stack): ρ for the plain RNN, ρ·√G for
+    the LSTM's 4 and the GRU's 3 stacked blocks (1.8 and 1.56 at ρ = 0.9), ρ for every block on its own."""
+    result = backprop_through_time(BpttConfig(T=5, rho=rho, seed=3))
+    expected = {"rnn": (1, rho), "lstm": (4, 2 * rho), "gru": (3, math.sqrt(3) * rho)}
+    for c in result.cells:
+        G, whole = expected[c.cell]
+        assert c.blocks == G and math.isclose(c.stretch, whole, rel_tol=1e-9)
+        assert len(c.block_stretch) == G and all(math.isclose(b, rho, rel_tol=1e-9) for b in c.block_stretch)
+        # The same holds for any vector, not only the page's probe (the blocks are ρ times orthogonal matrices).
+        W_hh = make_weights(c.cell, rho, 1.0, 3).W_hh  # (G·H, H)
+        v = torch.randn(H, 5, generator=torch.Generator().manual_seed(9), dtype=torch.float64)  # (H, 5)
+        assert torch.allclose((W_hh @ v).norm(dim=0) / v.norm(dim=0), torch.full((5,), whole, dtype=torch.float64))
+    assert [c.cell for c in result.cells if c.blocks == 1] == ["rnn"]  # only there is W_hh's stretch exactly ρ
+
+
 def test_tanh_rnn_stays_under_the_rho_ceiling():
     for rho in (0.6, 1.3):
         result = backprop_through_time(BpttConfig(T=30, rho=rho))

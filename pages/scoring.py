@@ -358,7 +358,16 @@ def show_window(config: ScoringConfig, result: ScoringResult, specs: dict[str, d
     lines.append(t("scoring.final_line", weights=vec(read.weights[0]), total=total(read.weights)))
     st.markdown("  \n".join(lines))
     if read.gauss is not None:
-        st.info(t("scoring.gauss_note"), icon=":material/info:")
+        w = result.window
+        why = t(
+            "scoring.gauss_sum_cut" if w.edges_cut else "scoring.gauss_sum_whole",
+            total=total(read.weights),
+            m=w.n_window,
+            n=w.n_inside,
+            whole=num(w.whole_sum),
+            cut=num(w.cut_sum),
+        )
+        st.info(t("scoring.gauss_note") + "  \n" + why, icon=":material/info:")
     draw(st, specs["window"])
 
 

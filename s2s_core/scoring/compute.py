@@ -17,7 +17,7 @@ from s2s_core.scoring.attend import Read, attend
 from s2s_core.scoring.flow import FlowResult, check_wiring, decoder_step
 from s2s_core.scoring.functions import check_same_size
 from s2s_core.scoring.modules import SCORERS, ConcatScore, LocalPosition, build_scorers, init_uniform
-from s2s_core.scoring.window import local_m_center
+from s2s_core.scoring.window import flat_gaussian_sum, local_m_center, window_positions
 from s2s_core.validate import check_choice, check_float, check_int, parse_matrix, parse_vector
 
 WINDOWS = ("global", "local_m", "local_p")
@@ -120,6 +120,15 @@ class WindowInfo:
     step_clipped: bool  # local-m: t > S, so p = S, not t (selects the wording)
     sigmoid: float | None  # local-p: sigmoid(v_pᵀ·tanh(W_p·s)), the share of S where p lands
     sigma: float  # the Gaussian's width D/2 (used by local-p only)
+    n_window: int  # whole positions in [p - D, p + D] on a sentence long enough for all of them
+    n_inside: int  # those the sentence has (the ones not cut off by its ends)
+    whole_sum: float | None  # local-p, equal scores, the whole window: the weights' sum (about 0.6 at most)
+    cut_sum: float | None  # local-p, equal scores, only the positions the sentence has
+
+    @property
+    def edges_cut(self) -> bool:
+        """The sentence's ends cut the window (selects the wording of the weights' sum)."""
+        return self.n_inside < self.n_window
 
 
 @dataclass(frozen=True)
@@ -195,12 +204,23 @@ def compare(config: ScoringConfig) -> ScoringResult:
         twin.v.weight.copy_(additive.v.weight)
         twin_diff = float((twin(s, enc) - additive(s, enc)).abs().max())
         info, D = None, config.half_width
-        if config.window == "local_m":
-            p = float(local_m_center(config.step, S))
-            info = WindowInfo(p, p - D, p + D, config.step > S, None, D / 2)
-        elif config.window == "local_p":
-            p = float(locator(s, S)[0])
-            info = WindowInfo(p, p - D, p + D, False, float(locator.share(s)[0]), D / 2)
+        if config.window != "global":
+            local_m = config.window == "local_m"
+            p = float(local_m_center(config.step, S)) if local_m else float(locator(s, S)[0])
+            whole = window_positions(p, D)
+            inside = [j for j in whole if 1 <= j <= S]
+            info = WindowInfo(
+                center=p,
+                lo=p - D,
+                hi=p + D,
+                step_clipped=local_m and config.step > S,
+                sigmoid=None if local_m else float(locator.share(s)[0]),
+                sigma=D / 2,
+                n_window=len(whole),
+                n_inside=len(inside),
+                whole_sum=None if local_m else flat_gaussian_sum(p, D, whole),
+                cut_sum=None if local_m else flat_gaussian_sum(p, D, inside),
+            )
 
     flow, flow_error = None, None
     try:

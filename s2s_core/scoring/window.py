@@ -6,6 +6,8 @@ Positions are 1-based (s1 … sS), as on the page. Shapes: B batch, S source pos
 
 from __future__ import annotations
 
+import math
+
 import torch
 
 
@@ -28,3 +30,17 @@ def gaussian(S: int, center: torch.Tensor, half_width: int) -> torch.Tensor:
     sigma = half_width / 2
     positions = torch.arange(1, S + 1, dtype=torch.float64)  # (S,)
     return torch.exp(-((positions.unsqueeze(0) - center.unsqueeze(-1)) ** 2) / (2 * sigma**2))  # (B, S)
+
+
+def window_positions(center: float, half_width: int) -> range:
+    """The whole numbers j in [p - D, p + D], as if the sentence were long enough to hold them all."""
+    return range(math.ceil(center - half_width), math.floor(center + half_width) + 1)
+
+
+def flat_gaussian_sum(center: float, half_width: int, positions: range | list[int]) -> float:
+    """What local-p's weights add up to when every score is equal: the softmax gives each of the n positions 1/n,
+    so the sum is the Gaussian's mean over them. σ = D/2 grows with the window, so its ends always get
+    exp(-2) ≈ 0.14 and, on a sentence long enough for the whole window, the mean only approaches about 0.6."""
+    sigma = half_width / 2
+    values = [math.exp(-((j - center) ** 2) / (2 * sigma**2)) for j in positions]
+    return sum(values) / len(values)

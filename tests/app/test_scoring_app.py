@@ -94,3 +94,25 @@ def test_the_weights_expander_names_the_focused_function(lang):
     assert not at.exception
     labels = [e.label for e in at.expander]
     assert translate(lang, "scoring.params_title", name=translate(lang, "scoring.fn.general")) in labels
+
+
+def test_local_p_sum_is_explained_by_whether_the_sentence_cuts_the_window(lang):
+    """D = 1 fits inside the five positions, D = 4 does not: the page explains the live sum accordingly."""
+    at = open_page("scoring", lang, query={"scoring_window": "local_p"})
+    for D in (1, 4):
+        at.number_input(key="scoring_D").set_value(D).run()
+        assert not at.exception and not at.error
+        result = compare(ScoringConfig(window="local_p", half_width=D))
+        w, read = result.window, result.get("additive").read
+        assert w.edges_cut == (D == 4)
+        key = "scoring.gauss_sum_cut" if w.edges_cut else "scoring.gauss_sum_whole"
+        expected = translate(
+            lang,
+            key,
+            total=num(read.weights.sum()),
+            m=w.n_window,
+            n=w.n_inside,
+            whole=num(w.whole_sum),
+            cut=num(w.cut_sum),
+        )
+        assert expected in " ".join(i.value for i in at.info)

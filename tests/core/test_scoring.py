@@ -11,9 +11,11 @@ from hypothesis import strategies as st
 
 from s2s_core.errors import InputError
 from s2s_core.scoring import functions as F
-from s2s_core.scoring.compute import ScoringConfig, compare, parse_config
+from s2s_core.scoring.attend import attend
+from s2s_core.scoring.compute import MAX_HALF_WIDTH, ScoringConfig, compare, parse_config
 from s2s_core.scoring.from_encoder import states_from_encoder
-from s2s_core.scoring.modules import SCORERS, LocalPosition, build_scorers, init_uniform
+from s2s_core.scoring.modules import SCORERS, DotScore, LocalPosition, build_scorers, init_uniform
+from s2s_core.scoring.window import flat_gaussian_sum, window_positions
 
 DEFAULT_ENC = [["2", "0"], ["0", "4"], ["6", "2"], ["1", "1"], ["3", "-1"]]
 
@@ -201,6 +203,58 @@ def test_local_p_window_is_the_interval_not_a_rounded_centre():
     assert p != round(p)
     mask = result.get("additive").read.mask[0].tolist()
     assert mask == [abs(j - p) <= 1 for j in range(1, 6)] and sum(mask) == 2
+
+
+class FixedCentre(torch.nn.Module):
+    """A local-p locator that puts p where the test says (the real one predicts it from s)."""
+
+    def __init__(self, p: float) -> None:
+        super().__init__()
+        self.p = p
+
+    def forward(self, s, S):
+        return torch.full((s.shape[0],), self.p, dtype=torch.float64)
+
+
+@pytest.mark.parametrize("p", [7.0, 7.5, 7.83])
+def test_widening_d_keeps_the_local_p_sum_near_0_6_on_a_long_sentence(p):
+    """Equal scores on 14 positions (every window fits): the weights' sum is the Gaussian's mean over the window,
+    ≤ 0.61 for every D, not a climb toward 1 (σ = D/2 grows with the window). The core's flat_gaussian_sum
+    equals the live sum computed through attend()."""
+    enc = torch.ones(1, 14, 2, dtype=torch.float64)  # equal states -> equal scores
+    s = torch.tensor([[0.3, 0.2]], dtype=torch.float64)
+    for D in range(1, MAX_HALF_WIDTH + 1):
+        read = attend(DotScore(), s, enc, "local_p", half_width=D, locator=FixedCentre(p))
+        live = float(read.weights.sum())
+        whole = window_positions(p, D)
+        assert all(1 <= j <= 14 for j in whole) and int(read.mask.sum()) == len(whole)
+        assert live == pytest.approx(flat_gaussian_sum(p, D, whole), abs=1e-12)
+        assert 0.42 < live < 0.61
+
+
+def test_flat_window_sum_bounds_hold_for_every_centre_and_width():
+    for D in range(1, MAX_HALF_WIDTH + 1):
+        for k in range(200):
+            p = 7 + k / 200
+            assert 0.42 < flat_gaussian_sum(p, D, window_positions(p, D)) < 0.61
+
+
+def test_the_default_local_p_sum_climbs_only_where_the_sentence_cuts_the_window():
+    """Five positions, p = 2.83: D = 1, 2 fit (no cut); from D = 3 the ends cut the window, and only then does
+    the sum with equal scores rise above the whole window's (the page picks its sentence by edges_cut)."""
+    for D in range(1, MAX_HALF_WIDTH + 1):
+        w = compare(ScoringConfig(window="local_p", half_width=D)).window
+        assert w.n_window == len(window_positions(w.center, D))
+        assert w.n_inside == int(compare(ScoringConfig(window="local_p", half_width=D)).get("dot").read.mask.sum())
+        assert w.edges_cut == (D >= 3)
+        assert w.whole_sum < 0.61
+        if w.edges_cut:
+            assert w.cut_sum > w.whole_sum
+        else:
+            assert w.cut_sum == w.whole_sum
+    same = ScoringConfig(enc_states=((1.0, 1.0),) * 5, window="local_p", half_width=4)  # equal scores, cut window
+    result = compare(same)
+    assert float(result.get("dot").read.weights.sum()) == pytest.approx(result.window.cut_sum, abs=1e-12)
 
 
 @pytest.mark.parametrize("step", [1, 2, 5, 6, 9, 24])

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import secrets
-
 from typing import Any
 
 import streamlit as st
@@ -25,7 +24,7 @@ from s2s_core.shapes.frames import (
     shapes_frame,
 )
 from s2s_core.shapes.model import CELLS
-from s2s_core.shapes.padding import PaddingResult, padding_view
+from s2s_core.shapes.padding import PaddingResult, padding_notice, padding_view
 from s2s_core.shapes.quiz import ShapeQuestion, grade, make_question, question_code
 from s2s_ui.catalog import translate
 from s2s_ui.charts import cached_spec, draw
@@ -41,12 +40,25 @@ from s2s_ui.widgets import (
     show_error,
 )
 
-KEYS = ("shapes_cell", "shapes_batch_first", "shapes_bidirectional", "shapes_packed", "shapes_B", "shapes_S",
-        "shapes_E", "shapes_H", "shapes_num_layers", "shapes_proj_size", "shapes_seed", "shapes_lengths")
+KEYS = (
+    "shapes_cell",
+    "shapes_batch_first",
+    "shapes_bidirectional",
+    "shapes_packed",
+    "shapes_B",
+    "shapes_S",
+    "shapes_E",
+    "shapes_H",
+    "shapes_num_layers",
+    "shapes_proj_size",
+    "shapes_seed",
+    "shapes_lengths",
+)
 DEFAULT = ShapesConfig()
 
 
 # --- cached computations (keyed by frozen configs, never by tensors) ---------------------------------
+
 
 @st.cache_data(max_entries=128, show_spinner=False)
 def compute(config: ShapesConfig) -> ShapesResult:
@@ -67,11 +79,39 @@ def chart_specs(config: ShapesConfig, language: str) -> Any:
     def labels(prefix: str, names: tuple[str, ...]) -> dict[str, str]:
         return {n: translate(language, f"shapes.{prefix}.{n}") for n in names}
 
-    shape_labels = labels("chart", ("title", "dim", "tensor", "axis", "role", "role_batch", "role_time",
-                                    "role_feature", "role_stack", "role_rows"))
-    pad_labels = labels("padding.chart", ("title", "sentence", "error", "length", "method", "method_through_pad",
-                                          "method_gathered", "method_packed", "unit", "difference", "through_pad",
-                                          "true_last", "diff_title"))
+    shape_labels = labels(
+        "chart",
+        (
+            "title",
+            "dim",
+            "tensor",
+            "axis",
+            "role",
+            "role_batch",
+            "role_time",
+            "role_feature",
+            "role_stack",
+            "role_rows",
+        ),
+    )
+    pad_labels = labels(
+        "padding.chart",
+        (
+            "title",
+            "sentence",
+            "error",
+            "length",
+            "method",
+            "method_through_pad",
+            "method_gathered",
+            "method_packed",
+            "unit",
+            "difference",
+            "through_pad",
+            "true_last",
+            "diff_title",
+        ),
+    )
     packed_labels = labels("packed.chart", ("title", "step", "sentence", "token", "row", "pad", "real"))
     return {
         "shapes": shapes_chart(shapes_frame(result), shape_labels),
@@ -98,6 +138,7 @@ def question(number: int, salt: int) -> ShapeQuestion:
 
 # --- inputs -----------------------------------------------------------------------------------------
 
+
 def failure_labels() -> dict[str, str]:
     return {k: t(f"shapes.fail.option.{k}") for k in KINDS}
 
@@ -107,33 +148,132 @@ def read_inputs() -> ShapesConfig | None:
     st.subheader(t("shapes.inputs"))
     with st.container(border=True):
         top = st.columns([3, 2, 2, 3])
-        cell = linked(top[0].segmented_control, t("shapes.field.cell"), list(CELLS), key="shapes_cell", default=DEFAULT.cell, required=True, help=t("shapes.help.cell"))
-        batch_first = linked(top[1].toggle, t("shapes.field.batch_first"), key="shapes_batch_first", default=DEFAULT.batch_first, help=t("shapes.help.batch_first"))
-        bidirectional = linked(top[2].toggle, t("shapes.field.bidirectional"), key="shapes_bidirectional", default=DEFAULT.bidirectional, help=t("shapes.help.bidirectional"))
-        packed = linked(top[3].toggle, t("shapes.field.packed"), key="shapes_packed", default=DEFAULT.packed, help=t("shapes.help.packed"))
+        cell = linked(
+            top[0].segmented_control,
+            t("shapes.field.cell"),
+            list(CELLS),
+            key="shapes_cell",
+            default=DEFAULT.cell,
+            required=True,
+            help=t("shapes.help.cell"),
+        )
+        batch_first = linked(
+            top[1].toggle,
+            t("shapes.field.batch_first"),
+            key="shapes_batch_first",
+            default=DEFAULT.batch_first,
+            help=t("shapes.help.batch_first"),
+        )
+        bidirectional = linked(
+            top[2].toggle,
+            t("shapes.field.bidirectional"),
+            key="shapes_bidirectional",
+            default=DEFAULT.bidirectional,
+            help=t("shapes.help.bidirectional"),
+        )
+        packed = linked(
+            top[3].toggle,
+            t("shapes.field.packed"),
+            key="shapes_packed",
+            default=DEFAULT.packed,
+            help=t("shapes.help.packed"),
+        )
         sizes = st.columns(4)
-        B = linked(sizes[0].number_input, t("shapes.field.B"), key="shapes_B", default=DEFAULT.B, min_value=1, max_value=caps.MAX_BATCH)
-        S = linked(sizes[1].number_input, t("shapes.field.S"), key="shapes_S", default=DEFAULT.S, min_value=1, max_value=caps.MAX_SEQ_LEN)
-        E = linked(sizes[2].number_input, t("shapes.field.E"), key="shapes_E", default=DEFAULT.E, min_value=1, max_value=caps.MAX_EMBED)
-        H = linked(sizes[3].number_input, t("shapes.field.H"), key="shapes_H", default=DEFAULT.H, min_value=1, max_value=caps.MAX_HIDDEN)
+        B = linked(
+            sizes[0].number_input,
+            t("shapes.field.B"),
+            key="shapes_B",
+            default=DEFAULT.B,
+            min_value=1,
+            max_value=caps.MAX_BATCH,
+        )
+        S = linked(
+            sizes[1].number_input,
+            t("shapes.field.S"),
+            key="shapes_S",
+            default=DEFAULT.S,
+            min_value=1,
+            max_value=caps.MAX_SEQ_LEN,
+        )
+        E = linked(
+            sizes[2].number_input,
+            t("shapes.field.E"),
+            key="shapes_E",
+            default=DEFAULT.E,
+            min_value=1,
+            max_value=caps.MAX_EMBED,
+        )
+        H = linked(
+            sizes[3].number_input,
+            t("shapes.field.H"),
+            key="shapes_H",
+            default=DEFAULT.H,
+            min_value=1,
+            max_value=caps.MAX_HIDDEN,
+        )
         more = st.columns(4)
-        layers = linked(more[0].number_input, t("shapes.field.num_layers"), key="shapes_num_layers", default=DEFAULT.num_layers, min_value=1, max_value=caps.MAX_LAYERS)
-        proj = linked(more[1].number_input, t("shapes.field.proj_size"), key="shapes_proj_size", default=DEFAULT.proj_size, min_value=0, max_value=caps.MAX_HIDDEN, help=t("shapes.help.proj_size"), disabled=cell != "LSTM")
-        seed = linked(more[2].number_input, t("shapes.field.seed"), key="shapes_seed", default=DEFAULT.seed, min_value=0, max_value=caps.MAX_SEED, help=t("shapes.help.seed"))
-        lengths = linked(more[3].text_input, t("shapes.field.lengths"), key="shapes_lengths", default="", placeholder="3, 1", max_chars=caps.MAX_TEXT_CHARS, help=t("shapes.help.lengths"))
+        layers = linked(
+            more[0].number_input,
+            t("shapes.field.num_layers"),
+            key="shapes_num_layers",
+            default=DEFAULT.num_layers,
+            min_value=1,
+            max_value=caps.MAX_LAYERS,
+        )
+        proj = linked(
+            more[1].number_input,
+            t("shapes.field.proj_size"),
+            key="shapes_proj_size",
+            default=DEFAULT.proj_size,
+            min_value=0,
+            max_value=caps.MAX_HIDDEN,
+            help=t("shapes.help.proj_size"),
+            disabled=cell != "LSTM",
+        )
+        seed = linked(
+            more[2].number_input,
+            t("shapes.field.seed"),
+            key="shapes_seed",
+            default=DEFAULT.seed,
+            min_value=0,
+            max_value=caps.MAX_SEED,
+            help=t("shapes.help.seed"),
+        )
+        lengths = linked(
+            more[3].text_input,
+            t("shapes.field.lengths"),
+            key="shapes_lengths",
+            default="",
+            placeholder="3, 1",
+            max_chars=caps.MAX_TEXT_CHARS,
+            help=t("shapes.help.lengths"),
+        )
         st.caption(t("shapes.lengths_note"))
         if cell != "LSTM" and proj:
             st.caption(t("shapes.proj_disabled", cell=cell))
     reset_button(list(KEYS))
     try:
-        return parse_config(cell=cell, B=B, S=S, E=E, H=H, num_layers=layers, bidirectional=bidirectional,
-                            batch_first=batch_first, proj_size=proj, lengths=lengths, packed=packed, seed=seed)
+        return parse_config(
+            cell=cell,
+            B=B,
+            S=S,
+            E=E,
+            H=H,
+            num_layers=layers,
+            bidirectional=bidirectional,
+            batch_first=batch_first,
+            proj_size=proj,
+            lengths=lengths,
+            packed=packed,
+            seed=seed,
+        )
     except InputError as err:
         show_error(err)
         return None
 
 
 # --- sections -----------------------------------------------------------------------------------
+
 
 def show_shapes(config: ShapesConfig, result: ShapesResult, specs: dict[str, dict]) -> None:
     st.subheader(t("shapes.shapes.heading"))
@@ -144,8 +284,10 @@ def show_shapes(config: ShapesConfig, result: ShapesResult, specs: dict[str, dic
         what = t(f"shapes.shapes.what_{s.name.replace('.', '_')}")
         rows.append(f"| `{s.name}` | `({', '.join(s.axes)})` | `{shape_text(s.shape)}` | {what} |")
     st.markdown("\n".join(rows))
-    st.info(t("shapes.shapes.batch_first_true" if config.batch_first else "shapes.shapes.batch_first_false"),
-            icon=":material/swap_horiz:")
+    st.info(
+        t("shapes.shapes.batch_first_true" if config.batch_first else "shapes.shapes.batch_first_false"),
+        icon=":material/swap_horiz:",
+    )
     draw(st, specs["shapes"])
 
 
@@ -153,19 +295,26 @@ def show_predict(checks: tuple[EqualityCheck, ...]) -> None:
     """Predict, then reveal: does the last step's output equal h_n[-1] under the current settings?"""
     last = next(ch for ch in checks if ch.key == "last_step")
     yes, no = t("shapes.predict.yes"), t("shapes.predict.no")
-    predict_then_reveal("shapes_predict", t("shapes.predict.question", lhs=last.lhs), [yes, no],
-                        yes if last.equal else no, verdict_text(last))
+    predict_then_reveal(
+        "shapes_predict",
+        t("shapes.predict.question", lhs=last.lhs),
+        [yes, no],
+        yes if last.equal else no,
+        verdict_text(last),
+    )
 
 
 def verdict_text(ch: EqualityCheck) -> str:
-    """"`lhs` vs `rhs` — equal, max |difference| = …" plus the note that explains this case."""
+    """ "`lhs` vs `rhs` — equal, max |difference| = …" plus the note that explains this case."""
     if ch.max_abs_diff is None:
         detail = t("shapes.check.shape_mismatch", lhs=shape_text(ch.lhs_shape), rhs=shape_text(ch.rhs_shape))
     else:
         detail = t("shapes.check.diff", diff=sci(ch.max_abs_diff))
     badge = f":green-badge[{t('shapes.check.equal')}]" if ch.equal else f":orange-badge[{t('shapes.check.differ')}]"
-    return (f"`{ch.lhs}` {shape_text(ch.lhs_shape)} · `{ch.rhs}` {shape_text(ch.rhs_shape)} — {badge} {detail}\n\n"
-            f"{t(f'shapes.check.{ch.key}.{ch.note}')}")
+    return (
+        f"`{ch.lhs}` {shape_text(ch.lhs_shape)} · `{ch.rhs}` {shape_text(ch.rhs_shape)} — {badge} {detail}\n\n"
+        f"{t(f'shapes.check.{ch.key}.{ch.note}')}"
+    )
 
 
 def show_checks(checks: tuple[EqualityCheck, ...]) -> None:
@@ -191,7 +340,7 @@ def show_padding(config: ShapesConfig, padding: PaddingResult, specs: dict[str, 
     with right:
         draw(st, specs["diff"])
     st.markdown(t("shapes.padding.fixes"))
-    if config.bidirectional and config.num_layers > 1 and padding.gather_max_diff > 1e-5:
+    if not padding.gather_exact:
         st.warning(t("shapes.padding.gather_not_enough", diff=sci(padding.gather_max_diff)), icon=":material/warning:")
     else:
         check_badge(t("shapes.padding.gather_what"), padding.gather_max_diff)
@@ -204,13 +353,21 @@ def show_padding(config: ShapesConfig, padding: PaddingResult, specs: dict[str, 
 def show_packed(config: ShapesConfig, result: ShapesResult, specs: dict[str, dict]) -> None:
     st.subheader(t("shapes.packed.heading"))
     st.markdown(t("shapes.packed.intro"))
-    st.markdown("\n".join([
-        "- " + t("shapes.packed.data", shape=f"`{shape_text(tuple(result.packed_data.shape))}`",
-                 total=sum(config.lengths)),
-        "- " + t("shapes.packed.batch_sizes", value=f"`{list(result.batch_sizes)}`"),
-        "- " + t("shapes.packed.sorted_indices", value=f"`{list(result.sorted_indices)}`"),
-        "- " + t("shapes.packed.unsorted_indices", value=f"`{list(result.unsorted_indices)}`"),
-    ]))
+    st.markdown(
+        "\n".join(
+            [
+                "- "
+                + t(
+                    "shapes.packed.data",
+                    shape=f"`{shape_text(tuple(result.packed_data.shape))}`",
+                    total=sum(config.lengths),
+                ),
+                "- " + t("shapes.packed.batch_sizes", value=f"`{list(result.batch_sizes)}`"),
+                "- " + t("shapes.packed.sorted_indices", value=f"`{list(result.sorted_indices)}`"),
+                "- " + t("shapes.packed.unsorted_indices", value=f"`{list(result.unsorted_indices)}`"),
+            ]
+        )
+    )
     draw(st, specs["packed"])
     st.caption(t("shapes.packed.enforce_sorted"))
     if not config.packed:
@@ -226,8 +383,22 @@ def show_bridge(config: ShapesConfig) -> None:
     st.subheader(t("shapes.bridge.heading"))
     st.caption(t("shapes.bridge.intro"))
     left, right = st.columns(2)
-    layers = linked(left.number_input, t("shapes.field.dec_layers"), key="shapes_dec_layers", default=1, min_value=1, max_value=caps.MAX_LAYERS)
-    hidden = linked(right.number_input, t("shapes.field.dec_hidden"), key="shapes_dec_hidden", default=8, min_value=1, max_value=caps.MAX_HIDDEN)
+    layers = linked(
+        left.number_input,
+        t("shapes.field.dec_layers"),
+        key="shapes_dec_layers",
+        default=1,
+        min_value=1,
+        max_value=caps.MAX_LAYERS,
+    )
+    hidden = linked(
+        right.number_input,
+        t("shapes.field.dec_hidden"),
+        key="shapes_dec_hidden",
+        default=8,
+        min_value=1,
+        max_value=caps.MAX_HIDDEN,
+    )
     try:
         decoder = parse_bridge(layers, hidden)
     except InputError as err:
@@ -244,8 +415,14 @@ def show_bridge(config: ShapesConfig) -> None:
     if b.cell_steps:
         st.markdown(f"**{t('shapes.bridge.c_heading')}**")
         st.code(_bridge_code(b.cell_steps), language="python", wrap_lines=True)
-    st.success(t("shapes.bridge.decoder_ok", out=f"`{shape_text(tuple(b.decoder_output.shape))}`",
-                 h=f"`{shape_text(tuple(b.decoder_h_n.shape))}`"), icon=":material/check_circle:")
+    st.success(
+        t(
+            "shapes.bridge.decoder_ok",
+            out=f"`{shape_text(tuple(b.decoder_output.shape))}`",
+            h=f"`{shape_text(tuple(b.decoder_h_n.shape))}`",
+        ),
+        icon=":material/check_circle:",
+    )
     if b.needs_linear:
         st.caption(t("shapes.bridge.linear_note"))
 
@@ -254,8 +431,9 @@ def show_failure(config: ShapesConfig) -> None:
     st.subheader(t("shapes.fail.heading"))
     st.caption(t("shapes.fail.intro"))
     # The link holds the raw kind ("wrong_e"), not its translated label: it opens in either language.
-    kind = linked(st.selectbox, t("shapes.field.failure"), KINDS, key="shapes_failure", default="none",
-                  labels=failure_labels())
+    kind = linked(
+        st.selectbox, t("shapes.field.failure"), KINDS, key="shapes_failure", default="none", labels=failure_labels()
+    )
     try:
         demo = failure(config, kind)
     except InputError as err:
@@ -305,8 +483,12 @@ def show_quiz() -> None:
         st.code(question_code(q), language="python", wrap_lines=True)
         st.markdown(t("shapes.quiz.question_x") if q.tensor == "x" else t("shapes.quiz.question", tensor=q.tensor))
         with st.form(f"shapes_quiz_form_{n}", border=False):
-            st.text_input(t("shapes.field.quiz_answer"), key=f"shapes_quiz_answer_{n}",
-                          placeholder=t("shapes.quiz.placeholder"), max_chars=60)
+            st.text_input(
+                t("shapes.field.quiz_answer"),
+                key=f"shapes_quiz_answer_{n}",
+                placeholder=t("shapes.quiz.placeholder"),
+                max_chars=60,
+            )
             st.form_submit_button(t("shapes.quiz.submit"), on_click=_grade_answer, args=(n, q))
         shown_n, verdict = state.get("shapes_quiz_result", (None, None))
         if shown_n == n and isinstance(verdict, InputError):
@@ -315,8 +497,10 @@ def show_quiz() -> None:
             if verdict.correct:
                 st.success(t("shapes.quiz.right", expected=shape_text(verdict.expected)), icon=":material/target:")
             else:
-                st.warning(t("shapes.quiz.wrong", given=shape_text(verdict.given), expected=shape_text(verdict.expected)),
-                           icon=":material/search:")
+                st.warning(
+                    t("shapes.quiz.wrong", given=shape_text(verdict.given), expected=shape_text(verdict.expected)),
+                    icon=":material/search:",
+                )
             st.markdown(t(f"shapes.quiz.hint.{verdict.hint}"))
         first = state["shapes_quiz_first"]
         st.markdown(t("shapes.quiz.score", right=sum(first.values()), asked=len(first)))
@@ -340,6 +524,7 @@ if config is not None:
     show_packed(config, result, specs)
     show_bridge(config)
     show_failure(config)
-    notice_list([f"shapes.notice.n{i}" for i in range(1, 6)])
+    n4 = padding_notice(config.padded, padding)
+    notice_list([f"shapes.notice.{n}" for n in ("n1", "n2", "n3", n4, "n5")], diff=sci(padding.gather_max_diff))
     code_expander(code, file_name=t("shapes.file_name"))
 show_quiz()

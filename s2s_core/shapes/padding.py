@@ -12,6 +12,8 @@ import torch
 
 from s2s_core.shapes.compute import ShapesResult
 
+GATHER_TOL = 1e-5  # above this max |difference|, gathering at lengths - 1 did not reach the true last state
+
 
 @dataclass(frozen=True)
 class PaddingResult:
@@ -27,6 +29,7 @@ class PaddingResult:
     backward_pad_err: tuple[float, ...]  # (B,) bidirectional: padded run's backward h_n vs alone (else 0)
     gather_max_diff: float  # the on-screen check: gathering == the true last state
     packed_max_diff: float  # the on-screen check: packing == the true last state
+    gather_exact: bool  # gathering reached the true last state (not so below a bidirectional layer, with PAD)
 
 
 def _per_sentence_max(a: torch.Tensor, b: torch.Tensor, batch_dim: int) -> tuple[float, ...]:
@@ -52,9 +55,10 @@ def padding_view(r: ShapesResult) -> PaddingResult:
     # 4) Fix 2, pack: h_n (and c_n) of the packed run, every layer and direction.
     packed_err = _per_sentence_max(r.packed_h_n, r.alone_h_n, 1)
     if r.packed_c_n is not None:
-        packed_err = tuple(max(a, b) for a, b in zip(packed_err, _per_sentence_max(r.packed_c_n, r.alone_c_n, 1)))
-    backward = (_per_sentence_max(r.padded_h_n[-1:], r.alone_h_n[-1:], 1) if c.bidirectional
-                else (0.0,) * c.B)
+        packed_err = tuple(
+            max(a, b) for a, b in zip(packed_err, _per_sentence_max(r.packed_c_n, r.alone_c_n, 1), strict=True)
+        )
+    backward = _per_sentence_max(r.padded_h_n[-1:], r.alone_h_n[-1:], 1) if c.bidirectional else (0.0,) * c.B
     gathered_err = _per_sentence_max(gathered, true_last, 0)
     return PaddingResult(
         lengths=c.lengths,
@@ -67,4 +71,12 @@ def padding_view(r: ShapesResult) -> PaddingResult:
         backward_pad_err=backward,
         gather_max_diff=max(gathered_err),
         packed_max_diff=max(packed_err),
+        gather_exact=max(gathered_err) <= GATHER_TOL,
     )
+
+
+def padding_notice(padded: bool, p: PaddingResult) -> str:
+    """Which 'what to notice' line fits the padding chart: no PAD at all, both fixes exact, or only packing."""
+    if not padded:
+        return "n4_no_pad"
+    return "n4" if p.gather_exact else "n4_gather_fails"

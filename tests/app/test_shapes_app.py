@@ -5,9 +5,12 @@ Each test drives one session through several edits (an AppTest start costs far m
 
 from __future__ import annotations
 
+from s2s_core.fmt import sci
+from s2s_core.shapes import parse_config, run_shapes
+from s2s_core.shapes.padding import padding_view
 from s2s_core.shapes.quiz import make_question
 from s2s_ui.catalog import translate
-from tests.app.conftest import toasts, all_text, open_page
+from tests.app.conftest import all_text, open_page, toasts
 
 
 def _click(at, label: str):
@@ -25,8 +28,12 @@ def test_defaults_then_batch_first_and_bidirectional(lang):
     text = all_text(at)
     assert translate(lang, "shapes.title") in text
     # §8: embedding (2, 3, 4), outputs (2, 3, 6), hidden / cell (1, 2, 6), last output == hidden.
-    for row in ("| `x` | `(B, S, E)` | `(2, 3, 4)` |", "| `outputs` | `(B, S, K·H)` | `(2, 3, 6)` |",
-                "| `h_n` | `(L·K, B, H)` | `(1, 2, 6)` |", "| `c_n` | `(L·K, B, H)` | `(1, 2, 6)` |"):
+    for row in (
+        "| `x` | `(B, S, E)` | `(2, 3, 4)` |",
+        "| `outputs` | `(B, S, K·H)` | `(2, 3, 6)` |",
+        "| `h_n` | `(L·K, B, H)` | `(1, 2, 6)` |",
+        "| `c_n` | `(L·K, B, H)` | `(1, 2, 6)` |",
+    ):
         assert row in text
     assert f":green-badge[{translate(lang, 'shapes.check.equal')}]" in text
     assert translate(lang, "shapes.check.last_step.equal") in text
@@ -68,6 +75,17 @@ def test_padding_packing_and_bad_lengths(lang):
         assert not at.exception
         assert translate(lang, "shapes.field.lengths") in _errors(at), raw
         assert translate(lang, "shapes.quiz.heading") in all_text(at)  # the rest of the page still works
+    # Bidirectional with two layers: gathering misses the true state, and the notice says so with the live number.
+    at.text_input(key="shapes_lengths").input("3, 1").run()
+    at.toggle(key="shapes_bidirectional").set_value(True).run()
+    at.number_input(key="shapes_num_layers").set_value(2).run()
+    padding = padding_view(run_shapes(parse_config(lengths="3 1", bidirectional=True, num_layers=2, packed=True)))
+    assert not padding.gather_exact
+    text = all_text(at)
+    assert translate(lang, "shapes.padding.gather_not_enough", diff=sci(padding.gather_max_diff)) in text
+    assert translate(lang, "shapes.notice.n4_gather_fails", diff=sci(padding.gather_max_diff)) in text
+    at.toggle(key="shapes_bidirectional").set_value(False).run()
+    at.number_input(key="shapes_num_layers").set_value(1).run()
     at.text_input(key="shapes_lengths").input("").run()
     at.number_input(key="shapes_proj_size").set_value(6).run()
     assert translate(lang, "shapes.field.proj_size") in _errors(at)
@@ -99,8 +117,12 @@ def test_proj_size_layers_and_bridge():
 
 def test_each_wrong_input_shows_the_real_error(lang):
     at = open_page("shapes", lang)
-    for kind, words in (("wrong_e", "Expected 4, got 5"), ("wrong_h0", "Expected hidden[0] size (1, 2, 6)"),
-                        ("input_2d", "unbatched 2-D input"), ("unsorted", "enforce_sorted")):
+    for kind, words in (
+        ("wrong_e", "Expected 4, got 5"),
+        ("wrong_h0", "Expected hidden[0] size (1, 2, 6)"),
+        ("input_2d", "unbatched 2-D input"),
+        ("unsorted", "enforce_sorted"),
+    ):
         at.selectbox(key="shapes_failure").set_value(kind).run()
         assert not at.exception
         assert words in all_text(at), kind

@@ -304,12 +304,14 @@ def show_focus(config: ScoringConfig, result: ScoringResult, specs: dict[str, di
     st.caption(t("scoring.qkv_caption"))
     for column, part in zip(st.columns(3), ("query", "keys", "values"), strict=True):
         draw(column, specs[part])
-    if f.name in ("dot", "scaled_dot"):
+    if f.maps == "none":
         st.markdown(t("scoring.keys_are_values", name=name))
     else:
-        st.markdown(
-            t("scoring.keys_values", keys=tuple(read.keys.shape), values=tuple(read.values.shape), H_e=result.H_e)
-        )
+        shapes = dict(keys=tuple(read.keys.shape), values=tuple(read.values.shape), H_e=result.H_e)
+        if f.maps == "keys":
+            st.markdown(t("scoring.keys_values_general", H_d=read.query.shape[1], **shapes))
+        else:
+            st.markdown(t("scoring.keys_values_both", A=config.attn_size, **shapes))
     st.markdown(t("scoring.weights_line", weights=vec(read.weights[0]), total=total(read.weights)))
     st.markdown(t("scoring.context_line", context=vec(read.context[0])))
     with st.expander(t("scoring.params_title", name=name)):

@@ -108,6 +108,21 @@ class FunctionResult:
     read: Read | None
     params: tuple[tuple[str, torch.Tensor], ...]  # learned weights, named as in the formula
     max_abs_diff: float  # |the formula written per position - module| over the positions
+    maps: str | None = None  # which states are moved before comparing (mapped_sides); None when it cannot score
+
+
+def mapped_sides(read: Read, s: torch.Tensor) -> str:
+    """Which states a score function moves before comparing them, read off the live tensors.
+
+    "none": the query is s and the keys are the h_j (dot, scaled dot); "keys": only the encoder side, W·h_j
+    into s's own space, the query is s unchanged (general); "both": s and each h_j into one A-sized space
+    (additive, concat).
+    """
+    query_is_s = read.query.shape == s.shape and torch.equal(read.query, s)
+    keys_are_h = read.keys.shape == read.values.shape and torch.equal(read.keys, read.values)
+    if query_is_s and keys_are_h:
+        return "none"
+    return "keys" if query_is_s else "both"
 
 
 @dataclass(frozen=True)
@@ -196,7 +211,7 @@ def compare(config: ScoringConfig) -> ScoringResult:
                 continue
             hand = hand_scores(name, s[0], enc[0], dict(params))  # (S,)
             diff = float((hand - read.scores[0]).abs().max())
-            results.append(FunctionResult(name, None, read, params, diff))
+            results.append(FunctionResult(name, None, read, params, diff, mapped_sides(read, s)))
         # 1) Additive and concat are one family: concat with W_c = [W_s | W_h] and the same v IS additive.
         additive = scorers["additive"]
         twin = ConcatScore(H_d, H_e, config.attn_size).double()

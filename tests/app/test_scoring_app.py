@@ -96,6 +96,19 @@ def test_the_weights_expander_names_the_focused_function(lang):
     assert translate(lang, "scoring.params_title", name=translate(lang, "scoring.fn.general")) in labels
 
 
+def test_general_is_described_as_mapping_only_the_encoder_side(lang):
+    """s of size 3, encoder states of size 2: general's keys live in s's space (3), its query is s itself."""
+    at = open_page("scoring", lang, query={"scoring_dec": "0.3, 0.2, -0.5", "scoring_focus": "general"})
+    assert not at.exception
+    general = compare(ScoringConfig(dec_state=(0.3, 0.2, -0.5), focus="general")).get("general")
+    assert general.maps == "keys"
+    text = all_text(at)
+    expected = translate(lang, "scoring.keys_values_general", H_d=3, H_e=2, keys=(1, 5, 3), values=(1, 5, 2))
+    assert expected in text
+    at.segmented_control(key="scoring_focus").set_value("concat").run()
+    assert translate(lang, "scoring.keys_values_both", A=3, H_e=2, keys=(1, 5, 3), values=(1, 5, 2)) in all_text(at)
+
+
 def test_local_p_sum_is_explained_by_whether_the_sentence_cuts_the_window(lang):
     """D = 1 fits inside the five positions, D = 4 does not: the page explains the live sum accordingly."""
     at = open_page("scoring", lang, query={"scoring_window": "local_p"})

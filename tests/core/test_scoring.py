@@ -132,6 +132,30 @@ def test_keys_and_values_are_different_tensors():
     assert torch.equal(dot.keys, dot.values)  # dot: the keys ARE the values
 
 
+@pytest.mark.parametrize("A", [2, 3, 5])
+def test_general_maps_only_the_encoder_side_into_s_space(A):
+    """general = sᵀ·(W·h_j): s is used as it is and only h_j is mapped, into s's size (H_d = 3 here, H_e = 2);
+    additive and concat move both into the A-sized space. mapped_sides reads this off the live tensors and
+    selects the page's sentence."""
+    config = ScoringConfig(dec_state=(0.3, 0.2, -0.5), attn_size=A)
+    result = compare(config)
+    s = torch.tensor([config.dec_state], dtype=torch.float64)
+    enc = torch.tensor([config.enc_states], dtype=torch.float64)
+    general = result.get("general")
+    W = dict(general.params)["W"]  # (H_d, H_e)
+    assert W.shape == (3, 2)
+    assert torch.equal(general.read.query, s)  # the query is s, unchanged
+    assert torch.allclose(general.read.keys, enc @ W.T)  # (1, S, H_e) @ (H_e, H_d) -> (1, S, H_d): s's space
+    assert general.read.keys.shape == (1, 5, 3)
+    assert general.maps == "keys"
+    for name in ("additive", "concat"):
+        f = result.get(name)
+        assert f.maps == "both" and f.read.query.shape == (1, A) and f.read.keys.shape == (1, 5, A)
+    assert result.get("dot").maps is None  # H_d ≠ H_e: dot cannot score at all
+    assert compare(ScoringConfig()).get("dot").maps == "none"
+    assert compare(ScoringConfig()).get("scaled_dot").maps == "none"
+
+
 def test_local_m_window_zero_outside_and_sums_to_one_inside():
     result = compare(ScoringConfig(window="local_m", step=2, half_width=1))
     for f in result.functions:

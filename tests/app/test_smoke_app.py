@@ -26,8 +26,10 @@ def _ngram(lang: str) -> list[str]:
     from s2s_core.ngram import parse_config, parse_sentence, sentence_probability
     from s2s_core.ngram.frames import product_text
 
-    result = sentence_probability(parse_config(translate(lang, "ngram.default.corpus"), 3, False, 1.0),
-                                  parse_sentence(translate(lang, "ngram.default.sentence")))
+    result = sentence_probability(
+        parse_config(translate(lang, "ngram.default.corpus"), 3, False, 1.0),
+        parse_sentence(translate(lang, "ngram.default.sentence")),
+    )
     if lang == "ko":  # the seed's own example: 오늘 점심에 → 김밥을 2, 라면을 1, 친구를 1
         return ["`2/8 × 1/2 × 1/1 × 1/3 × 1/1` = **0.0417**", "먹었다 1/3, 끓였다 1/3, 먹는다 1/3"]
     return [product_text(result, False)]
@@ -65,8 +67,8 @@ def _shapes(lang: str) -> list[str]:
 
 
 def _seq2seq(lang: str) -> list[str]:
-    from s2s_core.seq2seq import Seq2SeqConfig, run
     from s2s_core.fmt import vec as vector_text
+    from s2s_core.seq2seq import Seq2SeqConfig, run
 
     return [vector_text(run(Seq2SeqConfig()).handoff.h0[-1, 0])]  # h0 = the encoder's h_n
 
@@ -76,16 +78,16 @@ def _attention(lang: str) -> list[str]:
 
 
 def _scoring(lang: str) -> list[str]:
-    from s2s_core.scoring.compute import ScoringConfig, compare
     from s2s_core.fmt import vec as vector_text
+    from s2s_core.scoring.compute import ScoringConfig, compare
 
     weights = vector_text(compare(ScoringConfig()).get("additive").read.weights[0])
     return [translate(lang, "scoring.weights_line", weights=weights, total="1")]
 
 
 def _masks(lang: str) -> list[str]:
-    from s2s_core.masks import MasksConfig, compute_masks
     from s2s_core.fmt import num as fmt
+    from s2s_core.masks import MasksConfig, compute_masks
 
     result = compute_masks(MasksConfig())
     return [fmt(result.loss_ignore), fmt(result.loss_all)]
@@ -96,8 +98,18 @@ def _training(lang: str) -> list[str]:
 
 
 KEY_VALUES: dict[str, Callable[[str], list[str]]] = {
-    "home": _home, "ngram": _ngram, "rnn": _rnn, "bptt": _bptt, "lstm": _lstm, "gru": _gru, "shapes": _shapes,
-    "seq2seq": _seq2seq, "attention": _attention, "scoring": _scoring, "masks": _masks, "training": _training,
+    "home": _home,
+    "ngram": _ngram,
+    "rnn": _rnn,
+    "bptt": _bptt,
+    "lstm": _lstm,
+    "gru": _gru,
+    "shapes": _shapes,
+    "seq2seq": _seq2seq,
+    "attention": _attention,
+    "scoring": _scoring,
+    "masks": _masks,
+    "training": _training,
 }
 
 

@@ -8,7 +8,6 @@ A missing browser is a failure when REQUIRE_BROWSER=1 (CI) and a loud skip elsew
 
 from __future__ import annotations
 
-import os
 import shutil
 import socket
 import subprocess
@@ -23,8 +22,15 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent.parent
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-dev-shm-usage",
 ]
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
@@ -50,9 +56,24 @@ def _free_port() -> int:
 def start_server(port: int) -> subprocess.Popen:
     """`streamlit run app.py` on 127.0.0.1:port; returns once /_stcore/health answers."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            str(ROOT / "app.py"),
+            "--server.port",
+            str(port),
+            "--server.address",
+            "127.0.0.1",
+            "--server.headless",
+            "true",
+            "--browser.gatherUsageStats",
+            "false",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     )
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
@@ -136,10 +157,13 @@ def wait_idle(page, timeout: float = 180_000) -> None:
 
 def next_frame(page, frames: int = 2) -> None:
     """Wait for `frames` painted animation frames: what the page does in reaction to a render has started."""
-    page.evaluate("""n => new Promise(done => {
+    page.evaluate(
+        """n => new Promise(done => {
         const tick = k => k ? requestAnimationFrame(() => tick(k - 1)) : done();
         tick(n);
-    })""", frames)
+    })""",
+        frames,
+    )
 
 
 def settle(page, timeout: float = 180_000) -> None:
@@ -166,7 +190,8 @@ def charts_drawn(page, at_least: int = 1, timeout: float = 60_000) -> int:
             return charts.length >= n && charts.every(c => c.querySelector('svg, canvas')
                 && c.getBoundingClientRect().height > 40);
         }""",
-        arg=at_least, timeout=timeout,
+        arg=at_least,
+        timeout=timeout,
     )
     return page.locator('[data-testid="stVegaLiteChart"]').count()
 
@@ -209,14 +234,16 @@ def edit_grid_cell(page, grid_index: int, row: int, col: int, text: str) -> None
     editor.wait_for(state="visible", timeout=30_000)
     assert editor.input_value() == value, f"the editor opened on another cell: {editor.input_value()!r} != {value!r}"
     # Type only once the overlay editor has focus: under load it opens late and keys would be lost.
-    page.wait_for_function("() => document.activeElement && document.activeElement.classList.contains('gdg-input')",
-                           timeout=30_000)
+    page.wait_for_function(
+        "() => document.activeElement && document.activeElement.classList.contains('gdg-input')", timeout=30_000
+    )
     page.keyboard.press("Control+a")
     page.keyboard.type(text)
     # Enter commits what React last rendered: wait until the editor holds the typed text, then for two painted
     # frames, by which React has rendered it (Enter right after the last key committed the old value).
-    page.wait_for_function("t => document.activeElement && document.activeElement.value === t", arg=text,
-                           timeout=30_000)
+    page.wait_for_function(
+        "t => document.activeElement && document.activeElement.value === t", arg=text, timeout=30_000
+    )
     next_frame(page)
     page.keyboard.press("Enter")  # commit: Streamlit reruns
     editor.wait_for(state="hidden", timeout=30_000)

@@ -19,7 +19,7 @@ def _rnn_norm_drawn(page, k: int) -> float:
     """The RNN curve's gradient norm k steps back, as the chart drew it (its mark's aria-label)."""
     prefix = f"steps back k (0 = the last step): {k}; "
     label = next(lab for lab in chart_labels(page, 0) if lab.startswith(prefix) and "series: RNN;" in lab)
-    return float(label[len(prefix):].split(";")[0].split(": ")[1].replace("−", "-"))
+    return float(label[len(prefix) :].split(";")[0].split(": ")[1].replace("−", "-"))
 
 
 def test_raising_rho_redraws_the_readout_and_the_curves(app_server, new_page):

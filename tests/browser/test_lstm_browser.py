@@ -19,8 +19,9 @@ def test_freezing_the_cell_holds_c_and_changes_h(app_server, new_page):
     page = new_page(locale="ko-KR")
     open_page(page, app_server, "lstm", "ko")
     page.get_by_role("button", name=translate("ko", "lstm.freeze")).click()
-    config = parse_config("sentence", "나는 도서관에서 책을 읽는다", None, 3, 4, 0,
-                          {"f": ([2, 3, 4], 1), "i": ([2, 3, 4], 0)})
+    config = parse_config(
+        "sentence", "나는 도서관에서 책을 읽는다", None, 3, 4, 0, {"f": ([2, 3, 4], 1), "i": ([2, 3, 4], 0)}
+    )
     forced = lstm_gates(config).forced
     wait_for_text(page, f"c = {vec_text(forced.c[-1])}")
     settle(page)

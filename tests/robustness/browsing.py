@@ -15,7 +15,7 @@ def open_settled(page, url: str, timeout: float = SLOW) -> None:
 
 def goto_all(pages, urls, timeout: float = SLOW) -> None:
     """Start every navigation before waiting for any, so the server runs the scripts at the same time."""
-    for page, url in zip(pages, urls):
+    for page, url in zip(pages, urls, strict=True):
         page.goto(url, wait_until="commit", timeout=timeout)
     for page in pages:
         settle(page, timeout=timeout)

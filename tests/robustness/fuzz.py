@@ -21,31 +21,91 @@ from streamlit.testing.v1.element_tree import Widget
 from streamlit.testing.v1.util import patch_config_options
 
 from s2s_ui.catalog import LANGS, load_catalog
-from tests.sizes import pick
+from tests import sizes
 
 # How many fuzz steps per page and language: 12 in `make test`, 25 in `make test-all` (tests/sizes.py);
 # FUZZ_RUNS=300 for the long mode, by hand.
-FUZZ_RUNS = int(os.environ.get("FUZZ_RUNS") or pick(12, 25))
+FUZZ_RUNS = int(os.environ.get("FUZZ_RUNS") or sizes.pick(12, 25))
 SCRIPT = "<script>alert(1)</script>"
 PAYLOADS = (SCRIPT, "<img src=x onerror=alert(2)>")
 HOSTILE_TEXT = (
-    "", "   ", "\n\t", SCRIPT, PAYLOADS[1], "NaN", "nan", "inf", "-inf", "1e309", "-1e309", "0", "-1", "1e-320",
-    "abc", "a b c", "나는 책을 읽는다", "오늘 점심에", "🙂🙃 emoji", "ǅ\u200b\u202e rtl", "\x00\x01", "' OR 1=1 --",
-    "**bold** _x_ `code` [link](javascript:alert(3)) $x$ :material/home:", "{field} {0} %s",
-    "a" * 5000, "나 " * 3000, "1," * 500, ";" * 100,
+    "",
+    "   ",
+    "\n\t",
+    SCRIPT,
+    PAYLOADS[1],
+    "NaN",
+    "nan",
+    "inf",
+    "-inf",
+    "1e309",
+    "-1e309",
+    "0",
+    "-1",
+    "1e-320",
+    "abc",
+    "a b c",
+    "나는 책을 읽는다",
+    "오늘 점심에",
+    "🙂🙃 emoji",
+    "ǅ\u200b\u202e rtl",
+    "\x00\x01",
+    "' OR 1=1 --",
+    "**bold** _x_ `code` [link](javascript:alert(3)) $x$ :material/home:",
+    "{field} {0} %s",
+    "a" * 5000,
+    "나 " * 3000,
+    "1," * 500,
+    ";" * 100,
 )
 HOSTILE_CELLS = (
-    "", " ", None, "nan", "NaN", "inf", "-inf", "1e309", "-1e309", "1e6", "-1e6", "1e7", "0", "-0", "1e-320",
-    "abc", "1,2", "1;2", SCRIPT, "３", "٣", "0x10", "1_000", "9" * 400, "<b>x</b>",
+    "",
+    " ",
+    None,
+    "nan",
+    "NaN",
+    "inf",
+    "-inf",
+    "1e309",
+    "-1e309",
+    "1e6",
+    "-1e6",
+    "1e7",
+    "0",
+    "-0",
+    "1e-320",
+    "abc",
+    "1,2",
+    "1;2",
+    SCRIPT,
+    "３",
+    "٣",
+    "0x10",
+    "1_000",
+    "9" * 400,
+    "<b>x</b>",
 )
 # Widget types AppTest sees and the fuzzer drives (the language switch is left alone: the test picks it).
-FUZZED = {"number_input", "slider", "select_slider", "text_input", "text_area", "selectbox", "multiselect", "radio",
-          "checkbox", "toggle", "button_group", "button"}
+FUZZED = {
+    "number_input",
+    "slider",
+    "select_slider",
+    "text_input",
+    "text_area",
+    "selectbox",
+    "multiselect",
+    "radio",
+    "checkbox",
+    "toggle",
+    "button_group",
+    "button",
+}
 
 
 @dataclass(frozen=True)
 class Move:
     """One fuzz action, kept printable so a failure names the widget and the value."""
+
     kind: str
     key: str | None
     value: object
@@ -57,9 +117,8 @@ class Move:
 
 def open_page_full(ns: str, lang: str, query: dict[str, str] | None = None) -> AppTest:
     """tests.app's open_page with full error details (the app's config redacts them, as a hosted demo should)."""
-    from tests.app.conftest import open_page
-
     from s2s_ui.catalog import translate
+    from tests.app.conftest import open_page
 
     with patch_config_options({"client.showErrorDetails": "full"}):
         at = open_page(ns, lang, query=query, timeout=120)
@@ -79,9 +138,9 @@ def fuzzable(at: AppTest) -> list:
     """Every widget (and editable table) in the page's main area the fuzzer may drive."""
     nodes = []
     for node in at.main:
-        if isinstance(node, Widget) and node.type in FUZZED and not getattr(node.proto, "disabled", False):
-            nodes.append(node)
-        elif node.type == "dataframe" and getattr(node.proto, "editing_mode", 0) and not node.proto.disabled:
+        widget = isinstance(node, Widget) and node.type in FUZZED and not getattr(node.proto, "disabled", False)
+        table = node.type == "dataframe" and getattr(node.proto, "editing_mode", 0) and not node.proto.disabled
+        if widget or table:
             nodes.append(node)
     return nodes
 
@@ -93,17 +152,18 @@ def _number(node, rng: random.Random) -> float:
     step = p.step or 1
     picks = [lo, hi, lo + step, hi - step, rng.uniform(lo, hi), p.default if p.default else lo]
     v = min(max(rng.choice(picks), lo), hi)
-    return float(int(round(v))) if p.data_type == NumberInputProto.INT else v
+    return float(round(v)) if p.data_type == NumberInputProto.INT else v
 
 
 def _slider(node, rng: random.Random) -> list[float]:
     p = node.proto
     lo, hi, step = p.min, p.max, p.step or 1
-    n = max(1, int(round((hi - lo) / step)))
+    n = max(1, round((hi - lo) / step))
 
     def pick() -> float:
         v = lo + step * rng.choice([0, n, rng.randint(0, n)])
-        return float(int(round(v))) if p.data_type == SliderProto.INT else float(min(v, hi))
+        return float(round(v)) if p.data_type == SliderProto.INT else float(min(v, hi))
+
     width = len(p.default) or 1
     return sorted(pick() for _ in range(width))
 
@@ -118,8 +178,9 @@ def _editor(node, rng: random.Random) -> dict:
         if rows and cols:
             state["edited_rows"].setdefault(str(rng.randrange(rows)), {})[rng.choice(cols)] = rng.choice(HOSTILE_CELLS)
     if cols and rng.random() < 0.3:
-        state["added_rows"] = [{c: rng.choice(HOSTILE_CELLS) for c in cols if rng.random() < 0.7}
-                               for _ in range(rng.choice([1, 2, 20]))]
+        state["added_rows"] = [
+            {c: rng.choice(HOSTILE_CELLS) for c in cols if rng.random() < 0.7} for _ in range(rng.choice([1, 2, 20]))
+        ]
     if rows and rng.random() < 0.3:
         state["deleted_rows"] = sorted(rng.sample(range(rows), rng.randint(1, rows)))
     return state

@@ -17,15 +17,22 @@ import pytest
 from s2s_ui.registry import existing_pages
 from tests.app.conftest import LANGS
 from tests.robustness.fuzz import (
-    FUZZ_RUNS, exception_summary, full_details, html_leaks, open_page_full, steps, unfilled_texts,
+    FUZZ_RUNS,
+    exception_summary,
+    full_details,
+    html_leaks,
+    open_page_full,
+    steps,
+    unfilled_texts,
 )
 from tests.robustness.known_bugs import known_exception, split_known, xfail_if_known
 from tests.sizes import pick
 
-
 # (page, language) pairs: all of them at full size; in the sample each page once, the language alternating.
-CASES = pick([(spec, LANGS[i % len(LANGS)]) for i, spec in enumerate(existing_pages())],
-             [(spec, lang) for spec in existing_pages() for lang in LANGS])
+CASES = pick(
+    [(spec, LANGS[i % len(LANGS)]) for i, spec in enumerate(existing_pages())],
+    [(spec, lang) for spec in existing_pages() for lang in LANGS],
+)
 
 
 @pytest.mark.timeout(max(900, FUZZ_RUNS * 30))  # the training page may train for its 60 s cap
@@ -60,6 +67,6 @@ def test_random_and_hostile_widget_values(spec, lang, request):
             break  # nothing on this page to drive
     unknown, reasons = split_known(list(unfilled))
     assert not unknown, "a message lost its values:\n" + "\n".join(f"{t}\n  after {unfilled[t]}" for t in unknown)
-    reasons += [r for r in dict.fromkeys(known)]
+    reasons += list(dict.fromkeys(known))
     if reasons:
         pytest.xfail("; ".join(reasons))

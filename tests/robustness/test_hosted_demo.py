@@ -20,8 +20,17 @@ from s2s_ui.registry import existing_pages
 from tests.browser.harness import _free_port, main_text
 from tests.robustness.browsing import open_settled
 from tests.robustness.hosted import (
-    APP_PARTS, BLOCKER, LOCAL, ROOT, app_imports, dev_only_modules, module_owners, requirement_names,
-    runtime_closure, snapshot, stdlib,
+    APP_PARTS,
+    BLOCKER,
+    LOCAL,
+    ROOT,
+    app_imports,
+    dev_only_modules,
+    module_owners,
+    requirement_names,
+    runtime_closure,
+    snapshot,
+    stdlib,
 )
 from tests.sizes import pick
 
@@ -87,14 +96,22 @@ def test_hosted_demo_session_in_a_clean_copy(browser, tmp_path):
     log = tmp_path / "blocked_imports.log"
     launcher = tmp_path / "launch.py"
     launcher.write_text(BLOCKER.format(blocked=sorted(dev_only_modules()), log=str(log)))
-    before_app, before_home = snapshot(app), snapshot(home)
+    before_app = snapshot(app)  # home starts empty and must stay so
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "STREAMLIT_"))}
-    env.update(HOME=str(home), TMPDIR=str(tmp), PYTHONNOUSERSITE="1", XDG_CACHE_HOME=str(home / ".cache"),
-               XDG_CONFIG_HOME=str(home / ".config"))
+    env.update(
+        HOME=str(home),
+        TMPDIR=str(tmp),
+        PYTHONNOUSERSITE="1",
+        XDG_CACHE_HOME=str(home / ".cache"),
+        XDG_CONFIG_HOME=str(home / ".config"),
+    )
     proc = subprocess.Popen(
         [sys.executable, str(launcher), "--server.port", str(port), "--server.address", "127.0.0.1"],
-        cwd=app, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        cwd=app,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     )
     requests: list[str] = []
     remote: set[str] = set()
@@ -119,8 +136,11 @@ def test_hosted_demo_session_in_a_clean_copy(browser, tmp_path):
                 assert translate("ko", "masks.title") in main_text(page)
                 nav = page.locator('[data-testid="stSidebarNav"]').inner_text()
                 assert all(translate("ko", f"{p.ns}.title") in nav for p in pages), nav
-            remote |= {f"{c.raddr.ip}:{c.raddr.port}" for c in server.net_connections(kind="inet")
-                       if c.raddr and not _is_local(c.raddr.ip)}
+            remote |= {
+                f"{c.raddr.ip}:{c.raddr.port}"
+                for c in server.net_connections(kind="inet")
+                if c.raddr and not _is_local(c.raddr.ip)
+            }
         ctx.close()
     finally:
         proc.terminate()
@@ -129,8 +149,13 @@ def test_hosted_demo_session_in_a_clean_copy(browser, tmp_path):
         except subprocess.TimeoutExpired:
             proc.kill()
     # 3) Nothing fetched from anywhere but the app itself, by the page or by the server.
-    outside = sorted({u for u in requests if urlparse(u).scheme in ("http", "https", "ws", "wss")
-                      and not _is_local(urlparse(u).hostname)})
+    outside = sorted(
+        {
+            u
+            for u in requests
+            if urlparse(u).scheme in ("http", "https", "ws", "wss") and not _is_local(urlparse(u).hostname)
+        }
+    )
     assert not outside, f"the page fetched from the network: {outside[:10]}"
     assert not remote, f"the server connected out: {sorted(remote)}"
     # 4) Nothing written into the app folder or the home folder (a temp folder is allowed).

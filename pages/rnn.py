@@ -19,8 +19,7 @@ from s2s_core.rnn.compute import (
     MAX_E,
     MAX_H,
     MAX_S,
-    changed_steps,
-    first_word_answer,
+    first_word_effect,
     parse_weight_table,
 )
 from s2s_core.rnn.frames import (
@@ -51,7 +50,7 @@ from s2s_ui.widgets import (
 
 PLAY_SECONDS = 1.0  # one step per tick while playing; stops by itself at the last step
 TABLES = ("W_x", "W_h", "b")
-QUIZ_OPTIONS = ("only_first", "all", "only_last", "some")
+QUIZ_OPTIONS = ("none", "only_first", "all", "only_last", "some")
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
@@ -71,11 +70,15 @@ def _weight_tables(H: int, E: int, seed: int) -> dict[str, list[list[float]] | N
     cols = {"W_x": [f"x{j + 1}" for j in range(E)], "W_h": [f"h{j + 1}" for j in range(H)], "b": ["b"]}
     out: dict[str, list[list[float]] | None] = {}
     left, mid, right = st.columns([E + 1, H + 1, 2])
-    for name, col in zip(TABLES, (left, mid, right)):
+    for name, col in zip(TABLES, (left, mid, right), strict=True):
         with col:
             out[name] = matrix_input(
-                _table_key(name, H, E), weights_table(defaults[name], name), f"rnn.field.{name}",
-                label=t(f"rnn.{name}_label"), col_names=cols[name], dynamic_rows=False,
+                _table_key(name, H, E),
+                weights_table(defaults[name], name),
+                f"rnn.field.{name}",
+                label=t(f"rnn.{name}_label"),
+                col_names=cols[name],
+                dynamic_rows=False,
                 parse=lambda rows, name=name: parse_weight_table(name, rows, H, E),
             )
             if out[name] is None:
@@ -97,12 +100,46 @@ def read_inputs() -> RnnConfig | None:
     sentence_key = f"rnn_sentence_{lang()}"  # the default sentence follows the language
     left, right = st.columns([3, 2])
     with left:
-        sentence = linked(st.text_input, t("rnn.field.sentence"), key=sentence_key, default=t("rnn.default_sentence"), help=t("rnn.sentence_help", limit=MAX_S), max_chars=caps.MAX_TEXT_CHARS)
+        sentence = linked(
+            st.text_input,
+            t("rnn.field.sentence"),
+            key=sentence_key,
+            default=t("rnn.default_sentence"),
+            help=t("rnn.sentence_help", limit=MAX_S),
+            max_chars=caps.MAX_TEXT_CHARS,
+        )
     with right:
         c1, c2, c3 = st.columns(3)
-        E = linked(c1.number_input, t("rnn.field.E"), key="rnn_E", default=DEFAULT_E, min_value=1, max_value=MAX_E, step=1, help=t("rnn.E_help"))
-        H = linked(c2.number_input, t("rnn.field.H"), key="rnn_H", default=DEFAULT_H, min_value=1, max_value=MAX_H, step=1, help=t("rnn.H_help"))
-        seed = linked(c3.number_input, t("rnn.field.seed"), key="rnn_seed", default=DEFAULT_SEED, min_value=0, max_value=caps.MAX_SEED, step=1, help=t("rnn.seed_help"))
+        E = linked(
+            c1.number_input,
+            t("rnn.field.E"),
+            key="rnn_E",
+            default=DEFAULT_E,
+            min_value=1,
+            max_value=MAX_E,
+            step=1,
+            help=t("rnn.E_help"),
+        )
+        H = linked(
+            c2.number_input,
+            t("rnn.field.H"),
+            key="rnn_H",
+            default=DEFAULT_H,
+            min_value=1,
+            max_value=MAX_H,
+            step=1,
+            help=t("rnn.H_help"),
+        )
+        seed = linked(
+            c3.number_input,
+            t("rnn.field.seed"),
+            key="rnn_seed",
+            default=DEFAULT_SEED,
+            min_value=0,
+            max_value=caps.MAX_SEED,
+            step=1,
+            help=t("rnn.seed_help"),
+        )
     edit = linked(st.toggle, t("rnn.edit_label"), key="rnn_edit", default=False, help=t("rnn.edit_help"))
     try:
         base = parse_config(sentence, E, H, seed)
@@ -128,7 +165,7 @@ def show_weights(config: RnnConfig, result: RnnResult) -> None:
         with st.expander(t("rnn.weights_expander")):
             cols = st.columns([config.E + 1, config.H + 1, 2])
             w = result.weights
-            for col, name, matrix in zip(cols, TABLES, (w.W_x, w.W_h, w.b)):
+            for col, name, matrix in zip(cols, TABLES, (w.W_x, w.W_h, w.b), strict=True):
                 col.markdown(f"**{name}**")
                 col.dataframe(weights_table(matrix, name), hide_index=True)
             st.caption(t("rnn.bias_note"))
@@ -179,7 +216,9 @@ def show_step_body(config: RnnConfig, result: RnnResult) -> None:
     if int(st.session_state.get("rnn_step", 1) or 1) > S:  # the sentence got shorter
         st.session_state["rnn_step"] = S
     if S > 1:
-        t_ = linked(st.slider, t("rnn.step_label"), key="rnn_step", default=1, min_value=1, max_value=S, disabled=playing)
+        t_ = linked(
+            st.slider, t("rnn.step_label"), key="rnn_step", default=1, min_value=1, max_value=S, disabled=playing
+        )
     else:
         t_ = 1
     step = int(t_) - 1
@@ -227,8 +266,13 @@ def show_steps(config: RnnConfig, result: RnnResult) -> None:
         if playing:
             st.button(t("rnn.stop"), key="rnn_stop", icon=":material/stop:", on_click=_stop_play)
         else:
-            st.button(t("rnn.play"), key="rnn_play", icon=":material/play_arrow:", on_click=_start_play,
-                      help=t("rnn.play_help"))
+            st.button(
+                t("rnn.play"),
+                key="rnn_play",
+                icon=":material/play_arrow:",
+                on_click=_start_play,
+                help=t("rnn.play_help"),
+            )
     # While playing, only this part reruns, once a tick; the timer is set only then.
     st.fragment(show_step_body, run_every=PLAY_SECONDS if playing else None)(config, result)
 
@@ -238,21 +282,26 @@ def show_quiz(result: RnnResult) -> None:
     if S < 2:
         st.caption(t("rnn.quiz_one_token"))
         return
-    answer = first_word_answer(result)
+    effect = first_word_effect(result)
     options = [t(f"rnn.quiz_{o}") for o in QUIZ_OPTIONS]
     change = result.first_word_change
-    explain = t("rnn.quiz_explain", first=num(change[0]), last=sci(change[-1]), S=S,
-                changed=len(changed_steps(result)))
-    why = {"all": "rnn.quiz_why_all", "only_first": "rnn.quiz_why_none"}.get(answer, "rnn.quiz_why_some")
-    predict_then_reveal("rnn_quiz", t("rnn.quiz_question"), options, t(f"rnn.quiz_{answer}"), f"{explain} {t(why)}")
+    explain = t("rnn.quiz_explain", first=num(change[0]), last=sci(change[-1]), S=S, changed=effect.changed)
+    # The reason is read from the live weights (zero matrix, null space, rounding), never assumed from the answer.
+    why = t(f"rnn.quiz_why_{effect.reason}", stop=effect.stop, prev=(effect.stop or 1) - 1, handed=sci(effect.handed))
+    predict_then_reveal("rnn_quiz", t("rnn.quiz_question"), options, t(f"rnn.quiz_{effect.answer}"), f"{explain} {why}")
 
 
 def show_notices(result: RnnResult) -> None:
     repeats = repeated_tokens(result.tokens)
     token, steps = repeats[0] if repeats else ("", [])
     repeat_key = "rnn.notice_repeat" if repeats else "rnn.notice_repeat_hint"
-    notice_list(["rnn.notice_1", "rnn.notice_2", "rnn.notice_3", repeat_key, "rnn.notice_5"],
-                n=result.n_params, S=len(result.tokens), token=md_escape(token), steps=", ".join(map(str, steps)))
+    notice_list(
+        ["rnn.notice_1", "rnn.notice_2", "rnn.notice_3", repeat_key, "rnn.notice_5"],
+        n=result.n_params,
+        S=len(result.tokens),
+        token=md_escape(token),
+        steps=", ".join(map(str, steps)),
+    )
 
 
 page_header("rnn")

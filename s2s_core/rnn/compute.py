@@ -13,7 +13,6 @@ import torch
 from torch import nn
 
 from s2s_core import caps
-from s2s_core.errors import InputError
 from s2s_core.validate import check_int, parse_matrix
 from s2s_core.vocab import tokenize
 
@@ -73,6 +72,25 @@ class RnnResult:
     max_abs_diff: float  # max |h - nn.RNN's output| (and |h_S - h_n|): the on-screen check
     n_params: int  # parameters of nn.RNN(E, H): shared by every step
     first_word_change: tuple[float, ...]  # (S,) max |Δh_t| when x_1 is swapped for another vector
+    x_swapped: torch.Tensor  # (E,) the other x_1
+    h_swapped: torch.Tensor  # (S, H) every h_t with that x_1
+
+
+@dataclass(frozen=True)
+class FirstWordEffect:
+    """Which columns move when x_1 is swapped, and why the change stops where it stops (picks the quiz's text).
+
+    A change stops at the first step whose h_t is bit-for-bit the same: the state handed on is then identical,
+    so every later step is too. The changed steps are therefore always 1 … m.
+    """
+
+    answer: str  # "none" (m = 0), "only_first" (m = 1), "some" (1 < m < S), "all" (m = S)
+    reason: str  # "carried" (reaches the end); "x_zero" / "x_null" / "x_rounded": W_x is 0 / sends Δx_1 to 0 / its
+    #              nonzero change was lost to float rounding or tanh's saturation; "h_zero" / "h_null" / "h_rounded"
+    #              the same for W_h and the change Δh handed on
+    changed: int  # m: steps 1 … m changed
+    stop: int | None  # 1-based step where the change stopped (m + 1), None when it reached the end
+    handed: float  # max |W·Δ| handed into that step: W_x·Δx_1 if stop = 1, else W_h·Δh_(stop-1); 0 when carried
 
 
 def _field(name: str) -> str:
@@ -168,7 +186,7 @@ def manual_unroll(x: torch.Tensor, w: RnnWeights) -> tuple[torch.Tensor, ...]:
         pre = wx + wh + w.b  # (H,)
         h_t = torch.tanh(pre)  # (H,) squashed into (-1, 1)
         rows.append((h_prev, wx, wh, pre, h_t))
-    return tuple(torch.stack(col) for col in zip(*rows))  # each (S, H)
+    return tuple(torch.stack(col) for col in zip(*rows, strict=True))  # each (S, H)
 
 
 def torch_rnn(x: torch.Tensor, w: RnnWeights) -> tuple[torch.Tensor, torch.Tensor, int]:
@@ -215,25 +233,42 @@ def unroll(config: RnnConfig) -> RnnResult:
         max_abs_diff=diff,
         n_params=n_params,
         first_word_change=tuple(float(c) for c in change),
+        x_swapped=x_swapped[0],
+        h_swapped=h_swapped,
     )
 
 
-CHANGE_TOL = 1e-12  # |Δh| above this counts as "changed" (float64 noise is far below)
-
-
 def changed_steps(result: RnnResult) -> tuple[int, ...]:
-    """0-based steps whose h_t moved when x_1 was swapped."""
-    return tuple(t for t, c in enumerate(result.first_word_change) if c > CHANGE_TOL)
+    """0-based steps whose h_t moved at all when x_1 was swapped (exactly: an unchanged state is bit-for-bit equal)."""
+    return tuple(t for t, c in enumerate(result.first_word_change) if c > 0)
+
+
+def first_word_effect(result: RnnResult) -> FirstWordEffect:
+    """The quiz's live answer and the reason behind it, read from the two runs and the weights."""
+    S, m = len(result.tokens), len(changed_steps(result))
+    answer = "none" if m == 0 else "only_first" if m == 1 else "all" if m == S else "some"
+    if m == S:
+        return FirstWordEffect(answer, "carried", m, None, 0.0)
+    w = result.weights
+    # 1) What was handed into the first unchanged step: W_x·Δx_1 at step 1, W_h·Δh_(m) after that.
+    if m == 0:
+        W, name = w.W_x, "x"
+        delta = result.x_swapped - result.x[0]  # (E,)
+    else:
+        W, name = w.W_h, "h"
+        delta = result.h_swapped[m - 1] - result.h[m - 1]  # (H,)
+    handed = float((W @ delta).abs().max())  # (H, ·) @ (·,) -> (H,)
+    # 2) A zero matrix, a change in its null space, or a change too small to survive float rounding (or tanh's
+    #    saturation: tanh rounds to ±1 far from 0).
+    if not bool(W.any()):
+        reason = f"{name}_zero"
+    elif handed == 0:
+        reason = f"{name}_null"
+    else:
+        reason = f"{name}_rounded"
+    return FirstWordEffect(answer, reason, m, m + 1, handed)
 
 
 def first_word_answer(result: RnnResult) -> str:
-    """The quiz's live answer: which columns change when x_1 changes ('all', 'only_first', 'some', 'only_last')."""
-    changed = changed_steps(result)
-    S = len(result.tokens)
-    if len(changed) == S:
-        return "all"
-    if changed == (0,):
-        return "only_first"
-    if changed == (S - 1,):
-        return "only_last"
-    return "some"
+    """The quiz's live answer: which columns change when x_1 changes ('none', 'only_first', 'some', 'all')."""
+    return first_word_effect(result).answer

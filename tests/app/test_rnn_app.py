@@ -6,7 +6,7 @@ from s2s_core.fmt import num
 from s2s_core.fmt import vec as vec_text
 from s2s_core.rnn import parse_config, unroll
 from s2s_ui.catalog import translate
-from tests.app.conftest import toasts, all_text, open_page
+from tests.app.conftest import all_text, open_page, toasts
 
 DEFAULT = {"ko": "나는 책을 읽는다", "en": "I read a book"}
 
@@ -53,8 +53,7 @@ def test_empty_sentence_names_the_field(lang):
 
 
 def test_oversized_H_and_nan_weight_are_explained_and_the_page_goes_on(lang):
-    at = open_page("rnn", lang, query={"rnn_H": "100", "rnn_edit": "true",
-                                       "rnn_w_x_4x3": "1,nan,0;0,0,0;0,0,0;0,0,0"})
+    at = open_page("rnn", lang, query={"rnn_H": "100", "rnn_edit": "true", "rnn_w_x_4x3": "1,nan,0;0,0,0;0,0,0;0,0,0"})
     assert not at.exception
     errors = " ".join(e.value for e in at.error)
     assert translate(lang, "rnn.field.H") in toasts(at) and "100" in toasts(at)  # the link's value and the cap, named
@@ -64,12 +63,29 @@ def test_oversized_H_and_nan_weight_are_explained_and_the_page_goes_on(lang):
 
 
 def test_typed_weights_from_the_link_are_used(lang):
-    query = {"rnn_edit": "true", "rnn_E": "2", "rnn_H": "2", f"rnn_sentence_{lang}": "a b",
-             "rnn_w_x_2x2": "1,0;0,1", "rnn_w_h_2x2": "0,0;0,0", "rnn_b_2x2": "0;0"}
+    query = {
+        "rnn_edit": "true",
+        "rnn_E": "2",
+        "rnn_H": "2",
+        f"rnn_sentence_{lang}": "a b",
+        "rnn_w_x_2x2": "1,0;0,1",
+        "rnn_w_h_2x2": "0,0;0,0",
+        "rnn_b_2x2": "0;0",
+    }
     at = open_page("rnn", lang, query=query)
     assert not at.exception
     result = unroll(parse_config("a b", 2, 2, 0, [[1, 0], [0, 1]], [[0, 0], [0, 0]], [[0], [0]]))
     assert num(result.h[0, 0]) in _latex(at)
-    # With W_h = 0 nothing is handed on: the live answer is "only column 1".
+    # With W_h = 0 nothing is handed on: the live answer is "only column 1", explained by the zero W_h.
     at.radio(key="rnn_quiz").set_value(translate(lang, "rnn.quiz_only_first")).run()
     assert not at.exception and at.success and not at.warning
+    assert translate(lang, "rnn.quiz_why_h_zero") in all_text(at)
+
+
+def test_quiz_with_w_x_zero_answers_no_column(lang):
+    query = {"rnn_edit": "true", "rnn_E": "2", "rnn_H": "2", f"rnn_sentence_{lang}": "a b c", "rnn_w_x_2x2": "0,0;0,0"}
+    at = open_page("rnn", lang, query=query)
+    assert not at.exception
+    at.radio(key="rnn_quiz").set_value(translate(lang, "rnn.quiz_none")).run()
+    assert not at.exception and at.success and not at.warning
+    assert translate(lang, "rnn.quiz_why_x_zero") in all_text(at)

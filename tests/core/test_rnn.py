@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 import torch
 from hypothesis import given, settings
@@ -12,7 +14,14 @@ from s2s_core.errors import InputError
 from s2s_core.fmt import num, vec
 from s2s_core.rnn import RnnConfig, parse_config, seeded_weights, unroll
 from s2s_core.rnn.charts import step_chart, timeline_chart, unroll_chart
-from s2s_core.rnn.compute import MAX_H, MAX_S, manual_unroll, resolve_weights, token_vector
+from s2s_core.rnn.compute import (
+    MAX_H,
+    MAX_S,
+    first_word_effect,
+    manual_unroll,
+    resolve_weights,
+    token_vector,
+)
 from s2s_core.rnn.frames import (
     formula_latex,
     step_frame,
@@ -96,6 +105,51 @@ def test_changing_the_first_word_reaches_every_step():
     assert len(manual_unroll(x, w)) == 5
 
 
+def _effect(sentence: str, W_x=None, W_h=None):
+    return first_word_effect(unroll(parse_config(sentence, 2, 2, 0, W_x, W_h)))
+
+
+def test_first_word_quiz_answer_and_reason_come_from_the_live_weights():
+    """The quiz's answer and the text that explains it, per case. The old page answered "some" and said the change
+    "dies out" when W_x = 0 (nothing changes), and said "(it is zero)" of any W_h that stopped the change."""
+    # 1) W_x = 0: the first word never enters the state, no column changes.
+    e = _effect("a b c", W_x=[[0, 0], [0, 0]])
+    assert (e.answer, e.reason, e.changed, e.stop) == ("none", "x_zero", 0, 1)
+    # 2) W_h = 0: only column 1, no memory.
+    e = _effect("a b c", W_h=[[0, 0], [0, 0]])
+    assert (e.answer, e.reason, e.changed) == ("only_first", "h_zero", 1)
+    # 3) A nonzero singular W_h whose null space holds the change: only column 1, and W_h is not zero.
+    W_x, W_h = [[1, 0], [0, 0]], [[0, 1], [0, 0]]
+    result = unroll(parse_config("a b c", 2, 2, 0, W_x, W_h))
+    e = first_word_effect(result)
+    assert (e.answer, e.reason, e.handed) == ("only_first", "h_null", 0.0)
+    delta = result.h_swapped[0] - result.h[0]  # (H,) the change handed on from step 1
+    assert result.weights.W_h.any() and delta.abs().max() > 0 and (result.weights.W_h @ delta).abs().max() == 0
+    # 4) A nilpotent W_h passes the change on once, then sends it to exactly 0: the first two columns.
+    e = _effect("a b c d", W_h=[[0, 1], [0, 0]])
+    assert (e.answer, e.reason, e.changed, e.stop) == ("some", "h_null", 2, 3)
+    # 5) The default reaches the end; a tiny W_h too (a change of 1e-15 is a change: the old 1e-12 tolerance
+    #    called it "some ... dies out exactly").
+    assert _effect("I read a book").answer == "all"
+    tiny = unroll(parse_config("a b c d", 2, 2, 0, None, [[1e-5, 0], [0, 1e-5]]))
+    assert first_word_effect(tiny).answer == "all" and min(tiny.first_word_change) < 1e-12
+    # 6) Saturated tanh: W_h hands on a nonzero change that h cannot show in float64.
+    e = _effect("a b c", W_x=[[1000, 0], [1000, 0]])
+    assert e.reason == "h_rounded" and e.handed > 0 and e.answer == "only_first"
+
+
+def test_first_word_quiz_knows_a_null_space_of_w_x():
+    """W_x ≠ 0 sending Δx_1 to 0 (random word vectors never do this by chance, so the swap is built here)."""
+    result = unroll(parse_config("a b", 2, 2, 0, [[1, 0], [1, 0]]))
+    other = result.x[0] + torch.tensor([0.0, 1.0], dtype=torch.float64)  # (E,) differs only where W_x reads nothing
+    x = torch.stack([other, result.x[1]])  # (S, E)
+    h_swapped = manual_unroll(x, result.weights)[-1]  # (S, H)
+    change = tuple(float(c) for c in (h_swapped - result.h).abs().max(dim=1).values)
+    swapped = dataclasses.replace(result, x_swapped=other, h_swapped=h_swapped, first_word_change=change)
+    e = first_word_effect(swapped)
+    assert (e.answer, e.reason, e.handed) == ("none", "x_null", 0.0)
+
+
 def test_formula_text_shows_the_numbers():
     result = unroll(RnnConfig())
     lines = formula_latex(result, 1)
@@ -121,29 +175,45 @@ def test_frames_and_charts():
     nodes, edges = unroll_frames(result, 2)
     assert len(nodes) == 2 * S + 1 and len(edges) == 2 * S
     assert set(edges["weight"]) == {"W_x", "W_h"}  # the same two weights at every step
-    labels = {k: k for k in ("weight", "node", "token", "unroll_title", "step", "unit", "timeline_title",
-                             "value", "term", "step_title")} | {f"term_{i}": f"t{i}" for i in range(5)}
+    labels = {
+        k: k
+        for k in (
+            "weight",
+            "node",
+            "token",
+            "unroll_title",
+            "step",
+            "unit",
+            "timeline_title",
+            "value",
+            "term",
+            "step_title",
+        )
+    } | {f"term_{i}": f"t{i}" for i in range(5)}
     for chart in (unroll_chart(nodes, edges, labels), timeline_chart(timeline, labels), step_chart(steps, labels)):
         assert chart.to_dict()
 
 
-@pytest.mark.parametrize("args, key, field", [
-    (("", 3, 4, 0), "errors.empty_text", "rnn.field.sentence"),
-    (("   ", 3, 4, 0), "errors.empty_text", "rnn.field.sentence"),
-    ((" ".join(["w"] * (MAX_S + 1)), 3, 4, 0), "errors.too_many_tokens", "rnn.field.sentence"),
-    ((KO, 3, MAX_H + 1, 0), "errors.out_of_range", "rnn.field.H"),
-    ((KO, 3, 100, 0), "errors.out_of_range", "rnn.field.H"),
-    ((KO, 0, 4, 0), "errors.out_of_range", "rnn.field.E"),
-    ((KO, 3, 4, -1), "errors.out_of_range", "rnn.field.seed"),
-    ((KO, 3, 4.5, 0), "errors.not_an_integer", "rnn.field.H"),
-    ((KO, "x", 4, 0), "errors.not_an_integer", "rnn.field.E"),
-    ((KO, 2, 2, 0, [["1", "nan"], ["0", "1"]]), "errors.nan", "rnn.field.W_x"),
-    ((KO, 2, 2, 0, [["1", "0"]]), "errors.wrong_rows", "rnn.field.W_x"),
-    ((KO, 2, 2, 0, None, [["1", "0", "2"], ["0", "1", "2"]]), "errors.wrong_cols", "rnn.field.W_h"),
-    ((KO, 2, 2, 0, None, [["1", "abc"], ["0", "1"]]), "errors.not_a_number", "rnn.field.W_h"),
-    ((KO, 2, 2, 0, None, None, [["inf"], ["0"]]), "errors.too_large", "rnn.field.b"),
-    ((KO, 2, 2, 0, None, None, [[""], ["0"]]), "errors.empty_cell", "rnn.field.b"),
-])
+@pytest.mark.parametrize(
+    "args, key, field",
+    [
+        (("", 3, 4, 0), "errors.empty_text", "rnn.field.sentence"),
+        (("   ", 3, 4, 0), "errors.empty_text", "rnn.field.sentence"),
+        ((" ".join(["w"] * (MAX_S + 1)), 3, 4, 0), "errors.too_many_tokens", "rnn.field.sentence"),
+        ((KO, 3, MAX_H + 1, 0), "errors.out_of_range", "rnn.field.H"),
+        ((KO, 3, 100, 0), "errors.out_of_range", "rnn.field.H"),
+        ((KO, 0, 4, 0), "errors.out_of_range", "rnn.field.E"),
+        ((KO, 3, 4, -1), "errors.out_of_range", "rnn.field.seed"),
+        ((KO, 3, 4.5, 0), "errors.not_an_integer", "rnn.field.H"),
+        ((KO, "x", 4, 0), "errors.not_an_integer", "rnn.field.E"),
+        ((KO, 2, 2, 0, [["1", "nan"], ["0", "1"]]), "errors.nan", "rnn.field.W_x"),
+        ((KO, 2, 2, 0, [["1", "0"]]), "errors.wrong_rows", "rnn.field.W_x"),
+        ((KO, 2, 2, 0, None, [["1", "0", "2"], ["0", "1", "2"]]), "errors.wrong_cols", "rnn.field.W_h"),
+        ((KO, 2, 2, 0, None, [["1", "abc"], ["0", "1"]]), "errors.not_a_number", "rnn.field.W_h"),
+        ((KO, 2, 2, 0, None, None, [["inf"], ["0"]]), "errors.too_large", "rnn.field.b"),
+        ((KO, 2, 2, 0, None, None, [[""], ["0"]]), "errors.empty_cell", "rnn.field.b"),
+    ],
+)
 def test_bad_input_names_its_field(args, key, field):
     with pytest.raises(InputError) as err:
         parse_config(*args)
@@ -160,7 +230,9 @@ table = st.one_of(st.none(), st.lists(st.lists(cell, min_size=0, max_size=4), mi
     st.one_of(st.integers(-2, 10), st.floats(allow_nan=True), st.text(max_size=3)),
     st.one_of(st.integers(-2, 10), st.floats(allow_nan=True), st.text(max_size=3)),
     st.one_of(st.integers(-5, 2**32), st.text(max_size=3)),
-    table, table, table,
+    table,
+    table,
+    table,
 )
 def test_any_input_gives_a_checked_result_or_an_input_error(sentence, E, H, seed, wx, wh, b):
     try:

@@ -176,22 +176,28 @@ def show_charts(config: AttentionConfig) -> None:
 
 
 def show_quiz(result: AttentionResult) -> None:
+    """Is the last step's context nearest the vector with the largest weight? Graded by the measured distances."""
     last = result.weights.shape[0] - 1
-    S = result.values.shape[0]
-    best = result.dominant[last]
+    best, other = result.dominant[last], result.runner_up[last]
+    verdict = result.dominant_vs_rest[last]
+    position = position_label(best)
+    yes, no = t("attention.quiz_yes"), t("attention.quiz_no")
+    explain = dict(
+        position=position,
+        context=vec(result.contexts[last]),
+        vector=vec(result.values[best]),
+        d=num(result.distances[last, best]),
+    )
+    if other is not None:
+        explain |= dict(
+            other=position_label(other), other_vector=vec(result.values[other]), d2=num(result.distances[last, other])
+        )
     predict_then_reveal(
         "att_quiz",
-        t("attention.quiz_question"),
-        [position_label(s) for s in range(S)],
-        position_label(best),
-        t(
-            "attention.quiz_explain",
-            step=step_label(last),
-            position=position_label(best),
-            weight=num(result.weights[last, best]),
-            context=vec(result.contexts[last]),
-            vector=vec(result.values[best]),
-        ),
+        t("attention.quiz_question", step=step_label(last), weight=num(result.weights[last, best]), position=position),
+        [yes, no],
+        yes if verdict in ("nearer", "alone") else no,
+        t(f"attention.quiz_explain_{verdict}", **explain),
     )
 
 

@@ -51,6 +51,10 @@ class AttentionResult:
     hand_contexts: tuple[tuple[float, ...], ...]  # the same contexts by plain Python loops
     max_abs_diff: float  # |hand - torch| over all contexts: the on-screen check
     dominant: tuple[int, ...]  # (T,) 0-based source position with the largest weight per step
+    distances: torch.Tensor  # (T, S) ||context_t - value_s||; inf at PAD (not a source to compare with)
+    runner_up: tuple[int | None, ...]  # (T,) the real position nearest the context other than the dominant one
+    dominant_vs_rest: tuple[str, ...]  # (T,) the context is "nearer" the dominant vector than the runner-up,
+    #   "tie", "farther", or "alone" (the only real position); selects the quiz's answer and explanation
 
 
 def parse_config(
@@ -95,6 +99,13 @@ def _hand_contexts(weights: list[list[float]], values: list[list[float]]) -> tup
     return tuple(out)
 
 
+def compare_distances(to_dominant: float, to_runner_up: float) -> str:
+    """ "nearer", "tie" or "farther": equal up to float rounding counts as a tie (the seed's step t1 is one)."""
+    if math.isclose(to_dominant, to_runner_up, rel_tol=1e-9, abs_tol=1e-12):
+        return "tie"
+    return "nearer" if to_dominant < to_runner_up else "farther"
+
+
 def attention_weighting(config: AttentionConfig) -> AttentionResult:
     """scores -> mask PAD with -inf -> softmax over source positions -> weights @ values."""
     values = torch.tensor(config.sources, dtype=torch.float64)  # (S, D)
@@ -120,6 +131,19 @@ def attention_weighting(config: AttentionConfig) -> AttentionResult:
 
     hand = _hand_contexts(weights.tolist(), values.tolist())
     diff = (torch.tensor(hand, dtype=torch.float64) - contexts).abs().max().item()
+
+    # 5) Which source vector each context lands nearest. The largest weight does not decide it: a weighted
+    #    average can sit closer to several lighter vectors than to the heaviest one.
+    dominant = weights.argmax(dim=-1)  # (T,)
+    distances = (contexts.unsqueeze(1) - values.unsqueeze(0)).norm(dim=-1)  # (T, 1, D) - (1, S, D) -> (T, S)
+    distances = distances.masked_fill(~real.unsqueeze(0), float("inf"))  # (T, S)
+    runner_up, verdicts = [], []
+    for t, d in enumerate(dominant.tolist()):
+        others = distances[t].clone()  # (S,)
+        others[d] = float("inf")
+        best = int(others.argmin()) if torch.isfinite(others).any() else None
+        runner_up.append(best)
+        verdicts.append("alone" if best is None else compare_distances(float(distances[t, d]), float(others[best])))
     return AttentionResult(
         values=values,
         scores=scores,
@@ -132,5 +156,8 @@ def attention_weighting(config: AttentionConfig) -> AttentionResult:
         rows_not_one=rows_not_one,
         hand_contexts=hand,
         max_abs_diff=float(diff),
-        dominant=tuple(int(i) for i in weights.argmax(dim=-1).tolist()),
+        dominant=tuple(int(i) for i in dominant.tolist()),
+        distances=distances,
+        runner_up=tuple(runner_up),
+        dominant_vs_rest=tuple(verdicts),
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from s2s_core.attention import AttentionConfig, attention_weighting
 from s2s_ui.catalog import translate
 from tests.app.conftest import all_text, open_page
 
@@ -74,3 +75,32 @@ def test_broken_url_table_falls_back_with_a_notice(lang):
     assert translate(lang, "attention.sources_label") in toasts  # names the field, and why (a ragged row)
     assert translate(lang, "errors.ragged", field="", row=2).strip(": ") in toasts
     assert "[3.4, 2.2]" in all_text(at)
+
+
+def test_quiz_is_graded_by_the_measured_distances(lang):
+    """The issue's counter-example: the context [6, 0] is nearer the two [10, 0]s than the heaviest [0, 0], so
+    'closer to the largest-weight vector' is false and the quiz grades 'No' right; the defaults' last step is a
+    'Yes'."""
+    config = AttentionConfig(sources=((0.0, 0.0), (10.0, 0.0), (10.0, 0.0)), steps=((0.4, 0.3, 0.3),))
+    result = attention_weighting(config)
+    assert result.dominant_vs_rest == ("farther",)
+    at = open_page("attention", lang, query={"att_src": "0,0;10,0;10,0", "att_steps": "0.4,0.3,0.3"})
+    assert not at.exception
+    at.radio(key="att_quiz").set_value(translate(lang, "attention.quiz_yes")).run()
+    assert at.warning and not at.success[1:]  # wrong (the check badge is the one success)
+    expected = translate(
+        lang,
+        "attention.quiz_explain_farther",
+        context="[6, 0]",
+        position="s1",
+        vector="[0, 0]",
+        d="6",
+        other="s2",
+        other_vector="[10, 0]",
+        d2="4",
+    )
+    assert expected in all_text(at)
+    at = open_page("attention", lang)
+    at.radio(key="att_quiz").set_value(translate(lang, "attention.quiz_yes")).run()
+    assert attention_weighting(AttentionConfig()).dominant_vs_rest[-1] == "nearer"
+    assert len(at.success) == 2  # the check badge and the right answer

@@ -28,6 +28,35 @@ def test_seed_defaults_give_the_seed_contexts():
     assert result.dominant == (2, 0)
 
 
+def test_the_largest_weight_need_not_mark_the_nearest_vector():
+    """The issue's counter-example: weights [.4, .3, .3] on [0, 0], [10, 0], [10, 0] give [6, 0], 6 from the
+    heaviest vector and 4 from the others. The quiz's answer comes from these measured distances."""
+    config = parse_config([["0", "0"], ["10", "0"], ["10", "0"]], [["0.4", "0.3", "0.3"]], "weights", [False] * 3)
+    result = attention_weighting(config)
+    assert torch.allclose(result.contexts, torch.tensor([[6.0, 0.0]], dtype=torch.float64))
+    assert result.dominant == (0,)
+    assert torch.allclose(result.distances, torch.cdist(result.contexts, result.values))
+    assert result.distances[0].tolist() == pytest.approx([6.0, 4.0, 4.0])
+    assert result.runner_up == (1,) and result.dominant_vs_rest == ("farther",)
+
+
+def test_seed_defaults_nearest_vectors():
+    """Step t2 ([.6, .3, .1]) lands nearest s1, its heaviest; step t1 ([.2, .3, .5]) lands exactly as far from
+    s1 as from its heaviest, s3 (both √6.8): a tie, so 'closer than every other' is false there."""
+    result = attention_weighting(AttentionConfig())
+    assert result.dominant == (2, 0) and result.runner_up == (0, 1)
+    assert result.dominant_vs_rest == ("tie", "nearer")
+    assert float(result.distances[0, 0]) == pytest.approx(math.sqrt(6.8)) == float(result.distances[0, 2])
+
+
+def test_pad_vectors_are_not_compared_and_a_lone_position_is_alone():
+    result = attention_weighting(AttentionConfig(pad=(True, False, True)))
+    assert torch.isinf(result.distances[:, [0, 2]]).all() and torch.all(result.distances[:, 1] == 0)
+    assert result.runner_up == (None, None) and result.dominant_vs_rest == ("alone", "alone")
+    result = attention_weighting(AttentionConfig(pad=(False, False, True)))
+    assert result.runner_up == (0, 1) and 2 not in result.runner_up  # s3 is PAD: never the runner-up
+
+
 def test_hand_sum_equals_matrix_product():
     result = attention_weighting(AttentionConfig())
     by_hand = torch.tensor(result.hand_contexts, dtype=torch.float64)
@@ -94,6 +123,16 @@ def test_any_input_gives_a_result_or_an_input_error(sources, steps, mode, pad):
     result = attention_weighting(config)
     real = [not p for p in config.pad]
     assert torch.isfinite(result.contexts).all()
+    for t, verdict in enumerate(result.dominant_vs_rest):  # the quiz's answer agrees with the distances
+        d = result.distances[t]
+        others = [float(d[s]) for s in range(len(real)) if real[s] and s != result.dominant[t]]
+        mine = float(d[result.dominant[t]])
+        if verdict == "alone":
+            assert others == []
+        elif verdict == "nearer":
+            assert all(mine < o for o in others)
+        else:
+            assert min(others) <= mine or math.isclose(mine, min(others), rel_tol=1e-9, abs_tol=1e-12)
     assert torch.allclose(result.weight_sums, torch.ones_like(result.weight_sums))
     assert all(
         float(result.weights[t, s]) == 0.0

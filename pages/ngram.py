@@ -78,9 +78,28 @@ def cached_sparsity(corpus: Corpus, sentence: Sentence) -> SparsityResult:
 
 
 # Chart specs are cached too: building and validating an Altair chart costs far more than the counting.
-CHART_KEYS = ("word", "prob", "model", "mle", "addk", "unseen_each", "cont_title", "position", "ratio",
-              "factors_title", "n", "share", "unseen", "sparsity_title", "ffnn", "rnn", "sees", "blind", "target",
-              "window_title")
+CHART_KEYS = (
+    "word",
+    "prob",
+    "model",
+    "mle",
+    "addk",
+    "unseen_each",
+    "cont_title",
+    "position",
+    "ratio",
+    "factors_title",
+    "n",
+    "share",
+    "unseen",
+    "sparsity_title",
+    "ffnn",
+    "rnn",
+    "sees",
+    "blind",
+    "target",
+    "window_title",
+)
 
 
 def chart_labels(code: str, n: int = 1) -> dict[str, str]:
@@ -118,8 +137,9 @@ def show_chart(spec: dict) -> None:
 
 def _table(df, columns: list[str]) -> None:
     """A frame with translated column headers (cells are plain text, never HTML)."""
-    st.dataframe(df[columns].rename(columns={c: t(f"ngram.col.{c}") for c in columns}),
-                 hide_index=True, width="stretch")
+    st.dataframe(
+        df[columns].rename(columns={c: t(f"ngram.col.{c}") for c in columns}), hide_index=True, width="stretch"
+    )
 
 
 def _words(tokens: Sentence) -> str:
@@ -128,25 +148,64 @@ def _words(tokens: Sentence) -> str:
 
 # --- inputs ---------------------------------------------------------------------------------------
 
+
 def read_inputs() -> tuple[Corpus | None, NgramConfig | None, str, str]:
     """Widgets -> (corpus, config, raw prefix, raw sentence); a bad corpus or setting shows its message."""
     st.subheader(t("ngram.inputs_header"))
     code = lang()  # text defaults follow the language, so each language keeps its own text widgets
     left, right = st.columns([3, 2])
     with left:
-        corpus_text = linked(st.text_area, t("ngram.field.corpus"), key=f"ngram_corpus_{code}", default=t("ngram.default.corpus"), height=230, help=t("ngram.corpus_help"))
+        corpus_text = linked(
+            st.text_area,
+            t("ngram.field.corpus"),
+            key=f"ngram_corpus_{code}",
+            default=t("ngram.default.corpus"),
+            height=230,
+            help=t("ngram.corpus_help"),
+        )
     with right:
-        n = linked(st.slider, t("ngram.field.n"), key="ngram_n", default=3, min_value=MIN_N, max_value=MAX_N, help=t("ngram.n_help"))
-        prefix_text = linked(st.text_input, t("ngram.field.prefix"), key=f"ngram_prefix_{code}", default=t("ngram.default.prefix"), help=t("ngram.prefix_help"))
-        sentence_text = linked(st.text_input, t("ngram.field.sentence"), key=f"ngram_sentence_{code}", default=t("ngram.default.sentence"), help=t("ngram.sentence_help"))
+        n = linked(
+            st.slider,
+            t("ngram.field.n"),
+            key="ngram_n",
+            default=3,
+            min_value=MIN_N,
+            max_value=MAX_N,
+            help=t("ngram.n_help"),
+        )
+        prefix_text = linked(
+            st.text_input,
+            t("ngram.field.prefix"),
+            key=f"ngram_prefix_{code}",
+            default=t("ngram.default.prefix"),
+            help=t("ngram.prefix_help"),
+        )
+        sentence_text = linked(
+            st.text_input,
+            t("ngram.field.sentence"),
+            key=f"ngram_sentence_{code}",
+            default=t("ngram.default.sentence"),
+            help=t("ngram.sentence_help"),
+        )
         smooth_col, k_col = st.columns([3, 2], vertical_alignment="bottom")
         with smooth_col:
             smoothing = linked(st.toggle, t("ngram.field.smoothing"), key="ngram_smooth", default=False)
         with k_col:
-            k = linked(st.number_input, t("ngram.field.k"), key="ngram_k", default=1.0, min_value=K_MIN, max_value=K_MAX, step=0.1, help=t("ngram.k_help"), disabled=not smoothing)
+            k = linked(
+                st.number_input,
+                t("ngram.field.k"),
+                key="ngram_k",
+                default=1.0,
+                min_value=K_MIN,
+                max_value=K_MAX,
+                step=0.1,
+                help=t("ngram.k_help"),
+                disabled=not smoothing,
+            )
     st.caption(t("ngram.markers"))
-    reset_button([f"ngram_corpus_{code}", "ngram_n", f"ngram_prefix_{code}", f"ngram_sentence_{code}",
-                  "ngram_smooth", "ngram_k"])
+    reset_button(
+        [f"ngram_corpus_{code}", "ngram_n", f"ngram_prefix_{code}", f"ngram_sentence_{code}", "ngram_smooth", "ngram_k"]
+    )
     corpus = guarded(lambda: parse_corpus(corpus_text))
     config = None
     if corpus is not None:
@@ -155,6 +214,7 @@ def read_inputs() -> tuple[Corpus | None, NgramConfig | None, str, str]:
 
 
 # --- 1) continuations -------------------------------------------------------------------------------
+
 
 def show_continuations(config: NgramConfig, prefix_text: str) -> Sentence | None:
     st.subheader(t("ngram.cont.header"))
@@ -170,6 +230,8 @@ def show_continuations(config: NgramConfig, prefix_text: str) -> Sentence | None
         st.warning(t("ngram.cont.unseen", prefix=_words(prefix), vocab=res.vocab_size))
     else:
         st.caption(t("ngram.cont.caption", prefix=_words(prefix), history=res.history_count, vocab=res.vocab_size))
+    if res.shorter:  # fewer words than the model's window: a lower-order estimate, said out loud
+        st.caption(t("ngram.cont.shorter", used=len(prefix), order=res.order, n=config.n, window=config.n - 1))
     if res.words or config.smoothing:
         left, right = st.columns(2)
         with left:
@@ -180,8 +242,16 @@ def show_continuations(config: NgramConfig, prefix_text: str) -> Sentence | None
             if len(res.words) > CHART_TOP:
                 st.caption(t("ngram.cont.top", shown=CHART_TOP, total=len(res.words)))
     if config.smoothing:
-        st.info(t("ngram.cont.smooth_note", k=f"{config.k:g}", unseen=res.unseen_types,
-                  p=prob(res.unseen_prob_addk), vocab=res.vocab_size, total=num(res.addk_total)))
+        st.info(
+            t(
+                "ngram.cont.smooth_note",
+                k=f"{config.k:g}",
+                unseen=res.unseen_types,
+                p=prob(res.unseen_prob_addk),
+                vocab=res.vocab_size,
+                total=num(res.addk_total),
+            )
+        )
     if res.words:
         check_badge(t("ngram.cont.check"), res.max_abs_diff, tol=CHECK_TOL)
     return prefix
@@ -189,10 +259,15 @@ def show_continuations(config: NgramConfig, prefix_text: str) -> Sentence | None
 
 # --- quiz, 2) sentence probability ------------------------------------------------------------------
 
+
 def _factor_words(res: SentenceResult, i: int) -> dict[str, object]:
     f = res.factors[i]
-    return {"i": i + 1, "word": md_escape(f.word), "history": _words(f.history),
-            "ratio": f"{f.count}/{f.history_count}"}
+    return {
+        "i": i + 1,
+        "word": md_escape(f.word),
+        "history": _words(f.history),
+        "ratio": f"{f.count}/{f.history_count}",
+    }
 
 
 def show_quiz(config: NgramConfig, res: SentenceResult) -> None:
@@ -201,15 +276,22 @@ def show_quiz(config: NgramConfig, res: SentenceResult) -> None:
         correct, why = yes, t("ngram.quiz.why_zero", **_factor_words(res, res.first_zero_mle))
     else:
         correct, why = no, t("ngram.quiz.why_positive", p=prob(res.probability_mle))
-    predict_then_reveal("ngram_quiz", t("ngram.quiz.question", sentence=_words(res.tokens), n=config.n),
-                        [yes, no], correct, why)
+    predict_then_reveal(
+        "ngram_quiz", t("ngram.quiz.question", sentence=_words(res.tokens), n=config.n), [yes, no], correct, why
+    )
 
 
 def show_sentence(config: NgramConfig, res: SentenceResult) -> None:
     st.subheader(t("ngram.sent.header"))
     st.caption(t("ngram.sent.caption_unigram") if config.n == 1 else t("ngram.sent.caption", window=config.n - 1))
-    st.markdown(t("ngram.sent.formula", sentence=_words(res.tokens), product=product_text(res, config.smoothing),
-                  p=prob(res.probability)))
+    st.markdown(
+        t(
+            "ngram.sent.formula",
+            sentence=_words(res.tokens),
+            product=product_text(res, config.smoothing),
+            p=prob(res.probability),
+        )
+    )
     st.markdown(t("ngram.sent.log", terms=log_sum_text(res), logp=num(res.log_probability)))
     if res.first_zero is not None:
         f = res.factors[res.first_zero]
@@ -224,6 +306,7 @@ def show_sentence(config: NgramConfig, res: SentenceResult) -> None:
 
 
 # --- 3) sparsity, 4) the window ---------------------------------------------------------------------
+
 
 def show_sparsity(corpus: Corpus, config: NgramConfig | None, sentence: Sentence) -> None:
     st.subheader(t("ngram.sparse.header"))
@@ -246,10 +329,19 @@ def show_window(config: NgramConfig, sentence: Sentence) -> None:
         st.markdown(t("ngram.win.unigram", target=target))
     elif win.outside:
         alt = cached_continuations(config, win.history)
-        alternatives = ", ".join(f"{md_escape(w)} {c}/{alt.history_count}" for w, c in zip(alt.words, alt.counts))
-        st.markdown(t("ngram.win.outside", target=target, n=config.n, history=_words(win.history),
-                      outside=", ".join(f"“{md_escape(w)}”" for w in win.outside),
-                      alternatives=alternatives or t("ngram.win.nothing")))
+        alternatives = ", ".join(
+            f"{md_escape(w)} {c}/{alt.history_count}" for w, c in zip(alt.words, alt.counts, strict=True)
+        )
+        st.markdown(
+            t(
+                "ngram.win.outside",
+                target=target,
+                n=config.n,
+                history=_words(win.history),
+                outside=", ".join(f"“{md_escape(w)}”" for w in win.outside),
+                alternatives=alternatives or t("ngram.win.nothing"),
+            )
+        )
     else:
         st.markdown(t("ngram.win.inside", target=target, window=config.n - 1))
     show_chart(window_spec(sentence, config.n, lang()))

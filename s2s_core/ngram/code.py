@@ -38,7 +38,7 @@ V = len(vocab)
 print("V:", V)
 '''
 
-_PREFIX = '''
+_PREFIX = """
 # 1) What follows the prefix? Count the (len(prefix) + 1)-grams that start with it.
 prefix = {prefix}
 grams = count(len(prefix) + 1)
@@ -49,13 +49,15 @@ counts = torch.tensor([float(after[w]) for w in words], dtype=torch.float64)  # 
 p_mle = counts / history if history else counts  # (W,) c(prefix, w) / c(prefix)
 p_addk = (counts + k) / (history + k * V)  # (W,) (c + k) / (c(prefix) + k V)
 print("prefix count:", history)
+if 0 < len(prefix) < n - 1:  # fewer words than the model reads: a lower-order estimate
+    print("context:", f"{{len(prefix)}} of {{n - 1}} words, a {{len(prefix) + 1}}-gram estimate")
 print("continuations:", [(w, after[w], round(p, {digits})) for w, p in zip(words, p_mle.tolist())])
 if smoothing:
     print("add-k:", [(w, round(p, {digits})) for w, p in zip(words, p_addk.tolist())])
     print("each unseen word:", round(k / (history + k * V), {digits}))
-'''
+"""
 
-_SENTENCE = '''
+_SENTENCE = """
 # 2) P(sentence) = product over positions of P(word | previous n - 1 tokens).
 sentence = {sentence}
 grams = count(n)
@@ -79,7 +81,7 @@ for m in range(1, min({max_n}, longest) + 1):
     grams_m = ngrams(sentence, m)
     unseen = sum(1 for g in grams_m if seen[g] == 0)
     print(f"unseen {{m}}-grams: {{unseen}}/{{len(grams_m)}}")
-'''
+"""
 
 
 def script(config: NgramConfig, prefix: Sentence | None, sentence: Sentence | None) -> str:

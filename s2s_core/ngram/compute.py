@@ -40,6 +40,8 @@ class ContinuationResult:
     """What follows the learner's prefix in the corpus: the table of continuations."""
 
     history_count: int  # c(prefix): how often the prefix is followed by anything
+    order: int  # the table is a (len(prefix) + 1)-gram estimate
+    shorter: bool  # 0 < len(prefix) < n - 1: a shorter context than the n-gram model's (the page says so)
     words: Sentence  # (W,) continuations seen after the prefix, most frequent first
     counts: tuple[int, ...]  # (W,) c(prefix, word)
     probs_mle: torch.Tensor  # (W,) c(prefix, word) / c(prefix); zeros when the prefix is unseen
@@ -82,6 +84,7 @@ class SentenceResult:
 
 
 # --- parsing ----------------------------------------------------------------------------------------
+
 
 def _check_tokens(tokens: list[str], field: str, line: int | None = None) -> None:
     """Markers like <sos> belong to the model, not to the learner's text."""
@@ -149,6 +152,7 @@ def parse_sentence(text: object) -> Sentence:
 
 # --- continuations after a prefix ----------------------------------------------------------------
 
+
 def continuations(config: NgramConfig, prefix: Sentence) -> ContinuationResult:
     """Counts of every word seen right after the prefix, and the two probability vectors over V."""
     # 1) Count (len(prefix)+1)-grams by hand and keep those whose history is the prefix.
@@ -173,6 +177,8 @@ def continuations(config: NgramConfig, prefix: Sentence) -> ContinuationResult:
     diff = float((hand - mle_v[idx]).abs().max()) if words else 0.0
     return ContinuationResult(
         history_count=history,
+        order=order,
+        shorter=1 < order < config.n,
         words=words,
         counts=tuple(seen[w] for w in words),
         probs_mle=mle_v[idx],  # (W,)
@@ -187,6 +193,7 @@ def continuations(config: NgramConfig, prefix: Sentence) -> ContinuationResult:
 
 # --- sentence probability -----------------------------------------------------------------------
 
+
 def _hand_factors(config: NgramConfig, sentence: Sentence, V: int) -> tuple[Factor, ...]:
     """Each factor from the two counts, as on paper: c(h, w) / c(h) and (c(h, w) + k) / (c(h) + k·V)."""
     counts = count_ngrams(config.corpus, config.n)
@@ -194,8 +201,16 @@ def _hand_factors(config: NgramConfig, sentence: Sentence, V: int) -> tuple[Fact
     out = []
     for gram in ngrams(sentence, config.n):
         c, ch = counts[gram], hist[gram[:-1]]
-        out.append(Factor(word=gram[-1], history=gram[:-1], count=c, history_count=ch,
-                          mle=c / ch if ch else None, addk=(c + config.k) / (ch + config.k * V)))
+        out.append(
+            Factor(
+                word=gram[-1],
+                history=gram[:-1],
+                count=c,
+                history_count=ch,
+                mle=c / ch if ch else None,
+                addk=(c + config.k) / (ch + config.k * V),
+            )
+        )
     return tuple(out)
 
 

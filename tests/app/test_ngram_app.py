@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from s2s_core.fmt import prob as fmt_prob
-from s2s_core.ngram import parse_config, parse_sentence, sentence_probability
+from s2s_core.ngram import continuations, parse_config, parse_sentence, sentence_probability
 from s2s_core.ngram.frames import product_text
 from s2s_ui.catalog import translate
 from tests.app.conftest import all_text, open_page
@@ -18,8 +18,10 @@ def test_defaults_show_the_live_product_and_checks(lang):
     assert not at.exception
     text = all_text(at)
     assert translate(lang, "ngram.title") in text
-    expected = sentence_probability(parse_config(translate(lang, "ngram.default.corpus"), 3, False, 1.0),
-                                    parse_sentence(translate(lang, "ngram.default.sentence")))
+    expected = sentence_probability(
+        parse_config(translate(lang, "ngram.default.corpus"), 3, False, 1.0),
+        parse_sentence(translate(lang, "ngram.default.sentence")),
+    )
     assert product_text(expected, False) in text and fmt_prob(expected.probability) in text
     assert len(at.success) >= 2  # both hand-vs-torch checks pass
     assert not at.error
@@ -53,6 +55,18 @@ def test_prefix_longer_than_the_window_is_named_and_the_rest_works(lang):
     assert translate(lang, "ngram.field.prefix") in _errors(at)
     assert translate(lang, "ngram.sent.header") in all_text(at)
     assert len(at.success) >= 1  # the sentence check still runs
+
+
+def test_a_short_prefix_is_called_a_lower_order_estimate(lang):
+    corpus = translate(lang, "ngram.default.corpus")
+    word = translate(lang, "ngram.default.prefix").split()[-1]
+    at = open_page("ngram", lang, query={f"ngram_prefix_{lang}": word})
+    assert not at.exception
+    res = continuations(parse_config(corpus, 3, False, 1.0), (word,))
+    assert res.shorter and res.order == 2
+    assert translate(lang, "ngram.cont.shorter", used=1, order=2, n=3, window=2) in all_text(at)
+    at.slider(key="ngram_n").set_value(2).run()  # now one word is the whole window
+    assert translate(lang, "ngram.cont.shorter", used=1, order=2, n=2, window=1) not in all_text(at)
 
 
 def test_empty_corpus_and_empty_sentence(lang):

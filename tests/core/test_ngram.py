@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
 
 import pytest
@@ -20,6 +21,7 @@ from s2s_core.ngram import (
     sparsity,
     window_view,
 )
+from s2s_core.ngram.charts import continuation_chart, factors_chart, sparsity_chart, window_chart
 from s2s_core.ngram.counting import count_ngrams, history_counts, ngrams, vocabulary
 from s2s_core.ngram.frames import (
     continuation_frame,
@@ -31,7 +33,6 @@ from s2s_core.ngram.frames import (
     sparsity_frame,
     window_frame,
 )
-from s2s_core.ngram.charts import continuation_chart, factors_chart, sparsity_chart, window_chart
 from s2s_ui.catalog import load_catalog, translate
 
 TINY = "a b c\na b d\nb c"  # small enough to count on paper
@@ -43,6 +44,7 @@ def cfg(text: str = TINY, n: int = 2, smoothing: bool = False, k: float = 1.0):
 
 # --- counting by hand -------------------------------------------------------------------------------
 
+
 def test_padding_and_ngrams():
     assert ngrams(("a", "b"), 3) == [("<sos>", "<sos>", "a"), ("<sos>", "a", "b"), ("a", "b", "<eos>")]
     assert ngrams(("a", "b"), 1) == [("a",), ("b",), ("<eos>",)]
@@ -51,8 +53,15 @@ def test_padding_and_ngrams():
 def test_bigram_counts_equal_hand_counts():
     counts = count_ngrams(cfg().corpus, 2)
     # <sos> a ×2, <sos> b ×1, a b ×2, b c ×2, b d ×1, c <eos> ×2, d <eos> ×1
-    assert counts == {("<sos>", "a"): 2, ("<sos>", "b"): 1, ("a", "b"): 2, ("b", "c"): 2, ("b", "d"): 1,
-                      ("c", "<eos>"): 2, ("d", "<eos>"): 1}
+    assert counts == {
+        ("<sos>", "a"): 2,
+        ("<sos>", "b"): 1,
+        ("a", "b"): 2,
+        ("b", "c"): 2,
+        ("b", "d"): 1,
+        ("c", "<eos>"): 2,
+        ("d", "<eos>"): 1,
+    }
     assert history_counts(counts)[("b",)] == 3
     assert vocabulary(cfg().corpus) == ("a", "b", "c", "d", "<eos>", "<unk>")
 
@@ -67,10 +76,23 @@ def test_continuations_equal_hand_ratios():
     assert res.addk_total == pytest.approx(1.0) and res.max_abs_diff < 1e-12
 
 
+def test_a_prefix_shorter_than_the_window_is_a_lower_order_estimate():
+    """With n = 3 and one word typed, the table counts bigrams: the page must say it is not the trigram model's."""
+    text = "x a b\ny a c\ny a c"
+    short = continuations(cfg(text, n=3), ("a",))
+    assert (short.order, short.shorter) == (2, True)
+    assert dict(zip(short.words, short.counts, strict=True)) == {"c": 2, "b": 1}  # every "a", whatever came before
+    full = continuations(cfg(text, n=3), ("x", "a"))  # what the trigram model conditions on
+    assert (full.order, full.shorter) == (3, False)
+    assert dict(zip(full.words, full.counts, strict=True)) == {"b": 1}
+    assert continuations(cfg(text, n=3), ()).shorter is False  # no prefix: the unigram caption says it already
+    assert continuations(cfg(text, n=2), ("a",)).shorter is False
+
+
 def test_empty_prefix_is_the_unigram_distribution():
     res = continuations(cfg(), ())
     assert res.history_count == 11  # 8 words + 3 <eos>
-    assert dict(zip(res.words, res.counts)) == {"b": 3, "a": 2, "c": 2, "<eos>": 3, "d": 1}
+    assert dict(zip(res.words, res.counts, strict=True)) == {"b": 3, "a": 2, "c": 2, "<eos>": 3, "d": 1}
     assert float(res.probs_mle.sum()) == pytest.approx(1.0)
 
 
@@ -118,8 +140,9 @@ def test_torch_count_matrix_matches_hand_on_the_default_corpora():
         c = cfg(translate(lang, "ngram.default.corpus"), n=3)
         sentence = parse_sentence(translate(lang, "ngram.default.sentence"))
         for smoothing in (False, True):
-            res = sentence_probability(parse_config(translate(lang, "ngram.default.corpus"), 3, smoothing, 1.0),
-                                       sentence)
+            res = sentence_probability(
+                parse_config(translate(lang, "ngram.default.corpus"), 3, smoothing, 1.0), sentence
+            )
             assert res.max_abs_diff < 1e-12
         prefix = parse_prefix(translate(lang, "ngram.default.prefix"), 3)
         assert continuations(c, prefix).max_abs_diff < 1e-12
@@ -128,7 +151,7 @@ def test_torch_count_matrix_matches_hand_on_the_default_corpora():
 def test_default_korean_numbers_teach_the_syllabus():
     text = translate("ko", "ngram.default.corpus")
     res = continuations(cfg(text, n=3), ("오늘", "점심에"))
-    assert dict(zip(res.words, res.counts)) == {"김밥을": 2, "라면을": 1, "친구를": 1}
+    assert dict(zip(res.words, res.counts, strict=True)) == {"김밥을": 2, "라면을": 1, "친구를": 1}
     sent = parse_sentence(translate("ko", "ngram.default.sentence"))
     assert sentence_probability(cfg(text, n=3), sent).probability == pytest.approx(2 / 8 * 1 / 2 * 1 * 1 / 3 * 1)
     assert sentence_probability(cfg(text, n=4), sent).probability == 0.0
@@ -149,8 +172,11 @@ CORPORA = st.lists(SENTENCES, min_size=1, max_size=6).map(lambda ss: "\n".join("
 @settings(max_examples=40, deadline=None)
 @given(corpus=CORPORA, prefix=st.lists(WORDS | st.just("zz"), max_size=3), k=st.floats(0.01, 10))
 def test_addk_sums_to_one_and_mle_to_one_when_seen(corpus, prefix, k):
-    c = parse_config(corpus, 4, True, k) if max(len(s.split()) for s in corpus.splitlines()) >= 4 else \
-        parse_config(corpus, 1, True, k)
+    c = (
+        parse_config(corpus, 4, True, k)
+        if max(len(s.split()) for s in corpus.splitlines()) >= 4
+        else parse_config(corpus, 1, True, k)
+    )
     res = continuations(c, tuple(prefix))
     assert res.addk_total == pytest.approx(1.0)
     total_addk = float(res.probs_addk.sum()) + res.unseen_types * res.unseen_prob_addk
@@ -175,10 +201,10 @@ def test_sentence_hand_equals_torch_and_sparsity_never_falls(corpus, sentence, s
 def test_all_sentences_of_a_bigram_model_sum_to_at_most_one():
     # Σ over every word sequence up to length 4 of P(sentence) approaches 1 from below.
     from itertools import product
+
     c = cfg()
     words = ("a", "b", "c", "d")
-    total = sum(sentence_probability(c, s).probability
-                for m in range(1, 5) for s in product(words, repeat=m))
+    total = sum(sentence_probability(c, s).probability for m in range(1, 5) for s in product(words, repeat=m))
     assert 0.99 < total <= 1.0 + 1e-12
 
 
@@ -193,8 +219,17 @@ def test_window_view():
 
 def test_frames_have_one_row_per_item():
     c = cfg(smoothing=True)
-    names = {"mle": "MLE", "addk": "add-k", "unseen_each": "(unseen)", "ngram": "n", "ffnn": "f", "rnn": "r",
-             "sees": "s", "blind": "b", "target": "t"}
+    names = {
+        "mle": "MLE",
+        "addk": "add-k",
+        "unseen_each": "(unseen)",
+        "ngram": "n",
+        "ffnn": "f",
+        "rnn": "r",
+        "sees": "s",
+        "blind": "b",
+        "target": "t",
+    }
     cont = continuations(c, ("b",))
     assert len(continuation_frame(cont)) == 2
     assert len(continuation_long(cont, True, names)) == 6  # 2 words + the unseen bar, two models
@@ -227,6 +262,7 @@ def test_charts_are_valid_vega_lite_with_translated_labels(lang):
 
 
 # --- bad input ------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     ("args", "key", "field"),
@@ -264,17 +300,28 @@ def test_bad_prefix_and_sentence():
     with pytest.raises(InputError) as info:
         parse_prefix("a", 1)
     assert info.value.key == "ngram.error.prefix_unigram"
-    for bad, key in [("", "errors.empty_text"), ("  ", "errors.empty_text"), (None, "errors.empty_text"),
-                     ("w " * 25, "errors.too_many_tokens"), ("a <unk>", "ngram.error.reserved")]:
+    for bad, key in [
+        ("", "errors.empty_text"),
+        ("  ", "errors.empty_text"),
+        (None, "errors.empty_text"),
+        ("w " * 25, "errors.too_many_tokens"),
+        ("a <unk>", "ngram.error.reserved"),
+    ]:
         with pytest.raises(InputError) as info:
             parse_sentence(bad)
         assert info.value.key == key and info.value.field == "ngram.field.sentence"
 
 
 def test_every_error_key_has_both_languages():
-    keys = ["ngram.error.too_many_sentences", "ngram.error.line_too_long", "ngram.error.reserved_line",
-            "ngram.error.reserved", "ngram.error.n_too_large", "ngram.error.prefix_too_long",
-            "ngram.error.prefix_unigram"]
+    keys = [
+        "ngram.error.too_many_sentences",
+        "ngram.error.line_too_long",
+        "ngram.error.reserved_line",
+        "ngram.error.reserved",
+        "ngram.error.n_too_large",
+        "ngram.error.prefix_too_long",
+        "ngram.error.prefix_unigram",
+    ]
     for lang in ("ko", "en"):
         for key in keys:
             assert not translate(lang, key).startswith("⟦")
@@ -292,9 +339,9 @@ def test_anything_is_a_config_or_an_input_error(corpus, n, smoothing, k, prefix,
         c = parse_config(corpus, n, smoothing, k)
     except InputError:
         return
-    for fn in (lambda: continuations(c, parse_prefix(prefix, c.n)),
-               lambda: sentence_probability(c, parse_sentence(sentence))):
-        try:
+    for fn in (
+        lambda: continuations(c, parse_prefix(prefix, c.n)),
+        lambda: sentence_probability(c, parse_sentence(sentence)),
+    ):
+        with contextlib.suppress(InputError):
             fn()
-        except InputError:
-            pass

@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8501
 
-.PHONY: run test test-fast test-all bench screenshots clean
+.PHONY: run lint test test-fast test-all bench screenshots clean
 
 # The venv is rebuilt only when a requirements file changes (stamp files), so re-runs are fast.
 $(BIN)/python:
@@ -30,6 +30,15 @@ JOBS ?= 2
 PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider --durations=15 -n $(JOBS)
 COVERAGE := --cov=s2s_core --cov=s2s_ui --cov-report=term:skip-covered --cov-precision=1
 export COVERAGE_FILE := $(VENV)/.coverage
+
+# House style: ruff lint + format check (ruff.toml), and no copied block of 6+ lines between the app's files
+# (pylint's duplicate-code check; imports, docstrings and comments are not counted).
+LINTED := pages s2s_ui s2s_core scripts
+lint: .stamp-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/pylint --disable=all --enable=duplicate-code --min-similarity-lines=6 --score=n \
+		$$(find $(LINTED) -name '*.py' -not -path '*/__pycache__/*')
 
 # Every layer (core, AppTest, generated code, browser, robustness) with a small sample of the fuzz, the
 # concurrent sessions, the hosted-demo walk and the screenshots. README "Tests" has the measured time.

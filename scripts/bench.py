@@ -17,7 +17,6 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,7 +29,9 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from s2s_ui.registry import PageSpec, existing_pages  # noqa: E402
-from tests.browser.harness import CHROMIUM, CHROMIUM_ARGS, IDLE, _free_port  # noqa: E402
+from scripts.serve import free_port, start, wait_healthy  # noqa: E402
+from scripts.serve import stop as stop_server  # noqa: E402
+from tests.browser.harness import CHROMIUM, CHROMIUM_ARGS, IDLE  # noqa: E402
 from tests.robustness.fuzz import run_moves  # noqa: E402
 
 BASELINE = ROOT / "scripts" / "bench_baseline_app.py"
@@ -43,6 +44,7 @@ EDIT_KINDS = ("number_input", "button_group", "selectbox", "radio", "slider", "c
 @dataclass
 class Row:
     """One page's figures (ms unless named otherwise); None = not measured (no widget to change, an error)."""
+
     name: str
     first: float | None = None
     rerun: list[float] = field(default_factory=list)
@@ -58,10 +60,11 @@ def med(xs: list[float]) -> float | None:
 
 
 def p95(xs: list[float]) -> float | None:
-    return sorted(xs)[max(0, int(round(0.95 * len(xs))) - 1)] if xs else None
+    return sorted(xs)[max(0, round(0.95 * len(xs)) - 1)] if xs else None
 
 
 # --- server side (AppTest) ----------------------------------------------------------------------------
+
 
 def _timed(fn) -> float:
     t0 = time.perf_counter()
@@ -126,7 +129,8 @@ def bench_server(spec: PageSpec | None, reruns: int) -> Row:
     row.rerun = [_timed(at.run) for _ in range(reruns)]
     row.changed, states = change_states(at)
     for i in range(reruns if states else 0):
-        row.change.append(_timed(lambda: run_moves(at, [states[i % len(states)]])))
+        move = states[i % len(states)]
+        row.change.append(_timed(lambda move=move: run_moves(at, [move])))
     if at.exception:
         row.notes.append(f"exception after changing {row.changed}")
     return row
@@ -181,32 +185,14 @@ OBSERVER = """() => {
 }"""
 
 
-def start(script: Path, port: int) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(script), "--server.port", str(port), "--server.address",
-         "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-
-
-def wait_health(port: int, timeout: float = 180) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as r:
-                if r.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.05)
-    raise RuntimeError("server did not become healthy")
-
-
 def settle(page, timeout: float = 120_000) -> None:
     page.wait_for_selector(IDLE, timeout=timeout)
     page.wait_for_function(
         """() => { const a = document.querySelector('[data-testid="stApp"]');
                    return a && a.getAttribute('data-test-script-state') === 'notRunning'
-                       && !document.querySelector('[data-testid="stSkeleton"]'); }""", timeout=timeout)
+                       && !document.querySelector('[data-testid="stSkeleton"]'); }""",
+        timeout=timeout,
+    )
 
 
 def open_settled(page, url: str) -> None:
@@ -248,7 +234,7 @@ def measure_edits(page, n: int) -> tuple[list[float], str]:
         how = kind
         try:
             page.wait_for_function("() => window.__bench.done > 0", timeout=60_000)
-        except Exception:  # noqa: BLE001 - an edit that does not rerun: report, do not crash the bench
+        except Exception:
             how = f"{kind} (no rerun)"
             break
         settle(page)
@@ -268,12 +254,12 @@ def bench_browser(script: Path, urls: list[tuple[str, str]], edits: int, session
     out: dict = {}
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        port = _free_port()
+        port = free_port()
         base = f"http://127.0.0.1:{port}"
         t0 = time.perf_counter()
-        proc = start(script, port)
+        proc = start(port, script)
         try:
-            wait_health(port)
+            wait_healthy(proc, port)
             out["health"] = time.perf_counter() - t0
             ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
             page = ctx.new_page()
@@ -294,6 +280,7 @@ def bench_browser(script: Path, urls: list[tuple[str, str]], edits: int, session
                 while not stop.is_set():
                     peak[0] = max(peak[0], rss_mb(proc))
                     time.sleep(0.1)
+
             sampler = threading.Thread(target=sample, daemon=True)
             sampler.start()
             ctxs = [browser.new_context(locale="en-US") for _ in range(sessions)]
@@ -301,7 +288,7 @@ def bench_browser(script: Path, urls: list[tuple[str, str]], edits: int, session
             for i, p in enumerate(pages):
                 p.set_default_timeout(180_000)
                 p.goto(f"{base}/{urls[i % len(urls)][1]}", wait_until="commit")
-            for i, p in enumerate(pages):
+            for p in pages:
                 settle(p, 180_000)
             for i, p in enumerate(pages):  # everyone moves to the next page at once
                 p.goto(f"{base}/{urls[(i + 1) % len(urls)][1]}", wait_until="commit")
@@ -313,24 +300,22 @@ def bench_browser(script: Path, urls: list[tuple[str, str]], edits: int, session
             for c in ctxs:
                 c.close()
         finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            stop_server(proc)
             browser.close()
     return out
 
 
 # --- training, machine, report --------------------------------------------------------------------------
 
+
 def training() -> str:
     script = ROOT / "scripts" / "measure_training.py"
     if not script.exists():
         return "not yet"
     try:
-        run = subprocess.run([sys.executable, str(script), "--runs", "1"], cwd=ROOT, capture_output=True, text=True,
-                             timeout=300)
+        run = subprocess.run(
+            [sys.executable, str(script), "--runs", "1"], cwd=ROOT, capture_output=True, text=True, timeout=300
+        )
     except subprocess.TimeoutExpired:
         return "measure_training.py did not finish within 300 s"
     summary = [line for line in run.stdout.splitlines() if line.startswith("SUMMARY")]
@@ -346,8 +331,10 @@ def machine() -> str:
                 break
     except OSError:
         pass
-    return (f"{os.cpu_count()} × {model}, Python {platform.python_version()}, torch {torch.__version__}, "
-            f"load average {os.getloadavg()[0]:.1f} at the start")
+    return (
+        f"{os.cpu_count()} × {model}, Python {platform.python_version()}, torch {torch.__version__}, "
+        f"load average {os.getloadavg()[0]:.1f} at the start"
+    )
 
 
 def fmt(x: float | None, unit: str = "", digits: int = 0) -> str:
@@ -376,14 +363,20 @@ def report(rows: list[Row], base: Row, browser: dict, base_browser: dict, train:
         "|---|---|---|---|---|---|",
     ]
     for r in [*rows, base]:
-        rerun = f"{fmt(med(r.rerun))}{flag(med(r.rerun), BUDGET['rerun_median'])} / " \
-                f"{fmt(p95(r.rerun))}{flag(p95(r.rerun), BUDGET['rerun_p95'])}"
-        change = f"{fmt(med(r.change))}{flag(med(r.change), BUDGET['rerun_median'])} / " \
-                 f"{fmt(p95(r.change))}{flag(p95(r.change), BUDGET['rerun_p95'])} ({r.changed})"
+        rerun = (
+            f"{fmt(med(r.rerun))}{flag(med(r.rerun), BUDGET['rerun_median'])} / "
+            f"{fmt(p95(r.rerun))}{flag(p95(r.rerun), BUDGET['rerun_p95'])}"
+        )
+        change = (
+            f"{fmt(med(r.change))}{flag(med(r.change), BUDGET['rerun_median'])} / "
+            f"{fmt(p95(r.change))}{flag(p95(r.change), BUDGET['rerun_p95'])} ({r.changed})"
+        )
         edit = f"{fmt(med(r.edit))}{flag(med(r.edit), BUDGET['edit_median'])} ({r.edit_how})"
         note = f" {'; '.join(r.notes)}" if r.notes else ""
-        lines.append(f"| {r.name}{note} | {fmt(r.first)} | {rerun} | {change} | {edit} | "
-                     f"{ratio(med(r.rerun), b_rerun) if r is not base else '1×'} |")
+        lines.append(
+            f"| {r.name}{note} | {fmt(r.first)} | {rerun} | {change} | {edit} | "
+            f"{ratio(med(r.rerun), b_rerun) if r is not base else '1×'} |"
+        )
     all_edits = [x for r in rows for x in r.edit]
     lines += [
         "",
@@ -433,9 +426,14 @@ def main() -> None:
         profile(args.profile, args.reruns)
         return
     t_start = time.perf_counter()
-    meta = {"date": dt.date.today().isoformat(), "machine": machine(), "reruns": args.reruns, "edits": args.edits,
-            "sessions": args.sessions, "command": "make bench" + (f" (scripts/bench.py {' '.join(sys.argv[1:])})"
-                                                                  if sys.argv[1:] else "")}
+    meta = {
+        "date": dt.date.today().isoformat(),
+        "machine": machine(),
+        "reruns": args.reruns,
+        "edits": args.edits,
+        "sessions": args.sessions,
+        "command": "make bench" + (f" (scripts/bench.py {' '.join(sys.argv[1:])})" if sys.argv[1:] else ""),
+    }
     specs = [s for s in existing_pages() if not args.only or s.ns in args.only.split(",")]
     print(f"bench: {len(specs)} pages on {meta['machine']}", flush=True)
     bench_server(None, 1)  # warm-up: the first AppTest in a process pays streamlit's and altair's imports
@@ -444,8 +442,11 @@ def main() -> None:
     for spec in specs:
         rows.append(bench_server(spec, args.reruns))
         r = rows[-1]
-        print(f"  server {spec.ns}: first {fmt(r.first)} ms, rerun {fmt(med(r.rerun))} ms, "
-              f"change {fmt(med(r.change))} ms ({r.changed})", flush=True)
+        print(
+            f"  server {spec.ns}: first {fmt(r.first)} ms, rerun {fmt(med(r.rerun))} ms, "
+            f"change {fmt(med(r.change))} ms ({r.changed})",
+            flush=True,
+        )
     browser, base_browser = {}, {}
     if not args.no_browser:
         by_name = {r.name: r for r in rows}

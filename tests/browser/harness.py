@@ -9,15 +9,14 @@ A missing browser is a failure when REQUIRE_BROWSER=1 (CI) and a loud skip elsew
 from __future__ import annotations
 
 import shutil
-import socket
-import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from scripts.serve import free_port, start, stop, wait_healthy
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -47,48 +46,6 @@ def browser_missing_reason() -> str | None:
     return None
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_server(port: int) -> subprocess.Popen:
-    """`streamlit run app.py` on 127.0.0.1:port; returns once /_stcore/health answers."""
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            str(ROOT / "app.py"),
-            "--server.port",
-            str(port),
-            "--server.address",
-            "127.0.0.1",
-            "--server.headless",
-            "true",
-            "--browser.gatherUsageStats",
-            "false",
-        ],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"streamlit exited: {proc.stderr.read().decode()[-2000:]}")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as r:
-                if r.status == 200:
-                    return proc
-        except OSError:
-            time.sleep(0.3)
-    proc.kill()
-    raise RuntimeError("streamlit did not become healthy in 90 s")
-
-
 @pytest.fixture(scope="session")
 def app_server(browser) -> Iterator[str]:
     """Base URL of a running app, shared by every browser test in the session.
@@ -97,9 +54,10 @@ def app_server(browser) -> Iterator[str]:
     once (s2s_ui/frame.py), and a deep link whose URL differs from its file name would otherwise meet
     a "page not found" notice on that first visit.
     """
-    port = _free_port()
-    proc = start_server(port)
+    port = free_port()
+    proc = start(port)
     try:
+        wait_healthy(proc, port, timeout=90)
         warm = browser.new_page()
         warm.set_default_timeout(180_000)
         warm.goto(f"http://127.0.0.1:{port}/?lang=en")
@@ -107,11 +65,7 @@ def app_server(browser) -> Iterator[str]:
         warm.close()
         yield f"http://127.0.0.1:{port}"
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop(proc)
 
 
 @pytest.fixture(scope="session")

@@ -7,17 +7,15 @@ from __future__ import annotations
 import ipaddress
 import os
 import shutil
-import subprocess
 import sys
-import time
-import urllib.request
 from urllib.parse import urlparse
 
 import pytest
 
 from s2s_ui.catalog import translate
 from s2s_ui.registry import existing_pages
-from tests.browser.harness import _free_port, main_text
+from scripts.serve import free_port, start, stop, wait_healthy
+from tests.browser.harness import main_text
 from tests.robustness.browsing import open_settled
 from tests.robustness.hosted import (
     APP_PARTS,
@@ -55,20 +53,6 @@ def test_dev_packages_are_recognised_as_dev_only():
     assert not {"streamlit", "torch", "altair", "pandas", "numpy"} & blocked
 
 
-def _wait_healthy(proc: subprocess.Popen, port: int) -> None:
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError(f"the app exited: {proc.stderr.read().decode()[-3000:]}")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as r:
-                if r.status == 200 and r.read().strip() == b"ok":
-                    return
-        except OSError:
-            time.sleep(0.3)
-    raise AssertionError("/_stcore/health did not answer within 120 s")
-
-
 def _is_local(host: str | None) -> bool:
     if not host:
         return True
@@ -97,7 +81,7 @@ def test_hosted_demo_session_in_a_clean_copy(browser, tmp_path):
     launcher = tmp_path / "launch.py"
     launcher.write_text(BLOCKER.format(blocked=sorted(dev_only_modules()), log=str(log)))
     before_app = snapshot(app)  # home starts empty and must stay so
-    port = _free_port()
+    port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "STREAMLIT_"))}
     env.update(
         HOME=str(home),
@@ -106,17 +90,11 @@ def test_hosted_demo_session_in_a_clean_copy(browser, tmp_path):
         XDG_CACHE_HOME=str(home / ".cache"),
         XDG_CONFIG_HOME=str(home / ".config"),
     )
-    proc = subprocess.Popen(
-        [sys.executable, str(launcher), "--server.port", str(port), "--server.address", "127.0.0.1"],
-        cwd=app,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
+    proc = start(port, launcher=[sys.executable, str(launcher)], cwd=app, env=env)
     requests: list[str] = []
     remote: set[str] = set()
     try:
-        _wait_healthy(proc, port)
+        wait_healthy(proc, port, timeout=120)
         server = psutil.Process(proc.pid)
         # 2) One visitor walks the pages (languages alternating); every request the browser makes is recorded.
         ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
@@ -143,11 +121,7 @@ def test_hosted_demo_session_in_a_clean_copy(browser, tmp_path):
             }
         ctx.close()
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop(proc)
     # 3) Nothing fetched from anywhere but the app itself, by the page or by the server.
     outside = sorted(
         {

@@ -283,47 +283,51 @@ def show_decoding(config: Seq2SeqConfig, result: Seq2SeqResult) -> None:
 def show_bottleneck(config: Seq2SeqConfig, result: Seq2SeqResult) -> None:
     b = result.bottleneck
     m = bottleneck_summary(b)
-    st.markdown(t("seq2seq.bn_intro", H=config.enc_hidden, N=m["N"]))
+    size = dict(size=m.handoff_numbers, L=config.enc_layers, K=config.directions, H=config.enc_hidden)
+    st.markdown(t(f"seq2seq.bn_intro_{config.cell}", N=m.N, **size))
     draw(st, chart_specs(config, chart_labels())["bottleneck"])
-    if m["ratio"] is None:
+    if m.ratio is None:
         st.info(t("seq2seq.bn_same"))
-        return
-    st.markdown(
-        t(
-            "seq2seq.bn_first",
-            old=md_escape(b.first_word),
-            new=md_escape(b.replacement),
-            short=sci(m["short"]),
-            n=m["n"],
-            long=sci(m["long"]),
-            N=m["N"],
-            ratio=pct(m["ratio"]),
+    else:
+        st.markdown(
+            t(
+                "seq2seq.bn_first",
+                old=md_escape(b.first_word),
+                new=md_escape(b.replacement),
+                short=sci(m.short),
+                n=m.n,
+                long=sci(m.long),
+                N=m.N,
+                ratio=pct(m.ratio),
+            )
         )
-    )
-    st.markdown(t("seq2seq.bn_last", value=sci(m["last_long"]), N=m["N"]))
-    if m["backward_long"] is not None:
-        st.markdown(t("seq2seq.bn_backward", value=sci(m["backward_long"]), N=m["N"]))
-    st.info(t("seq2seq.bn_attention"), icon=":material/lightbulb:")
+        st.markdown(t("seq2seq.bn_last", value=sci(m.last_long), N=m.N))
+        if m.backward_long is not None:
+            st.markdown(t("seq2seq.bn_backward", value=sci(m.backward_long), N=m.N))
+        key = "seq2seq.bn_forgetting" if m.fades else "seq2seq.bn_no_forgetting"
+        st.markdown(t(key, factor=num(m.per_word), n=m.n, N=m.N))
+    st.info(t("seq2seq.bn_attention", size=m.handoff_numbers, n=m.n, N=m.N), icon=":material/lightbulb:")
+    st.page_link("pages/training.py", label=t("seq2seq.bn_training_link"), icon=":material/model_training:")
 
 
 def show_quiz(result: Seq2SeqResult) -> None:
     m = bottleneck_summary(result.bottleneck)
-    if m["ratio"] is None:
+    if m.band is None:
         return
-    options = [t(f"seq2seq.quiz_{k}") for k in ("less", "same", "more")]
-    correct = options[0] if m["ratio"] < 0.5 else options[2] if m["ratio"] > 2 else options[1]
+    options = {k: t(f"seq2seq.quiz_{k}") for k in ("less", "same", "more")}
     predict_then_reveal(
         "seq2seq_quiz",
-        t("seq2seq.quiz_question", N=m["N"], n=m["n"]),
-        options,
-        correct,
+        t("seq2seq.quiz_question", N=m.N, n=m.n),
+        list(options.values()),
+        options[m.band],
         t(
             "seq2seq.quiz_explain",
-            short=sci(m["short"]),
-            long=sci(m["long"]),
-            n=m["n"],
-            N=m["N"],
-            ratio=pct(m["ratio"]),
+            short=sci(m.short),
+            long=sci(m.long),
+            n=m.n,
+            N=m.N,
+            ratio=pct(m.ratio),
+            factor=num(m.per_word),
         ),
     )
 

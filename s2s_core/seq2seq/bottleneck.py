@@ -23,6 +23,7 @@ class Bottleneck:
     delta_last: torch.Tensor  # (K, N) … when word n (the last one read by the forward direction) is replaced
     norm: torch.Tensor  # (K, N) size of the original last state, for scale
     learner_length: int  # the sentence as typed
+    handoff_numbers: int  # what the decoder receives, whatever the length: L_e·K·H_e for h_n (twice for LSTM's c_n)
     first_word: str
     replacement: str
 
@@ -57,6 +58,7 @@ def bottleneck(config: Seq2SeqConfig, max_length: int = MAX_LENGTH) -> Bottlenec
         delta_last=(last - original).norm(dim=-1),  # (K, N)
         norm=original.norm(dim=-1),  # (K, N)
         learner_length=len(config.source),
+        handoff_numbers=h_n.shape[0] * h_n.shape[2] * (2 if config.cell == "lstm" else 1),
         first_word=config.source[0],
         replacement=rep,
     )

@@ -88,12 +88,19 @@ def main():
         except RuntimeError as err:  # no bridge and the shapes differ: PyTorch's own message
             print("PyTorch refuses the hand-off:", str(err).splitlines()[0])
 
-        # 4) Bottleneck: replace the first word; how far does the last state move at each length?
+        # 4) Bottleneck: the hand-off has the same size at every length (h_n, and c_n for an LSTM) ...
+        print("hand-off numbers:", h_n.numel() * (2 if CELL == "lstm" else 1))
+        # ... while the first word's trace in the untrained encoder fades (forgetting): replace it and measure.
+        changes = {{}}
         for n in sorted({{len(SOURCE), MAX_LENGTH}}):
             words = [SOURCE[i % len(SOURCE)] for i in range(n)]
             edited = last_state(encoder, [REPLACEMENT] + words[1:], stoi)
             delta = (edited - last_state(encoder, words, stoi)).norm(dim=-1)  # (K,)
+            changes[n] = float(delta[0])
             print(f"first-word change at length {{n}}:", [f"{{d:.4e}}" for d in delta.tolist()])
+        short, long = changes[len(SOURCE)], changes[MAX_LENGTH]
+        if short > 0 and MAX_LENGTH > len(SOURCE):  # the average factor per further word
+            print("per-word factor:", round((long / short) ** (1 / (MAX_LENGTH - len(SOURCE))), {DIGITS}))
 
 
 if __name__ == "__main__":

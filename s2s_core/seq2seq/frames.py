@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pandas as pd
 import torch
 
@@ -92,16 +94,46 @@ def bottleneck_frame(b: Bottleneck) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def bottleneck_summary(b: Bottleneck) -> dict[str, float | None]:
-    """The numbers the page quotes: first-word change at the learner's length (short) and the longest (long)."""
+@dataclass(frozen=True)
+class BottleneckSummary:
+    """The numbers the page quotes, and the conditions that choose its sentences."""
+
+    n: int  # the learner's sentence length
+    N: int  # the longest measured
+    short: float  # first-word change of the final → state at n words
+    long: float  # … at N words
+    ratio: float | None  # long / short; None: the replacement is the first word itself
+    per_word: float | None  # (long / short)^(1 / (N - n)): the trace's average factor per extra word
+    last_long: float  # last-word change at N words
+    backward_long: float | None  # first-word change of the ← state at N words (bidirectional only)
+    handoff_numbers: int  # the hand-off's size, the same at every length: the bottleneck
+
+    @property
+    def fades(self) -> bool:
+        """The untrained network is contracting here: the early word's trace shrinks with each word (forgetting)."""
+        return self.per_word is not None and self.per_word < 1
+
+    @property
+    def band(self) -> str | None:
+        """The quiz's answer: the long sentence's change is "less" than half, "more" than double, or the "same"."""
+        if self.ratio is None:
+            return None
+        return "less" if self.ratio < 0.5 else "more" if self.ratio > 2 else "same"
+
+
+def bottleneck_summary(b: Bottleneck) -> BottleneckSummary:
+    """First-word change at the learner's length (short) and the longest (long), and what they say."""
     n, N = b.learner_length, b.lengths[-1]
     short, long = float(b.delta_first[0, n - 1]), float(b.delta_first[0, N - 1])
-    return {
-        "n": n,
-        "N": N,
-        "short": short,
-        "long": long,
-        "ratio": long / short if short else None,  # None: the replacement is the first word itself
-        "last_long": float(b.delta_last[0, N - 1]),
-        "backward_long": float(b.delta_first[1, N - 1]) if b.delta_first.shape[0] == 2 else None,
-    }
+    ratio = long / short if short else None
+    return BottleneckSummary(
+        n=n,
+        N=N,
+        short=short,
+        long=long,
+        ratio=ratio,
+        per_word=ratio ** (1 / (N - n)) if ratio is not None and n < N else None,
+        last_long=float(b.delta_last[0, N - 1]),
+        backward_long=float(b.delta_first[1, N - 1]) if b.delta_first.shape[0] == 2 else None,
+        handoff_numbers=b.handoff_numbers,
+    )

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from s2s_core.fmt import num
 from s2s_core.fmt import vec as vector_text
 from s2s_core.seq2seq import Seq2SeqConfig, run
-from s2s_core.seq2seq.frames import state_labels
+from s2s_core.seq2seq.frames import bottleneck_summary, state_labels
 from s2s_ui.catalog import translate
 from tests.app.conftest import all_text, open_page
 
@@ -53,6 +54,20 @@ def test_directions_handed_over_as_layers_name_every_row(lang):
     for i, row in enumerate(state_labels(config.enc_layers, config.directions), start=1):
         assert translate(lang, "seq2seq.handoff_dirs_row", i=i, row=row) in warning
     assert len(state_labels(config.enc_layers, config.directions)) == 4
+
+
+def test_bottleneck_text_names_forgetting_and_the_fixed_size(lang):
+    """The fading is described as forgetting with the live per-word factor; the bottleneck as the hand-off's
+    fixed size; the Training lab's measurement is linked."""
+    m = bottleneck_summary(run(Seq2SeqConfig()).bottleneck)
+    assert m.fades
+    at = open_page("seq2seq", lang)
+    assert not at.exception
+    text = all_text(at)
+    assert translate(lang, "seq2seq.bn_forgetting", factor=num(m.per_word), n=m.n, N=m.N) in text
+    assert translate(lang, "seq2seq.bn_attention", size=m.handoff_numbers, n=m.n, N=m.N) in text
+    assert m.handoff_numbers == 12  # LSTM, 1 layer, 1 direction, H_e = 6: h_n and c_n
+    assert [link.proto.page for link in at.get("page_link")] == ["training"]
 
 
 def test_stepping_the_decoder_shows_that_steps_input(lang):

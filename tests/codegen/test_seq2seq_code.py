@@ -6,6 +6,7 @@ import pytest
 
 from s2s_core.seq2seq import Seq2SeqConfig, run
 from s2s_core.seq2seq.code import script
+from s2s_core.seq2seq.frames import bottleneck_summary
 from tests.codegen.run import run_script
 
 CONFIGS = [
@@ -54,6 +55,9 @@ def test_script_matches_the_core(outputs, index):
         assert out[f"step {t}"] == str([(tok, round(p, 4)) for tok, p in step.top])
     assert out["output"] == " ".join(result.decoding.output)
     b = result.bottleneck
+    m = bottleneck_summary(b)
+    assert out["hand-off numbers"] == str(m.handoff_numbers)
+    assert out["per-word factor"] == str(round(m.per_word, 4))
     for n in (len(config.source), 24):
         assert out[f"first-word change at length {n}"] == str([f"{d:.4e}" for d in b.delta_first[:, n - 1].tolist()])
 

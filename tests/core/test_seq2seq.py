@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from s2s_core.errors import InputError
 from s2s_core.seq2seq import Seq2SeqConfig, decode, encode, hand_off, parse_config, run
-from s2s_core.seq2seq.bottleneck import bottleneck, cycled
+from s2s_core.seq2seq.bottleneck import Bottleneck, bottleneck, cycled
 from s2s_core.seq2seq.compute import build_encoder, state_rows
-from s2s_core.seq2seq.frames import state_labels
+from s2s_core.seq2seq.frames import bottleneck_summary, state_labels
 from s2s_core.seq2seq.modules import Decoder
 
 
@@ -223,6 +223,43 @@ def test_bottleneck_early_word_fades_in_the_forward_direction(cell):
     assert backward_first[-1] > 100 * forward_first[-1]  # the backward direction read word 1 last
     assert b.delta_last[0, -1] > 100 * forward_first[-1]  # a late word is still visible
     assert torch.equal(b.delta_first[:, 0], b.delta_last[:, 0])  # one word: first = last
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [dict(), dict(cell="gru"), dict(bidirectional=True, enc_layers=2, bridge="linear"), dict(enc_hidden=3, seed=4)],
+)
+def test_the_bottleneck_is_the_hand_offs_fixed_size(kwargs):
+    """The number of values the decoder receives is h_n's (and c_n's) size, the same for 1 word and 12."""
+    b = bottleneck(Seq2SeqConfig(**kwargs))
+    for words in (("a",), tuple("abcdefghijkl")):
+        enc = encode(Seq2SeqConfig(source=words, **kwargs))
+        size = enc.h_n.numel() + (0 if enc.c_n is None else enc.c_n.numel())
+        assert b.handoff_numbers == size
+    assert bottleneck_summary(b).handoff_numbers == b.handoff_numbers
+
+
+@pytest.mark.parametrize("cell", ["lstm", "gru"])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_measured_fading_is_per_word_contraction(cell, seed):
+    """The page calls the fading forgetting in contracting dynamics, with the live factor per word:
+    per_word = (long / short)^(1 / (N - n)) < 1 for these untrained seeds, and the quiz band follows the ratio."""
+    m = bottleneck_summary(bottleneck(Seq2SeqConfig(cell=cell, seed=seed)))
+    assert (m.n, m.N) == (3, 24)
+    assert m.per_word == pytest.approx((m.long / m.short) ** (1 / 21))
+    assert m.fades and m.per_word < 1
+    assert m.band == ("less" if m.ratio < 0.5 else "more" if m.ratio > 2 else "same")
+
+
+def test_a_growing_trace_is_not_called_forgetting():
+    """The condition, not a constant: a trace that grows with length gives fades = False and band 'more'; the
+    replacement equal to the first word gives no factor at all."""
+    grow = torch.tensor([[10.0**k for k in range(24)]], dtype=torch.float64) * 1e-20  # (K, N) growing
+    b = Bottleneck(tuple(range(1, 25)), grow, grow, grow, 3, "나는", "그는", 6)
+    m = bottleneck_summary(b)
+    assert m.per_word == pytest.approx(10.0) and not m.fades and m.band == "more"
+    same = bottleneck(Seq2SeqConfig(replacement="나는"))
+    assert bottleneck_summary(same).per_word is None and not bottleneck_summary(same).fades
 
 
 @pytest.mark.parametrize(

@@ -141,5 +141,5 @@ def read_forces(
                 required=True,
             )
         raw[gate] = (picked, value)
-    st.button(t(f"{ns}.freeze"), on_click=freeze, args=(len(steps),), disabled=len(steps) < 2)
+    st.button(t(f"{ns}.freeze"), key=f"{ns}_freeze", on_click=freeze, args=(len(steps),), disabled=len(steps) < 2)
     return raw

@@ -21,13 +21,17 @@ def test_core_imports_without_streamlit():
 
 
 def test_pages_hold_no_math():
-    math = re.compile(r"torch\.(matmul|tanh|sigmoid|softmax|einsum|bmm|tensor)|nn\.(LSTM|GRU|RNN|Linear)\(|\bimport torch\b")
+    math = re.compile(
+        r"torch\.(matmul|tanh|sigmoid|softmax|einsum|bmm|tensor)|nn\.(LSTM|GRU|RNN|Linear)\(|\bimport torch\b"
+    )
     offenders = [p.name for p in sorted((ROOT / "pages").glob("*.py")) if math.search(p.read_text(encoding="utf-8"))]
     assert offenders == []
 
 
 def test_pages_hold_no_literal_ui_strings():
-    literal = re.compile(r"""st\.(title|header|subheader|markdown|caption|info|warning|error|success)\(\s*f?["'][A-Za-z가-힣]""")
+    literal = re.compile(
+        r"""st\.(title|header|subheader|markdown|caption|info|warning|error|success)\(\s*f?["'][A-Za-z가-힣]"""
+    )
     offenders = [p.name for p in sorted((ROOT / "pages").glob("*.py")) if literal.search(p.read_text(encoding="utf-8"))]
     assert offenders == []
 
@@ -44,7 +48,9 @@ def test_no_unsafe_html_anywhere():
 
 def test_every_page_starts_with_page_header():
     """page_header() also reroutes a bare first-visit run through app.py (see s2s_ui/frame.py)."""
-    offenders = [p.name for p in sorted((ROOT / "pages").glob("*.py")) if "page_header(" not in p.read_text(encoding="utf-8")]
+    offenders = [
+        p.name for p in sorted((ROOT / "pages").glob("*.py")) if "page_header(" not in p.read_text(encoding="utf-8")
+    ]
     assert offenders == []
 
 
@@ -53,3 +59,12 @@ def test_every_url_path_is_its_file_stem():
     from s2s_ui.registry import PAGES
 
     assert [(p.ns, p.url) for p in PAGES if Path(p.file).stem != p.url] == []
+
+
+def test_one_way_to_keep_state_in_the_link():
+    """Every linked widget goes through s2s_ui/link.py: no Streamlit binding, no private query-param fields."""
+    files = [*sorted((ROOT / "pages").glob("*.py")), *sorted((ROOT / "s2s_ui").rglob("*.py")), ROOT / "app.py"]
+    files.remove(ROOT / "s2s_ui" / "link.py")  # its docstring says why binding is not used
+    bound = [str(p.relative_to(ROOT)) for p in files if re.search(r"\bbind\s*=", p.read_text(encoding="utf-8"))]
+    private = [str(p.relative_to(ROOT)) for p in files if "_initial_query_params" in p.read_text(encoding="utf-8")]
+    assert bound == [] and private == []

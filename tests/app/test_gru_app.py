@@ -14,11 +14,6 @@ from tests.app.conftest import all_text, open_page
 SENTENCE = "나는 도서관에서 책을 읽는다"
 
 
-def _button(at, label: str):
-    """The button labelled `label` (the freeze button has no key of its own)."""
-    return next(b for b in at.button if b.label == label)
-
-
 def _errors(at) -> str:
     return " ".join(e.value for e in at.error)
 
@@ -44,7 +39,7 @@ def test_defaults_step_freeze_compare_and_empty_sentence(lang):
     assert translate(lang, "gru.compare_ratio", gru=comp.totals["gru"], lstm=comp.totals["lstm"]) in all_text(at)
 
     # 3) Freeze h (z = 1 from step 2): h stays at h_1.
-    _button(at, translate(lang, "gru.freeze")).click().run()
+    at.button(key="gru_freeze").click().run()
     assert not at.exception
     forced = gru_gates(parse_config("sentence", SENTENCE, None, 3, 6, 0, {"z": ([2, 3, 4], 1)})).forced
     assert f"h = {vec_text(forced.h[-1])}" in all_text(at) and vec_text(forced.h[0]) == vec_text(forced.h[-1])

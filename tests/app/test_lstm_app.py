@@ -13,11 +13,6 @@ from tests.app.conftest import all_text, open_page
 SENTENCE = "나는 도서관에서 책을 읽는다"
 
 
-def _button(at, label: str):
-    """The button labelled `label` (the freeze button has no key of its own)."""
-    return next(b for b in at.button if b.label == label)
-
-
 def _errors(at) -> str:
     return " ".join(e.value for e in at.error)
 
@@ -36,14 +31,15 @@ def test_defaults_step_freeze_and_empty_sentence(lang):
     # 2) Another step redraws the equations.
     at.segmented_control(key="lstm_step").set_value(4).run()
     assert not at.exception
-    assert f"h_t = o⊙tanh(c_t) = " in all_text(at) and vec_text(result.run.h[3]) in all_text(at)
+    assert "h_t = o⊙tanh(c_t) = " in all_text(at) and vec_text(result.run.h[3]) in all_text(at)
 
     # 3) The freeze button forces f = 1, i = 0 from step 2: the cell stays at c_1.
-    _button(at, translate(lang, "lstm.freeze")).click().run()
+    at.button(key="lstm_freeze").click().run()
     assert not at.exception
     assert at.multiselect(key="lstm_force_f").value == [2, 3, 4]
-    forced = lstm_gates(parse_config("sentence", SENTENCE, None, 3, 4, 0,
-                                     {"f": ([2, 3, 4], 1), "i": ([2, 3, 4], 0)})).forced
+    forced = lstm_gates(
+        parse_config("sentence", SENTENCE, None, 3, 4, 0, {"f": ([2, 3, 4], 1), "i": ([2, 3, 4], 0)})
+    ).forced
     text = all_text(at)
     assert f"c = {vec_text(forced.c[-1])}" in text and vec_text(forced.c[0]) == vec_text(forced.c[-1])
     assert translate(lang, "lstm.override_first", step=2) in text
@@ -76,8 +72,17 @@ def test_table_mode_sizes_and_a_bad_cell(lang):
 
 def test_a_shared_link_restores_source_step_and_overrides(lang):
     # Choice widgets keep their raw values in the link (not labels), so a link opens in either language.
-    at = open_page("lstm", lang, query={"lstm_x": "1,0;0,1;2,-1", "lstm_source": "table", "lstm_step": "3",
-                                        "lstm_force_f": "2,3,9,x", "lstm_force_f_to": "0"})
+    at = open_page(
+        "lstm",
+        lang,
+        query={
+            "lstm_x": "1,0;0,1;2,-1",
+            "lstm_source": "table",
+            "lstm_step": "3",
+            "lstm_force_f": "2,3,9,x",
+            "lstm_force_f_to": "0",
+        },
+    )
     at.number_input(key="lstm_E").set_value(2).run()  # bound number inputs are seeded by the browser, not AppTest
     at.number_input(key="lstm_H").set_value(3).run()
     assert not at.exception and not at.error

@@ -1,11 +1,20 @@
 """A shared trained model on the page: the Train button, the queue, live progress, and the finished job.
 
-Training runs in a job (s2s_core/training/jobs.py), never in the page's own run: the page submits the job, and a
-fragment polls its snapshot every POLL_SECONDS to draw the progress bar and the curves so far. When the job has
-ended, the whole page reruns once and draws the result (or says why there is none).
+Training runs in a job (s2s_core/training/jobs.py), never in the page's own run: on a real server in a worker
+process, so the page's Python is never busy training. The page submits the job, and a fragment polls its snapshot
+every POLL_SECONDS to draw the progress bar, the curves so far, or the place in the queue with an estimate. When
+the job has ended, the whole page reruns once and draws the result (or says why there is none).
+
+Each browser session is a `visitor` (a session-scoped resource): polling a job holds it, and when the session
+disconnects (the tab is closed) Streamlit releases the resource, which tells the runner; a job nobody holds any
+more is cancelled after a short grace, so a visitor who left frees their place in the queue.
 """
 
 from __future__ import annotations
+
+import math
+import uuid
+from dataclasses import dataclass
 
 import streamlit as st
 
@@ -16,12 +25,33 @@ from s2s_core.training.jobs import CANCELLED, DONE, FAILED, QUEUED, JobSnapshot
 from s2s_ui.i18n import t
 from s2s_ui.training.specs import chart_labels, curve_specs, draw
 
-# How often a watching page redraws the progress. Each redraw is work for the server's Python, which the
-# training thread shares (one GIL): measured here under load, the default run took 5.4-7.7 s polled every 0.5 s
-# and 3.9-4.7 s polled every 1 s (the old in-page trainer: 5.4-10.1 s). Worker processes (issue 13) end this.
+# How often a watching page redraws the progress. Each redraw is a little work for the server's Python; the
+# training itself runs in a worker process (issue 13), so polling no longer slows it down.
 POLL_SECONDS = 1.0
-STOP_WAIT_SECONDS = 5.0  # at most this long for a stopped job to end (one training step, normally)
+STOP_WAIT_SECONDS = 5.0  # at most this long for a stopped job to end (a worker is terminated at once)
 MINE = "_training_my_jobs"  # session key: ids of the jobs this session started (the others are "busy")
+
+
+@dataclass(frozen=True)
+class Visitor:
+    """One browser session, as the training jobs know it."""
+
+    id: str
+
+
+def _left(visitor: Visitor) -> None:
+    """The session disconnected: the jobs it watched lose a watcher (cancelled after the grace if none is left)."""
+    jobs.release(visitor.id)
+
+
+@st.cache_resource(scope="session", on_release=_left, show_spinner=False)
+def visitor() -> Visitor:
+    return Visitor(uuid.uuid4().hex)
+
+
+def seconds_text(x: float | None) -> str:
+    """An estimate in whole seconds, never below 1 ("about 1 s" rather than "about 0 s")."""
+    return num(max(1, math.ceil(x or 0)))
 
 
 def trained_model(config: TrainConfig, key: str, label: str, pending: str) -> JobSnapshot | None:
@@ -35,7 +65,9 @@ def trained_model(config: TrainConfig, key: str, label: str, pending: str) -> Jo
         if snap is not None and snap.state == FAILED:
             st.error(t(snap.error or jobs.FAILED_KEY), icon=":material/error:")
         elif snap is not None and snap.state == CANCELLED:
-            st.info(t("training.cancelled", step=snap.step, total=snap.total), icon=":material/stop_circle:")
+            message = t("training.cancelled", step=snap.step, total=snap.total) if snap.step else \
+                t("training.cancelled_before")
+            st.info(message, icon=":material/stop_circle:")
         holder = st.empty()
         with holder.container():
             st.info(pending, icon=":material/model_training:")
@@ -52,6 +84,7 @@ def trained_model(config: TrainConfig, key: str, label: str, pending: str) -> Jo
 def start(config: TrainConfig, *, again: bool = False) -> None:
     """Submit (or join) the job for config and remember that this session asked for it."""
     job = jobs.submit(config, again=again)
+    jobs.hold(job, visitor().id)
     st.session_state.setdefault(MINE, set()).add(job.id)
 
 
@@ -62,22 +95,30 @@ def watch(config: TrainConfig, key: str) -> None:
     snap = jobs.snapshot(job) if job is not None else None
     if snap is None or snap.ended:
         st.rerun(scope="app")
+    jobs.hold(job, visitor().id)  # still here: the job keeps its watcher
     mine = snap.job_id in st.session_state.get(MINE, set())
     if not mine:
-        st.info(t("training.busy"), icon=":material/hourglass_top:")
+        st.info(t("training.warming" if snap.warm else "training.busy"), icon=":material/hourglass_top:")
     if snap.state == QUEUED:
-        st.progress(0.0, text=t("training.queued", ahead=snap.ahead + 1))
+        st.progress(0.0, text=t("training.queued", place=snap.ahead + 1, wait=seconds_text(snap.starts_in)))
+        st.caption(t("training.queue_note", slots=snap.slots))
     else:
         loss = num(snap.losses[-1][1]) if snap.losses else "–"
-        st.progress(snap.step / max(1, snap.total), text=t("training.progress", step=snap.step, total=snap.total,
-                                                           loss=loss, seconds=f"{snap.seconds:.1f}"))
+        text = t("training.progress", step=snap.step, total=snap.total, loss=loss, seconds=f"{snap.seconds:.1f}")
+        if snap.ends_in is not None and snap.step < snap.total:
+            text += " · " + t("training.time_left", left=seconds_text(snap.ends_in))
+        st.progress(snap.step / max(1, snap.total), text=text)
     if snap.losses:
         specs = curve_specs(snap.losses, snap.evals, chart_labels())
         left, right = st.columns(2)
         draw(left, specs["loss"])
         if "accuracy" in specs:
             draw(right, specs["accuracy"])
-    if mine and st.button(t("training.cancel"), key=f"{key}_cancel", icon=":material/stop:"):
+    if not mine:
+        return
+    queued = snap.state == QUEUED
+    if st.button(t("training.leave_queue" if queued else "training.cancel"), key=f"{key}_cancel",
+                 icon=":material/close:" if queued else ":material/stop:"):
         jobs.cancel(job)
-        job.wait(STOP_WAIT_SECONDS)  # the loop stops before its next step: then the page can say so
+        job.wait(STOP_WAIT_SECONDS)  # a queued job leaves at once; a running one stops within a step
         st.rerun(scope="app")

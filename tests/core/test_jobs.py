@@ -1,0 +1,298 @@
+"""Training jobs off the request path: the worker-process backend (same model as in-process, progress over a pipe,
+cancel, a killed worker, the hard time cap), the queue's place and estimate, a visitor who leaves, warm defaults,
+and choosing the backend. The in-process backend's own behaviour is in test_training.py."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import time
+from dataclasses import replace
+
+import pytest
+import torch
+
+from s2s_core.training import TrainConfig, train
+from s2s_core.training import jobs
+from s2s_core.training.jobs import (
+    CANCELLED, CRASHED_KEY, DONE, FAILED, FAILED_KEY, OVER_CAP_KEY, QUEUED, RUNNING, ProcessRunner, Runner, Trainer,
+)
+from s2s_core.training.loop import Progress, TrainingCancelled
+
+TINY = TrainConfig(embed=8, hidden=16, steps=12, batch=16, max_len=6, lr=0.01)
+
+
+# --- stand-in trainers: module-level, so a worker process can import them by name ------------------------
+
+def slow_train(config, on_progress, stop):
+    """0.05 s per step, progress every step; its result is a little text."""
+    for step in range(1, config.steps + 1):
+        if stop is not None and stop():
+            raise TrainingCancelled(step)
+        time.sleep(0.05)
+        on_progress(Progress(step, config.steps, 1.0 / step, 1.0, step * 0.05, None))
+    return f"trained seed {config.seed}"
+
+
+def crashing_train(config, on_progress, stop):
+    on_progress(Progress(1, config.steps, 1.0, 1.0, 0.01, None))
+    raise RuntimeError("a bug in a trainer")
+
+
+def runaway_train(config, on_progress, stop):
+    """Computes forever, ignoring every cap: only the hard cap (CPU seconds) can stop it."""
+    on_progress(Progress(1, config.steps, 1.0, 1.0, 0.01, None))
+    while True:
+        sum(range(10_000))
+
+
+def hung_train(config, on_progress, stop):
+    """Hangs without computing (a deadlock): only the wall-clock backstop can stop it."""
+    on_progress(Progress(1, config.steps, 1.0, 1.0, 0.01, None))
+    while True:
+        time.sleep(0.05)
+
+
+def text_pack(result: str) -> bytes:
+    return result.encode()
+
+
+def text_unpack(data: bytes) -> str:
+    return data.decode()
+
+
+SLOW = Trainer("slow", slow_train, text_pack, text_unpack)
+CRASHING = Trainer("crashing", crashing_train, text_pack, text_unpack)
+RUNAWAY = Trainer("runaway", runaway_train, text_pack, text_unpack)
+HUNG = Trainer("hung", hung_train, text_pack, text_unpack)
+
+
+@pytest.fixture(scope="module")
+def pool():
+    """One process runner for the module (its forkserver starts once), two slots."""
+    runner = ProcessRunner(max_running=2, grace=0.3)
+    runner.start_pool()
+    yield runner
+    for job in [*runner._running, *runner._queue]:
+        runner.cancel(job)
+    runner.wait_idle(30)
+
+
+def _wait_for(predicate, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+def _gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    try:  # a zombie until its parent (the forkserver) reaps it: dead for our purposes
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(") ", 1)[1].startswith("Z")
+    except OSError:
+        return True
+
+
+# --- the process backend ----------------------------------------------------------------------------------
+
+def test_a_worker_process_trains_the_same_model_as_in_process(pool):
+    """Deterministic across backends: equal state_dicts, losses and held-out scores for the same settings."""
+    config = replace(TINY, steps=20, attention="bahdanau", tf_ratio=0.5, seed=101)
+    job = pool.submit(config)
+    assert job.wait(120)
+    snap = pool.snapshot(job)
+    assert snap.state == DONE and snap.error is None, snap
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)  # the worker's thread count (the server's too)
+    try:
+        local = Runner(max_running=1)
+        here = local.submit(config)
+        assert here.wait(120)
+    finally:
+        torch.set_num_threads(before)
+    a, b = snap.result, local.snapshot(here).result
+    assert a.run.losses == b.run.losses == snap.losses
+    assert [replace(e, seconds=0) for e in a.run.evals] == [replace(e, seconds=0) for e in b.run.evals]
+    sa, sb = a.run.model.state_dict(), b.run.model.state_dict()
+    assert sa.keys() == sb.keys() and all(torch.equal(sa[k], sb[k]) for k in sa)
+    assert a == a and b.loss_check == a.loss_check
+
+
+def test_progress_arrives_over_the_pipe_while_the_server_waits(pool):
+    job = pool.submit(replace(TINY, steps=40, seed=102), trainer=SLOW)
+    seen = []
+    while not job.wait(0.05):
+        snap = pool.snapshot(job)
+        seen.append((snap.state, snap.step, snap.ends_in))
+        if snap.state == RUNNING and snap.step > 0 and not job.wait(0):  # the worker has started
+            assert job.pid not in (None, os.getpid())
+    final = pool.snapshot(job)
+    assert final.state == DONE and final.result == "trained seed 102"
+    steps = [s for _, s, _ in seen]
+    assert steps == sorted(steps) and len(set(steps)) >= 4  # it moved while we watched
+    assert [loss for _, loss, _ in final.losses] == [1.0 / s for s in range(1, 41)]
+    running = [e for state, s, e in seen if state == RUNNING and s > 5]
+    assert running and all(0 <= e <= 5 for e in running)  # an estimate of what is left, in seconds
+    assert job.pid is None
+
+
+def test_cancel_terminates_the_worker(pool):
+    job = pool.submit(replace(TINY, steps=2000, seed=103), trainer=SLOW)
+    _wait_for(lambda: pool.snapshot(job).step >= 2)
+    pid = job.pid
+    t0 = time.monotonic()
+    pool.cancel(job)
+    assert job.wait(10) and time.monotonic() - t0 < 5
+    assert pool.snapshot(job).state == CANCELLED
+    _wait_for(lambda: _gone(pid), 10)
+
+
+def test_a_killed_worker_fails_clearly_and_the_pool_recovers(pool):
+    config = replace(TINY, steps=2000, seed=104)
+    job = pool.submit(config, trainer=SLOW)
+    _wait_for(lambda: pool.snapshot(job).step >= 2)
+    os.kill(job.pid, signal.SIGKILL)  # out of memory, a stray signal: the process is gone mid-run
+    assert job.wait(10)
+    snap = pool.snapshot(job)
+    assert snap.state == FAILED and snap.error == CRASHED_KEY and snap.result is None
+    nxt = pool.submit(replace(TINY, steps=5, seed=105), trainer=SLOW)  # the next job runs as usual
+    assert nxt.wait(30) and pool.snapshot(nxt).state == DONE
+    retry = pool.submit(replace(config, steps=3), trainer=SLOW)
+    assert retry.wait(30) and pool.snapshot(retry).state == DONE
+
+
+def test_a_trainer_that_raises_fails_with_the_message(pool):
+    job = pool.submit(replace(TINY, seed=106), trainer=CRASHING)
+    assert job.wait(30)
+    snap = pool.snapshot(job)
+    assert snap.state == FAILED and snap.error == FAILED_KEY and snap.step == 1
+
+
+@pytest.mark.parametrize("trainer, wall_factor", [(RUNAWAY, 100.0), (HUNG, 2.0)], ids=["cpu", "wall"])
+def test_the_hard_cap_stops_a_runaway_or_hung_worker(trainer, wall_factor):
+    """Past its CPU cap (its own time limit + a margin) a worker is killed; a hung one at the wall-clock backstop."""
+    runner = ProcessRunner(max_running=1, cap_margin=0.5, wall_factor=wall_factor)
+    job = runner.submit(replace(TINY, max_seconds=1.0, seed=107), trainer=trainer)
+    _wait_for(lambda: runner.snapshot(job).step >= 1, 60)
+    pid = job.pid
+    assert job.wait(30)
+    snap = runner.snapshot(job)
+    assert snap.state == FAILED and snap.error == OVER_CAP_KEY
+    _wait_for(lambda: _gone(pid), 10)
+    assert runner.submit(replace(TINY, steps=3, seed=108), trainer=SLOW).wait(30)  # and the slot is free again
+
+
+def test_cancelling_a_queued_job_never_starts_a_process(pool):
+    busy = [pool.submit(replace(TINY, steps=2000, seed=s), trainer=SLOW) for s in (111, 112)]
+    queued = pool.submit(replace(TINY, steps=2000, seed=113), trainer=SLOW)
+    assert pool.snapshot(queued).state == QUEUED
+    pool.cancel(queued)
+    assert queued.wait(0) and pool.snapshot(queued).state == CANCELLED and queued.pid is None
+    for job in busy:
+        pool.cancel(job)
+    assert pool.wait_idle(10)
+
+
+# --- the queue: place and estimate ------------------------------------------------------------------------
+
+def test_queued_jobs_know_their_place_and_an_estimate_from_recent_pace():
+    runner = Runner(slow_train, max_running=1)
+    warm = runner.submit(replace(TINY, steps=10, seed=121))  # measured: about 0.05 s per step
+    assert warm.wait(10)
+    running = runner.submit(replace(TINY, steps=40, seed=122))
+    a = runner.submit(replace(TINY, steps=40, seed=123))
+    b = runner.submit(replace(TINY, steps=40, seed=124))
+    sa, sb = runner.snapshot(a), runner.snapshot(b)
+    assert (sa.state, sa.ahead, sb.ahead) == (QUEUED, 0, 1)
+    assert 1.0 <= sa.starts_in <= 4.0  # the running job's 40 steps at ~0.05 s
+    assert sb.starts_in == pytest.approx(sa.ends_in, abs=0.1) and sb.starts_in > sa.starts_in + 1.0
+    assert sa.slots == 1
+    runner.cancel(a)
+    assert runner.snapshot(b).ahead == 0 and runner.snapshot(b).starts_in < sb.starts_in
+    runner.cancel(b)
+    runner.cancel(running)
+    assert runner.wait_idle(10)
+
+
+# --- a visitor who leaves ---------------------------------------------------------------------------------
+
+def test_a_job_nobody_watches_any_more_is_cancelled_after_the_grace():
+    runner = Runner(slow_train, max_running=1, grace=0.3)
+    running = runner.submit(replace(TINY, steps=2000, seed=131))
+    queued = runner.submit(replace(TINY, steps=2000, seed=132))
+    shared = runner.submit(replace(TINY, steps=2000, seed=133))
+    runner.hold(running, "ann")
+    runner.hold(queued, "ann")
+    runner.hold(shared, "ann")
+    runner.hold(shared, "bob")  # the same settings from another visitor: one job, two watchers
+    assert runner.snapshot(shared).watchers == 2
+    runner.release("ann")  # Ann closed her tab
+    assert running.wait(5) and queued.wait(5)
+    assert runner.snapshot(running).state == CANCELLED and runner.snapshot(queued).state == CANCELLED
+    assert runner.snapshot(shared).state in (QUEUED, RUNNING)  # Bob still watches
+    runner.release("bob")
+    runner.hold(shared, "bob")  # ...and comes back within the grace (a reload)
+    time.sleep(0.6)
+    assert runner.snapshot(shared).state in (QUEUED, RUNNING)
+    runner.cancel(shared)
+    assert runner.wait_idle(10)
+
+
+# --- warm defaults, the backend switch ----------------------------------------------------------------------
+
+def test_warm_defaults_are_trained_pinned_and_kept(monkeypatch):
+    runner = Runner(slow_train, max_running=1, cache_size=1, grace=0.1)
+    warm_config = replace(TINY, steps=5, seed=141)
+    monkeypatch.setattr(jobs, "_RUNNER", runner)
+    monkeypatch.setattr(jobs, "WARM", ((SLOW, warm_config),))
+    monkeypatch.setenv(jobs.WARM_ENV, "0")
+    assert jobs.warm_defaults() == []
+    monkeypatch.setenv(jobs.WARM_ENV, "1")
+    (job,) = jobs.warm_defaults()
+    runner.hold(job, "visitor")
+    runner.release("visitor")  # a visitor watched the warm job and left: it trains on regardless
+    assert job.wait(10) and runner.snapshot(job).state == DONE
+    for seed in (142, 143, 144):  # a busy class: more finished settings than the cache keeps
+        assert runner.submit(replace(TINY, steps=2, seed=seed)).wait(10)
+    assert runner.find(warm_config) is job  # the default model is never evicted
+    assert runner.find(replace(TINY, steps=2, seed=142)) is None
+
+
+def test_choosing_the_backend(monkeypatch):
+    monkeypatch.delenv(jobs.BACKEND_ENV, raising=False)
+    assert jobs.default_backend() == "inprocess"  # under pytest: AppTest and unit tests train in-process
+    monkeypatch.setenv(jobs.BACKEND_ENV, "process")
+    assert jobs.default_backend() == "process"
+    monkeypatch.setenv(jobs.BACKEND_ENV, "nonsense")
+    assert jobs.default_backend() == "inprocess"
+    monkeypatch.delenv(jobs.WARM_ENV, raising=False)
+    assert jobs.warm_enabled("process") and not jobs.warm_enabled("inprocess")
+    assert Runner.backend == "inprocess" and ProcessRunner.backend == "process"
+
+
+def test_a_bare_train_function_still_works():
+    assert train is jobs.LAB.train
+    trainer = jobs.as_trainer(slow_train)
+    assert trainer.train is slow_train and trainer.pack is jobs.pack
+    assert jobs.as_trainer(None) is jobs.LAB and jobs.as_trainer(SLOW) is SLOW
+
+
+def test_a_worker_never_runs_the_servers_main_script(pool, tmp_path, monkeypatch):
+    """Under `streamlit run`, __main__ is the app's script while a page runs; multiprocessing would run it again in
+    every worker (the whole app inside a worker). The forkserver's workers skip it."""
+    import types
+
+    script = tmp_path / "app_like.py"
+    script.write_text('raise SystemExit("a worker ran the server\'s main script")\n')
+    fake = types.ModuleType("__main__")
+    fake.__file__ = str(script)
+    fake.__spec__ = None
+    monkeypatch.setitem(sys.modules, "__main__", fake)
+    job = pool.submit(replace(TINY, steps=3, seed=151), trainer=SLOW)
+    assert job.wait(30)
+    assert pool.snapshot(job).state == DONE

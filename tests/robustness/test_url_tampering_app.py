@@ -15,20 +15,41 @@ from s2s_ui.registry import existing_pages
 from tests.app.conftest import LANGS, ROOT
 from tests.robustness.fuzz import SCRIPT, exception_summary, full_details, html_leaks, open_page_full, unfilled_texts
 from tests.robustness.known_bugs import split_known, xfail_if_known
+from tests.sizes import pick
 
 HOSTILE_URL_VALUES = (
-    "", "abc", "-5", "0", "-1", "99999999999", "-99999999999", "NaN", SCRIPT, "1.5", "true", "%00\x00",
-    "a" * 3000, "1,2;3", ";;;", "1," * 40, ";".join(["1,2"] * 40), "나는 책을 읽는다", "[1, 2]", "{\"a\": 1}", "1e19",
+    "",
+    "abc",
+    "-5",
+    "0",
+    "-1",
+    "99999999999",
+    "-99999999999",
+    "NaN",
+    SCRIPT,
+    "1.5",
+    "true",
+    "%00\x00",
+    "a" * 3000,
+    "1,2;3",
+    ";;;",
+    "1," * 40,
+    ";".join(["1,2"] * 40),
+    "나는 책을 읽는다",
+    "[1, 2]",
+    '{"a": 1}',
+    "1e19",
 )
 INFINITE = ("1e309", "-inf", "nan")
-# Runs per page (each run sets every key at once, rotating through the values); URL_RUNS=21 tries them all.
-URL_RUNS = int(os.environ.get("URL_RUNS", "6"))
+# Runs per page (each run sets every key at once, rotating through the values): 4 in `make test`, all 21 in
+# `make test-all` (tests/sizes.py); URL_RUNS overrides both.
+URL_RUNS = int(os.environ.get("URL_RUNS") or pick(4, len(HOSTILE_URL_VALUES)))
 
 
 def url_keys(ns: str) -> list[str]:
     """The keys this page reads from the URL (every one goes through s2s_ui/link.py), as a default run shows them."""
     at = open_page_full(ns, "en")
-    return sorted(at.session_state[KEYS] if KEYS in at.session_state else set())
+    return sorted(at.session_state[KEYS] if KEYS in at.session_state else set())  # noqa: SIM401 (AppTest's state has no .get)
 
 
 def check(at: AppTest, ns: str, lang: str, where: str, unfilled: dict[str, str]) -> None:
@@ -51,8 +72,9 @@ def test_tampered_urls(spec, request):
         lang = LANGS[i % 2]
         query = {k: HOSTILE_URL_VALUES[(i * 7 + j) % len(HOSTILE_URL_VALUES)] for j, k in enumerate(keys)}
         at = open_page_full(spec.ns, lang, query=query)
-        check(at, spec.ns, lang, f"page={spec.ns} lang={lang} query={ {k: v[:40] for k, v in query.items()} }",
-              unfilled)
+        check(
+            at, spec.ns, lang, f"page={spec.ns} lang={lang} query={ {k: v[:40] for k, v in query.items()} }", unfilled
+        )
     unknown, reasons = split_known(list(unfilled))
     assert not unknown, "a message lost its values:\n" + "\n".join(f"{t}\n  with {unfilled[t]}" for t in unknown)
     if reasons:
@@ -66,7 +88,7 @@ def test_infinite_numbers_in_url(spec):
     keys = url_keys(spec.ns)
     for i, value in enumerate(INFINITE):
         lang = LANGS[i % len(LANGS)]
-        at = open_page_full(spec.ns, lang, query={k: value for k in keys})
+        at = open_page_full(spec.ns, lang, query=dict.fromkeys(keys, value))
         check(at, spec.ns, lang, f"page={spec.ns} lang={lang} every key={value}", {})
 
 

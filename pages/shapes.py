@@ -446,7 +446,10 @@ def show_failure(config: ShapesConfig) -> None:
     if demo.raised:
         st.markdown(t("shapes.fail.says", type=demo.error_type))
         st.code(demo.message, language="text", wrap_lines=True)
-    st.info(t(f"shapes.fail.{demo.kind}.{demo.note}"), icon=":material/lightbulb:")
+    st.info(t(f"shapes.fail.{demo.kind}.{demo.note}", n=config.B), icon=":material/lightbulb:")
+    if demo.states:
+        st.markdown(t("shapes.fail.wrong_h0.expected"))
+        st.code("\n".join(f"{name}: {shape_text(shape)}" for name, shape in demo.states), language="text")
     if demo.silent:
         st.markdown(t("shapes.fail.silent") if not demo.raised else t("shapes.fail.input_2d.without_h0"))
         st.code("\n".join(f"{name}: {shape_text(shape)}" for name, shape in demo.silent), language="text")

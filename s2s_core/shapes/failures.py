@@ -5,6 +5,7 @@ Shapes: B batch, S steps, E embedding, Hout = P or H, L·K rows of h_n.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -30,6 +31,7 @@ class FailureDemo:
     message: str | None  # PyTorch's own words, verbatim (shown as code, never as markdown)
     note: str  # catalog: shapes.fail.<kind>.<note>
     silent: tuple[tuple[str, tuple[int, ...]], ...] = ()  # shapes that came out when nothing was raised
+    states: tuple[tuple[str, tuple[int, ...]], ...] = ()  # wrong_h0: the initial states this layer accepts
 
 
 def call_error(fn: Callable[[], Any]) -> tuple[str | None, str | None]:
@@ -44,8 +46,9 @@ def call_error(fn: Callable[[], Any]) -> tuple[str | None, str | None]:
 def _demo(kind: str, code: str, fn: Callable[[], Any], quiet_note: str, silent=()) -> FailureDemo:
     err_type, message = call_error(fn)
     raised = err_type is not None
-    return FailureDemo(kind, code, raised, err_type, message, "raised" if raised else quiet_note,
-                       () if raised else tuple(silent))
+    return FailureDemo(
+        kind, code, raised, err_type, message, "raised" if raised else quiet_note, () if raised else tuple(silent)
+    )
 
 
 def _shape_list(*pairs: tuple[str, torch.Tensor]) -> tuple[tuple[str, tuple[int, ...]], ...]:
@@ -58,9 +61,16 @@ def failure_demo(c: ShapesConfig, kind: str) -> FailureDemo | None:
     kind = check_choice(kind, "shapes.field.failure", KINDS)
     if kind == "none":
         return None
-    embedding, layer = seeded_modules(c.seed, c.cell, c.E, c.H, num_layers=c.num_layers,
-                                      bidirectional=c.bidirectional, batch_first=c.batch_first,
-                                      proj_size=c.proj_size)
+    embedding, layer = seeded_modules(
+        c.seed,
+        c.cell,
+        c.E,
+        c.H,
+        num_layers=c.num_layers,
+        bidirectional=c.bidirectional,
+        batch_first=c.batch_first,
+        proj_size=c.proj_size,
+    )
     x = embedding(token_ids(c.B, c.S, c.lengths))  # (B, S, E)
     if not c.batch_first:
         x = x.transpose(0, 1)  # (S, B, E)
@@ -75,7 +85,14 @@ def failure_demo(c: ShapesConfig, kind: str) -> FailureDemo | None:
         h0, c0 = torch.zeros(B, LK, Hout), torch.zeros(B, LK, c.H)  # (B, L·K, Hout), (B, L·K, H)
         state = (h0, c0) if c.cell == "LSTM" else h0
         code = f"rnn(x, {'(h_0, c_0)' if c.cell == 'LSTM' else 'h_0'})  # h_0: torch.zeros{(B, LK, Hout)}"
-        return _demo(kind, code, lambda: layer(x, state), "coincide")
+        demo = _demo(kind, code, lambda: layer(x, state), "coincide")
+        # The right layout, checked by running it: (L·K, B, Hout), Hout = P with proj_size; c_0 keeps H.
+        good_h0, good_c0 = torch.zeros(LK, B, Hout), torch.zeros(LK, B, c.H)  # (L·K, B, Hout), (L·K, B, H)
+        layer(x, (good_h0, good_c0) if c.cell == "LSTM" else good_h0)
+        states = _shape_list(("h_0", good_h0), *((("c_0", good_c0),) if c.cell == "LSTM" else ()))
+        # With proj_size, h_0 is not (L·K, B, H): the note that names the axes must say P.
+        note = "raised_proj" if demo.raised and c.proj_size else demo.note
+        return FailureDemo(demo.kind, demo.code, demo.raised, demo.error_type, demo.message, note, (), states)
     if kind == "input_2d":
         # 3) The batch axis dropped: a 2-D input is read as ONE unbatched sequence of its first axis.
         one = x[0]  # (S, E) with batch_first, (B, E) without
@@ -88,9 +105,13 @@ def failure_demo(c: ShapesConfig, kind: str) -> FailureDemo | None:
         return FailureDemo(demo.kind, demo.code, demo.raised, demo.error_type, demo.message, demo.note, silent)
     # 4) enforce_sorted=True (the default) wants the lengths longest first.
     lengths = c.lengths
-    if all(a >= b for a, b in zip(lengths, lengths[1:])):
+    if all(a >= b for a, b in itertools.pairwise(lengths)):
         lengths = tuple(min(i + 1, c.S) for i in range(B))  # ascending on purpose
     ln = torch.tensor(lengths)  # (B,)
-    code = f"pack_padded_sequence(x, lengths=torch.tensor({list(lengths)}), batch_first={c.batch_first}, enforce_sorted=True)"
-    return _demo(kind, code, lambda: pack_padded_sequence(x, ln, batch_first=c.batch_first, enforce_sorted=True),
-                 "sorted")
+    code = (
+        f"pack_padded_sequence(x, lengths=torch.tensor({list(lengths)}), batch_first={c.batch_first}, "
+        "enforce_sorted=True)"
+    )
+    return _demo(
+        kind, code, lambda: pack_padded_sequence(x, ln, batch_first=c.batch_first, enforce_sorted=True), "sorted"
+    )

@@ -113,6 +113,18 @@ def test_proj_size_layers_and_bridge():
     assert "torch.cat([s[:, 0], s[:, 1]], dim=-1)" in text and "s[-1:].repeat(3, 1, 1)" in text
     assert "nn.Linear(12, 8)" in text and "(3, 2, 8)" in text
     assert "Expected hidden[0] size (3, 2, 8), got [4, 2, 6]" in text
+    # With proj_size, the wrong h_0 demo names (L·K, B, P) and lists the shapes that run.
+    at.number_input(key="shapes_proj_size").set_value(2).run()
+    at.number_input(key="shapes_num_layers").set_value(1).run()
+    at.selectbox(key="shapes_failure").set_value("wrong_h0").run()
+    assert not at.exception
+    text = all_text(at)  # bidirectional, one layer: L·K = 2 = B, so the wrong layout happens to fit
+    assert translate("en", "shapes.fail.wrong_h0.coincide", n=2) in text
+    assert "h_0: (2, 2, 2)\nc_0: (2, 2, 6)" in text
+    at.number_input(key="shapes_B").set_value(3).run()
+    text = all_text(at)
+    assert translate("en", "shapes.fail.wrong_h0.raised_proj") in text
+    assert "h_0: (2, 3, 2)\nc_0: (2, 3, 6)" in text
 
 
 def test_each_wrong_input_shows_the_real_error(lang):

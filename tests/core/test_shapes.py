@@ -281,6 +281,21 @@ def test_failures_raise_the_real_pytorch_error(kind):
     assert words[kind] in d.message
 
 
+def test_wrong_h0_names_p_for_h_0_when_proj_size_is_set():
+    """h_0 is (L·K, B, P) with proj_size, not (L·K, B, H): the note is chosen by proj_size and the accepted shapes
+    come from a real call."""
+    d = failure_demo(parse_config(B=3, proj_size=2, num_layers=2), "wrong_h0")
+    assert d.raised and d.note == "raised_proj"
+    assert dict(d.states) == {"h_0": (2, 3, 2), "c_0": (2, 3, 6)}
+    # B = L·K = 2: the batch-first layout has the right shape by coincidence (not only when both are 1).
+    d = failure_demo(parse_config(proj_size=2, num_layers=2), "wrong_h0")
+    assert not d.raised and d.note == "coincide" and dict(d.states)["h_0"] == (2, 2, 2)
+    d = failure_demo(ShapesConfig(), "wrong_h0")
+    assert d.note == "raised" and dict(d.states) == {"h_0": (1, 2, 6), "c_0": (1, 2, 6)}
+    d = failure_demo(parse_config(cell="GRU", bidirectional=True, B=3), "wrong_h0")
+    assert d.note == "raised" and dict(d.states) == {"h_0": (2, 3, 6)}
+
+
 def test_failures_that_stay_silent_say_so():
     assert failure_demo(ShapesConfig(), "none") is None
     # B = L·K = 1: a batch-first h_0 has the right shape by coincidence, so PyTorch cannot notice.

@@ -166,7 +166,8 @@ def chart_spec(config: AttentionConfig, language: str) -> Any:
             "vectors_title",
         )
     }
-    chart = attention_charts(weights_frame(result, config.pad), vectors_frame(result), labels)
+    context_word = translate(language, "attention.chart.context")
+    chart = attention_charts(weights_frame(result, config.pad), vectors_frame(result, context_word), labels)
     # Not validated here: tests/core/test_attention.py validates the chart's structure.
     return chart
 

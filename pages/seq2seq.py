@@ -250,8 +250,8 @@ def pick_step(n_steps: int) -> int:
 def show_decoding(config: Seq2SeqConfig, result: Seq2SeqResult) -> None:
     st.subheader(t("seq2seq.dec_title"))
     dec = result.decoding
-    if dec is None:
-        st.caption(t("seq2seq.handoff_rest"))
+    if dec is None:  # section 2 has already said why, and that the rest still runs
+        st.caption(t("seq2seq.dec_skipped"))
         return
     st.caption(t("seq2seq.untrained"))
     st.markdown(t("seq2seq.output_line", words=" ".join(md_escape(w) for w in dec.output)))

@@ -37,8 +37,11 @@ def weights_frame(result: AttentionResult, pad: tuple[bool, ...]) -> pd.DataFram
     return pd.DataFrame(rows)
 
 
-def vectors_frame(result: AttentionResult) -> pd.DataFrame:
-    """Source vectors and context vectors, one row per (vector, component), for the side-by-side chart."""
+def vectors_frame(result: AttentionResult, context_word: str = "context") -> pd.DataFrame:
+    """Source vectors and context vectors, one row per (vector, component), for the side-by-side chart.
+
+    context_word: the learner's word for "context" (the rows read "context t1", "문맥 t1", …).
+    """
     rows = []
     S, D = result.values.shape
     for s in range(S):
@@ -56,7 +59,7 @@ def vectors_frame(result: AttentionResult) -> pd.DataFrame:
         for d in range(D):
             rows.append(
                 {
-                    "vector": f"context {step_label(t)}",
+                    "vector": f"{context_word} {step_label(t)}",
                     "kind": "context",
                     "position": None,
                     "component": f"d{d + 1}",

@@ -104,3 +104,23 @@ def test_quiz_is_graded_by_the_measured_distances(lang):
     at.radio(key="att_quiz").set_value(translate(lang, "attention.quiz_yes")).run()
     assert attention_weighting(AttentionConfig()).dominant_vs_rest[-1] == "nearer"
     assert len(at.success) == 2  # the check badge and the right answer
+
+
+def _chart_rows(at) -> list[dict]:
+    """Every data row of the page's Vega-Lite chart (Streamlit ships the datasets as Arrow IPC)."""
+    import pyarrow as pa
+
+    rows = []
+    for chart in at.get("vega_lite_chart"):
+        for dataset in chart.proto.datasets:
+            rows += pa.ipc.open_stream(dataset.data.data).read_all().to_pylist()
+    return rows
+
+
+def test_the_context_rows_of_the_vector_chart_are_in_the_learners_language():
+    """The Korean page's chart names its context rows 문맥 t1, 문맥 t2 (it printed the English 'context t1')."""
+    for language, word in (("ko", "문맥"), ("en", "context")):
+        at = open_page("attention", language)
+        assert not at.exception
+        vectors = {row["vector"] for row in _chart_rows(at) if row.get("kind") == "context"}
+        assert vectors == {f"{word} t1", f"{word} t2"}, language

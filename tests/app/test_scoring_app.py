@@ -129,3 +129,14 @@ def test_local_p_sum_is_explained_by_whether_the_sentence_cuts_the_window(lang):
             cut=num(w.cut_sum),
         )
         assert expected in " ".join(i.value for i in at.info)
+
+
+def test_korean_names_d_the_windows_half_width():
+    """Glossary: D is the window's half-width, 창 반폭, never a bare 반폭 (half-width of what?)."""
+    import re
+
+    from s2s_ui.catalog import load_catalog
+
+    ko = {k: v for k, v in load_catalog("ko").items() if k.startswith("scoring.")}
+    assert [k for k, v in ko.items() if re.search(r"(?<!창 )반폭", v)] == []
+    assert "창 반폭" in ko["scoring.half_width_label"] and "창 반폭" in ko["scoring.field.half_width"]

@@ -119,3 +119,13 @@ def test_oversized_url_values_do_not_break_the_page(lang):
     )
     assert not at.exception
     assert at.error  # too many words: a message, not a traceback
+
+
+def test_a_failed_hand_off_is_explained_once():
+    """The 'encoder and bottleneck still run' sentence was printed in section 2 and again in section 3."""
+    for language in ("ko", "en"):
+        at = open_page("seq2seq", language, query={"seq2seq_bidir": "true"})
+        assert not at.exception and run(Seq2SeqConfig(bidirectional=True)).decoding is None
+        rest = translate(language, "seq2seq.handoff_rest")
+        assert [c.value for c in at.caption].count(rest) == 1, language
+        assert translate(language, "seq2seq.dec_skipped") in [c.value for c in at.caption]

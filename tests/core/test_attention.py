@@ -166,3 +166,10 @@ def test_the_chart_spec_validates_against_vega_lite():
     }
     spec = attention_charts(weights_frame(result, config.pad), vectors_frame(result), labels).to_dict()  # validates
     assert len(spec["vconcat"]) == 2
+
+
+def test_vectors_frame_names_contexts_in_the_given_word():
+    from s2s_core.attention.frames import vectors_frame
+
+    frame = vectors_frame(attention_weighting(AttentionConfig()), "문맥")
+    assert sorted(frame.loc[frame["kind"] == "context", "vector"].unique()) == ["문맥 t1", "문맥 t2"]

@@ -30,8 +30,8 @@ from s2s_core.gru.frames import (
     step_table,
 )
 from s2s_ui.catalog import translate
-from s2s_ui.gated import pick_step, read_cell_inputs, read_forces
 from s2s_ui.charts import cached_spec, draw
+from s2s_ui.gated import pick_step, read_cell_inputs, read_forces
 from s2s_ui.i18n import lang, t
 from s2s_ui.widgets import (
     check_badge,
@@ -43,8 +43,22 @@ from s2s_ui.widgets import (
 )
 
 FORCE_DEFAULT = {"r": 0, "z": 1}  # z = 1 is "freeze h"; r = 0 is "ignore the old state in the candidate"
-CHART_KEYS = ("step", "component", "value", "gate", "gate_value", "quantity", "gates_title", "states_title", "run",
-              "params", "tensor", "cell", "shape", "params_title")
+CHART_KEYS = (
+    "step",
+    "component",
+    "value",
+    "gate",
+    "gate_value",
+    "quantity",
+    "gates_title",
+    "states_title",
+    "run",
+    "params",
+    "tensor",
+    "cell",
+    "shape",
+    "params_title",
+)
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
@@ -73,10 +87,13 @@ def chart_spec(kind: str, config: GruConfig, step: int, language: str) -> list:
         charts = states_heatmaps(states_frame(run, result.labels), {"h": tr("h_title")}, labels)
     elif kind == "override":
         names = {"natural": tr("natural"), "forced": tr("forced")}
-        charts = override_lines(override_frame(run, result.forced, result.labels, names), {"h": tr("chart.h_over")},
-                               labels)
+        charts = override_lines(
+            override_frame(run, result.forced, result.labels, names), {"h": tr("chart.h_over")}, labels
+        )
     else:  # "forced_gates"
-        charts = gate_heatmaps(gates_frame(result.forced, result.labels, config.forces), ("z", "r"), gate_titles, labels)
+        charts = gate_heatmaps(
+            gates_frame(result.forced, result.labels, config.forces), ("z", "r"), gate_titles, labels
+        )
     # Not validated here: tests/core validate every chart's structure, which does not depend on the numbers.
     return list(charts)
 
@@ -84,7 +101,7 @@ def chart_spec(kind: str, config: GruConfig, step: int, language: str) -> list:
 def figure(kind: str, config: GruConfig, step: int = 0, where=None) -> None:
     """Every chart of one figure, one under the other (in `where`'s columns when given)."""
     specs = chart_spec(kind, config, step, lang())
-    for spec, place in zip(specs, where or [st.container()] * len(specs)):
+    for spec, place in zip(specs, where or [st.container()] * len(specs), strict=True):
         draw(place, spec)
 
 
@@ -172,8 +189,13 @@ def show_compare(config: GruConfig) -> None:
 
 def show_weights(result: GruResult) -> None:
     with st.expander(t("gru.weights_heading")):
-        st.caption(t("gru.weights_caption", ih_shape=" × ".join(map(str, result.weight_ih.shape)),
-                     hh_shape=" × ".join(map(str, result.weight_hh.shape))))
+        st.caption(
+            t(
+                "gru.weights_caption",
+                ih_shape=" × ".join(map(str, result.weight_ih.shape)),
+                hh_shape=" × ".join(map(str, result.weight_hh.shape)),
+            )
+        )
         st.caption(t("gru.weights_table_caption"))
         st.dataframe(weight_rows(result.weight_ih, GATES, t("gru.block")), hide_index=True, width="stretch")
 
@@ -182,8 +204,13 @@ def show_quiz(result: GruResult, step: int) -> None:
     z = mean_update(result, step)
     old, new = t("gru.quiz_old"), t("gru.quiz_new")
     correct = old if z > 0.5 else new
-    predict_then_reveal("gru_quiz", t("gru.quiz_question", step=step + 1), [old, new], correct,
-                        t("gru.quiz_explain", step=step + 1, z=num(z), answer=correct))
+    predict_then_reveal(
+        "gru_quiz",
+        t("gru.quiz_question", step=step + 1),
+        [old, new],
+        correct,
+        t("gru.quiz_explain", step=step + 1, z=num(z), answer=correct),
+    )
 
 
 page_header("gru")

@@ -8,10 +8,10 @@ import streamlit as st
 
 from s2s_core.errors import InputError
 from s2s_core.fmt import num, vec
-from s2s_core.lstm import LstmConfig, LstmResult, lstm_gates, parse_config
 from s2s_core.gated.charts import gate_heatmaps, override_lines, states_heatmaps, step_charts
 from s2s_core.gated.forcing import parse_forces
 from s2s_core.gated.frames import first_difference, largest_states, weight_rows
+from s2s_core.lstm import LstmConfig, LstmResult, lstm_gates, parse_config
 from s2s_core.lstm.code import script
 from s2s_core.lstm.compute import FORCEABLE, GATES
 from s2s_core.lstm.diagram import lstm_cell_dot
@@ -26,8 +26,8 @@ from s2s_core.lstm.frames import (
     step_table,
 )
 from s2s_ui.catalog import translate
-from s2s_ui.gated import pick_step, read_cell_inputs, read_forces
 from s2s_ui.charts import cached_spec, draw
+from s2s_ui.gated import pick_step, read_cell_inputs, read_forces
 from s2s_ui.i18n import lang, t
 from s2s_ui.widgets import (
     check_badge,
@@ -78,7 +78,7 @@ def chart_spec(kind: str, config: LstmConfig, step: int, language: str) -> list:
 def figure(kind: str, config: LstmConfig, step: int = 0, where=None) -> None:
     """Every chart of one figure, one under the other (in `where`'s columns when given)."""
     specs = chart_spec(kind, config, step, lang())
-    for spec, place in zip(specs, where or [st.container()] * len(specs)):
+    for spec, place in zip(specs, where or [st.container()] * len(specs), strict=True):
         draw(place, spec)
 
 
@@ -86,8 +86,16 @@ def show_check(result: LstmResult) -> None:
     st.subheader(t("lstm.check_heading"))
     check_badge(t("lstm.check_what"), result.max_abs_diff, tol=1e-9)
     run = result.run
-    st.caption(t("lstm.final_states", h_n=vec(result.torch_h_n), c_n=vec(result.torch_c_n),
-                 h=vec(run.h[-1]), c=vec(run.c[-1]), n_params=result.n_params))
+    st.caption(
+        t(
+            "lstm.final_states",
+            h_n=vec(result.torch_h_n),
+            c_n=vec(result.torch_c_n),
+            h=vec(run.h[-1]),
+            c=vec(run.c[-1]),
+            n_params=result.n_params,
+        )
+    )
 
 
 def show_step(config: LstmConfig, result: LstmResult) -> int:
@@ -105,8 +113,9 @@ def show_step(config: LstmConfig, result: LstmResult) -> int:
         read = reading(run, step)
         none = t("lstm.none")
         st.markdown(f"**{t('lstm.reading_title', step=step + 1)}**")
-        st.markdown("\n".join(f"- {t(f'lstm.reading_{k}', list=read[k] or none)}"
-                              for k in ("kept", "written", "exposed")))
+        st.markdown(
+            "\n".join(f"- {t(f'lstm.reading_{k}', list=read[k] or none)}" for k in ("kept", "written", "exposed"))
+        )
     return step
 
 
@@ -131,8 +140,9 @@ def show_h_vs_c(config: LstmConfig, result: LstmResult) -> None:
 def freeze_from_step_2(S: int) -> None:
     """Button callback: f = 1 and i = 0 from step 2 on, o free (callbacks run before widgets are drawn)."""
     later = list(range(2, S + 1))
-    st.session_state.update({"lstm_force_f": later, "lstm_force_f_to": 1, "lstm_force_i": later,
-                             "lstm_force_i_to": 0, "lstm_force_o": []})
+    st.session_state.update(
+        {"lstm_force_f": later, "lstm_force_f_to": 1, "lstm_force_i": later, "lstm_force_i_to": 0, "lstm_force_o": []}
+    )
 
 
 def show_override(config: LstmConfig, result: LstmResult) -> LstmConfig:
@@ -152,8 +162,15 @@ def show_override(config: LstmConfig, result: LstmResult) -> LstmConfig:
     forced = compute(forced_config).forced
     natural = result.run
     figure("override", forced_config)
-    st.markdown(t("lstm.override_result", c_nat=vec(natural.c[-1]), h_nat=vec(natural.h[-1]),
-                  c_for=vec(forced.c[-1]), h_for=vec(forced.h[-1])))
+    st.markdown(
+        t(
+            "lstm.override_result",
+            c_nat=vec(natural.c[-1]),
+            h_nat=vec(natural.h[-1]),
+            c_for=vec(forced.c[-1]),
+            h_for=vec(forced.h[-1]),
+        )
+    )
     first = first_difference(natural, forced)
     st.caption(t("lstm.override_same") if first is None else t("lstm.override_first", step=first + 1))
     with st.expander(t("lstm.forced_gates")):
@@ -163,8 +180,13 @@ def show_override(config: LstmConfig, result: LstmResult) -> LstmConfig:
 
 def show_weights(result: LstmResult) -> None:
     with st.expander(t("lstm.weights_heading")):
-        st.caption(t("lstm.weights_caption", ih_shape=" × ".join(map(str, result.weight_ih.shape)),
-                     hh_shape=" × ".join(map(str, result.weight_hh.shape))))
+        st.caption(
+            t(
+                "lstm.weights_caption",
+                ih_shape=" × ".join(map(str, result.weight_ih.shape)),
+                hh_shape=" × ".join(map(str, result.weight_hh.shape)),
+            )
+        )
         st.caption(t("lstm.weights_table_caption"))
         st.dataframe(weight_rows(result.weight_ih, GATES, t("lstm.block")), hide_index=True, width="stretch")
 
@@ -174,7 +196,10 @@ def show_quiz(result: LstmResult, step: int) -> None:
     names = {g: t(f"lstm.gate_name_{g}") for g in ("i", "f", "o")}
     best = max(opens, key=opens.get)
     predict_then_reveal(
-        "lstm_quiz", t("lstm.quiz_question", step=step + 1), list(names.values()), names[best],
+        "lstm_quiz",
+        t("lstm.quiz_question", step=step + 1),
+        list(names.values()),
+        names[best],
         t("lstm.quiz_explain", step=step + 1, **{g: num(v) for g, v in opens.items()}),
     )
 

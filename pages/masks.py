@@ -37,10 +37,38 @@ from s2s_ui.widgets import (
 )
 
 DEFAULTS = (*DEFAULT_PAIRS, SPARE_PAIR)[:MAX_PAIRS]
-CHART_KEYS = ("position", "sentence", "pad", "pad_yes", "pad_no", "token", "id", "nll", "step", "weight", "score",
-              "share", "variant", "component", "value", "state", "masked", "unmasked", "after_pad", "true_last")
-TITLE_KEYS = ("grid_source", "grid_dec_in", "grid_dec_out", "grid_ignore", "grid_all", "heat_masked", "heat_unmasked",
-              "share_title")
+CHART_KEYS = (
+    "position",
+    "sentence",
+    "pad",
+    "pad_yes",
+    "pad_no",
+    "token",
+    "id",
+    "nll",
+    "step",
+    "weight",
+    "score",
+    "share",
+    "variant",
+    "component",
+    "value",
+    "state",
+    "masked",
+    "unmasked",
+    "after_pad",
+    "true_last",
+)
+TITLE_KEYS = (
+    "grid_source",
+    "grid_dec_in",
+    "grid_dec_out",
+    "grid_ignore",
+    "grid_all",
+    "heat_masked",
+    "heat_unmasked",
+    "share_title",
+)
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
@@ -57,12 +85,12 @@ def empty_demo(S: int) -> EmptySourceDemo:
 # re-validated here: tests/core/test_masks.py validates every chart against the schema).
 @cached_spec(max_entries=256)
 def batch_specs(config: MasksConfig, labels: dict[str, str]) -> Any:
-    return {name: chart for name, chart in batch_charts(compute(config), config, labels).items()}
+    return dict(batch_charts(compute(config), config, labels))
 
 
 @cached_spec(max_entries=256)
 def sentence_specs(config: MasksConfig, b: int, labels: dict[str, str]) -> Any:
-    return {name: chart for name, chart in sentence_charts(compute(config), b, labels).items()}
+    return dict(sentence_charts(compute(config), b, labels))
 
 
 def chart_labels(row: int = 0) -> dict[str, str]:
@@ -71,23 +99,58 @@ def chart_labels(row: int = 0) -> dict[str, str]:
     return labels | {"final_chart": t("masks.final_chart", row=row)}
 
 
-
 def read_inputs() -> MasksConfig | None:
     """Widgets -> validated config; a bad pair is named and left out, the others still run."""
     st.subheader(t("masks.inputs"))
     st.caption(t("masks.inputs_help"))
-    n = linked(st.number_input, t("masks.rows_label"), key="masks_rows", default=len(DEFAULT_PAIRS), min_value=1, max_value=MAX_PAIRS, step=1)
+    n = linked(
+        st.number_input,
+        t("masks.rows_label"),
+        key="masks_rows",
+        default=len(DEFAULT_PAIRS),
+        min_value=1,
+        max_value=MAX_PAIRS,
+        step=1,
+    )
     pairs = []
     for row in range(1, int(n) + 1):
         left, right = st.columns(2)
-        src = linked(left.text_input, t("masks.source_label", row=row), key=f"masks_src_{row}", default=DEFAULTS[row - 1][0])
-        tgt = linked(right.text_input, t("masks.target_label", row=row), key=f"masks_tgt_{row}", default=DEFAULTS[row - 1][1])
+        src = linked(
+            left.text_input, t("masks.source_label", row=row), key=f"masks_src_{row}", default=DEFAULTS[row - 1][0]
+        )
+        tgt = linked(
+            right.text_input, t("masks.target_label", row=row), key=f"masks_tgt_{row}", default=DEFAULTS[row - 1][1]
+        )
         pairs.append((src, tgt))
     with st.expander(t("masks.settings")):
         c1, c2, c3 = st.columns(3)
-        seed = linked(c1.number_input, t("masks.seed_label"), key="masks_seed", default=DEFAULT_SEED, min_value=0, max_value=9999, step=1)
-        hidden = linked(c2.number_input, t("masks.hidden_label"), key="masks_hidden", default=DEFAULT_HIDDEN, min_value=MIN_SIZE, max_value=MAX_SIZE, step=1)
-        embed = linked(c3.number_input, t("masks.embed_label"), key="masks_embed", default=DEFAULT_EMBED, min_value=MIN_SIZE, max_value=MAX_SIZE, step=1)
+        seed = linked(
+            c1.number_input,
+            t("masks.seed_label"),
+            key="masks_seed",
+            default=DEFAULT_SEED,
+            min_value=0,
+            max_value=9999,
+            step=1,
+        )
+        hidden = linked(
+            c2.number_input,
+            t("masks.hidden_label"),
+            key="masks_hidden",
+            default=DEFAULT_HIDDEN,
+            min_value=MIN_SIZE,
+            max_value=MAX_SIZE,
+            step=1,
+        )
+        embed = linked(
+            c3.number_input,
+            t("masks.embed_label"),
+            key="masks_embed",
+            default=DEFAULT_EMBED,
+            min_value=MIN_SIZE,
+            max_value=MAX_SIZE,
+            step=1,
+        )
         st.caption(t("masks.untrained_note"))
     try:
         screened = screen_pairs(pairs)
@@ -110,8 +173,13 @@ def show_batch(result: MasksResult, specs: dict[str, dict]) -> None:
     left, right = st.columns(2)
     draw(left, specs["dec_in"])
     draw(right, specs["dec_out"])
-    st.markdown(t("masks.lengths_line", src=", ".join(map(str, result.src_lengths.tolist())),
-                  tgt=", ".join(map(str, result.tgt_lengths.tolist()))))
+    st.markdown(
+        t(
+            "masks.lengths_line",
+            src=", ".join(map(str, result.src_lengths.tolist())),
+            tgt=", ".join(map(str, result.tgt_lengths.tolist())),
+        )
+    )
 
 
 def show_compare() -> None:
@@ -129,14 +197,26 @@ def show_loss(result: MasksResult, specs: dict[str, dict]) -> None:
     left, right = st.columns(2)
     with left:
         st.metric(t("masks.metric_ignore"), num(result.loss_ignore))
-        st.markdown(t("masks.formula_ignore", sum_real=num(result.sum_real), n_real=result.n_real,
-                      loss=num(result.loss_ignore)))
+        st.markdown(
+            t("masks.formula_ignore", sum_real=num(result.sum_real), n_real=result.n_real, loss=num(result.loss_ignore))
+        )
         draw(st, specs["loss_ignore"])
     with right:
-        st.metric(t("masks.metric_all"), num(result.loss_all), delta=signed(result.loss_all - result.loss_ignore),
-                  delta_color="off")
-        st.markdown(t("masks.formula_all", sum_real=num(result.sum_real), sum_pad=num(result.sum_pad),
-                      n_total=result.n_total, loss=num(result.loss_all)))
+        st.metric(
+            t("masks.metric_all"),
+            num(result.loss_all),
+            delta=signed(result.loss_all - result.loss_ignore),
+            delta_color="off",
+        )
+        st.markdown(
+            t(
+                "masks.formula_all",
+                sum_real=num(result.sum_real),
+                sum_pad=num(result.sum_pad),
+                n_total=result.n_total,
+                loss=num(result.loss_all),
+            )
+        )
         draw(st, specs["loss_all"])
     st.caption(t("masks.loss_diff", diff=signed(result.loss_all - result.loss_ignore), lnv=num(result.ln_v)))
     check_badge(t("masks.check_loss"), result.loss_check, tol=1e-9)
@@ -146,8 +226,15 @@ def pick_sentence(config: MasksConfig) -> int:
     """The sentence the attention and final-state charts show; returns its 0-based batch index."""
     default = min(range(len(config.rows)), key=lambda b: len(config.sources[b]))  # the most PAD: the clearest leak
     # linked() drops a stale choice (a filtered or removed row) and keeps the raw row number in the link.
-    row = linked(st.selectbox, t("masks.inspect_label"), config.rows, key="masks_row", default=config.rows[default],
-                 labels={r: t("masks.inspect_option", row=r) for r in config.rows}, parse=int)
+    row = linked(
+        st.selectbox,
+        t("masks.inspect_label"),
+        config.rows,
+        key="masks_row",
+        default=config.rows[default],
+        labels={r: t("masks.inspect_option", row=r) for r in config.rows},
+        parse=int,
+    )
     return config.rows.index(row)
 
 
@@ -160,8 +247,9 @@ def show_attention(config: MasksConfig, result: MasksResult, b: int, specs: dict
     if result.leak_by_row[b] == 0:
         st.info(t("masks.no_pad_source", row=row))
     else:
-        st.markdown(t("masks.leak_line", masked=num(0.0), unmasked=num(result.leak_by_row[b]),
-                      gap=num(result.gap_by_row[b])))
+        st.markdown(
+            t("masks.leak_line", masked=num(0.0), unmasked=num(result.leak_by_row[b]), gap=num(result.gap_by_row[b]))
+        )
     draw(st, specs["share"])
     check_badge(t("masks.check_attention"), result.attention_check, tol=1e-9)
 
@@ -182,20 +270,33 @@ def show_empty(S: int) -> None:
     st.subheader(t("masks.empty_heading"))
     demo = empty_demo(S)
     weights = vec(demo.weights)
-    st.markdown("\n".join([
-        f"- {t('masks.empty_attention', weights=weights)}",
-        f"- {t('masks.empty_last', pos=demo.wrapped_to + 1)}",
-        f"- {t('masks.empty_pack', error=md_escape(demo.pack_error))}",
-    ]))
+    st.markdown(
+        "\n".join(
+            [
+                f"- {t('masks.empty_attention', weights=weights)}",
+                f"- {t('masks.empty_last', pos=demo.wrapped_to + 1)}",
+                f"- {t('masks.empty_pack', error=md_escape(demo.pack_error))}",
+            ]
+        )
+    )
     st.info(t("masks.empty_rule"), icon=":material/filter_alt:")
 
 
 def show_quiz(config: MasksConfig, result: MasksResult) -> None:
     options = [str(n) for n in sorted({result.n_words, result.n_real, result.n_total})]
     predict_then_reveal(
-        "masks_quiz", t("masks.quiz_question"), options, str(result.n_real),
-        t("masks.quiz_explain", n_real=result.n_real, n_words=result.n_words, B=len(config.rows),
-          n_pad=result.n_pad, n_total=result.n_total),
+        "masks_quiz",
+        t("masks.quiz_question"),
+        options,
+        str(result.n_real),
+        t(
+            "masks.quiz_explain",
+            n_real=result.n_real,
+            n_words=result.n_words,
+            B=len(config.rows),
+            n_pad=result.n_pad,
+            n_total=result.n_total,
+        ),
     )
 
 
@@ -216,7 +317,12 @@ if config is not None:
     show_final(config, result, specs)
     show_quiz(config, result)
     worst = max(range(len(config.rows)), key=lambda i: result.leak_by_row[i])
-    notice_list([f"masks.notice_{i}" for i in range(1, 6)], n_real=result.n_real, n_total=result.n_total,
-                leak=num(result.leak_by_row[worst]), row=config.rows[worst])
+    notice_list(
+        [f"masks.notice_{i}" for i in range(1, 6)],
+        n_real=result.n_real,
+        n_total=result.n_total,
+        leak=num(result.leak_by_row[worst]),
+        row=config.rows[worst],
+    )
     code_expander(script(config), file_name="padding_masks.py")
 show_empty(S)

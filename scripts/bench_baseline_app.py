@@ -1,4 +1,6 @@
-"""Benchmark baseline: a bare Streamlit page with one small torch computation and one Altair chart (no i18n, no router)."""
+"""Benchmark baseline: a bare Streamlit page with one small torch computation and one Altair chart.
+
+No i18n, no router: what any Streamlit page costs on this machine, for the benchmark's ratios."""
 
 from __future__ import annotations
 

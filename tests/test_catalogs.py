@@ -45,7 +45,7 @@ def test_every_key_named_in_code_exists():
     """A string literal shaped like "<namespace>.<key>" for a known namespace must be a real key."""
     catalog = load_catalog("en")
     namespaces = {k.split(".")[0] for k in catalog}
-    pattern = re.compile(r"""["']((?:%s)\.[a-z0-9_]+(?:\.[a-z0-9_]+)*)["']""" % "|".join(sorted(namespaces)))
+    pattern = re.compile(r"""["']((?:{})\.[a-z0-9_]+(?:\.[a-z0-9_]+)*)["']""".format("|".join(sorted(namespaces))))
     missing = []
     for path in _code_files():
         for key in pattern.findall(path.read_text(encoding="utf-8")):

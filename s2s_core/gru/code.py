@@ -7,7 +7,8 @@ from s2s_core.gru.compute import GruConfig
 
 
 def script(config: GruConfig) -> str:
-    """A self-contained script: split nn.GRU's weights into r, z, n, run the steps by hand, compare; count parameters."""
+    """A self-contained script: split nn.GRU's weights into r, z, n, run the steps by hand, compare; count
+    parameters."""
     seq = config.seq
     return f'''"""GRU by hand with nn.GRU's own weights (PyTorch's formulation), checked against nn.GRU."""
 import math

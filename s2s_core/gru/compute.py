@@ -65,9 +65,15 @@ class GruResult:
     n_params: int  # sum(p.numel()) of the nn.GRU
 
 
-def parse_config(source: object, sentence: object, vector_rows: list[list[object]] | None, E: object,
-                 H: object, seed: object,
-                 forces: Mapping[str, tuple[Sequence[object], object]] | None = None) -> GruConfig:
+def parse_config(
+    source: object,
+    sentence: object,
+    vector_rows: list[list[object]] | None,
+    E: object,
+    H: object,
+    seed: object,
+    forces: Mapping[str, tuple[Sequence[object], object]] | None = None,
+) -> GruConfig:
     """Validate raw widget values; the first problem raises InputError naming its field."""
     seq = parse_sequence("gru", source, sentence, vector_rows, E, seed)
     H = check_int(H, "gru.field.H", 1, MAX_H)
@@ -105,7 +111,7 @@ def hand_gru(x: torch.Tensor, w: Mapping[str, GateWeights], forces: tuple[Force,
         # 3) z mixes: z of the old state stays, (1 − z) of the candidate comes in. No separate cell.
         h_t = (1 - z) * n + z * h_prev  # (H,)
         for name, pre, val in (("r", r_pre, r), ("z", z_pre, z), ("n", n_pre, n)):
-            for store, v in zip(parts[name], (x_part[name], h_part[name], pre, val)):
+            for store, v in zip(parts[name], (x_part[name], h_part[name], pre, val), strict=True):
                 store.append(v)
         h_prev_rows.append(h_prev)
         h_rows.append(h_t)

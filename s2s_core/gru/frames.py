@@ -21,8 +21,13 @@ def gates_frame(run: GruRun, labels: Sequence[str], forces: tuple[Force, ...] = 
 
 def step_table(run: GruRun, step: int) -> pd.DataFrame:
     """The selected step per component: r, z, n, the old h and the new h."""
-    cols = {"r": run.gates["r"].value[step], "z": run.gates["z"].value[step], "n": run.gates["n"].value[step],
-            "h_(t-1)": run.h_prev[step], "h_t": run.h[step]}
+    cols = {
+        "r": run.gates["r"].value[step],
+        "z": run.gates["z"].value[step],
+        "n": run.gates["n"].value[step],
+        "h_(t-1)": run.h_prev[step],
+        "h_t": run.h[step],
+    }
     data = {"#": [unit(k) for k in range(run.h.shape[1])]}
     data.update({name: rounded(col) for name, col in cols.items()})
     return pd.DataFrame(data)
@@ -31,11 +36,15 @@ def step_table(run: GruRun, step: int) -> pd.DataFrame:
 def step_bars(run: GruRun, step: int) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(gate bars, state bars) of one step: r, z per component; n, h_(t-1), h_t per component."""
     H = run.h.shape[1]
-    gate_rows = [{"gate": g, "component": unit(k), "value": float(run.gates[g].value[step, k])}
-                 for g in ("r", "z") for k in range(H)]
+    gate_rows = [
+        {"gate": g, "component": unit(k), "value": float(run.gates[g].value[step, k])}
+        for g in ("r", "z")
+        for k in range(H)
+    ]
     states = {"n": run.gates["n"].value[step], "h_(t-1)": run.h_prev[step], "h_t": run.h[step]}
-    state_rows = [{"quantity": q, "component": unit(k), "value": float(v[k])}
-                  for q, v in states.items() for k in range(H)]
+    state_rows = [
+        {"quantity": q, "component": unit(k), "value": float(v[k])} for q, v in states.items() for k in range(H)
+    ]
     return pd.DataFrame(gate_rows), pd.DataFrame(state_rows)
 
 
@@ -56,16 +65,22 @@ def equations(result: GruResult, run: GruRun, step: int) -> list[str]:
     lines = [f"x_t = {vec(result.x[t])}", f"h_(t-1) = {vec(run.h_prev[t])}"]
     for name, tr in (("r", r), ("z", z)):
         lines.append("")  # a blank line between equations: each wraps over several lines
-        lines.append(f"{name} = σ((W_i{name}·x_t + b_i{name}) + (W_h{name}·h_(t-1) + b_h{name})) = "
-                     f"σ({vec(tr.x_part[t])} + {vec(tr.h_part[t])}) = σ({vec(tr.pre[t])}) = "
-                     f"{vec(tr.value[t])}")
+        lines.append(
+            f"{name} = σ((W_i{name}·x_t + b_i{name}) + (W_h{name}·h_(t-1) + b_h{name})) = "
+            f"σ({vec(tr.x_part[t])} + {vec(tr.h_part[t])}) = σ({vec(tr.pre[t])}) = "
+            f"{vec(tr.value[t])}"
+        )
     lines.append("")
-    lines.append(f"n = tanh((W_in·x_t + b_in) + r⊙(W_hn·h_(t-1) + b_hn)) = tanh({vec(n.x_part[t])} + "
-                 f"{vec(r.value[t])}⊙{vec(n.h_part[t])}) = tanh({vec(n.pre[t])}) = {vec(n.value[t])}")
+    lines.append(
+        f"n = tanh((W_in·x_t + b_in) + r⊙(W_hn·h_(t-1) + b_hn)) = tanh({vec(n.x_part[t])} + "
+        f"{vec(r.value[t])}⊙{vec(n.h_part[t])}) = tanh({vec(n.pre[t])}) = {vec(n.value[t])}"
+    )
     zt = z.value[t]
     lines.append("")
-    lines.append(f"h_t = (1 − z)⊙n + z⊙h_(t-1) = {vec(1 - zt)}⊙{vec(n.value[t])} + "
-                 f"{vec(zt)}⊙{vec(run.h_prev[t])} = {vec(run.h[t])}")
+    lines.append(
+        f"h_t = (1 − z)⊙n + z⊙h_(t-1) = {vec(1 - zt)}⊙{vec(n.value[t])} + "
+        f"{vec(zt)}⊙{vec(run.h_prev[t])} = {vec(run.h[t])}"
+    )
     return lines
 
 
@@ -84,20 +99,32 @@ def reading(run: GruRun, step: int, threshold: float = THRESHOLD) -> dict[str, s
 def comparison_table(comp: Comparison, names: dict[str, str]) -> pd.DataFrame:
     """One row per module: blocks, what it carries, the count from the module and by the formula."""
     blocks = {"rnn": "1", "gru": "3 (r, z, n)", "lstm": "4 (i, f, g, o)"}
-    return pd.DataFrame({
-        names["cell"]: ["nn.RNN", "nn.GRU", "nn.LSTM"],
-        names["blocks"]: [blocks[c] for c in CELLS],
-        names["carries"]: [", ".join(STATES[c]) for c in CELLS],
-        names["params"]: [comp.totals[c] for c in CELLS],
-        names["formula"]: [f"{BLOCKS[c]}·"
-                           f"({comp.H}·{comp.E} + {comp.H}·{comp.H} + 2·{comp.H}) = {comp.formula[c]}" for c in CELLS],
-    })
+    return pd.DataFrame(
+        {
+            names["cell"]: ["nn.RNN", "nn.GRU", "nn.LSTM"],
+            names["blocks"]: [blocks[c] for c in CELLS],
+            names["carries"]: [", ".join(STATES[c]) for c in CELLS],
+            names["params"]: [comp.totals[c] for c in CELLS],
+            names["formula"]: [
+                f"{BLOCKS[c]}·({comp.H}·{comp.E} + {comp.H}·{comp.H} + 2·{comp.H}) = {comp.formula[c]}" for c in CELLS
+            ],
+        }
+    )
 
 
 def params_frame(comp: Comparison) -> pd.DataFrame:
     """One row per parameter tensor (long format, for the stacked bar chart)."""
-    return pd.DataFrame([{"cell": f"nn.{r.cell.upper()}", "name": r.name,
-                          "shape": " × ".join(str(s) for s in r.shape), "numel": r.numel} for r in comp.rows])
+    return pd.DataFrame(
+        [
+            {
+                "cell": f"nn.{r.cell.upper()}",
+                "name": r.name,
+                "shape": " × ".join(str(s) for s in r.shape),
+                "numel": r.numel,
+            }
+            for r in comp.rows
+        ]
+    )
 
 
 def mean_update(result: GruResult, step: int) -> float:

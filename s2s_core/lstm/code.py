@@ -55,7 +55,11 @@ for name in "ifgoch":
     print(f"{{name}}: {{rounded(hand[name])}}")
 print("h_n:", rounded(h_n[0, 0]))
 print("c_n:", rounded(c_n[0, 0]))
-same = torch.allclose(hand["h"], out[0]) and torch.allclose(hand["h"][-1], h_n[0, 0]) and torch.allclose(hand["c"][-1], c_n[0, 0])
+same = (
+    torch.allclose(hand["h"], out[0])
+    and torch.allclose(hand["h"][-1], h_n[0, 0])
+    and torch.allclose(hand["c"][-1], c_n[0, 0])
+)
 print("hand == nn.LSTM:", same)
 print("parameters:", sum(p.numel() for p in cell.parameters()))
 if FORCE:

@@ -68,9 +68,15 @@ class LstmResult:
     n_params: int  # sum(p.numel()) of the nn.LSTM
 
 
-def parse_config(source: object, sentence: object, vector_rows: list[list[object]] | None, E: object,
-                 H: object, seed: object,
-                 forces: Mapping[str, tuple[Sequence[object], object]] | None = None) -> LstmConfig:
+def parse_config(
+    source: object,
+    sentence: object,
+    vector_rows: list[list[object]] | None,
+    E: object,
+    H: object,
+    seed: object,
+    forces: Mapping[str, tuple[Sequence[object], object]] | None = None,
+) -> LstmConfig:
     """Validate raw widget values; the first problem raises InputError naming its field."""
     seq = parse_sequence("lstm", source, sentence, vector_rows, E, seed)
     H = check_int(H, "lstm.field.H", 1, MAX_H)
@@ -107,7 +113,7 @@ def hand_lstm(x: torch.Tensor, w: Mapping[str, GateWeights], forces: tuple[Force
             act = torch.tanh(pre) if name == "g" else torch.sigmoid(pre)  # (H,)
             # 2) An override replaces the value the rest of the step uses (the experiment on the page).
             value[name] = apply_force(name, t, act, forces)  # (H,)
-            for store, v in zip(parts[name], (x_part, h_part, pre, value[name])):
+            for store, v in zip(parts[name], (x_part, h_part, pre, value[name]), strict=True):
                 store.append(v)
         i, f, g, o = (value[n] for n in GATES)  # each (H,)
         # 3) The cell keeps f of the old content and writes i of the candidate: addition, not overwrite.
@@ -115,7 +121,7 @@ def hand_lstm(x: torch.Tensor, w: Mapping[str, GateWeights], forces: tuple[Force
         # 4) h exposes o of the squashed cell: it is the step's output and the next step's input.
         h_t = o * torch.tanh(c_t)  # (H,)
         rows.append((h_prev, c_prev, c_t, h_t))
-    h_prev_s, c_prev_s, c_s, h_s = (torch.stack(col) for col in zip(*rows))  # each (S, H)
+    h_prev_s, c_prev_s, c_s, h_s = (torch.stack(col) for col in zip(*rows, strict=True))  # each (S, H)
     traces = {n: GateTrace(*(torch.stack(p) for p in parts[n])) for n in GATES}  # each field (S, H)
     return LstmRun(gates=traces, h_prev=h_prev_s, c_prev=c_prev_s, c=c_s, h=h_s)
 
@@ -132,8 +138,9 @@ def lstm_gates(config: LstmConfig) -> LstmResult:
     with torch.no_grad():
         out, (h_n, c_n) = lstm(x.unsqueeze(0))  # (1, S, E) -> out (1, S, H), h_n and c_n (1, 1, H)
     out, h_n, c_n = out[0], h_n[0, 0], c_n[0, 0]  # (S, H), (H,), (H,)
-    diff = max(float((run.h - out).abs().max()), float((run.h[-1] - h_n).abs().max()),
-               float((run.c[-1] - c_n).abs().max()))
+    diff = max(
+        float((run.h - out).abs().max()), float((run.h[-1] - h_n).abs().max()), float((run.c[-1] - c_n).abs().max())
+    )
     # 4) The override experiment: same weights and inputs, some gates forced.
     forced = hand_lstm(x, w, config.forces) if config.forces else None
     return LstmResult(
@@ -149,4 +156,3 @@ def lstm_gates(config: LstmConfig) -> LstmResult:
         forced=forced,
         n_params=sum(p.numel() for p in lstm.parameters()),
     )
-

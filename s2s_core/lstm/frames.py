@@ -24,8 +24,13 @@ def gates_frame(run: LstmRun, labels: Sequence[str], forces: tuple[Force, ...] =
 def step_table(run: LstmRun, step: int) -> pd.DataFrame:
     """The selected step per component, in formula order: gates, candidate, old and new cell, h."""
     cols = {
-        "i": run.gates["i"].value[step], "f": run.gates["f"].value[step], "g": run.gates["g"].value[step],
-        "o": run.gates["o"].value[step], "c_(t-1)": run.c_prev[step], "c_t": run.c[step], "h_t": run.h[step],
+        "i": run.gates["i"].value[step],
+        "f": run.gates["f"].value[step],
+        "g": run.gates["g"].value[step],
+        "o": run.gates["o"].value[step],
+        "c_(t-1)": run.c_prev[step],
+        "c_t": run.c[step],
+        "h_t": run.h[step],
     }
     H = run.h.shape[1]
     data = {"#": [unit(k) for k in range(H)]}
@@ -36,11 +41,15 @@ def step_table(run: LstmRun, step: int) -> pd.DataFrame:
 def step_bars(run: LstmRun, step: int) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(gate bars, state bars) of one step: i, f, o per component; g, c_(t-1), c_t, h_t per component."""
     H = run.h.shape[1]
-    gate_rows = [{"gate": g, "component": unit(k), "value": float(run.gates[g].value[step, k])}
-                 for g in ("i", "f", "o") for k in range(H)]
+    gate_rows = [
+        {"gate": g, "component": unit(k), "value": float(run.gates[g].value[step, k])}
+        for g in ("i", "f", "o")
+        for k in range(H)
+    ]
     states = {"g": run.gates["g"].value[step], "c_(t-1)": run.c_prev[step], "c_t": run.c[step], "h_t": run.h[step]}
-    state_rows = [{"quantity": q, "component": unit(k), "value": float(v[k])}
-                  for q, v in states.items() for k in range(H)]
+    state_rows = [
+        {"quantity": q, "component": unit(k), "value": float(v[k])} for q, v in states.items() for k in range(H)
+    ]
     return pd.DataFrame(gate_rows), pd.DataFrame(state_rows)
 
 
@@ -71,8 +80,10 @@ def equations(result: LstmResult, run: LstmRun, step: int) -> list[str]:
         )
     i, f, g, o = (run.gates[n].value[t] for n in GATES)
     lines.append("")
-    lines.append(f"c_t = f⊙c_(t-1) + i⊙g = {vec(f)}⊙{vec(run.c_prev[t])} + {vec(i)}⊙{vec(g)}"
-                 f" = {vec(f * run.c_prev[t])} + {vec(i * g)} = {vec(run.c[t])}")
+    lines.append(
+        f"c_t = f⊙c_(t-1) + i⊙g = {vec(f)}⊙{vec(run.c_prev[t])} + {vec(i)}⊙{vec(g)}"
+        f" = {vec(f * run.c_prev[t])} + {vec(i * g)} = {vec(run.c[t])}"
+    )
     lines.append("")
     lines.append(f"h_t = o⊙tanh(c_t) = {vec(o)}⊙{vec(torch.tanh(run.c[t]))} = {vec(run.h[t])}")
     return lines

@@ -41,35 +41,67 @@ def _grid_axes(labels: dict[str, str]) -> dict[str, alt.SchemaBase]:
 
 def batch_grid(frame: pd.DataFrame, labels: dict[str, str], title: str) -> alt.LayerChart:
     """The padded id matrix as a grid: one row per sentence, one cell per position, PAD cells grey."""
-    pad_legend = alt.Legend(orient="bottom", labelExpr=f"datum.value ? '{_q(labels['pad_yes'])}' : '{_q(labels['pad_no'])}'")
-    cells = alt.Chart().mark_rect(stroke="white", strokeWidth=2).encode(
-        **_grid_axes(labels),
-        color=alt.Color("pad:N", title=labels["pad"], legend=pad_legend,
-                        scale=alt.Scale(domain=[False, True], range=[REAL_COLOR, PAD_COLOR])),
-        tooltip=[alt.Tooltip("sentence:N", title=labels["sentence"]), alt.Tooltip("position:O", title=labels["position"]),
-                 alt.Tooltip("token:N", title=labels["token"]), alt.Tooltip("id:Q", title=labels["id"])],
+    pad_legend = alt.Legend(
+        orient="bottom", labelExpr=f"datum.value ? '{_q(labels['pad_yes'])}' : '{_q(labels['pad_no'])}'"
     )
-    text = alt.Chart().mark_text(fontSize=12).encode(
-        **_grid_axes(labels), text=alt.Text("token:N"), color=alt.ColorValue("black"))
-    return alt.LayerChart(layer=[cells, text], data=records(frame), height=alt.Step(30), width="container", title=title, autosize=FIT_X)
+    cells = (
+        alt.Chart()
+        .mark_rect(stroke="white", strokeWidth=2)
+        .encode(
+            **_grid_axes(labels),
+            color=alt.Color(
+                "pad:N",
+                title=labels["pad"],
+                legend=pad_legend,
+                scale=alt.Scale(domain=[False, True], range=[REAL_COLOR, PAD_COLOR]),
+            ),
+            tooltip=[
+                alt.Tooltip("sentence:N", title=labels["sentence"]),
+                alt.Tooltip("position:O", title=labels["position"]),
+                alt.Tooltip("token:N", title=labels["token"]),
+                alt.Tooltip("id:Q", title=labels["id"]),
+            ],
+        )
+    )
+    text = (
+        alt.Chart()
+        .mark_text(fontSize=12)
+        .encode(**_grid_axes(labels), text=alt.Text("token:N"), color=alt.ColorValue("black"))
+    )
+    return alt.LayerChart(
+        layer=[cells, text], data=records(frame), height=alt.Step(30), width="container", title=title, autosize=FIT_X
+    )
 
 
 def loss_grid(frame: pd.DataFrame, labels: dict[str, str], title: str, *, ignore_pad: bool) -> alt.LayerChart:
     """-log p per target position; with ignore_pad the PAD cells are greyed out (not in the mean)."""
     counted = "datum.counted_ignore" if ignore_pad else "datum.counted_all"
     nll = alt.Color("nll:Q", title=labels["nll"], scale=alt.Scale(scheme="oranges"), legend=BOTTOM)
-    cells = alt.Chart().mark_rect(stroke="white", strokeWidth=2).encode(
-        **_grid_axes(labels),
-        color=_cond(alt.ColorValue, counted, nll, alt.value(PAD_COLOR)),
-        tooltip=[alt.Tooltip("sentence:N", title=labels["sentence"]), alt.Tooltip("token:N", title=labels["token"]),
-                 alt.Tooltip("nll:Q", title=labels["nll"], format=NUM_D3)],
+    cells = (
+        alt.Chart()
+        .mark_rect(stroke="white", strokeWidth=2)
+        .encode(
+            **_grid_axes(labels),
+            color=_cond(alt.ColorValue, counted, nll, alt.value(PAD_COLOR)),
+            tooltip=[
+                alt.Tooltip("sentence:N", title=labels["sentence"]),
+                alt.Tooltip("token:N", title=labels["token"]),
+                alt.Tooltip("nll:Q", title=labels["nll"], format=NUM_D3),
+            ],
+        )
     )
-    text = with_cell_label(alt.Chart(), "nll", "position").mark_text(fontSize=11).encode(
-        **_grid_axes(labels),
-        text=alt.Text("label:N"),
-        color=_cond(alt.ColorValue, counted, alt.value("black"), alt.value("#888888")),
+    text = (
+        with_cell_label(alt.Chart(), "nll", "position")
+        .mark_text(fontSize=11)
+        .encode(
+            **_grid_axes(labels),
+            text=alt.Text("label:N"),
+            color=_cond(alt.ColorValue, counted, alt.value("black"), alt.value("#888888")),
+        )
     )
-    return alt.LayerChart(layer=[cells, text], data=records(frame), height=alt.Step(30), width="container", title=title, autosize=FIT_X)
+    return alt.LayerChart(
+        layer=[cells, text], data=records(frame), height=alt.Step(30), width="container", title=title, autosize=FIT_X
+    )
 
 
 def attention_heatmap(frame: pd.DataFrame, labels: dict[str, str], title: str) -> alt.LayerChart:
@@ -78,23 +110,37 @@ def attention_heatmap(frame: pd.DataFrame, labels: dict[str, str], title: str) -
         "x": alt.X("position:N", title=labels["position"], sort=None, axis=alt.Axis(labelAngle=-40)),
         "y": alt.Y("step:N", title=None, sort=None),  # labels read "t1 thanks": step and token to predict
     }
-    cells = alt.Chart().mark_rect().encode(
-        **axes,
-        color=alt.Color("weight:Q", title=labels["weight"], scale=alt.Scale(domain=[0, 1], scheme="blues"),
-                        legend=BOTTOM),
-        stroke=_cond(alt.StrokeValue, "datum.pad", alt.value(PAD_STROKE), alt.value("white")),
-        strokeWidth=_cond(alt.StrokeWidthValue, "datum.pad", alt.value(2), alt.value(1)),
-        strokeDash=_cond(alt.StrokeDashValue, "datum.pad", alt.value([4, 2]), alt.value([1, 0])),
-        tooltip=[alt.Tooltip("step:N", title=labels["step"]), alt.Tooltip("position:N", title=labels["position"]),
-                 alt.Tooltip("score:Q", title=labels["score"], format=NUM_D3),
-                 alt.Tooltip("weight:Q", title=labels["weight"], format=NUM_D3)],
+    cells = (
+        alt.Chart()
+        .mark_rect()
+        .encode(
+            **axes,
+            color=alt.Color(
+                "weight:Q", title=labels["weight"], scale=alt.Scale(domain=[0, 1], scheme="blues"), legend=BOTTOM
+            ),
+            stroke=_cond(alt.StrokeValue, "datum.pad", alt.value(PAD_STROKE), alt.value("white")),
+            strokeWidth=_cond(alt.StrokeWidthValue, "datum.pad", alt.value(2), alt.value(1)),
+            strokeDash=_cond(alt.StrokeDashValue, "datum.pad", alt.value([4, 2]), alt.value([1, 0])),
+            tooltip=[
+                alt.Tooltip("step:N", title=labels["step"]),
+                alt.Tooltip("position:N", title=labels["position"]),
+                alt.Tooltip("score:Q", title=labels["score"], format=NUM_D3),
+                alt.Tooltip("weight:Q", title=labels["weight"], format=NUM_D3),
+            ],
+        )
     )
-    text = with_cell_label(alt.Chart(), "weight", "position").mark_text(fontSize=11).encode(
-        **axes,
-        text=alt.Text("label:N"),
-        color=_cond(alt.ColorValue, "datum.weight > 0.5", alt.value("white"), alt.value("black")),
+    text = (
+        with_cell_label(alt.Chart(), "weight", "position")
+        .mark_text(fontSize=11)
+        .encode(
+            **axes,
+            text=alt.Text("label:N"),
+            color=_cond(alt.ColorValue, "datum.weight > 0.5", alt.value("white"), alt.value("black")),
+        )
     )
-    return alt.LayerChart(layer=[cells, text], data=records(frame), height=alt.Step(28), width="container", title=title, autosize=FIT_X)
+    return alt.LayerChart(
+        layer=[cells, text], data=records(frame), height=alt.Step(28), width="container", title=title, autosize=FIT_X
+    )
 
 
 def pad_share_bars(frame: pd.DataFrame, labels: dict[str, str], title: str) -> alt.LayerChart:
@@ -105,26 +151,41 @@ def pad_share_bars(frame: pd.DataFrame, labels: dict[str, str], title: str) -> a
         "xOffset": alt.XOffset("variant:N", sort=None),
         "y": alt.Y("share:Q", title=labels["share"], scale=alt.Scale(domain=[0, 1])),
     }
-    bars = alt.Chart().mark_bar().encode(
-        **axes,
-        color=alt.Color("variant:N", title=labels["variant"], sort=None, legend=STACKED),
-        tooltip=[alt.Tooltip("step:N", title=labels["step"]), alt.Tooltip("variant:N", title=labels["variant"]),
-                 alt.Tooltip("share:Q", title=labels["share"], format=NUM_D3)],
+    bars = (
+        alt.Chart()
+        .mark_bar()
+        .encode(
+            **axes,
+            color=alt.Color("variant:N", title=labels["variant"], sort=None, legend=STACKED),
+            tooltip=[
+                alt.Tooltip("step:N", title=labels["step"]),
+                alt.Tooltip("variant:N", title=labels["variant"]),
+                alt.Tooltip("share:Q", title=labels["share"], format=NUM_D3),
+            ],
+        )
     )
     text = alt.Chart().mark_text(dy=-7, fontSize=11).encode(**axes, text=alt.Text("share:Q", format=NUM_D3))
-    return alt.LayerChart(layer=[bars, text], data=records(frame), height=180, width="container", title=title,
-                          autosize=FIT_X)
+    return alt.LayerChart(
+        layer=[bars, text], data=records(frame), height=180, width="container", title=title, autosize=FIT_X
+    )
 
 
 def final_state_bars(frame: pd.DataFrame, labels: dict[str, str], title: str) -> alt.Chart:
     """The final encoder state's components: after the PAD steps vs at the true last token."""
-    return alt.Chart(records(frame), height=220, width="container", title=title, autosize=FIT_X).mark_bar().encode(
-        x=alt.X("component:N", title=labels["component"], sort=None, axis=alt.Axis(labelAngle=0)),
-        xOffset=alt.XOffset("state:N", sort=None),
-        y=alt.Y("value:Q", title=labels["value"]),
-        color=alt.Color("state:N", title=labels["state"], sort=None, legend=STACKED),
-        tooltip=[alt.Tooltip("state:N", title=labels["state"]), alt.Tooltip("component:N", title=labels["component"]),
-                 alt.Tooltip("value:Q", title=labels["value"], format=NUM_D3)],
+    return (
+        alt.Chart(records(frame), height=220, width="container", title=title, autosize=FIT_X)
+        .mark_bar()
+        .encode(
+            x=alt.X("component:N", title=labels["component"], sort=None, axis=alt.Axis(labelAngle=0)),
+            xOffset=alt.XOffset("state:N", sort=None),
+            y=alt.Y("value:Q", title=labels["value"]),
+            color=alt.Color("state:N", title=labels["state"], sort=None, legend=STACKED),
+            tooltip=[
+                alt.Tooltip("state:N", title=labels["state"]),
+                alt.Tooltip("component:N", title=labels["component"]),
+                alt.Tooltip("value:Q", title=labels["value"], format=NUM_D3),
+            ],
+        )
     )
 
 

@@ -104,6 +104,7 @@ class MasksResult:
 
 # --- input -----------------------------------------------------------------------------------------
 
+
 def _tokens(text: object, role: str, row: int) -> tuple[str, ...]:
     """One sentence -> tokens; role is "source" or "target", row is 1-based (it names the field)."""
     field = f"masks.field.{role}_{row}"
@@ -162,11 +163,12 @@ def parse_config(
 
 # --- the computation --------------------------------------------------------------------------------
 
+
 def _hand_mean(nll: list[list[float]], keep: list[list[bool]]) -> tuple[float, int]:
     """Sum of -log p over the kept positions and how many there are: the loss a learner writes by hand."""
     total, count = 0.0, 0
-    for row_nll, row_keep in zip(nll, keep):
-        for value, k in zip(row_nll, row_keep):
+    for row_nll, row_keep in zip(nll, keep, strict=True):
+        for value, k in zip(row_nll, row_keep, strict=True):
             if k:
                 total, count = total + value, count + 1
     return total, count

@@ -33,8 +33,9 @@ def batch_frame(result: MasksResult, config: MasksConfig, side: str) -> pd.DataF
     rows = []
     for b, row in enumerate(ids.tolist()):
         for s, i in enumerate(row):
-            rows.append({"sentence": str(config.rows[b]), "position": s + 1, "token": tokens[b][s],
-                         "id": i, "pad": i == PAD_ID})
+            rows.append(
+                {"sentence": str(config.rows[b]), "position": s + 1, "token": tokens[b][s], "id": i, "pad": i == PAD_ID}
+            )
     return pd.DataFrame(rows)
 
 
@@ -45,8 +46,17 @@ def loss_frame(result: MasksResult, config: MasksConfig) -> pd.DataFrame:
     for b, row in enumerate(result.token_nll.tolist()):
         for t, nll in enumerate(row):
             real = bool(result.tgt_mask[b, t])
-            rows.append({"sentence": str(config.rows[b]), "position": t + 1, "token": tokens[b][t],
-                         "nll": nll, "pad": not real, "counted_ignore": real, "counted_all": True})
+            rows.append(
+                {
+                    "sentence": str(config.rows[b]),
+                    "position": t + 1,
+                    "token": tokens[b][t],
+                    "nll": nll,
+                    "pad": not real,
+                    "counted_ignore": real,
+                    "counted_all": True,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -61,8 +71,15 @@ def attention_frame(result: MasksResult, b: int, masked: bool) -> pd.DataFrame:
             continue  # decoder steps on PAD targets are ignored by the loss; not drawn
         for s in range(S):
             score = float(result.scores[b, t, s])
-            rows.append({"step": step_label(t, out[t]), "position": position_label(s, src[s]),
-                         "weight": float(weights[t, s]), "score": score, "pad": not bool(result.src_mask[b, s])})
+            rows.append(
+                {
+                    "step": step_label(t, out[t]),
+                    "position": position_label(s, src[s]),
+                    "weight": float(weights[t, s]),
+                    "score": score,
+                    "pad": not bool(result.src_mask[b, s]),
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -90,9 +107,11 @@ def final_state_frame(result: MasksResult, b: int, names: dict[str, str]) -> pd.
 def final_state_table(result: MasksResult, config: MasksConfig) -> pd.DataFrame:
     """Per sentence: real length, PAD steps the encoder ran through, and the gap between the two states."""
     S = result.src_ids.shape[1]
-    return pd.DataFrame({
-        "sentence": [str(r) for r in config.rows],
-        "length": result.src_lengths.tolist(),
-        "pad_steps": [S - n for n in result.src_lengths.tolist()],
-        "gap": result.final_gap.tolist(),
-    })
+    return pd.DataFrame(
+        {
+            "sentence": [str(r) for r in config.rows],
+            "length": result.src_lengths.tolist(),
+            "pad_steps": [S - n for n in result.src_lengths.tolist()],
+            "gap": result.final_gap.tolist(),
+        }
+    )

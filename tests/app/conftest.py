@@ -28,7 +28,19 @@ def open_page(page: str, lang: str, query: dict[str, str] | None = None, timeout
 def all_text(at: AppTest) -> str:
     """Every visible text element, joined, for 'the key values appear' assertions."""
     parts: list[str] = []
-    for kind in ("title", "header", "subheader", "markdown", "caption", "info", "warning", "error", "success", "code", "text"):
+    for kind in (
+        "title",
+        "header",
+        "subheader",
+        "markdown",
+        "caption",
+        "info",
+        "warning",
+        "error",
+        "success",
+        "code",
+        "text",
+    ):
         parts += [str(el.value) for el in getattr(at, kind)]
     return "\n".join(parts)
 

@@ -32,8 +32,9 @@ def test_all_pad_source_is_named_filtered_and_the_rest_still_runs(lang):
     text = all_text(at)
     assert translate(lang, "masks.dropped", rows="2") in text
     # Pairs 1 and 3 still make a batch: S = 4 (sentence 3), T = 7, and the checks still pass.
-    after = compute_masks(MasksConfig(sources=(DEFAULT_SRC[0], DEFAULT_SRC[2]), targets=(DEFAULT_TGT[0], DEFAULT_TGT[2]),
-                                      rows=(1, 3)))
+    after = compute_masks(
+        MasksConfig(sources=(DEFAULT_SRC[0], DEFAULT_SRC[2]), targets=(DEFAULT_TGT[0], DEFAULT_TGT[2]), rows=(1, 3))
+    )
     assert fmt(after.loss_ignore) in text
     assert len(at.success) == 3
 
@@ -71,6 +72,15 @@ def test_quiz_is_graded_against_the_live_count(lang):
 
 
 def test_url_values_over_the_caps_never_crash(lang):
-    at = open_page("masks", lang, query={"masks_rows": "99", "masks_seed": "-5", "masks_hidden": "999",
-                                         "masks_src_1": "a " * 50, "masks_row": "7"})
+    at = open_page(
+        "masks",
+        lang,
+        query={
+            "masks_rows": "99",
+            "masks_seed": "-5",
+            "masks_hidden": "999",
+            "masks_src_1": "a " * 50,
+            "masks_row": "7",
+        },
+    )
     assert not at.exception

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from s2s_core.gru import GruConfig, gru_gates, parse_config
-from s2s_core.gru.compare import compare
 from s2s_core.gru.code import script
+from s2s_core.gru.compare import compare
 from tests.codegen.run import run_script
 
 
@@ -13,7 +13,9 @@ def _parse(stdout: str) -> dict[str, str]:
 
 
 def _r4(m) -> str:
-    return str([[round(v, 4) for v in row] for row in m.tolist()] if m.dim() == 2 else [round(v, 4) for v in m.tolist()])
+    return str(
+        [[round(v, 4) for v in row] for row in m.tolist()] if m.dim() == 2 else [round(v, 4) for v in m.tolist()]
+    )
 
 
 def test_default_script_matches_the_core():
@@ -24,7 +26,9 @@ def test_default_script_matches_the_core():
     assert out["h"] == _r4(result.run.h) and out["h_n"] == _r4(result.torch_h_n)
     assert out["hand == nn.GRU"] == "True"
     comp = compare(GruConfig().seq.E, GruConfig().H)
-    assert [out[f"parameters {m}"] for m in ("RNN", "GRU", "LSTM")] == [str(comp.totals[c]) for c in ("rnn", "gru", "lstm")]
+    assert [out[f"parameters {m}"] for m in ("RNN", "GRU", "LSTM")] == [
+        str(comp.totals[c]) for c in ("rnn", "gru", "lstm")
+    ]
 
 
 def test_sentence_with_override_matches_the_core():

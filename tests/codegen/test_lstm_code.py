@@ -12,7 +12,9 @@ def _parse(stdout: str) -> dict[str, str]:
 
 
 def _r4(m) -> str:
-    return str([[round(v, 4) for v in row] for row in m.tolist()] if m.dim() == 2 else [round(v, 4) for v in m.tolist()])
+    return str(
+        [[round(v, 4) for v in row] for row in m.tolist()] if m.dim() == 2 else [round(v, 4) for v in m.tolist()]
+    )
 
 
 def test_default_script_matches_the_core():
@@ -28,8 +30,9 @@ def test_default_script_matches_the_core():
 
 
 def test_table_input_with_overrides_matches_the_core():
-    config = parse_config("table", "", [["1", "-2"], ["0.5", "0"], ["3", "1"]], 2, 3, 7,
-                          {"f": ([2, 3], 1), "i": ([2, 3], 0)})
+    config = parse_config(
+        "table", "", [["1", "-2"], ["0.5", "0"], ["3", "1"]], 2, 3, 7, {"f": ([2, 3], 1), "i": ([2, 3], 0)}
+    )
     result = lstm_gates(config)
     out = _parse(run_script(script(config)))
     assert out["h"] == _r4(result.run.h)

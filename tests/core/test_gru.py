@@ -29,8 +29,25 @@ from s2s_core.gru.frames import (
     step_table,
 )
 
-LABELS = {k: k for k in ("step", "component", "value", "gate", "gate_value", "quantity", "gates_title",
-                         "states_title", "run", "params", "tensor", "cell", "shape", "params_title")}
+LABELS = {
+    k: k
+    for k in (
+        "step",
+        "component",
+        "value",
+        "gate",
+        "gate_value",
+        "quantity",
+        "gates_title",
+        "states_title",
+        "run",
+        "params",
+        "tensor",
+        "cell",
+        "shape",
+        "params_title",
+    )
+}
 SENTENCE = "나는 도서관에서 책을 읽는다"
 
 
@@ -71,8 +88,12 @@ def test_every_step_equals_nn_grucell(S, E, H, seed):
 
 
 @settings(max_examples=30, deadline=None)
-@given(E=st.integers(1, MAX_E), H=st.integers(1, MAX_H), seed=st.integers(0, 10_000),
-       words=st.lists(st.sampled_from(["나는", "책을", "읽는다", "cat", "a"]), min_size=1, max_size=MAX_S))
+@given(
+    E=st.integers(1, MAX_E),
+    H=st.integers(1, MAX_H),
+    seed=st.integers(0, 10_000),
+    words=st.lists(st.sampled_from(["나는", "책을", "읽는다", "cat", "a"]), min_size=1, max_size=MAX_S),
+)
 def test_page_result_passes_its_own_check(E, H, seed, words):
     result = gru_gates(parse_config("sentence", " ".join(words), None, E, H, seed))
     assert result.max_abs_diff < 1e-9
@@ -114,27 +135,33 @@ def test_reset_zero_makes_the_candidate_ignore_the_old_state():
     assert not torch.allclose(result.forced.h[3], result.run.h[3])
 
 
-@pytest.mark.parametrize("args, key, field", [
-    (("sentence", "", None, 3, 4, 0), "errors.empty_text", "gru.field.sentence"),
-    (("sentence", "a", None, 3, MAX_H + 1, 0), "errors.out_of_range", "gru.field.H"),
-    (("sentence", "a", None, MAX_E + 1, 4, 0), "errors.out_of_range", "gru.field.E"),
-    (("table", "", [], 3, 4, 0), "errors.empty_table", "gru.field.vectors"),
-    (("table", "", [["x"]], 1, 4, 0), "errors.not_a_number", "gru.field.vectors"),
-    (("table", "", [["-inf"]], 1, 4, 0), "errors.too_large", "gru.field.vectors"),
-    (("table", "", [["NaN"]], 1, 4, 0), "errors.nan", "gru.field.vectors"),
-])
+@pytest.mark.parametrize(
+    "args, key, field",
+    [
+        (("sentence", "", None, 3, 4, 0), "errors.empty_text", "gru.field.sentence"),
+        (("sentence", "a", None, 3, MAX_H + 1, 0), "errors.out_of_range", "gru.field.H"),
+        (("sentence", "a", None, MAX_E + 1, 4, 0), "errors.out_of_range", "gru.field.E"),
+        (("table", "", [], 3, 4, 0), "errors.empty_table", "gru.field.vectors"),
+        (("table", "", [["x"]], 1, 4, 0), "errors.not_a_number", "gru.field.vectors"),
+        (("table", "", [["-inf"]], 1, 4, 0), "errors.too_large", "gru.field.vectors"),
+        (("table", "", [["NaN"]], 1, 4, 0), "errors.nan", "gru.field.vectors"),
+    ],
+)
 def test_bad_input_gets_a_named_message(args, key, field):
     with pytest.raises(InputError) as err:
         parse_config(*args)
     assert (err.value.key, err.value.field) == (key, field)
 
 
-@pytest.mark.parametrize("forces, key", [
-    ({"z": ([9], 1)}, "errors.out_of_range"),
-    ({"z": ([1], -0.5)}, "errors.out_of_range"),
-    ({"n": ([1], 1)}, "errors.bad_choice"),
-    ({"f": ([1], 1)}, "errors.bad_choice"),  # an LSTM gate
-])
+@pytest.mark.parametrize(
+    "forces, key",
+    [
+        ({"z": ([9], 1)}, "errors.out_of_range"),
+        ({"z": ([1], -0.5)}, "errors.out_of_range"),
+        ({"n": ([1], 1)}, "errors.bad_choice"),
+        ({"f": ([1], 1)}, "errors.bad_choice"),  # an LSTM gate
+    ],
+)
 def test_bad_overrides(forces, key):
     with pytest.raises(InputError) as err:
         parse_config("sentence", SENTENCE, None, 3, 4, 0, forces)
@@ -145,9 +172,14 @@ cell = st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.text(max_siz
 
 
 @settings(max_examples=40, deadline=None)
-@given(rows=st.lists(st.lists(cell, min_size=0, max_size=10), max_size=14),
-       sentence=st.one_of(st.text(max_size=60), st.none()), source=st.sampled_from(["sentence", "table"]),
-       E=st.integers(-2, 12), H=st.integers(-2, 12), seed=st.integers(-5, 2**32))
+@given(
+    rows=st.lists(st.lists(cell, min_size=0, max_size=10), max_size=14),
+    sentence=st.one_of(st.text(max_size=60), st.none()),
+    source=st.sampled_from(["sentence", "table"]),
+    E=st.integers(-2, 12),
+    H=st.integers(-2, 12),
+    seed=st.integers(-5, 2**32),
+)
 def test_any_input_either_works_or_raises_input_error(rows, sentence, source, E, H, seed):
     try:
         config = parse_config(source, sentence, rows, E, H, seed)
@@ -180,4 +212,6 @@ def test_frames_charts_and_comparison():
     assert table["formula"].tolist()[2] == "4·(4·3 + 4·4 + 2·4) = 144"
     assert params_frame(comp)["numel"].sum() == 36 + 108 + 144
     assert params_chart(params_frame(comp), LABELS).to_dict()
-    assert gru_cell_dot({k: k for k in ("gates", "candidate", "output", "next_h", "keep", "take")}).startswith("digraph")
+    assert gru_cell_dot({k: k for k in ("gates", "candidate", "output", "next_h", "keep", "take")}).startswith(
+        "digraph"
+    )

@@ -28,8 +28,9 @@ from s2s_core.lstm.frames import (
     step_table,
 )
 
-LABELS = {k: k for k in ("step", "component", "value", "gate", "gate_value", "quantity", "gates_title",
-                         "states_title", "run")}
+LABELS = {
+    k: k for k in ("step", "component", "value", "gate", "gate_value", "quantity", "gates_title", "states_title", "run")
+}
 
 
 def _random_x(S: int, E: int, seed: int) -> torch.Tensor:
@@ -72,8 +73,12 @@ def test_every_step_equals_nn_lstmcell(S, E, H, seed):
 
 
 @settings(max_examples=30, deadline=None)
-@given(E=st.integers(1, MAX_E), H=st.integers(1, MAX_H), seed=st.integers(0, 10_000),
-       words=st.lists(st.sampled_from(["나는", "책을", "읽는다", "cat", "a", "도서관에서"]), min_size=1, max_size=MAX_S))
+@given(
+    E=st.integers(1, MAX_E),
+    H=st.integers(1, MAX_H),
+    seed=st.integers(0, 10_000),
+    words=st.lists(st.sampled_from(["나는", "책을", "읽는다", "cat", "a", "도서관에서"]), min_size=1, max_size=MAX_S),
+)
 def test_page_result_passes_its_own_check(E, H, seed, words):
     config = parse_config("sentence", " ".join(words), None, E, H, seed)
     result = lstm_gates(config)
@@ -97,8 +102,9 @@ def test_decomposition_is_the_modules_own_rows():
 
 
 def test_forget_one_input_zero_keeps_the_cell_constant():
-    config = parse_config("sentence", "나는 도서관에서 책을 읽는다", None, 3, 4, 0,
-                          {"f": ([2, 3, 4], 1), "i": ([2, 3, 4], 0)})
+    config = parse_config(
+        "sentence", "나는 도서관에서 책을 읽는다", None, 3, 4, 0, {"f": ([2, 3, 4], 1), "i": ([2, 3, 4], 0)}
+    )
     result = lstm_gates(config)
     forced = result.forced
     assert forced is not None
@@ -144,39 +150,45 @@ def test_table_mode_uses_the_typed_vectors():
     assert result.labels == ("t1", "t2")
 
 
-@pytest.mark.parametrize("args, key, field", [
-    (("sentence", "", None, 3, 4, 0), "errors.empty_text", "lstm.field.sentence"),
-    (("sentence", "   ", None, 3, 4, 0), "errors.empty_text", "lstm.field.sentence"),
-    (("sentence", "<pad> <pad>", None, 3, 4, 0), "errors.all_pad", "lstm.field.sentence"),
-    (("sentence", " ".join(["a"] * (MAX_S + 1)), None, 3, 4, 0), "errors.too_many_tokens", "lstm.field.sentence"),
-    (("sentence", "a b", None, MAX_E + 1, 4, 0), "errors.out_of_range", "lstm.field.E"),
-    (("sentence", "a b", None, 3, MAX_H + 1, 0), "errors.out_of_range", "lstm.field.H"),
-    (("sentence", "a b", None, 3, 0, 0), "errors.out_of_range", "lstm.field.H"),
-    (("sentence", "a b", None, 3, 4, -1), "errors.out_of_range", "lstm.field.seed"),
-    (("sentence", "a b", None, 3, "x", 0), "errors.not_an_integer", "lstm.field.H"),
-    (("table", "", [], 3, 4, 0), "errors.empty_table", "lstm.field.vectors"),
-    (("table", "", None, 3, 4, 0), "errors.empty_table", "lstm.field.vectors"),
-    (("table", "", [["1", "abc"]], 2, 4, 0), "errors.not_a_number", "lstm.field.vectors"),
-    (("table", "", [["1", "nan"]], 2, 4, 0), "errors.nan", "lstm.field.vectors"),
-    (("table", "", [["1", "inf"]], 2, 4, 0), "errors.too_large", "lstm.field.vectors"),
-    (("table", "", [["1", ""]], 2, 4, 0), "errors.empty_cell", "lstm.field.vectors"),
-    (("table", "", [["1"] * (MAX_E + 1)], 2, 4, 0), "errors.too_many_cols", "lstm.field.vectors"),
-    (("table", "", [["1"]] * (MAX_S + 1), 1, 4, 0), "errors.too_many_rows", "lstm.field.vectors"),
-    (("bogus", "a", None, 3, 4, 0), "errors.bad_choice", "lstm.field.source"),
-])
+@pytest.mark.parametrize(
+    "args, key, field",
+    [
+        (("sentence", "", None, 3, 4, 0), "errors.empty_text", "lstm.field.sentence"),
+        (("sentence", "   ", None, 3, 4, 0), "errors.empty_text", "lstm.field.sentence"),
+        (("sentence", "<pad> <pad>", None, 3, 4, 0), "errors.all_pad", "lstm.field.sentence"),
+        (("sentence", " ".join(["a"] * (MAX_S + 1)), None, 3, 4, 0), "errors.too_many_tokens", "lstm.field.sentence"),
+        (("sentence", "a b", None, MAX_E + 1, 4, 0), "errors.out_of_range", "lstm.field.E"),
+        (("sentence", "a b", None, 3, MAX_H + 1, 0), "errors.out_of_range", "lstm.field.H"),
+        (("sentence", "a b", None, 3, 0, 0), "errors.out_of_range", "lstm.field.H"),
+        (("sentence", "a b", None, 3, 4, -1), "errors.out_of_range", "lstm.field.seed"),
+        (("sentence", "a b", None, 3, "x", 0), "errors.not_an_integer", "lstm.field.H"),
+        (("table", "", [], 3, 4, 0), "errors.empty_table", "lstm.field.vectors"),
+        (("table", "", None, 3, 4, 0), "errors.empty_table", "lstm.field.vectors"),
+        (("table", "", [["1", "abc"]], 2, 4, 0), "errors.not_a_number", "lstm.field.vectors"),
+        (("table", "", [["1", "nan"]], 2, 4, 0), "errors.nan", "lstm.field.vectors"),
+        (("table", "", [["1", "inf"]], 2, 4, 0), "errors.too_large", "lstm.field.vectors"),
+        (("table", "", [["1", ""]], 2, 4, 0), "errors.empty_cell", "lstm.field.vectors"),
+        (("table", "", [["1"] * (MAX_E + 1)], 2, 4, 0), "errors.too_many_cols", "lstm.field.vectors"),
+        (("table", "", [["1"]] * (MAX_S + 1), 1, 4, 0), "errors.too_many_rows", "lstm.field.vectors"),
+        (("bogus", "a", None, 3, 4, 0), "errors.bad_choice", "lstm.field.source"),
+    ],
+)
 def test_bad_input_gets_a_named_message(args, key, field):
     with pytest.raises(InputError) as err:
         parse_config(*args)
     assert (err.value.key, err.value.field) == (key, field)
 
 
-@pytest.mark.parametrize("forces, key", [
-    ({"f": ([5], 1)}, "errors.out_of_range"),  # the sentence has 4 steps
-    ({"f": ([0], 1)}, "errors.out_of_range"),
-    ({"f": ([2], 2)}, "errors.out_of_range"),  # a gate lives in [0, 1]
-    ({"f": ([2], "nan")}, "errors.nan"),
-    ({"g": ([2], 1)}, "errors.bad_choice"),  # the candidate is not a gate
-])
+@pytest.mark.parametrize(
+    "forces, key",
+    [
+        ({"f": ([5], 1)}, "errors.out_of_range"),  # the sentence has 4 steps
+        ({"f": ([0], 1)}, "errors.out_of_range"),
+        ({"f": ([2], 2)}, "errors.out_of_range"),  # a gate lives in [0, 1]
+        ({"f": ([2], "nan")}, "errors.nan"),
+        ({"g": ([2], 1)}, "errors.bad_choice"),  # the candidate is not a gate
+    ],
+)
 def test_bad_overrides(forces, key):
     with pytest.raises(InputError) as err:
         parse_config("sentence", "나는 도서관에서 책을 읽는다", None, 3, 4, 0, forces)
@@ -187,11 +199,14 @@ cell = st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.text(max_siz
 
 
 @settings(max_examples=50, deadline=None)
-@given(rows=st.lists(st.lists(cell, min_size=0, max_size=10), max_size=14),
-       sentence=st.one_of(st.text(max_size=60), st.none(), st.integers()),
-       source=st.sampled_from(["sentence", "table", "x"]),
-       E=st.one_of(st.integers(-3, 12), st.text(max_size=3)), H=st.one_of(st.integers(-3, 12), st.floats()),
-       seed=st.one_of(st.integers(-5, 2**32), st.none()))
+@given(
+    rows=st.lists(st.lists(cell, min_size=0, max_size=10), max_size=14),
+    sentence=st.one_of(st.text(max_size=60), st.none(), st.integers()),
+    source=st.sampled_from(["sentence", "table", "x"]),
+    E=st.one_of(st.integers(-3, 12), st.text(max_size=3)),
+    H=st.one_of(st.integers(-3, 12), st.floats()),
+    seed=st.one_of(st.integers(-5, 2**32), st.none()),
+)
 def test_any_input_either_works_or_raises_input_error(rows, sentence, source, E, H, seed):
     try:
         config = parse_config(source, sentence, rows, E, H, seed)
@@ -238,7 +253,7 @@ def test_charts_build_valid_specs():
 
 
 def test_diagram_escapes_quotes():
-    dot = lstm_cell_dot({k: 'say "hi"' for k in ("gates", "output", "next_c", "next_h", "carry", "expose")})
+    dot = lstm_cell_dot(dict.fromkeys(("gates", "output", "next_c", "next_h", "carry", "expose"), 'say "hi"'))
     assert '\\"hi\\"' in dot and dot.startswith("digraph")
 
 

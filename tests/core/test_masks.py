@@ -11,8 +11,7 @@ from hypothesis import strategies as st
 from torch import nn
 
 from s2s_core.errors import InputError
-from s2s_core.masks import MasksConfig, compute_masks, parse_config, screen_pairs
-from s2s_core.masks import charts, frames
+from s2s_core.masks import MasksConfig, charts, compute_masks, frames, parse_config, screen_pairs
 from s2s_core.masks.compute import DEFAULT_PAIRS, MAX_PAIRS, MAX_WORDS
 from s2s_core.masks.model import build_model
 from s2s_core.vocab import PAD, PAD_ID
@@ -106,29 +105,39 @@ def test_parse_config_accepts_the_defaults():
     assert hash(config) == hash(MasksConfig())
 
 
-@pytest.mark.parametrize("pairs, key, field", [
-    ([("나는", "i"), (f"{PAD} {PAD}", "x")], "errors.all_pad", "masks.field.source_2"),
-    ([("  ", "i")], "masks.error.empty_source", "masks.field.source_1"),
-    ([("나는", "")], "masks.error.empty_target", "masks.field.target_1"),
-    ([("나는", None)], "masks.error.empty_target", "masks.field.target_1"),
-    ([("나는", PAD)], "masks.error.all_pad_target", "masks.field.target_1"),
-    ([("나는 <eos>", "i")], "masks.error.special_token", "masks.field.source_1"),
-    ([("나는", "<unk> i")], "masks.error.special_token", "masks.field.target_1"),
-    ([("a " * (MAX_WORDS + 1), "i")], "errors.too_many_tokens", "masks.field.source_1"),
-    ([("a" * 500, "i")], "errors.text_too_long", "masks.field.source_1"),
-    ([("a", "b")] * (MAX_PAIRS + 1), "errors.too_many_rows", "masks.field.pairs"),
-    ([], "errors.empty_batch", "masks.field.pairs"),
-])
+@pytest.mark.parametrize(
+    "pairs, key, field",
+    [
+        ([("나는", "i"), (f"{PAD} {PAD}", "x")], "errors.all_pad", "masks.field.source_2"),
+        ([("  ", "i")], "masks.error.empty_source", "masks.field.source_1"),
+        ([("나는", "")], "masks.error.empty_target", "masks.field.target_1"),
+        ([("나는", None)], "masks.error.empty_target", "masks.field.target_1"),
+        ([("나는", PAD)], "masks.error.all_pad_target", "masks.field.target_1"),
+        ([("나는 <eos>", "i")], "masks.error.special_token", "masks.field.source_1"),
+        ([("나는", "<unk> i")], "masks.error.special_token", "masks.field.target_1"),
+        ([("a " * (MAX_WORDS + 1), "i")], "errors.too_many_tokens", "masks.field.source_1"),
+        ([("a" * 500, "i")], "errors.text_too_long", "masks.field.source_1"),
+        ([("a", "b")] * (MAX_PAIRS + 1), "errors.too_many_rows", "masks.field.pairs"),
+        ([], "errors.empty_batch", "masks.field.pairs"),
+    ],
+)
 def test_bad_pairs_get_a_named_message(pairs, key, field):
     with pytest.raises(InputError) as err:
         parse_config(pairs, 0, 4, 4)
     assert (err.value.key, err.value.field) == (key, field)
 
 
-@pytest.mark.parametrize("seed, hidden, embed, field", [
-    (-1, 4, 4, "masks.field.seed"), ("x", 4, 4, "masks.field.seed"), (2**40, 4, 4, "masks.field.seed"),
-    (0, 99, 4, "masks.field.hidden"), (0, 1, 4, "masks.field.hidden"), (0, 4, 2.5, "masks.field.embed"),
-])
+@pytest.mark.parametrize(
+    "seed, hidden, embed, field",
+    [
+        (-1, 4, 4, "masks.field.seed"),
+        ("x", 4, 4, "masks.field.seed"),
+        (2**40, 4, 4, "masks.field.seed"),
+        (0, 99, 4, "masks.field.hidden"),
+        (0, 1, 4, "masks.field.hidden"),
+        (0, 4, 2.5, "masks.field.embed"),
+    ],
+)
 def test_settings_over_the_caps_rejected(seed, hidden, embed, field):
     with pytest.raises(InputError) as err:
         parse_config(DEFAULT_PAIRS, seed, hidden, embed)
@@ -160,9 +169,12 @@ sentence = st.one_of(st.lists(words, max_size=10).map(" ".join), st.none(), st.i
 
 
 @settings(max_examples=40, deadline=None)
-@given(pairs=st.lists(st.tuples(sentence, sentence), max_size=5),
-       seed=st.one_of(st.integers(-5, 2**32), st.text(max_size=3)),
-       hidden=st.integers(0, 12), embed=st.integers(0, 12))
+@given(
+    pairs=st.lists(st.tuples(sentence, sentence), max_size=5),
+    seed=st.one_of(st.integers(-5, 2**32), st.text(max_size=3)),
+    hidden=st.integers(0, 12),
+    embed=st.integers(0, 12),
+)
 def test_any_input_is_either_rejected_cleanly_or_computed(pairs, seed, hidden, embed):
     try:
         config = parse_config(pairs, seed, hidden, embed, drop_bad=True)
@@ -176,8 +188,27 @@ def test_any_input_is_either_rejected_cleanly_or_computed(pairs, seed, hidden, e
 
 def test_frames_and_charts_build():
     config = MasksConfig()
-    labels = {k: k for k in ("position", "sentence", "pad", "pad_yes", "pad_no", "token", "id", "nll", "step",
-                             "weight", "score", "share", "variant", "component", "value", "state")}
+    labels = {
+        k: k
+        for k in (
+            "position",
+            "sentence",
+            "pad",
+            "pad_yes",
+            "pad_no",
+            "token",
+            "id",
+            "nll",
+            "step",
+            "weight",
+            "score",
+            "share",
+            "variant",
+            "component",
+            "value",
+            "state",
+        )
+    }
     batch = frames.batch_frame(DEFAULT, config, "source")
     assert len(batch) == 12 and batch["pad"].sum() == 4
     loss = frames.loss_frame(DEFAULT, config)
@@ -190,8 +221,21 @@ def test_frames_and_charts_build():
     final = frames.final_state_frame(DEFAULT, 0, {"after_pad": "a", "true_last": "t"})
     table = frames.final_state_table(DEFAULT, config)
     assert table["pad_steps"].tolist() == [1, 3, 0]
-    titles = ("grid_source", "grid_dec_in", "grid_dec_out", "grid_ignore", "grid_all", "heat_masked",
-              "heat_unmasked", "share_title", "final_chart", "masked", "unmasked", "after_pad", "true_last")
+    titles = (
+        "grid_source",
+        "grid_dec_in",
+        "grid_dec_out",
+        "grid_ignore",
+        "grid_all",
+        "heat_masked",
+        "heat_unmasked",
+        "share_title",
+        "final_chart",
+        "masked",
+        "unmasked",
+        "after_pad",
+        "true_last",
+    )
     labels |= {k: f"{k} 'quoted'" for k in titles} | {"pad_yes": "it's PAD"}
     specs = charts.batch_charts(DEFAULT, config, labels) | charts.sentence_charts(DEFAULT, 1, labels)
     assert len(specs) == 9

@@ -8,7 +8,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from s2s_core.errors import InputError
-from s2s_core.vocab import EOS_ID, PAD, PAD_ID, SOS_ID, UNK_ID, build_vocab, lengths_to_mask, pad_batch, padding_mask, tokenize
+from s2s_core.vocab import (
+    EOS_ID,
+    PAD,
+    PAD_ID,
+    SOS_ID,
+    UNK_ID,
+    build_vocab,
+    lengths_to_mask,
+    pad_batch,
+    padding_mask,
+    tokenize,
+)
 
 
 def test_tokenize_and_ids():

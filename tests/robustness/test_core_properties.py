@@ -23,12 +23,22 @@ from tests.robustness.known_bugs import KNOWN
 CALLER_CONSTANTS = {"ns", "name", "field", "prefix", "field_key"}
 _PLACEHOLDER = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*(?::[^{}]*)?\}")
 
-cells = st.one_of(st.sampled_from([c for c in HOSTILE_CELLS]), st.floats(allow_nan=True, allow_infinity=True),
-                  st.integers(-10**12, 10**12), st.text(max_size=12))
+cells = st.one_of(
+    st.sampled_from(list(HOSTILE_CELLS)),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.integers(-(10**12), 10**12),
+    st.text(max_size=12),
+)
 rows = st.lists(st.lists(cells, max_size=6), max_size=6)
 anything = st.one_of(
-    st.none(), st.booleans(), st.integers(-10**12, 10**12), st.floats(allow_nan=True, allow_infinity=True),
-    st.sampled_from(HOSTILE_TEXT), st.text(max_size=40), rows, st.lists(cells, max_size=6),
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**12), 10**12),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from(HOSTILE_TEXT),
+    st.text(max_size=40),
+    rows,
+    st.lists(cells, max_size=6),
 )
 
 
@@ -41,7 +51,7 @@ def _strategy(param: inspect.Parameter):
     elif ann == "bool":
         base = st.booleans()
     elif ann == "int":
-        base = st.one_of(st.integers(-10**6, 10**6), st.integers(0, 8))
+        base = st.one_of(st.integers(-(10**6), 10**6), st.integers(0, 8))
     elif ann == "float":
         base = st.floats(allow_nan=True, allow_infinity=True)
     elif ann == "str":
@@ -89,7 +99,9 @@ def assert_renders(err: InputError) -> None:
         assert not _PLACEHOLDER.search(unquoted), f"{lang}: unfilled message {text!r} from {err!r}"
 
 
-@pytest.mark.parametrize("fn", parse_functions(), ids=lambda f: f"{f.__module__.removeprefix('s2s_core.')}.{f.__name__}")
+@pytest.mark.parametrize(
+    "fn", parse_functions(), ids=lambda f: f"{f.__module__.removeprefix('s2s_core.')}.{f.__name__}"
+)
 def test_parse_gives_a_result_or_input_error(fn, request):
     reason = KNOWN.get((f"{fn.__module__}.{fn.__name__}", "core"))
     if reason:
@@ -97,8 +109,7 @@ def test_parse_gives_a_result_or_input_error(fn, request):
     params = list(inspect.signature(fn).parameters.values())
     strategies = {p.name: _strategy(p) for p in params}
 
-    @settings(max_examples=40, deadline=None, derandomize=True, database=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(max_examples=40, deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck))
     @given(st.fixed_dictionaries(strategies))
     def run(kwargs):
         try:

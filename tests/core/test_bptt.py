@@ -68,6 +68,16 @@ def test_tanh_rnn_stays_under_the_rho_ceiling():
         assert all(n <= law * (1 + 1e-9) for n, law in zip(rnn.norms, result.rho_law, strict=True))
 
 
+def test_gradients_can_vanish_explode_or_keep_their_size():
+    """What Home's "can shrink or blow up" rests on: it depends on the weights. At ρ = 1 the linear RNN's gradient
+    20 steps back is exactly the last one's size; below 1 it shrinks, above 1 it grows."""
+    ratios = {
+        rho: backprop_through_time(BpttConfig(T=21, rho=rho, linear=True)).by_cell("rnn").ratio(20)
+        for rho in (0.5, 1.0, 1.5)
+    }
+    assert ratios[0.5] < 1e-5 and math.isclose(ratios[1.0], 1.0, rel_tol=1e-9) and ratios[1.5] > 1e3
+
+
 def test_vanishing_below_one_exploding_above():
     small = backprop_through_time(BpttConfig(T=30, rho=0.5, linear=True)).by_cell("rnn")
     large = backprop_through_time(BpttConfig(T=30, rho=1.5, linear=True)).by_cell("rnn")

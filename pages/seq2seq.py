@@ -332,8 +332,20 @@ def show_quiz(result: Seq2SeqResult) -> None:
     )
 
 
+def show_lengths(config: Seq2SeqConfig, result: Seq2SeqResult) -> None:
+    """Seq2seq's point, with this run's lengths: the output's length is free of the source's."""
+    dec = result.decoding
+    lengths = dict(S=len(result.encoder.tokens), cap=config.steps)
+    if dec is not None:
+        stop = t("seq2seq.stop_eos") if dec.ended else t("seq2seq.stop_cap", cap=config.steps)
+        lengths |= dict(T=len(dec.words), stop=stop)
+    st.markdown(t(f"seq2seq.lengths_{result.lengths_case}", **lengths))
+
+
 page_header("seq2seq")
-sections = {name: st.container() for name in ("inputs", "encoder", "handoff", "decoding", "bottleneck", "end")}
+sections = {
+    name: st.container() for name in ("lengths", "inputs", "encoder", "handoff", "decoding", "bottleneck", "end")
+}
 with sections["bottleneck"]:
     st.subheader(t("seq2seq.bn_title"))
     replacement_box = st.container()
@@ -341,6 +353,8 @@ with sections["inputs"]:
     config = read_inputs(replacement_box)
 if config is not None:
     result = compute(config)
+    with sections["lengths"]:
+        show_lengths(config, result)
     with sections["encoder"]:
         show_encoder(config, result)
     with sections["handoff"]:

@@ -215,6 +215,16 @@ class Decoding:
     states: torch.Tensor  # (T+1, H_d) top layer: h0 (the hand-off) then after each step
     one_call_diff: float  # step-by-step loop vs one nn.LSTM/GRU call over the same inputs
 
+    @property
+    def words(self) -> tuple[str, ...]:
+        """The output sentence: the chosen words without the closing <eos>."""
+        return tuple(w for w in self.output if w != EOS)
+
+    @property
+    def ended(self) -> bool:
+        """True when the decoder chose <eos> (False: it stopped at the step limit T)."""
+        return bool(self.output) and self.output[-1] == EOS
+
 
 def decode(config: Seq2SeqConfig, handoff: HandOff) -> Decoding:
     """Greedy decoding from <sos>: each step's chosen word is the next step's input."""

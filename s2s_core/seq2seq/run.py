@@ -26,6 +26,14 @@ class Seq2SeqResult:
     error: ErrorParts | None  # why the hand-off failed; the encoder and bottleneck still stand
     bottleneck: Bottleneck
 
+    @property
+    def lengths_case(self) -> str:
+        """How the output's length compares with the source's (selects the page's opening sentence):
+        "differ", "same" (by chance: nothing ties them), or "pending" (no decoding: the hand-off failed)."""
+        if self.decoding is None:
+            return "pending"
+        return "same" if len(self.decoding.words) == len(self.encoder.tokens) else "differ"
+
 
 def run(config: Seq2SeqConfig) -> Seq2SeqResult:
     enc = encode(config)

@@ -70,6 +70,23 @@ def test_bottleneck_text_names_forgetting_and_the_fixed_size(lang):
     assert [link.proto.page for link in at.get("page_link")] == ["training"]
 
 
+def test_the_page_opens_with_the_runs_source_and_output_lengths(lang):
+    """Default: 3 words in, 1 out then <eos>; GRU with T = 3: 3 and 3 (by chance); no hand-off: pending."""
+    cases = [
+        ({}, "seq2seq.lengths_differ", dict(S=3, T=1, stop=translate(lang, "seq2seq.stop_eos"))),
+        (
+            {"seq2seq_cell": "gru", "seq2seq_steps": "3"},
+            "seq2seq.lengths_same",
+            dict(S=3, stop=translate(lang, "seq2seq.stop_cap", cap=3)),
+        ),
+        ({"seq2seq_bidir": "true"}, "seq2seq.lengths_pending", dict(S=3, cap=5)),
+    ]
+    for query, key, params in cases:
+        at = open_page("seq2seq", lang, query=query)
+        assert not at.exception
+        assert translate(lang, key, **params) in all_text(at), key
+
+
 def test_stepping_the_decoder_shows_that_steps_input(lang):
     config = Seq2SeqConfig(cell="gru", steps=4)
     dec = run(config).decoding

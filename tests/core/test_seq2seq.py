@@ -190,6 +190,28 @@ def test_step_by_step_decoding_equals_one_call_and_greedy_feeds_back(cell):
     assert torch.equal(dec.states[0], result.handoff.h0[-1, 0])  # the encoder's summary stays the start
 
 
+@pytest.mark.parametrize(
+    "kwargs, S, T, ended, case",
+    [
+        (dict(), 3, 1, True, "differ"),  # 책을 <eos>: one word out for three in
+        (dict(cell="gru", steps=3), 3, 3, False, "same"),  # three words, stopped by the step limit
+        (dict(cell="gru", steps=5), 3, 5, False, "differ"),
+        (dict(bidirectional=True), 3, None, None, "pending"),  # no hand-off, no decoding
+    ],
+)
+def test_output_length_is_free_of_the_source_length(kwargs, S, T, ended, case):
+    """The page opens with seq2seq's point in this run's own lengths; the case selects its sentence."""
+    result = run(Seq2SeqConfig(**kwargs))
+    assert len(result.encoder.tokens) == S and result.lengths_case == case
+    if T is None:
+        assert result.decoding is None
+        return
+    dec = result.decoding
+    assert len(dec.words) == T and dec.ended == ended
+    assert dec.words == tuple(w for w in dec.output if w != "<eos>")
+    assert len(dec.steps) == T + ended  # one step per word, plus the step that chose <eos>
+
+
 def test_editing_one_word_leaves_other_words_and_weights_alone():
     a, b = Seq2SeqConfig(source=("나는", "책을", "읽는다")), Seq2SeqConfig(source=("너는", "책을", "읽는다"))
     ea, eb = encode(a), encode(b)

@@ -40,6 +40,7 @@ from s2s_core.scoring.modules import SCORERS
 from s2s_ui.charts import cached_spec, draw
 from s2s_ui.i18n import t
 from s2s_ui.link import linked
+from s2s_ui.registry import PAGES
 from s2s_ui.widgets import (
     check_badge,
     code_expander,
@@ -402,6 +403,28 @@ def show_flow(config: ScoringConfig, result: ScoringResult) -> None:
         st.markdown(t("scoring.flow_differs", weights=weights))
     else:
         st.markdown(t("scoring.flow_same", name=names()[config.focus], weights=weights))
+    show_recurrence(flow)
+
+
+def show_recurrence(flow) -> None:
+    """Attention sits on top of a decoder that is still recurrent: s_t = GRU(input, s_(t-1))."""
+    if flow.prev_is_zero:
+        st.info(t("scoring.flow_recurrent_zero"), icon=":material/repeat:")
+    else:
+        st.info(
+            t(
+                "scoring.flow_recurrent",
+                s_t=vec(flow.s_t[0]),
+                zero=vec(flow.s_t_from_zero[0]),
+                carried=num(flow.carried),
+            ),
+            icon=":material/repeat:",
+        )
+    lab = next((p for p in PAGES if p.ns == "translation" and p.exists), None)
+    if lab is None:
+        st.caption(t("scoring.flow_translation_later"))
+    else:
+        st.page_link(lab.file, label=t("scoring.flow_translation_link"), icon=lab.icon)
 
 
 def show_quiz(result: ScoringResult) -> None:

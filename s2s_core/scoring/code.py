@@ -79,7 +79,10 @@ def script(config: ScoringConfig) -> str:
         y = torch.randn(1, {flow.FLOW_EMBED}, generator=gen, dtype=torch.float64)  # (1, E)
 {FLOW_CODE[wiring]}
         print("flow shapes:", {{name: tuple(t.shape) for name, t in tensors.items()}})
-        print("flow weights:", rounded(weights[0]))"""
+        print("flow weights:", rounded(weights[0]))
+        # Still recurrent with attention on top: the same GRU input without s_(t-1) gives another s_t.
+        s_t_from_zero = step.gru(gru_in, torch.zeros_like(s_prev))  # (1, H_d)
+        print("flow carried:", round(float((s_t - s_t_from_zero).norm()), DIGITS))"""
     return f'''"""Bahdanau vs Luong: every score function on the same decoder state and encoder states."""
 from __future__ import annotations
 

@@ -47,6 +47,13 @@ class FlowResult:
     s_t: torch.Tensor  # (B, H_d) the GRU's new state
     logits: torch.Tensor  # (B, V) word scores
     shapes: tuple[tuple[str, tuple[int, ...]], ...]  # every tensor's shape (y, gru_in, h̃ too), for the diagram
+    s_t_from_zero: torch.Tensor  # (B, H_d) the same GRU input with s_(t-1) = 0: what the step makes without memory
+    carried: float  # ||s_t - s_t_from_zero||: what the recurrence still carries, attention or not
+
+    @property
+    def prev_is_zero(self) -> bool:
+        """s_(t-1) is all zeros, so this step cannot show what the recurrence carries (selects the wording)."""
+        return bool(torch.all(self.s_prev == 0))
 
 
 def check_wiring(query_from: str, context_into: str, field: str = "scoring.field.context_into") -> None:
@@ -94,6 +101,8 @@ def decoder_step(
             # 3) Luong's attentional hidden state: the context and s_t together decide the word.
             combined = torch.tanh(step.combine(torch.cat([read.context, s_t], dim=-1)))  # (B, H_e + H_d) -> (B, H_d)
         logits = step.out(combined if combined is not None else s_t)  # (B, V)
+        # 4) With attention on top the decoder is still recurrent: the same input without s_(t-1) gives another s_t.
+        s_t_from_zero = step.gru(gru_in, torch.zeros_like(s_prev))  # (B, H_d)
     query = s_prev if query_from == "previous" else s_t
     tensors = {
         "y": y,
@@ -117,4 +126,6 @@ def decoder_step(
         s_t=s_t,
         logits=logits,
         shapes=tuple((name, tuple(t.shape)) for name, t in tensors.items()),
+        s_t_from_zero=s_t_from_zero,
+        carried=float((s_t - s_t_from_zero).norm()),
     )

@@ -140,3 +140,21 @@ def test_korean_names_d_the_windows_half_width():
     ko = {k: v for k, v in load_catalog("ko").items() if k.startswith("scoring.")}
     assert [k for k, v in ko.items() if re.search(r"(?<!창 )반폭", v)] == []
     assert "창 반폭" in ko["scoring.half_width_label"] and "창 반폭" in ko["scoring.field.half_width"]
+
+
+def test_the_flow_section_shows_the_decoder_is_still_recurrent(lang):
+    flow = compare(ScoringConfig()).flow
+    at = open_page("scoring", lang)
+    assert not at.exception
+    expected = translate(
+        lang,
+        "scoring.flow_recurrent",
+        s_t=vector_text(flow.s_t[0]),
+        zero=vector_text(flow.s_t_from_zero[0]),
+        carried=num(flow.carried),
+    )
+    assert expected in " ".join(i.value for i in at.info)
+    assert translate(lang, "scoring.flow_translation_later") in all_text(at)  # no Translation lab page yet
+    at = open_page("scoring", lang, query={"scoring_dec": "0, 0"})
+    assert compare(ScoringConfig(dec_state=(0.0, 0.0))).flow.prev_is_zero
+    assert translate(lang, "scoring.flow_recurrent_zero") in " ".join(i.value for i in at.info)

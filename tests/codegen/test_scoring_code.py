@@ -55,6 +55,7 @@ def test_script_matches_the_core(outputs, index):
     shapes = {k: v for k, v in result.flow.shapes if k not in ("y", "s_prev", "query", "enc")}
     assert out["flow shapes"] == str(shapes)
     assert out["flow weights"] == _rounded(result.flow.read.weights[0])
+    assert out["flow carried"] == str(round(result.flow.carried, 4))
 
 
 def test_impossible_wiring_and_dot_size_mismatch_are_explained(outputs):

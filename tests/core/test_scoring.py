@@ -13,6 +13,7 @@ from s2s_core.errors import InputError
 from s2s_core.scoring import functions as F
 from s2s_core.scoring.attend import attend
 from s2s_core.scoring.compute import MAX_HALF_WIDTH, ScoringConfig, compare, parse_config
+from s2s_core.scoring.flow import FLOW_EMBED, FLOW_VOCAB, AttnDecoderStep
 from s2s_core.scoring.from_encoder import states_from_encoder
 from s2s_core.scoring.modules import SCORERS, DotScore, LocalPosition, build_scorers, init_uniform
 from s2s_core.scoring.window import flat_gaussian_sum, window_positions
@@ -458,3 +459,40 @@ def test_every_chart_is_valid_vega_lite_and_the_diagram_names_the_shapes(config)
         )
         dot = flow_dot(result.flow, {k: k for k in names})
         assert dot.startswith("digraph") and "(1, 5, 2)" in dot and "penwidth=2" in dot
+
+
+def _gru_cell_by_hand(x, h, cell):
+    """PyTorch's GRUCell equations (r, z, n in its weight order), written out."""
+    W_ir, W_iz, W_in = cell.weight_ih.chunk(3)
+    W_hr, W_hz, W_hn = cell.weight_hh.chunk(3)
+    b_ir, b_iz, b_in = cell.bias_ih.chunk(3)
+    b_hr, b_hz, b_hn = cell.bias_hh.chunk(3)
+    r = torch.sigmoid(x @ W_ir.T + b_ir + h @ W_hr.T + b_hr)
+    z = torch.sigmoid(x @ W_iz.T + b_iz + h @ W_hz.T + b_hz)
+    n = torch.tanh(x @ W_in.T + b_in + r * (h @ W_hn.T + b_hn))
+    return (1 - z) * n + z * h
+
+
+@pytest.mark.parametrize(
+    "query_from, context_into", [("previous", "input"), ("previous", "output"), ("current", "output")]
+)
+@pytest.mark.parametrize("seed", [0, 4])
+def test_with_attention_the_decoder_step_is_still_recurrent(query_from, context_into, seed):
+    """s_t = GRU(input, s_(t-1)) in every wiring: the same input with s_(t-1) = 0 gives another state. Both are
+    checked against the GRU equations by hand with the step's own weights."""
+    config = ScoringConfig(query_from=query_from, context_into=context_into, seed=seed)
+    flow = compare(config).flow
+    step = init_uniform(AttnDecoderStep(FLOW_EMBED, 2, 2, FLOW_VOCAB, context_into), seed + 10)
+    y = torch.randn(1, FLOW_EMBED, generator=torch.Generator().manual_seed(seed + 11), dtype=torch.float64)
+    gru_in = torch.cat([y, flow.read.context], dim=-1) if context_into == "input" else y
+    with torch.no_grad():
+        assert torch.allclose(_gru_cell_by_hand(gru_in, flow.s_prev, step.gru), flow.s_t)
+        zero = _gru_cell_by_hand(gru_in, torch.zeros_like(flow.s_prev), step.gru)
+    assert torch.allclose(zero, flow.s_t_from_zero)
+    assert flow.carried == pytest.approx(float((flow.s_t - zero).norm())) and flow.carried > 0.01
+    assert not flow.prev_is_zero
+
+
+def test_a_zero_previous_state_carries_nothing_and_says_so():
+    flow = compare(ScoringConfig(dec_state=(0.0, 0.0))).flow
+    assert flow.prev_is_zero and flow.carried == 0.0

@@ -88,6 +88,7 @@ def default_backend() -> str:
 
 # --- a trainer: how to train, and how its result travels as bytes -----------------------------------------
 
+
 @dataclass(frozen=True)
 class Trainer:
     """A kind of model the jobs can train. Every field is an importable function (a worker process receives
@@ -103,9 +104,16 @@ def pack(result: TrainResult) -> bytes:
     """The model's state_dict, the config and the history, as plain tensors, numbers and text."""
     run = result.run
     payload = {
-        "config": astuple(result.config), "state_dict": run.model.state_dict(), "losses": run.losses,
-        "evals": tuple(astuple(e) for e in run.evals), "by_length": run.by_length, "steps_done": run.steps_done,
-        "seconds": run.seconds, "stopped_by": run.stopped_by, "n_heldout": run.n_heldout, "n_params": run.n_params,
+        "config": astuple(result.config),
+        "state_dict": run.model.state_dict(),
+        "losses": run.losses,
+        "evals": tuple(astuple(e) for e in run.evals),
+        "by_length": run.by_length,
+        "steps_done": run.steps_done,
+        "seconds": run.seconds,
+        "stopped_by": run.stopped_by,
+        "n_heldout": run.n_heldout,
+        "n_params": run.n_params,
         "loss_check": astuple(result.loss_check),
     }
     buffer = io.BytesIO()
@@ -122,9 +130,14 @@ def unpack(data: bytes) -> TrainResult:
     model.eval()
     evals = tuple(EvalPoint(*e) for e in payload["evals"])
     run = TrainRun(
-        model=model, losses=tuple(map(tuple, payload["losses"])), evals=evals,
-        by_length=tuple(map(tuple, payload["by_length"])), steps_done=payload["steps_done"],
-        seconds=payload["seconds"], stopped_by=payload["stopped_by"], n_heldout=payload["n_heldout"],
+        model=model,
+        losses=tuple(map(tuple, payload["losses"])),
+        evals=evals,
+        by_length=tuple(map(tuple, payload["by_length"])),
+        steps_done=payload["steps_done"],
+        seconds=payload["seconds"],
+        stopped_by=payload["stopped_by"],
+        n_heldout=payload["n_heldout"],
         n_params=payload["n_params"],
     )
     return TrainResult(config=config, run=run, final=evals[-1], loss_check=LossCheck(*payload["loss_check"]))
@@ -145,6 +158,7 @@ def as_trainer(trainer: Trainer | Callable[..., Any] | None) -> Trainer:
 
 
 # --- jobs and their snapshots ---------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class JobSnapshot:
@@ -227,8 +241,13 @@ class Runner:
 
     backend = "inprocess"
 
-    def __init__(self, train_fn: Trainer | Callable[..., Any] | None = None, max_running: int | None = None,
-                 cache_size: int = CACHE_SIZE, grace: float | None = None) -> None:
+    def __init__(
+        self,
+        train_fn: Trainer | Callable[..., Any] | None = None,
+        max_running: int | None = None,
+        cache_size: int = CACHE_SIZE,
+        grace: float | None = None,
+    ) -> None:
         self._trainer = as_trainer(train_fn)
         self.max_running = max_running or default_workers()
         self.grace = _env_number(GRACE_ENV, GRACE_SECONDS, 0.0, 600.0) if grace is None else grace
@@ -253,8 +272,14 @@ class Runner:
                 job = self._ended[config]
             return job
 
-    def submit(self, config: Any, *, again: bool = False, trainer: Trainer | Callable[..., Any] | None = None,
-               pin: bool = False) -> Job:
+    def submit(
+        self,
+        config: Any,
+        *,
+        again: bool = False,
+        trainer: Trainer | Callable[..., Any] | None = None,
+        pin: bool = False,
+    ) -> Job:
         """The job for config: a live or finished one if there is one (identical settings share one job),
         else a new job, started at once or queued. again=True trains anew even if a result exists (a run
         that a time limit cut short); if the new run fails or is stopped, the old result stays. trainer: another
@@ -280,10 +305,21 @@ class Runner:
             starts_in, ends_in = self._estimate(job)
             with job._lock:
                 return JobSnapshot(
-                    job_id=job.id, state=job._state, step=job._step, total=job._total,
-                    seconds=job._seconds, ahead=ahead, losses=tuple(job._losses), evals=tuple(job._evals),
-                    result=job._result, error=job._error, starts_in=starts_in, ends_in=ends_in,
-                    slots=self.max_running, watchers=len(job._holders), warm=job._pinned,
+                    job_id=job.id,
+                    state=job._state,
+                    step=job._step,
+                    total=job._total,
+                    seconds=job._seconds,
+                    ahead=ahead,
+                    losses=tuple(job._losses),
+                    evals=tuple(job._evals),
+                    result=job._result,
+                    error=job._error,
+                    starts_in=starts_in,
+                    ends_in=ends_in,
+                    slots=self.max_running,
+                    watchers=len(job._holders),
+                    warm=job._pinned,
                 )
 
     def cancel(self, job: Job) -> None:
@@ -445,18 +481,24 @@ class ProcessRunner(Runner):
     is a fresh interpreter that imports the worker module, then forks a cheap copy of itself per job."""
 
     backend = "process"
-    PRELOAD = ["s2s_core.training.preload"]  # never "__main__": see preload.py
+    PRELOAD = ("s2s_core.training.preload",)  # never "__main__": see preload.py
 
-    def __init__(self, train_fn: Trainer | Callable[..., Any] | None = None, max_running: int | None = None,
-                 cache_size: int = CACHE_SIZE, grace: float | None = None, cap_margin: float = CAP_MARGIN,
-                 wall_factor: float = WALL_FACTOR) -> None:
+    def __init__(
+        self,
+        train_fn: Trainer | Callable[..., Any] | None = None,
+        max_running: int | None = None,
+        cache_size: int = CACHE_SIZE,
+        grace: float | None = None,
+        cap_margin: float = CAP_MARGIN,
+        wall_factor: float = WALL_FACTOR,
+    ) -> None:
         import multiprocessing
 
         super().__init__(train_fn, max_running, cache_size, grace)
         self.cap_margin = cap_margin
         self.wall_factor = wall_factor
         self._ctx = multiprocessing.get_context("forkserver")
-        self._ctx.set_forkserver_preload(self.PRELOAD)
+        self._ctx.set_forkserver_preload(list(self.PRELOAD))
 
     def start_pool(self) -> None:
         """Start the forkserver now (it imports torch and warms up: a few seconds), not when the first visitor
@@ -475,7 +517,7 @@ class ProcessRunner(Runner):
         return float(getattr(config, "max_seconds", MAX_SECONDS)) + self.cap_margin
 
     def _over_cap(self, proc: Any, cap: float, started: float) -> bool:
-        """CPU time past the cap, or wall time past the backstop (CPU time from /proc; wall time where there is none)."""
+        """CPU time past the cap, or wall time past the backstop (CPU time from /proc, else wall time)."""
         wall = time.monotonic() - started
         cpu = _cpu_seconds(proc.pid)
         return (wall if cpu is None else cpu) > cap or wall > cap * self.wall_factor
@@ -499,8 +541,9 @@ class ProcessRunner(Runner):
         try:
             # 1) The worker process (the forkserver forks it; the first start also starts the forkserver).
             receive, send = self._ctx.Pipe(duplex=False)
-            proc = self._ctx.Process(target=worker.run, args=(job._trainer, job.config, send),
-                                     name=f"s2s-train-{job.id}", daemon=True)
+            proc = self._ctx.Process(
+                target=worker.run, args=(job._trainer, job.config, send), name=f"s2s-train-{job.id}", daemon=True
+            )
             proc.start()
             send.close()  # ours: now the pipe closes when the worker exits, however it exits
             with job._lock:
@@ -618,8 +661,8 @@ def warm_defaults() -> list[Job]:
     background, so a class's first visitor finds them ready. They are pinned: never evicted, never cancelled for
     want of watchers. Returns the jobs (none when warming is off)."""
     pool = runner()
+    if isinstance(pool, ProcessRunner):
+        pool.start_pool()  # even without warm models: the first Train should not wait for torch's import
     if not warm_enabled(pool.backend):
         return []
-    if isinstance(pool, ProcessRunner):
-        pool.start_pool()
     return [pool.submit(config, trainer=trainer, pin=True) for trainer, config in WARM]

@@ -19,8 +19,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from s2s_core.fmt import num
-from s2s_core.training import TrainConfig
-from s2s_core.training import jobs
+from s2s_core.training import TrainConfig, jobs
 from s2s_core.training.jobs import CANCELLED, DONE, FAILED, QUEUED, JobSnapshot
 from s2s_ui.i18n import t
 from s2s_ui.training.specs import chart_labels, curve_specs, draw
@@ -62,20 +61,24 @@ def trained_model(config: TrainConfig, key: str, label: str, pending: str) -> Jo
     if snap is not None and snap.state == DONE:
         return snap
     if snap is None or snap.ended:
-        if snap is not None and snap.state == FAILED:
-            st.error(t(snap.error or jobs.FAILED_KEY), icon=":material/error:")
-        elif snap is not None and snap.state == CANCELLED:
-            message = t("training.cancelled", step=snap.step, total=snap.total) if snap.step else \
-                t("training.cancelled_before")
-            st.info(message, icon=":material/stop_circle:")
         holder = st.empty()
         with holder.container():
+            if snap is not None and snap.state == FAILED:
+                st.error(t(snap.error or jobs.FAILED_KEY), icon=":material/error:")
+            elif snap is not None and snap.state == CANCELLED:
+                message = (
+                    t("training.cancelled", step=snap.step, total=snap.total)
+                    if snap.step
+                    else t("training.cancelled_before")
+                )
+                st.info(message, icon=":material/stop_circle:")
             st.info(pending, icon=":material/model_training:")
-            clicked = st.button(label, key=key, type="primary", help=t("training.train_help"),
-                                icon=":material/play_arrow:")
+            clicked = st.button(
+                label, key=key, type="primary", help=t("training.train_help"), icon=":material/play_arrow:"
+            )
         if not clicked:
             return None
-        holder.empty()  # the prompt and the button give way to the progress bar
+        holder.empty()  # the last run's outcome, the prompt and the button give way to the progress bar
         start(config)
     watch(config, key)
     return None
@@ -117,8 +120,11 @@ def watch(config: TrainConfig, key: str) -> None:
     if not mine:
         return
     queued = snap.state == QUEUED
-    if st.button(t("training.leave_queue" if queued else "training.cancel"), key=f"{key}_cancel",
-                 icon=":material/close:" if queued else ":material/stop:"):
+    if st.button(
+        t("training.leave_queue" if queued else "training.cancel"),
+        key=f"{key}_cancel",
+        icon=":material/close:" if queued else ":material/stop:",
+    ):
         jobs.cancel(job)
         job.wait(STOP_WAIT_SECONDS)  # a queued job leaves at once; a running one stops within a step
         st.rerun(scope="app")

@@ -99,6 +99,18 @@ def test_the_page_stays_live_while_the_job_trains_and_stop_ends_it(app_server, n
     assert page.locator('[data-testid="stProgress"]').count() == 0
 
 
+def test_the_default_settings_are_trained_when_the_server_starts(app_server, new_page):
+    """A class's first visitor finds the default model (and its comparison model) ready or on the way, without
+    pressing anything: the server trained them in its worker pool when it started."""
+    page = new_page()
+    _open(page, app_server, "en", "")
+    wait_for_text(page, "Attention map for a source you type", timeout=180_000)  # the page polls the warm job
+    wait_for_text(page, "At the longest sources", timeout=180_000)  # the twin without attention, too
+    wait_idle(page)
+    assert page.get_by_role("button", name="Train", exact=True).count() == 0
+    assert " steps in " in main_text(page)
+
+
 def _full_height(page, width: int) -> None:
     height = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
     page.set_viewport_size({"width": width, "height": min(int(height) + 50, 12_000)})

@@ -448,8 +448,8 @@ class Runner:
     def _left_seconds(self, job: Job, now: float) -> float:
         """A running job's remaining time: its own pace so far, else the recent pace."""
         limit = float(getattr(job.config, "max_seconds", MAX_SECONDS))
-        if job._step > 0:
-            pace = (now - job._started) / job._step
+        if job._step > 0 and job._seconds > 0:
+            pace = job._seconds / job._step  # the run's own clock: a slow start (a cold pool) is not its pace
             left = min((job._total - job._step) * pace, limit - job._seconds)
         else:
             left = self._full_seconds(job) - (now - job._started)

@@ -6,6 +6,7 @@ from typing import Any
 
 import streamlit as st
 
+from s2s_core import caps
 from s2s_core.errors import InputError
 from s2s_core.fmt import num, prob
 from s2s_core.ngram import (
@@ -21,14 +22,34 @@ from s2s_core.ngram import (
     sparsity,
     window_view,
 )
-from s2s_core.ngram.charts import continuation_chart, factors_chart, sparsity_chart, window_chart
+from s2s_core.ngram.charts import (
+    continuation_chart,
+    embedding_bars_chart,
+    embedding_chart,
+    factors_chart,
+    sparsity_chart,
+    window_chart,
+)
 from s2s_core.ngram.code import script
 from s2s_core.ngram.compute import K_MAX, K_MIN, MAX_N, MIN_N, parse_corpus
 from s2s_core.ngram.counting import Corpus, Sentence
+from s2s_core.ngram.embedding import L2 as EMB_L2
+from s2s_core.ngram.embedding import E as EMB_E
+from s2s_core.ngram.embedding import (
+    EmbeddingConfig,
+    EmbeddingModel,
+    PairResult,
+    pair_view,
+    parse_pair,
+    parse_seed,
+    train,
+)
 from s2s_core.ngram.frames import (
     CHART_TOP,
     continuation_frame,
     continuation_long,
+    embedding_bars_frame,
+    embedding_points_frame,
     factors_frame,
     factors_long,
     log_sum_text,
@@ -204,7 +225,16 @@ def read_inputs() -> tuple[Corpus | None, NgramConfig | None, str, str]:
             )
     st.caption(t("ngram.markers"))
     reset_button(
-        [f"ngram_corpus_{code}", "ngram_n", f"ngram_prefix_{code}", f"ngram_sentence_{code}", "ngram_smooth", "ngram_k"]
+        [
+            f"ngram_corpus_{code}",
+            "ngram_n",
+            f"ngram_prefix_{code}",
+            f"ngram_sentence_{code}",
+            "ngram_smooth",
+            "ngram_k",
+            f"ngram_pair_{code}",
+            "ngram_emb_seed",
+        ]
     )
     corpus = guarded(lambda: parse_corpus(corpus_text))
     config = None
@@ -350,6 +380,132 @@ def show_window(config: NgramConfig, sentence: Sentence) -> None:
     st.markdown("\n".join(f"- {line}" for line in lines))
 
 
+# --- 5) counting vs a tiny embedding model -------------------------------------------------------------
+
+
+@st.cache_data(max_entries=32, show_spinner=False, hash_funcs={EmbeddingConfig: repr})
+def cached_embedding(config: EmbeddingConfig) -> EmbeddingModel:
+    return train(config)
+
+
+def emb_names(code: str, word: str) -> dict[str, str]:
+    """The embedding charts' translated texts; the role names mention the learner's next word."""
+    keys = (
+        "emb_axis_1",
+        "emb_axis_2",
+        "emb_role",
+        "emb_cosine",
+        "emb_points_desc",
+        "emb_bars_desc",
+        "emb_counting",
+        "emb_model",
+        "word",
+        "prob",
+        "model",
+    )
+    names = {k: translate(code, f"ngram.chart.{k}") for k in keys}
+    names |= {
+        f"emb_role_{r}": translate(code, f"ngram.chart.emb_role_{r}", word=word)
+        for r in ("previous", "nearest", "far", "before", "other")
+    }
+    return names | {
+        f"emb_short_{r}": translate(code, f"ngram.chart.emb_short_{r}") for r in ("previous", "nearest", "far")
+    }
+
+
+@cached_spec(max_entries=64, hash_funcs={EmbeddingConfig: repr})
+def embedding_specs(config: EmbeddingConfig, previous: str, word: str, code: str) -> Any:
+    model = cached_embedding(config)
+    pair = pair_view(model, previous, word)
+    names = emb_names(code, word)
+    return {
+        "points": embedding_chart(embedding_points_frame(model, pair, names), names),
+        "bars": embedding_bars_chart(embedding_bars_frame(pair, names), pair.uniform, names),
+    }
+
+
+def _pair_words(pair: PairResult) -> dict[str, object]:
+    """Every number and word the embedding texts may name, written by fmt."""
+    return {
+        "prev": md_escape(pair.previous),
+        "word": md_escape(pair.word),
+        "count": pair.count,
+        "p_count": prob(pair.p_count),
+        "p_model": prob(pair.p_model),
+        "uniform": prob(pair.uniform),
+        "V": pair.vocab,
+        "near": md_escape(pair.nearest or ""),
+        "cos": num(pair.nearest_cosine) if pair.nearest_cosine is not None else "—",
+        "near_p": prob(pair.nearest_p_model),
+        "near_count": prob(pair.nearest_p_count),
+        "far": md_escape(pair.far or ""),
+        "far_cos": num(pair.far_cosine) if pair.far_cosine is not None else "—",
+        "far_p": prob(pair.far_p_model),
+    }
+
+
+def show_embedding(corpus: Corpus) -> tuple[str, str, int] | None:
+    """Counting gives an unseen pair 0; a tiny embedding model, trained now on this corpus, shares across words."""
+    st.subheader(t("ngram.emb.header"))
+    st.caption(t("ngram.emb.intro"))
+    code = lang()
+    c1, c2 = st.columns([3, 1])
+    pair_text = linked(
+        c1.text_input,
+        t("ngram.field.pair"),
+        key=f"ngram_pair_{code}",
+        default=t("ngram.default.pair"),
+        help=t("ngram.pair_help"),
+        max_chars=caps.MAX_TEXT_CHARS,
+    )
+    seed_raw = linked(
+        c2.number_input,
+        t("ngram.field.emb_seed"),
+        key="ngram_emb_seed",
+        default=0,
+        min_value=0,
+        max_value=caps.MAX_SEED,
+        step=1,
+        help=t("ngram.emb_seed_help"),
+    )
+    try:
+        previous, word = parse_pair(pair_text, corpus)
+        config = EmbeddingConfig(corpus=corpus, seed=parse_seed(seed_raw))
+        model = cached_embedding(config)
+    except InputError as err:
+        show_error(err)
+        return None
+    pair = pair_view(model, previous, word)
+    words = _pair_words(pair)
+    m1, m2, m3 = st.columns(3)
+    m1.metric(t("ngram.emb.metric_count", **words), words["p_count"])
+    m2.metric(t("ngram.emb.metric_model", **words), words["p_model"])
+    if pair.nearest is not None:
+        m3.metric(t("ngram.emb.metric_near", **words), f"{pair.nearest} ({words['cos']})")
+    # The text is chosen by the core's verdict: seen pair, unseen and lifted above 1/V, or unseen and not.
+    st.markdown(t(f"ngram.emb.{pair.verdict}", **words))
+    if pair.far is not None and pair.verdict != "seen":
+        st.markdown(t("ngram.emb.far", **words))
+    specs = embedding_specs(config, previous, word, code)
+    st.markdown(f"**{t('ngram.chart.emb_points_title', word=words['word'])}**")
+    show_chart(specs["points"])
+    st.markdown(f"**{t('ngram.chart.emb_bars_title', word=words['word'])}**")
+    show_chart(specs["bars"])
+    st.caption(
+        t(
+            "ngram.emb.model",
+            E=EMB_E,
+            steps=model.steps,
+            pairs=model.pairs,
+            seed=config.seed,
+            loss_start=num(model.loss_start),
+            loss_end=num(model.loss_end),
+            l2=num(EMB_L2),
+        )
+    )
+    return previous, word, config.seed
+
+
 # --- the page -------------------------------------------------------------------------------------
 
 page_header("ngram")
@@ -371,6 +527,7 @@ if corpus is not None and sentence is not None:
     show_sparsity(corpus, config, sentence)
 if config is not None and sentence is not None:
     show_window(config, sentence)
-notice_list([f"ngram.notice.{k}" for k in ("cont", "zero", "sparse", "smooth", "window")])
+pair = show_embedding(corpus) if corpus is not None else None
+notice_list([f"ngram.notice.{k}" for k in ("cont", "zero", "sparse", "smooth", "window", "emb")])
 if config is not None:
-    code_expander(script(config, prefix, sentence), file_name="next_token_counts.py")
+    code_expander(script(config, prefix, sentence, pair), file_name="next_token_counts.py")

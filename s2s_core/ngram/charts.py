@@ -20,9 +20,13 @@ MODEL_COLORS = ["#3b6fd6", "#f58518"]  # MLE, add-k
 
 def _model_color(df: pd.DataFrame, title: str) -> alt.Color:
     models = list(dict.fromkeys(df["model"]))
-    return alt.Color("model:N", title=title, sort=models,
-                     scale=alt.Scale(domain=models, range=MODEL_COLORS[: len(models)]),
-                     legend=alt.Legend(orient="top", title=None))
+    return alt.Color(
+        "model:N",
+        title=title,
+        sort=models,
+        scale=alt.Scale(domain=models, range=MODEL_COLORS[: len(models)]),
+        legend=alt.Legend(orient="top", title=None),
+    )
 
 
 def continuation_chart(df: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
@@ -34,8 +38,11 @@ def continuation_chart(df: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
     )
     bars = base.mark_bar().encode(
         color=_model_color(df, labels["model"]),
-        tooltip=[alt.Tooltip("word:N", title=labels["word"]), alt.Tooltip("model:N", title=labels["model"]),
-                 alt.Tooltip("prob:Q", title=labels["prob"], format=NUM_D3)],
+        tooltip=[
+            alt.Tooltip("word:N", title=labels["word"]),
+            alt.Tooltip("model:N", title=labels["model"]),
+            alt.Tooltip("prob:Q", title=labels["prob"], format=NUM_D3),
+        ],
     )
     text = base.mark_text(dy=-7, fontSize=11).encode(text=alt.Text("prob:Q", format=NUM_D3))
     return alt.layer(bars, text, data=df).properties(height=300, width="container", title=labels["cont_title"])
@@ -45,24 +52,31 @@ def factors_chart(df: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
     """One bar per factor of the product; a zero factor is marked red (it zeroes the whole product)."""
     angle = 0 if df["i"].nunique() <= 5 else -35  # long sentences: slanted labels instead of hidden ones
     base = alt.Chart().encode(
-        x=alt.X("pos:N", title=labels["position"], sort=alt.SortField("i"),
-                axis=alt.Axis(labelAngle=angle, labelLimit=90)),
+        x=alt.X(
+            "pos:N", title=labels["position"], sort=alt.SortField("i"), axis=alt.Axis(labelAngle=angle, labelLimit=90)
+        ),
         xOffset=alt.XOffset("model:N", sort=None),
         y=alt.Y("prob:Q", title=labels["prob"], scale=alt.Scale(domain=[0, 1])),
     )
     bars = base.mark_bar().encode(
         color=_model_color(df, labels["model"]),
-        tooltip=[alt.Tooltip("pos:N", title=labels["position"]), alt.Tooltip("model:N", title=labels["model"]),
-                 alt.Tooltip("label:N", title=labels["ratio"]),
-                 alt.Tooltip("prob:Q", title=labels["prob"], format=NUM_D3)],
+        tooltip=[
+            alt.Tooltip("pos:N", title=labels["position"]),
+            alt.Tooltip("model:N", title=labels["model"]),
+            alt.Tooltip("label:N", title=labels["ratio"]),
+            alt.Tooltip("prob:Q", title=labels["prob"], format=NUM_D3),
+        ],
     )
     # Field-driven colours instead of alt.condition: same picture, far less Altair overhead per rerun.
     text = base.mark_text(dy=-7, fontSize=11, fontWeight="bold").encode(
         text=alt.Text("label:N"),
         color=alt.Color("zero:N", scale=alt.Scale(domain=[True, False], range=[ZERO_COLOR, "gray"]), legend=None),
     )
-    return alt.layer(bars, text, data=df).resolve_scale(color="independent").properties(
-        height=330, width="container", title=labels["factors_title"])
+    return (
+        alt.layer(bars, text, data=df)
+        .resolve_scale(color="independent")
+        .properties(height=330, width="container", title=labels["factors_title"])
+    )
 
 
 def sparsity_chart(df: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
@@ -72,10 +86,12 @@ def sparsity_chart(df: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
         y=alt.Y("share:Q", title=labels["share"], scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%")),
     )
     bars = base.mark_bar().encode(
-        color=alt.Color("current:N", scale=alt.Scale(domain=[True, False], range=["#3b6fd6", "#9db7ea"]),
-                        legend=None),
-        tooltip=[alt.Tooltip("n:O", title=labels["n"]), alt.Tooltip("label:N", title=labels["unseen"]),
-                 alt.Tooltip("share:Q", title=labels["share"], format=PCT_D3)],
+        color=alt.Color("current:N", scale=alt.Scale(domain=[True, False], range=["#3b6fd6", "#9db7ea"]), legend=None),
+        tooltip=[
+            alt.Tooltip("n:O", title=labels["n"]),
+            alt.Tooltip("label:N", title=labels["unseen"]),
+            alt.Tooltip("share:Q", title=labels["share"], format=PCT_D3),
+        ],
     )
     text = base.mark_text(dy=-7, fontSize=12).encode(text=alt.Text("label:N"))
     return alt.layer(bars, text, data=df).properties(height=260, width="container", title=labels["sparsity_title"])
@@ -89,15 +105,131 @@ def window_chart(df: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
         y=alt.Y("model:N", title=None, sort=None, axis=alt.Axis(labelLimit=160)),
     )
     cells = base.mark_rect(stroke="white", strokeWidth=2).encode(
-        color=alt.Color("seen:N", title=None, sort=states,
-                        scale=alt.Scale(domain=states, range=["#3b6fd6", "#d9d9d9", "#f58518"]),
-                        legend=alt.Legend(orient="top", title=None)),
-        tooltip=[alt.Tooltip("model:N", title=labels["model"]), alt.Tooltip("word:N", title=labels["word"]),
-                 alt.Tooltip("seen:N", title=" ")],
+        color=alt.Color(
+            "seen:N",
+            title=None,
+            sort=states,
+            scale=alt.Scale(domain=states, range=["#3b6fd6", "#d9d9d9", "#f58518"]),
+            legend=alt.Legend(orient="top", title=None),
+        ),
+        tooltip=[
+            alt.Tooltip("model:N", title=labels["model"]),
+            alt.Tooltip("word:N", title=labels["word"]),
+            alt.Tooltip("seen:N", title=" "),
+        ],
     )
     text = base.mark_text(fontSize=12).encode(
         text=alt.Text("word:N"),
         color=alt.Color("seen:N", scale=alt.Scale(domain=states, range=["white", "black", "black"]), legend=None),
     )
-    return alt.layer(cells, text, data=df).resolve_scale(color="independent").properties(
-        height=alt.Step(34), width="container", title=labels["window_title"])
+    return (
+        alt.layer(cells, text, data=df)
+        .resolve_scale(color="independent")
+        .properties(height=alt.Step(34), width="container", title=labels["window_title"])
+    )
+
+
+# Roles of the embedding picture: the learner's word in the target colour, the nearest token seen before the next
+# word in the source colour (the house palette), one pointing away and the rest in greys; shapes differ too.
+EMB_ROLE_COLORS = {
+    "previous": "#D55E00",
+    "nearest": "#2C7FB8",
+    "far": "#6F6F6F",
+    "before": "#7FB2D5",
+    "other": "#B0B0B0",
+}
+EMB_ROLE_SHAPES = {
+    "previous": "diamond",
+    "nearest": "square",
+    "far": "triangle-up",
+    "before": "circle",
+    "other": "circle",
+}
+EMB_METHOD_COLORS = ["#3b6fd6", "#B8588F"]  # counting (as the MLE bars above), the embedding model
+
+
+def embedding_chart(df: pd.DataFrame, labels: dict[str, str]) -> alt.LayerChart:
+    """Every previous token's 2-number vector as a point; arrows from the centre to the learner's word, the
+    nearest token seen before the next word, and one pointing away: the angle between arrows is the cosine."""
+    roles = [r for r in ("previous", "nearest", "far", "before", "other") if r in set(df["role"])]
+    role_labels = [df.loc[df["role"] == r, "role_label"].iloc[0] for r in roles]
+    lim = float(max(df["x"].abs().max(), df["y"].abs().max(), 1e-9)) * 1.15
+    x = alt.X("x:Q", title=labels["emb_axis_1"], scale=alt.Scale(domain=[-lim, lim]))
+    y = alt.Y("y:Q", title=labels["emb_axis_2"], scale=alt.Scale(domain=[-lim, lim]))
+    color = alt.Color(
+        "role_label:N",
+        title=None,
+        sort=role_labels,
+        scale=alt.Scale(domain=role_labels, range=[EMB_ROLE_COLORS[r] for r in roles]),
+        legend=alt.Legend(orient="bottom", columns=2, labelLimit=260),
+    )
+    shape = alt.Shape(
+        "role_label:N",
+        sort=role_labels,
+        legend=None,
+        scale=alt.Scale(domain=role_labels, range=[EMB_ROLE_SHAPES[r] for r in roles]),
+    )
+    arrows = (
+        alt.Chart()
+        .transform_filter("datum.order <= 2")
+        .transform_calculate(x0="0", y0="0")
+        .mark_rule(strokeWidth=2)
+        .encode(x="x0:Q", y="y0:Q", x2="x:Q", y2="y:Q", color=color)
+    )
+    tooltip = [
+        alt.Tooltip("token:N", title=labels["word"]),
+        alt.Tooltip("role_label:N", title=labels["emb_role"]),
+        alt.Tooltip("cosine:Q", title=labels["emb_cosine"], format=NUM_D3),
+    ]
+    points = (
+        alt.Chart()
+        .mark_point(filled=True, size=90, opacity=0.9)
+        .encode(x=x, y=y, color=color, shape=shape, tooltip=tooltip)
+    )
+    # Labels: the learner's word above-left and the nearest word below-right (their vectors are often close, which
+    # is the point), every other token to the right of its point, fainter.
+    label = alt.Chart().encode(x="x:Q", y="y:Q", text="token:N")
+    texts = [
+        label.transform_filter("datum.role == 'previous'").mark_text(
+            align="right", dx=-8, dy=-10, fontSize=13, fontWeight="bold", color=EMB_ROLE_COLORS["previous"]
+        ),
+        label.transform_filter("datum.role == 'nearest'").mark_text(
+            align="left", dx=8, dy=12, fontSize=13, fontWeight="bold", color=EMB_ROLE_COLORS["nearest"]
+        ),
+        label.transform_filter("datum.order >= 2").mark_text(align="left", dx=7, dy=-6, fontSize=11, opacity=0.75),
+    ]
+    # No chart title: the page writes it above the chart, where a phone can wrap it.
+    return alt.layer(arrows, points, *texts, data=df).properties(
+        height=380, width="container", description=labels["emb_points_desc"]
+    )
+
+
+def embedding_bars_chart(df: pd.DataFrame, uniform: float, labels: dict[str, str]) -> alt.LayerChart:
+    """P(word | token) by counting and by the model for the learner's word, the nearest and a far token; the dashed
+    line is a blind guess, 1/V."""
+    methods = list(dict.fromkeys(df["method"]))
+    rows = list(dict.fromkeys(df["row"]))
+    base = alt.Chart().encode(
+        y=alt.Y("row:N", title=None, sort=rows, axis=alt.Axis(labelLimit=220)),
+        yOffset=alt.YOffset("method:N", sort=methods),
+        x=alt.X("prob:Q", title=labels["prob"], scale=alt.Scale(domain=[0, 1])),
+    )
+    bars = base.mark_bar().encode(
+        color=alt.Color(
+            "method:N",
+            title=None,
+            sort=methods,
+            scale=alt.Scale(domain=methods, range=EMB_METHOD_COLORS[: len(methods)]),
+            legend=alt.Legend(orient="top"),
+        ),
+        tooltip=[
+            alt.Tooltip("row:N", title=labels["word"]),
+            alt.Tooltip("method:N", title=labels["model"]),
+            alt.Tooltip("prob:Q", title=labels["prob"], format=NUM_D3),
+        ],
+    )
+    text = base.mark_text(align="left", dx=4, fontSize=11).encode(text="label:N")
+    guess = alt.Chart(pd.DataFrame({"u": [uniform]})).mark_rule(strokeDash=[4, 3], color="#6F6F6F").encode(x="u:Q")
+    return alt.layer(bars, text, guess, data=df).properties(
+        height=alt.Step(22), width="container", description=labels["emb_bars_desc"]
+    )  # titled by the page

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from s2s_core.fmt import DIGITS
+from s2s_core.fmt import DIGITS, script_defs
+from s2s_core.ngram import embedding as emb
 from s2s_core.ngram.compute import MAX_N, NgramConfig
 from s2s_core.ngram.counting import Sentence
 
@@ -83,13 +84,79 @@ for m in range(1, min({max_n}, longest) + 1):
     print(f"unseen {{m}}-grams: {{unseen}}/{{len(grams_m)}}")
 """
 
+_EMBEDDING = """
+# 4) Counting vs a tiny embedding model: P(next | previous) = softmax(U e(previous) + b), trained right here.
+{defs}
 
-def script(config: NgramConfig, prefix: Sentence | None, sentence: Sentence | None) -> str:
-    """A self-contained script; a part whose input is invalid (None) is left out."""
+
+def prob(p):
+    return sci(p) if p < 1e-4 else num(p)
+
+
+previous_word, next_word, SEED = {previous!r}, {word!r}, {seed}
+E, STEPS, LR, L2, INIT_SCALE = {E}, {steps}, {lr!r}, {l2!r}, {init!r}
+words = list(dict.fromkeys(w for s in corpus for w in s))
+prev_tokens, next_tokens = [SOS] + words, words + [EOS]
+pair_counts = torch.zeros(len(prev_tokens), len(next_tokens), dtype=torch.float64)  # (A, V) c(previous, next)
+for g, c in count(2).items():
+    pair_counts[prev_tokens.index(g[0]), next_tokens.index(g[1])] = c
+gen = torch.Generator().manual_seed(SEED)
+vectors = (torch.randn(len(prev_tokens), E, generator=gen, dtype=torch.float64) * INIT_SCALE).requires_grad_()
+U = (torch.randn(len(next_tokens), E, generator=gen, dtype=torch.float64) * INIT_SCALE).requires_grad_()
+b = torch.zeros(len(next_tokens), dtype=torch.float64, requires_grad=True)
+opt = torch.optim.Adam([vectors, U, b], lr=LR, foreach=False)  # the page writes these steps out by hand
+N = pair_counts.sum()
+for _ in range(STEPS):
+    opt.zero_grad()
+    log_p = torch.log_softmax(vectors @ U.T + b, dim=1)  # (A, E) @ (E, V) + (V,) -> (A, V)
+    loss = -(pair_counts * log_p).sum() / N + L2 * (vectors.pow(2).sum() + U.pow(2).sum())
+    loss.backward()
+    opt.step()
+with torch.no_grad():
+    probs = torch.softmax(vectors @ U.T + b, dim=1)  # (A, V)
+    unit = vectors / vectors.norm(dim=1, keepdim=True)  # (A, E)
+    cosine = unit @ unit.T  # (A, A): 1 = the same direction
+i, j = prev_tokens.index(previous_word), next_tokens.index(next_word)
+print("counting P(next | previous):", prob((pair_counts[i, j] / pair_counts[i].sum()).item()))
+print("embedding model P(next | previous):", prob(probs[i, j].item()))
+print("blind guess 1/V:", prob(1 / len(next_tokens)))
+others = [a for a in range(len(prev_tokens)) if a != i]
+seen = [a for a in others if pair_counts[a, j] > 0]  # tokens the corpus has right before next_word
+unseen = [a for a in others if pair_counts[a, j] == 0]
+if seen:
+    near = max(seen, key=lambda a: cosine[i, a].item())
+    print("nearest seen before next:", prev_tokens[near], num(cosine[i, near].item()), prob(probs[near, j].item()))
+if unseen:
+    far = min(unseen, key=lambda a: cosine[i, a].item())
+    print("pointing away:", prev_tokens[far], num(cosine[i, far].item()), prob(probs[far, j].item()))
+"""
+
+
+def script(
+    config: NgramConfig,
+    prefix: Sentence | None,
+    sentence: Sentence | None,
+    pair: tuple[str, str, int] | None = None,
+) -> str:
+    """A self-contained script; a part whose input is invalid (None) is left out. pair = (previous word, next word,
+    model seed) for the embedding part."""
     corpus = "[\n" + "".join(f"    {list(s)!r},\n" for s in config.corpus) + "]"
     out = _HEAD.format(corpus=corpus, n=config.n, smoothing=config.smoothing, k=config.k)
     if prefix is not None:
         out += _PREFIX.format(prefix=repr(tuple(prefix)), digits=DIGITS)
     if sentence is not None:
         out += _SENTENCE.format(sentence=repr(tuple(sentence)), max_n=MAX_N, digits=DIGITS)
+    if pair is not None:
+        previous, word, seed = pair
+        out += _EMBEDDING.format(
+            defs=script_defs("num", "sci"),
+            previous=previous,
+            word=word,
+            seed=seed,
+            E=emb.E,
+            steps=emb.STEPS,
+            lr=emb.LR,
+            l2=emb.L2,
+            init=emb.INIT_SCALE,
+        )
     return out

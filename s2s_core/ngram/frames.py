@@ -12,6 +12,7 @@ import pandas as pd
 
 from s2s_core.fmt import num, prob, rounded, short
 from s2s_core.ngram.compute import ContinuationResult, SentenceResult
+from s2s_core.ngram.embedding import EmbeddingModel, PairResult
 from s2s_core.ngram.sparsity import SparsityResult, WindowResult
 
 
@@ -31,8 +32,9 @@ def continuation_frame(res: ContinuationResult) -> pd.DataFrame:
 CHART_TOP = 12  # continuation bars drawn; the table lists them all
 
 
-def continuation_long(res: ContinuationResult, smoothing: bool, names: dict[str, str],
-                      top: int = CHART_TOP) -> pd.DataFrame:
+def continuation_long(
+    res: ContinuationResult, smoothing: bool, names: dict[str, str], top: int = CHART_TOP
+) -> pd.DataFrame:
     """Bars for the chart: the `top` most frequent seen words (MLE, and add-k beside it when smoothing
     is on), plus one bar for any single unseen word (0 without smoothing)."""
     rows = []
@@ -40,7 +42,7 @@ def continuation_long(res: ContinuationResult, smoothing: bool, names: dict[str,
     words = list(res.words[:top]) + ([names["unseen_each"]] if extra else [])
     mle = [float(p) for p in res.probs_mle[:top]] + ([0.0] if extra else [])
     addk = [float(p) for p in res.probs_addk[:top]] + ([res.unseen_prob_addk] if extra else [])
-    for w, pm, pa in zip(words, mle, addk):
+    for w, pm, pa in zip(words, mle, addk, strict=True):
         rows.append({"word": w, "model": names["mle"], "prob": pm})
         if smoothing:
             rows.append({"word": w, "model": names["addk"], "prob": pa})
@@ -50,7 +52,7 @@ def continuation_long(res: ContinuationResult, smoothing: bool, names: dict[str,
 def factors_frame(res: SentenceResult, smoothing: bool) -> pd.DataFrame:
     """One row per factor P(w_i | history): the counts, the ratio, the probability used and its log."""
     rows = []
-    for i, (f, p) in enumerate(zip(res.factors, res.probs.tolist()), start=1):
+    for i, (f, p) in enumerate(zip(res.factors, res.probs.tolist(), strict=True), start=1):
         rows.append(
             {
                 "i": i,
@@ -73,8 +75,16 @@ def factors_long(res: SentenceResult, smoothing: bool, names: dict[str, str]) ->
     rows = []
     for i, f in enumerate(res.factors, start=1):
         pos = f"{i}. {f.word}"
-        rows.append({"pos": pos, "i": i, "model": names["mle"], "prob": float(res.probs_mle[i - 1]),
-                     "label": f"{f.count}/{f.history_count}", "zero": float(res.probs_mle[i - 1]) == 0.0})
+        rows.append(
+            {
+                "pos": pos,
+                "i": i,
+                "model": names["mle"],
+                "prob": float(res.probs_mle[i - 1]),
+                "label": f"{f.count}/{f.history_count}",
+                "zero": float(res.probs_mle[i - 1]) == 0.0,
+            }
+        )
         if smoothing:
             p = float(res.probs_addk[i - 1])
             # short(): the add-k bars sit beside the ratio bars and their labels must not collide on a phone.
@@ -90,7 +100,7 @@ def sparsity_frame(res: SparsityResult, current_n: int | None) -> pd.DataFrame:
             "unseen": list(res.unseen),
             "total": list(res.totals),
             "share": list(res.shares),
-            "label": [f"{u}/{t}" for u, t in zip(res.unseen, res.totals)],
+            "label": [f"{u}/{t}" for u, t in zip(res.unseen, res.totals, strict=True)],
             "current": [n == current_n for n in res.ns],
             "grams": [", ".join("(" + " ".join(g) + ")" for g in gs) or "—" for gs in res.unseen_grams],
             "distinct": list(res.distinct_in_corpus),
@@ -100,15 +110,32 @@ def sparsity_frame(res: SparsityResult, current_n: int | None) -> pd.DataFrame:
 
 def window_frame(res: WindowResult, names: dict[str, str]) -> pd.DataFrame:
     """One row per (model, earlier word): can that model read the word when predicting the target?"""
-    models = [(names["ngram"], res.ngram_visible), (names["ffnn"], res.ngram_visible),
-              (names["rnn"], tuple(True for _ in res.before))]
+    models = [
+        (names["ngram"], res.ngram_visible),
+        (names["ffnn"], res.ngram_visible),
+        (names["rnn"], tuple(True for _ in res.before)),
+    ]
     rows = []
     for model, visible in models:
-        for i, (word, v) in enumerate(zip(res.before, visible), start=1):
-            rows.append({"model": model, "pos": f"{i}. {word}", "i": i, "word": word,
-                         "seen": names["sees"] if v else names["blind"]})
-        rows.append({"model": model, "pos": f"{len(res.before) + 1}. {res.target}", "i": len(res.before) + 1,
-                     "word": f"{res.target} ?", "seen": names["target"]})
+        for i, (word, v) in enumerate(zip(res.before, visible, strict=True), start=1):
+            rows.append(
+                {
+                    "model": model,
+                    "pos": f"{i}. {word}",
+                    "i": i,
+                    "word": word,
+                    "seen": names["sees"] if v else names["blind"],
+                }
+            )
+        rows.append(
+            {
+                "model": model,
+                "pos": f"{len(res.before) + 1}. {res.target}",
+                "i": len(res.before) + 1,
+                "word": f"{res.target} ?",
+                "seen": names["target"],
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -125,3 +152,55 @@ def log_sum_text(res: SentenceResult) -> str:
     The minus signs are the formula's operators (as in "1 − z" elsewhere); each term is num(−log p)."""
     terms = [num(-math.log(p)) if p > 0 else "∞" for p in res.probs.tolist()]
     return "−" + " − ".join(terms) if terms else ""
+
+
+# --- counting vs the tiny embedding model ---------------------------------------------------------------
+
+EMB_ROLES = ("previous", "nearest", "far", "before", "other")  # drawing order of the roles, most important first
+
+
+def embedding_points_frame(model: EmbeddingModel, pair: PairResult, names: dict[str, str]) -> pd.DataFrame:
+    """One row per previous token: its 2-number vector, its cosine to the learner's previous word, and its role:
+    the learner's word, the nearest / a far token seen or not seen before the next word, other tokens."""
+    i = model.previous.index(pair.previous)
+    j = model.following.index(pair.word)
+    rows = []
+    for a, token in enumerate(model.previous):
+        if token == pair.previous:
+            role = "previous"
+        elif token == pair.nearest:
+            role = "nearest"
+        elif token == pair.far:
+            role = "far"
+        else:
+            role = "before" if model.counts[a, j] > 0 else "other"
+        x, y = (float(v) for v in model.vectors[a])
+        rows.append(
+            {
+                "token": token,
+                "x": x,
+                "y": y,
+                "role": role,
+                "role_label": names[f"emb_role_{role}"],
+                "cosine": float(model.cosine[i, a]),
+                "order": EMB_ROLES.index(role),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def embedding_bars_frame(pair: PairResult, names: dict[str, str]) -> pd.DataFrame:
+    """P(word | token) by counting and by the model, for the learner's previous word, the nearest token seen before
+    the word, and one pointing away (when they exist)."""
+    rows = []
+    for role, token, p_count, p_model in (
+        ("previous", pair.previous, pair.p_count, pair.p_model),
+        ("nearest", pair.nearest, pair.nearest_p_count, pair.nearest_p_model),
+        ("far", pair.far, 0.0, pair.far_p_model),
+    ):
+        if token is None:
+            continue
+        row = f"{token} · {names[f'emb_short_{role}']}"
+        rows.append({"row": row, "method": names["emb_counting"], "prob": p_count, "label": prob(p_count)})
+        rows.append({"row": row, "method": names["emb_model"], "prob": p_model, "label": prob(p_model)})
+    return pd.DataFrame(rows, columns=["row", "method", "prob", "label"])

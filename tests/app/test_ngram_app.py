@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from s2s_core.fmt import num
 from s2s_core.fmt import prob as fmt_prob
 from s2s_core.ngram import continuations, parse_config, parse_sentence, sentence_probability
+from s2s_core.ngram.compute import parse_corpus
+from s2s_core.ngram.embedding import EmbeddingConfig, pair_view, train
 from s2s_core.ngram.frames import product_text
 from s2s_ui.catalog import translate
 from tests.app.conftest import all_text, open_page
@@ -104,3 +107,45 @@ def test_switching_language_swaps_the_default_corpus():
     assert not at.exception
     assert translate("en", "ngram.title") in all_text(at)
     assert at.text_area(key="ngram_corpus_en").value == translate("en", "ngram.default.corpus")
+
+
+def test_counting_vs_the_tiny_embedding_model(lang):
+    at = open_page("ngram", lang)
+    assert not at.exception
+    corpus = parse_corpus(translate(lang, "ngram.default.corpus"))
+    model = train(EmbeddingConfig(corpus, 0))
+    pair = pair_view(model, "made", "rice")  # the English default pair
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics[translate(lang, "ngram.emb.metric_count", word="rice", prev="made")] == "0"
+    assert metrics[translate(lang, "ngram.emb.metric_model", word="rice", prev="made")] == fmt_prob(pair.p_model)
+    assert pair.verdict == "borrowed"
+    text = all_text(at)
+    assert f"“{pair.nearest}”" in text and fmt_prob(pair.nearest_p_model) in text
+    assert (
+        translate(
+            lang,
+            "ngram.emb.far",
+            far=pair.far,
+            word="rice",
+            prev="made",
+            far_cos=num(pair.far_cosine),
+            far_p=fmt_prob(pair.far_p_model),
+        )
+        in text
+    )
+    # A pair the corpus has: the "seen" text, with its count ratio.
+    at.text_input(key="ngram_pair_en").input("ate rice").run()
+    seen = pair_view(model, "ate", "rice")
+    assert seen.verdict == "seen" and fmt_prob(seen.p_count) in all_text(at)
+    # A word the model has no vector for: the message names the field, the rest of the page still works.
+    at.text_input(key="ngram_pair_en").input("made pizza").run()
+    assert not at.exception
+    assert translate(lang, "ngram.field.pair") in _errors(at)
+    assert translate(lang, "ngram.sent.header") in all_text(at)
+    # Another seed: another model, the same kind of picture.
+    at.text_input(key="ngram_pair_en").input("made rice").run()
+    at.number_input(key="ngram_emb_seed").set_value(2).run()
+    other = pair_view(train(EmbeddingConfig(corpus, 2)), "made", "rice")
+    assert {m.label: m.value for m in at.metric}[
+        translate(lang, "ngram.emb.metric_model", word="rice", prev="made")
+    ] == fmt_prob(other.p_model)

@@ -10,9 +10,12 @@ import sys
 
 import pytest
 
+from s2s_core.fmt import num, prob
 from s2s_core.ngram import continuations, parse_config, parse_prefix, parse_sentence, sentence_probability, sparsity
 from s2s_core.ngram.code import script
+from s2s_core.ngram.compute import parse_corpus
 from s2s_core.ngram.counting import vocabulary
+from s2s_core.ngram.embedding import EmbeddingConfig, pair_view, train
 from s2s_ui.catalog import translate
 
 
@@ -71,3 +74,18 @@ def test_script_with_invalid_parts_left_out_still_runs(tmp_path):
     config = parse_config("he said \"hi\" {x}\nshe said ''' \\ bye", 2, False, 1.0)
     out = run(script(config, None, None), tmp_path)
     assert int(out["V"]) == len(vocabulary(config.corpus)) == 10 and "continuations" not in out
+
+
+@pytest.mark.parametrize(("lang", "seed"), [("ko", 0), ("en", 5)])
+def test_script_trains_the_same_embedding_model(lang, seed, tmp_path):
+    config = parse_config(translate(lang, "ngram.default.corpus"), 3, False, 1.0)
+    previous, word = translate(lang, "ngram.default.pair").split()
+    out = run(script(config, None, None, (previous, word, seed)), tmp_path)
+    pair = pair_view(
+        train(EmbeddingConfig(parse_corpus(translate(lang, "ngram.default.corpus")), seed)), previous, word
+    )
+    assert out["counting P(next | previous)"] == prob(pair.p_count)
+    assert out["embedding model P(next | previous)"] == prob(pair.p_model)
+    assert out["blind guess 1/V"] == prob(pair.uniform)
+    assert out["nearest seen before next"] == f"{pair.nearest} {num(pair.nearest_cosine)} {prob(pair.nearest_p_model)}"
+    assert out["pointing away"] == f"{pair.far} {num(pair.far_cosine)} {prob(pair.far_p_model)}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import math
 
+import numpy as np
 import pytest
 import torch
 from hypothesis import given, settings
@@ -21,11 +22,35 @@ from s2s_core.ngram import (
     sparsity,
     window_view,
 )
-from s2s_core.ngram.charts import continuation_chart, factors_chart, sparsity_chart, window_chart
+from s2s_core.ngram.charts import (
+    continuation_chart,
+    embedding_bars_chart,
+    embedding_chart,
+    factors_chart,
+    sparsity_chart,
+    window_chart,
+)
+from s2s_core.ngram.compute import parse_corpus
 from s2s_core.ngram.counting import count_ngrams, history_counts, ngrams, vocabulary
+from s2s_core.ngram.embedding import (
+    BETAS,
+    L2,
+    LR,
+    MAX_WORDS,
+    STEPS,
+    EmbeddingConfig,
+    adam_step,
+    bigram_counts,
+    pair_view,
+    parse_pair,
+    parse_seed,
+    train,
+)
 from s2s_core.ngram.frames import (
     continuation_frame,
     continuation_long,
+    embedding_bars_frame,
+    embedding_points_frame,
     factors_frame,
     factors_long,
     log_sum_text,
@@ -345,3 +370,132 @@ def test_anything_is_a_config_or_an_input_error(corpus, n, smoothing, k, prefix,
     ):
         with contextlib.suppress(InputError):
             fn()
+
+
+# --- counting vs the tiny embedding model -------------------------------------------------------------------
+
+# "dog" and "cat" are both followed by "ran"; only "cat" was ever followed by "sat". "bus" behaves like "car".
+SIMILAR = "the cat ran\nthe dog ran\nthe cat sat\na car stopped\na bus stopped\na car honked"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_embedding_model_gives_an_unseen_pair_a_share_through_a_similar_word(seed):
+    model = train(EmbeddingConfig(parse_corpus(SIMILAR), seed))
+    dog, bus = pair_view(model, "dog", "sat"), pair_view(model, "bus", "sat")
+    assert dog.count == bus.count == 0 and dog.p_count == bus.p_count == 0  # counting: both never seen
+    assert dog.p_model > dog.uniform  # the model: more than a blind guess over V ...
+    assert dog.p_model > 2 * bus.p_model  # ... and far more than for a word used differently
+    assert dog.nearest == "cat" and dog.nearest_cosine > 0.5  # the similar word that was seen before "sat"
+    assert dog.nearest_cosine > pair_view(model, "bus", "sat").nearest_cosine
+    # The verdict that picks the page's text follows the same numbers.
+    assert (dog.verdict, bus.verdict) == ("borrowed", "weak")
+    assert pair_view(model, "cat", "sat").verdict == "seen"
+
+
+def test_embedding_model_is_deterministic_for_a_seed_and_bounded():
+    corpus = parse_corpus(SIMILAR)
+    a, b = train(EmbeddingConfig(corpus, 3)), train(EmbeddingConfig(corpus, 3))
+    assert torch.equal(a.vectors, b.vectors) and torch.equal(a.probs, b.probs)
+    assert not torch.equal(a.vectors, train(EmbeddingConfig(corpus, 4)).vectors)
+    assert a.steps == STEPS and a.loss_end < a.loss_start
+    assert torch.allclose(a.probs.sum(dim=1), torch.ones(len(a.previous), dtype=torch.float64))
+    assert bool((a.probs > 0).all())  # a softmax never gives exactly 0
+    assert torch.allclose(a.cosine.diagonal(), torch.ones(len(a.previous), dtype=torch.float64))
+
+
+def test_embedding_counts_are_the_bigram_counts():
+    corpus = parse_corpus(SIMILAR)
+    previous, following, counts = bigram_counts(corpus)
+    assert previous[0] == "<sos>" and following[-1] == "<eos>"
+    expected = count_ngrams(corpus, 2)
+    assert {(previous[i], following[j]): int(c) for (i, j), c in np.ndenumerate(counts.numpy()) if c} == expected
+    seen = pair_view(train(EmbeddingConfig(corpus, 0)), "cat", "sat")
+    assert (seen.count, seen.previous_count, seen.p_count) == (1, 2, 0.5)
+
+
+def test_hand_written_adam_equals_torch_optim_adam():
+    _, _, counts = bigram_counts(parse_corpus(SIMILAR))
+    g = torch.Generator().manual_seed(1)
+    start = [torch.randn(*counts.shape, generator=g, dtype=torch.float64) * 0.1 for _ in range(2)]
+
+    def run(step_fn):
+        params = [p.clone().requires_grad_(True) for p in start]
+        for step in range(1, 51):
+            for p in params:
+                p.grad = None
+            loss = -(counts * torch.log_softmax(params[0] @ params[1].T, dim=1)).sum() + L2 * params[0].pow(2).sum()
+            loss.backward()
+            step_fn(params, step)
+        return params
+
+    state: list = []
+
+    def hand(params, step):
+        if not state:
+            state.extend((torch.zeros_like(p), torch.zeros_like(p)) for p in params)
+        adam_step(params, state, step)
+
+    opt: list = []
+
+    def library(params, step):
+        if not opt:
+            opt.append(torch.optim.Adam(params, lr=LR, betas=BETAS, foreach=False))
+        opt[0].step()
+
+    for a, b in zip(run(hand), run(library), strict=True):
+        assert torch.equal(a, b)
+
+
+def test_embedding_inputs_and_caps():
+    corpus = parse_corpus(SIMILAR)
+    assert parse_pair(" dog  sat ", corpus) == ("dog", "sat")
+    for text, key in (
+        ("dog", "ngram.error.pair_count"),
+        ("the dog sat", "ngram.error.pair_count"),
+        ("dog zebra", "ngram.error.pair_unknown"),
+        ("<eos> sat", "ngram.error.reserved"),
+        ("", "errors.empty_text"),
+    ):
+        with pytest.raises(InputError) as err:
+            parse_pair(text, corpus)
+        assert (err.value.key, err.value.field) == (key, "ngram.field.pair"), text
+    with pytest.raises(InputError):
+        parse_seed(-1)
+    assert parse_seed("7") == 7
+    many = parse_corpus(
+        "\n".join(" ".join(f"w{i}" for i in range(r, min(r + 40, MAX_WORDS + 1))) for r in range(0, MAX_WORDS + 1, 40))
+    )
+    with pytest.raises(InputError) as err:
+        train(EmbeddingConfig(many, 0))
+    assert (err.value.key, err.value.field) == ("ngram.error.emb_vocab", "ngram.field.corpus")
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_default_pair_shows_the_point_on_the_default_corpus(lang):
+    corpus = parse_corpus(translate(lang, "ngram.default.corpus"))
+    pair = pair_view(train(EmbeddingConfig(corpus, 0)), *parse_pair(translate(lang, "ngram.default.pair"), corpus))
+    assert pair.count == 0 and pair.verdict == "borrowed" and pair.nearest_p_count > 0
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_embedding_frames_and_charts(lang):
+    labels = {k.removeprefix("ngram.chart."): v for k, v in load_catalog(lang).items() if k.startswith("ngram.chart.")}
+    corpus = parse_corpus(translate(lang, "ngram.default.corpus"))
+    model = train(EmbeddingConfig(corpus, 0))
+    pair = pair_view(model, *parse_pair(translate(lang, "ngram.default.pair"), corpus))
+    points = embedding_points_frame(model, pair, labels)
+    assert len(points) == len(model.previous)
+    roles = dict(zip(points["token"], points["role"], strict=True))
+    assert roles[pair.previous] == "previous" and roles[pair.nearest] == "nearest" and roles[pair.far] == "far"
+    bars = embedding_bars_frame(pair, labels)
+    assert list(bars["prob"]) == [
+        pair.p_count,
+        pair.p_model,
+        pair.nearest_p_count,
+        pair.nearest_p_model,
+        0.0,
+        pair.far_p_model,
+    ]
+    for chart in (embedding_chart(points, labels), embedding_bars_chart(bars, pair.uniform, labels)):
+        spec = chart.to_dict()  # validates against the Vega-Lite schema
+        assert spec["layer"] and spec["description"] in labels.values()

@@ -12,6 +12,12 @@ from s2s_core.bptt.compute import (
 )
 
 __all__ = [
-    "BpttConfig", "BpttResult", "CellGrad", "ClipResult", "backprop_through_time", "clip", "parse_config",
+    "BpttConfig",
+    "BpttResult",
+    "CellGrad",
+    "ClipResult",
+    "backprop_through_time",
+    "clip",
+    "parse_config",
     "parse_max_norm",
 ]

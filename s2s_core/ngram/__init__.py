@@ -14,7 +14,17 @@ from s2s_core.ngram.compute import (
 from s2s_core.ngram.sparsity import SparsityResult, WindowResult, sparsity, window_view
 
 __all__ = [
-    "ContinuationResult", "Factor", "NgramConfig", "SentenceResult", "SparsityResult", "WindowResult",
-    "continuations", "parse_config", "parse_prefix", "parse_sentence", "sentence_probability",
-    "sparsity", "window_view",
+    "ContinuationResult",
+    "Factor",
+    "NgramConfig",
+    "SentenceResult",
+    "SparsityResult",
+    "WindowResult",
+    "continuations",
+    "parse_config",
+    "parse_prefix",
+    "parse_sentence",
+    "sentence_probability",
+    "sparsity",
+    "window_view",
 ]

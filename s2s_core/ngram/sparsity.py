@@ -54,7 +54,7 @@ def sparsity(corpus: Corpus, sentence: Sentence) -> SparsityResult:
         ns=ns,
         totals=tuple(totals),
         unseen=tuple(unseen),
-        shares=tuple(u / t for u, t in zip(unseen, totals)),
+        shares=tuple(u / t for u, t in zip(unseen, totals, strict=True)),
         unseen_grams=tuple(grams_out),
         distinct_in_corpus=tuple(distinct),
     )
@@ -66,12 +66,12 @@ def window_view(sentence: Sentence, n: int) -> WindowResult:
     before = sentence[:-1]
     first_visible = len(before) - (n - 1)  # may be negative: then <sos> markers fill the window
     visible = tuple(i >= first_visible for i in range(len(before)))
-    history = ((SOS,) * max(0, -first_visible) + before[max(0, first_visible):]) if n > 1 else ()
+    history = ((SOS,) * max(0, -first_visible) + before[max(0, first_visible) :]) if n > 1 else ()
     return WindowResult(
         target=sentence[-1],
         before=before,
         ngram_visible=visible,
-        outside=tuple(w for w, v in zip(before, visible) if not v),
+        outside=tuple(w for w, v in zip(before, visible, strict=True) if not v),
         history=history,
         n=n,
     )

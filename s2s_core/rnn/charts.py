@@ -35,25 +35,54 @@ def unroll_chart(nodes: pd.DataFrame, edges: pd.DataFrame, labels: dict[str, str
     nodes = nodes.assign(fill=nodes["current"].map({True: CURRENT_FILL, False: OTHER_FILL}))
     # All text in one frame: node names on the nodes, words under the x nodes, weight names by the arrows.
     words = nodes[nodes["kind"] == "x"]
-    text = pd.concat([
-        pd.DataFrame({"x": nodes["x"], "y": nodes["y"], "text": nodes["label"], "color": "black"}),
-        pd.DataFrame({"x": words["x"], "y": words["y"] - 0.32, "text": words["token"], "color": "#333333"}),
-        pd.DataFrame({"x": edges["lx"] + (edges["weight"] == "W_x") * 0.1, "y": edges["ly"], "text": edges["weight"],
-                      "color": edges["color"]}),
-    ], ignore_index=True)
+    text = pd.concat(
+        [
+            pd.DataFrame({"x": nodes["x"], "y": nodes["y"], "text": nodes["label"], "color": "black"}),
+            pd.DataFrame({"x": words["x"], "y": words["y"] - 0.32, "text": words["token"], "color": "#333333"}),
+            pd.DataFrame(
+                {
+                    "x": edges["lx"] + (edges["weight"] == "W_x") * 0.1,
+                    "y": edges["ly"],
+                    "text": edges["weight"],
+                    "color": edges["color"],
+                }
+            ),
+        ],
+        ignore_index=True,
+    )
     # No legend: every arrow carries its weight's name in the weight's colour.
-    lines = alt.Chart(edges).mark_rule().encode(
-        x=alt.X("x:Q", scale=xs, axis=None), y=alt.Y("y:Q", scale=ys, axis=None), x2="x2:Q", y2="y2:Q",
-        color=alt.Color("color:N", scale=None),
-        strokeWidth=alt.StrokeWidth("width:Q", scale=None),
-        opacity=alt.Opacity("opacity:Q", scale=None),
+    lines = (
+        alt.Chart(edges)
+        .mark_rule()
+        .encode(
+            x=alt.X("x:Q", scale=xs, axis=None),
+            y=alt.Y("y:Q", scale=ys, axis=None),
+            x2="x2:Q",
+            y2="y2:Q",
+            color=alt.Color("color:N", scale=None),
+            strokeWidth=alt.StrokeWidth("width:Q", scale=None),
+            opacity=alt.Opacity("opacity:Q", scale=None),
+        )
     )
-    dots = alt.Chart(nodes).mark_circle(size=900, stroke="#555555", strokeWidth=1, opacity=1).encode(
-        x=alt.X("x:Q", scale=xs), y=alt.Y("y:Q", scale=ys), color=alt.Color("fill:N", scale=None),
-        tooltip=[alt.Tooltip("label:N", title=labels["node"]), alt.Tooltip("token:N", title=labels["token"])],
+    dots = (
+        alt.Chart(nodes)
+        .mark_circle(size=900, stroke="#555555", strokeWidth=1, opacity=1)
+        .encode(
+            x=alt.X("x:Q", scale=xs),
+            y=alt.Y("y:Q", scale=ys),
+            color=alt.Color("fill:N", scale=None),
+            tooltip=[alt.Tooltip("label:N", title=labels["node"]), alt.Tooltip("token:N", title=labels["token"])],
+        )
     )
-    texts = alt.Chart(text).mark_text(fontSize=12, limit=90).encode(
-        x=alt.X("x:Q", scale=xs), y=alt.Y("y:Q", scale=ys), text="text:N", color=alt.Color("color:N", scale=None),
+    texts = (
+        alt.Chart(text)
+        .mark_text(fontSize=12, limit=90)
+        .encode(
+            x=alt.X("x:Q", scale=xs),
+            y=alt.Y("y:Q", scale=ys),
+            text="text:N",
+            color=alt.Color("color:N", scale=None),
+        )
     )
     # No chart title: the page writes it above the chart, where a phone can wrap it.
     return (lines + dots + texts).properties(height=200, width="container")
@@ -73,11 +102,19 @@ def timeline_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.LayerChar
     cells = base.mark_rect(stroke="black").encode(
         color=alt.Color("value:Q", title="h", scale=alt.Scale(scheme="redblue", domain=[-1, 1], reverse=True)),
         strokeWidth=alt.StrokeWidth("outline:Q", scale=None),
-        tooltip=[alt.Tooltip("step:N", title=labels["step"]), alt.Tooltip("unit:N", title=labels["unit"]),
-                 alt.Tooltip("value:Q", title="h", format=NUM_D3)],
+        tooltip=[
+            alt.Tooltip("step:N", title=labels["step"]),
+            alt.Tooltip("unit:N", title=labels["unit"]),
+            alt.Tooltip("value:Q", title="h", format=NUM_D3),
+        ],
     )
-    text = with_cell_label(base, "value", "step").mark_text(fontSize=11).encode(
-        text=alt.Text("label:N"), color=alt.Color("ink:N", scale=None),
+    text = (
+        with_cell_label(base, "value", "step")
+        .mark_text(fontSize=11)
+        .encode(
+            text=alt.Text("label:N"),
+            color=alt.Color("ink:N", scale=None),
+        )
     )
     # The text's colour column is literal (scale=None): keep it off the heatmap's colour scale.
     return (cells + text).resolve_scale(color="independent").properties(height=alt.Step(26), width="container")
@@ -86,7 +123,7 @@ def timeline_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.LayerChar
 def step_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
     """One step's terms side by side per unit: the sum can leave (-1, 1), h_t = tanh(sum) cannot."""
     term_names = [labels[f"term_{i}"] for i in range(len(TERMS))]
-    frame = frame.assign(term=frame["term"].map(dict(zip(TERMS, term_names))))
+    frame = frame.assign(term=frame["term"].map(dict(zip(TERMS, term_names, strict=True))))
     return (
         alt.Chart(frame)
         .mark_bar()
@@ -94,11 +131,18 @@ def step_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
             x=alt.X("unit:N", title=labels["unit"], sort=None, axis=alt.Axis(labelAngle=0)),
             xOffset=alt.XOffset("term:N", sort=term_names),
             y=alt.Y("value:Q", title=labels["value"]),
-            color=alt.Color("term:N", title=None, sort=term_names,
-                            scale=alt.Scale(domain=term_names, range=list(TERM_COLORS)),
-                            legend=alt.Legend(orient="top", columns=3)),
-            tooltip=[alt.Tooltip("term:N", title=labels["term"]), alt.Tooltip("unit:N", title=labels["unit"]),
-                     alt.Tooltip("value:Q", title=labels["value"], format=NUM_D3)],
+            color=alt.Color(
+                "term:N",
+                title=None,
+                sort=term_names,
+                scale=alt.Scale(domain=term_names, range=list(TERM_COLORS)),
+                legend=alt.Legend(orient="top", columns=3),
+            ),
+            tooltip=[
+                alt.Tooltip("term:N", title=labels["term"]),
+                alt.Tooltip("unit:N", title=labels["unit"]),
+                alt.Tooltip("value:Q", title=labels["value"], format=NUM_D3),
+            ],
         )
         .properties(height=280, width="container")  # titled by the page (wraps on a phone)
     )

@@ -26,8 +26,15 @@ def timeline_frame(result: RnnResult, step: int) -> pd.DataFrame:
     rows = []
     for t in range(S):
         for i in range(H):
-            rows.append({"step": step_label(t, result.tokens[t]), "t": t + 1, "unit": unit_label(i),
-                         "value": float(result.h[t, i]), "current": t == step})
+            rows.append(
+                {
+                    "step": step_label(t, result.tokens[t]),
+                    "t": t + 1,
+                    "unit": unit_label(i),
+                    "value": float(result.h[t, i]),
+                    "current": t == step,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -35,7 +42,7 @@ def step_frame(result: RnnResult, step: int) -> pd.DataFrame:
     """The terms of one step per hidden unit: W_x·x_t, W_h·h_(t-1), b, their sum, and h_t = tanh(sum)."""
     parts = (result.wx[step], result.wh[step], result.weights.b, result.pre[step], result.h[step])
     rows = []
-    for term, values in zip(TERMS, parts):
+    for term, values in zip(TERMS, parts, strict=True):
         for i, v in enumerate(values.tolist()):
             rows.append({"term": term, "unit": unit_label(i), "value": float(v)})
     return pd.DataFrame(rows)
@@ -50,10 +57,12 @@ def unroll_frames(result: RnnResult, step: int) -> tuple[pd.DataFrame, pd.DataFr
         cur = t == step
         nodes.append({"x": t + 1, "y": 0, "label": f"x{t + 1}", "kind": "x", "current": cur, "token": result.tokens[t]})
         nodes.append({"x": t + 1, "y": 1, "label": f"h{t + 1}", "kind": "h", "current": cur, "token": ""})
-        edges.append({"x": t + 1, "y": 0.12, "x2": t + 1, "y2": 0.88, "weight": "W_x", "current": cur,
-                      "lx": t + 1.12, "ly": 0.5})
-        edges.append({"x": t + 0.12, "y": 1, "x2": t + 0.88, "y2": 1, "weight": "W_h", "current": cur,
-                      "lx": t + 0.5, "ly": 1.16})
+        edges.append(
+            {"x": t + 1, "y": 0.12, "x2": t + 1, "y2": 0.88, "weight": "W_x", "current": cur, "lx": t + 1.12, "ly": 0.5}
+        )
+        edges.append(
+            {"x": t + 0.12, "y": 1, "x2": t + 0.88, "y2": 1, "weight": "W_h", "current": cur, "lx": t + 0.5, "ly": 1.16}
+        )
     return pd.DataFrame(nodes), pd.DataFrame(edges)
 
 
@@ -96,7 +105,7 @@ def unit_expansion(result: RnnResult, step: int, unit: int) -> str:
     """One number of W_x·x_t written out: 'w·x + w·x + … = value' (rounded for reading)."""
     row = result.weights.W_x[unit].tolist()
     x = result.x[step].tolist()
-    parts = " + ".join(f"{_paren(a)}×{_paren(b)}" for a, b in zip(row, x))
+    parts = " + ".join(f"{_paren(a)}×{_paren(b)}" for a, b in zip(row, x, strict=True))
     return f"{parts} = {num(float(result.wx[step, unit]))}"
 
 
@@ -116,5 +125,9 @@ def repeated_tokens(tokens: tuple[str, ...]) -> list[tuple[str, list[int]]]:
 def squash_range(result: RnnResult, step: int) -> dict[str, str]:
     """Range of the sum and of h_t at one step (tanh squeezes the first into the second)."""
     pre, h = result.pre[step], result.h[step]
-    return {"lo": num(float(pre.min())), "hi": num(float(pre.max())),
-            "hlo": num(float(h.min())), "hhi": num(float(h.max()))}
+    return {
+        "lo": num(float(pre.min())),
+        "hi": num(float(pre.max())),
+        "hlo": num(float(h.min())),
+        "hhi": num(float(h.max())),
+    }

@@ -12,7 +12,6 @@ import torch
 from torch import nn
 
 from s2s_core import caps
-from s2s_core.errors import InputError
 from s2s_core.shapes.compute import ShapesResult
 from s2s_core.shapes.failures import call_error
 from s2s_core.shapes.model import make_layer, run_layer, seeded
@@ -55,8 +54,9 @@ def parse_bridge(layers: object, hidden: object) -> BridgeConfig:
     )
 
 
-def _bridge_path(state: torch.Tensor, L: int, K: int, Ld: int, Hd: int, name: str,
-                 squash: bool) -> tuple[list[BridgeStep], torch.Tensor, nn.Linear | None]:
+def _bridge_path(
+    state: torch.Tensor, L: int, K: int, Ld: int, Hd: int, name: str, squash: bool
+) -> tuple[list[BridgeStep], torch.Tensor, nn.Linear | None]:
     """(L·K, B, n) -> (Ld, B, Hd) by view, concat, layer pick and (if sizes differ) a linear map."""
     B, n = state.shape[1], state.shape[2]
     target = name.replace("_n", "_0")  # h_n -> h_0, c_n -> c_0
@@ -70,7 +70,7 @@ def _bridge_path(state: torch.Tensor, L: int, K: int, Ld: int, Hd: int, name: st
     steps.append(BridgeStep("concat" if K == 2 else "drop_k", code, tuple(s.shape)))
     # 3) Match the number of layers: keep the top Ld layers, or hand the top layer to each.
     if Ld < L:
-        s = s[L - Ld:]  # (Ld, B, K·n)
+        s = s[L - Ld :]  # (Ld, B, K·n)
         steps.append(BridgeStep("top_layers", f"s = s[{L - Ld}:]", tuple(s.shape)))
     elif Ld > L:
         s = s[-1:].repeat(Ld, 1, 1)  # (1, B, K·n) -> (Ld, B, K·n)
@@ -83,8 +83,9 @@ def _bridge_path(state: torch.Tensor, L: int, K: int, Ld: int, Hd: int, name: st
         if squash:
             s = torch.tanh(s)  # h lives in (-1, 1) like any tanh-squashed state
         lin = f"nn.Linear({K * n}, {Hd})(s)"
-        steps.append(BridgeStep("linear", f"{target} = torch.tanh({lin})" if squash else f"{target} = {lin}",
-                                tuple(s.shape)))
+        steps.append(
+            BridgeStep("linear", f"{target} = torch.tanh({lin})" if squash else f"{target} = {lin}", tuple(s.shape))
+        )
     else:
         steps.append(BridgeStep("as_is", f"{target} = s", tuple(s.shape)))
     return steps, s, linear
@@ -111,6 +112,12 @@ def bridge_view(r: ShapesResult, d: BridgeConfig) -> BridgeResult:
     err_type, err = call_error(lambda: decoder(y, naive))
     out, h_n, _ = run_layer(decoder, y, (h_0, c_0) if c_0 is not None else h_0)  # (B, 1, Hd), (Ld, B, Hd)
     return BridgeResult(
-        steps=tuple(h_steps), cell_steps=tuple(c_steps), naive_error=err, naive_error_type=err_type,
-        h_0=h_0, decoder_output=out, decoder_h_n=h_n, needs_linear=needs_linear,
+        steps=tuple(h_steps),
+        cell_steps=tuple(c_steps),
+        naive_error=err,
+        naive_error_type=err_type,
+        h_0=h_0,
+        decoder_output=out,
+        decoder_h_n=h_n,
+        needs_linear=needs_linear,
     )

@@ -41,19 +41,31 @@ def _shapes_spec(labels: Labels) -> dict:
     lab = dict(labels)
     base = alt.Chart().encode(
         x=alt.X("dim:O", title=lab["dim"], axis=alt.Axis(labelAngle=0)),
-        y=alt.Y("tensor:N", title=None, sort=alt.EncodingSortField("order", op="min"),
-                axis=alt.Axis(labelFontSize=13, labelFont="monospace", labelLimit=200)),
+        y=alt.Y(
+            "tensor:N",
+            title=None,
+            sort=alt.EncodingSortField("order", op="min"),
+            axis=alt.Axis(labelFontSize=13, labelFont="monospace", labelLimit=200),
+        ),
     )
     blocks = base.mark_rect(cornerRadius=4, stroke="white", strokeWidth=3).encode(
-        color=alt.Color("role_label:N", title=lab["role"],
-                        scale=alt.Scale(domain=[lab[f"role_{r}"] for r in ROLE_COLORS], range=list(ROLE_COLORS.values())),
-                        legend=alt.Legend(orient="bottom", columns=2, title=None, labelLimit=200)),
-        tooltip=[alt.Tooltip("tensor:N", title=lab["tensor"]), alt.Tooltip("dim:O", title=lab["dim"]),
-                 alt.Tooltip("label:N", title=lab["axis"]), alt.Tooltip("role_label:N", title=lab["role"])],
+        color=alt.Color(
+            "role_label:N",
+            title=lab["role"],
+            scale=alt.Scale(domain=[lab[f"role_{r}"] for r in ROLE_COLORS], range=list(ROLE_COLORS.values())),
+            legend=alt.Legend(orient="bottom", columns=2, title=None, labelLimit=200),
+        ),
+        tooltip=[
+            alt.Tooltip("tensor:N", title=lab["tensor"]),
+            alt.Tooltip("dim:O", title=lab["dim"]),
+            alt.Tooltip("label:N", title=lab["axis"]),
+            alt.Tooltip("role_label:N", title=lab["role"]),
+        ],
     )
     text = base.mark_text(fontSize=13, color="white", fontWeight="bold").encode(text="label:N")
-    return _spec(alt.layer(blocks, text, data=TABLE).properties(height=alt.Step(34), width="container",
-                                                                 title=lab["title"]))
+    return _spec(
+        alt.layer(blocks, text, data=TABLE).properties(height=alt.Step(34), width="container", title=lab["title"])
+    )
 
 
 def shapes_chart(frame: pd.DataFrame, labels: dict[str, str]) -> dict:
@@ -80,12 +92,19 @@ def _error_spec(labels: Labels) -> dict:
         y=alt.Y("max_abs_diff:Q", title=None),  # the chart's title says what is measured; no sideways text
     )
     bars = base.mark_bar().encode(
-        color=alt.Color("method_label:N", title=None, sort=methods,
-                        scale=alt.Scale(domain=methods, range=["#e45756", "#4c78a8", "#54a24b"]),
-                        legend=alt.Legend(orient="bottom", columns=1, labelLimit=260)),
-        tooltip=[alt.Tooltip("sentence:N", title=lab["sentence"]), alt.Tooltip("length:Q", title=lab["length"]),
-                 alt.Tooltip("method_label:N", title=lab["method"]),
-                 alt.Tooltip("max_abs_diff:Q", title=lab["error"], format=SCI_D3)],
+        color=alt.Color(
+            "method_label:N",
+            title=None,
+            sort=methods,
+            scale=alt.Scale(domain=methods, range=["#e45756", "#4c78a8", "#54a24b"]),
+            legend=alt.Legend(orient="bottom", columns=1, labelLimit=260),
+        ),
+        tooltip=[
+            alt.Tooltip("sentence:N", title=lab["sentence"]),
+            alt.Tooltip("length:Q", title=lab["length"]),
+            alt.Tooltip("method_label:N", title=lab["method"]),
+            alt.Tooltip("max_abs_diff:Q", title=lab["error"], format=SCI_D3),
+        ],
     )
     # The value on each bar: the fixes' bars are too short to see, their "1.2e-7" is the point.
     text = base.transform_calculate(**sci_label("max_abs_diff")).mark_text(dy=-6, fontSize=10).encode(text="label:N")
@@ -106,19 +125,28 @@ def _diff_spec(labels: Labels) -> dict:
         y=alt.Y("sentence:N", title=None, sort=None),  # "#1, #2": a rotated title reads badly in Korean
     )
     cells = base.mark_rect().encode(
-        color=alt.Color("difference:Q", title=lab["difference"],
-                        scale=alt.Scale(scheme="redblue", domainMid=0, reverse=True),
-                        legend=alt.Legend(orient="bottom", direction="horizontal")),
-        tooltip=[alt.Tooltip("sentence:N", title=lab["sentence"]), alt.Tooltip("unit:N", title=lab["unit"]),
-                 alt.Tooltip("through_pad:Q", title=lab["through_pad"], format=NUM_D3),
-                 alt.Tooltip("true_last:Q", title=lab["true_last"], format=NUM_D3),
-                 alt.Tooltip("difference:Q", title=lab["difference"], format=NUM_D3)],
+        color=alt.Color(
+            "difference:Q",
+            title=lab["difference"],
+            scale=alt.Scale(scheme="redblue", domainMid=0, reverse=True),
+            legend=alt.Legend(orient="bottom", direction="horizontal"),
+        ),
+        tooltip=[
+            alt.Tooltip("sentence:N", title=lab["sentence"]),
+            alt.Tooltip("unit:N", title=lab["unit"]),
+            alt.Tooltip("through_pad:Q", title=lab["through_pad"], format=NUM_D3),
+            alt.Tooltip("true_last:Q", title=lab["true_last"], format=NUM_D3),
+            alt.Tooltip("difference:Q", title=lab["difference"], format=NUM_D3),
+        ],
     )
-    text = with_cell_label(base, "difference", "unit").mark_text(fontSize=11).encode(
-        text=alt.Text("label:N"), color=alt.value("black")
+    text = (
+        with_cell_label(base, "difference", "unit")
+        .mark_text(fontSize=11)
+        .encode(text=alt.Text("label:N"), color=alt.value("black"))
     )
-    return _spec(alt.layer(cells, text, data=TABLE).properties(height=alt.Step(28), width="container",
-                                                                title=lab["title"]))
+    return _spec(
+        alt.layer(cells, text, data=TABLE).properties(height=alt.Step(28), width="container", title=lab["title"])
+    )
 
 
 def padding_diff_chart(frame: pd.DataFrame, labels: dict[str, str]) -> dict:
@@ -134,17 +162,28 @@ def _packed_spec(labels: Labels) -> dict:
         y=alt.Y("sentence:N", title=None, sort=None),
     )
     cells = base.mark_rect(stroke="white", strokeWidth=2).encode(
-        color=alt.Color("kind:N", title=None, scale=alt.Scale(domain=[lab["real"], lab["pad"]],
-                                                              range=["#4c78a8", "#d9d9d9"]),
-                        legend=alt.Legend(orient="bottom")),
-        tooltip=[alt.Tooltip("sentence:N", title=lab["sentence"]), alt.Tooltip("step:O", title=lab["step"]),
-                 alt.Tooltip("token:Q", title=lab["token"]), alt.Tooltip("label:N", title=lab["row"])],
+        color=alt.Color(
+            "kind:N",
+            title=None,
+            scale=alt.Scale(domain=[lab["real"], lab["pad"]], range=["#4c78a8", "#d9d9d9"]),
+            legend=alt.Legend(orient="bottom"),
+        ),
+        tooltip=[
+            alt.Tooltip("sentence:N", title=lab["sentence"]),
+            alt.Tooltip("step:O", title=lab["step"]),
+            alt.Tooltip("token:Q", title=lab["token"]),
+            alt.Tooltip("label:N", title=lab["row"]),
+        ],
     )
     text = base.mark_text(fontSize=12).encode(
-        text="label:N", color=alt.Color("pad:N", scale=alt.Scale(domain=[True, False], range=["#555555", "white"]),
-                                        legend=None))
-    return _spec(alt.layer(cells, text, data=TABLE).resolve_scale(color="independent").properties(
-        height=alt.Step(30), width="container", title=lab["title"]))
+        text="label:N",
+        color=alt.Color("pad:N", scale=alt.Scale(domain=[True, False], range=["#555555", "white"]), legend=None),
+    )
+    return _spec(
+        alt.layer(cells, text, data=TABLE)
+        .resolve_scale(color="independent")
+        .properties(height=alt.Step(30), width="container", title=lab["title"])
+    )
 
 
 def packed_chart(frame: pd.DataFrame, labels: dict[str, str]) -> dict:

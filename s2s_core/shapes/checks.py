@@ -47,7 +47,7 @@ def _check(key: str, lhs: str, a: torch.Tensor, rhs: str, b: torch.Tensor, note_
 def equality_checks(r: ShapesResult) -> tuple[EqualityCheck, ...]:
     """Every check that applies to the current configuration, read from the page's own run."""
     c = r.config
-    K, Hout, bf = c.K, c.Hout, c.batch_first
+    Hout, bf = c.Hout, c.batch_first
     out, h_n = r.outputs, r.h_n  # (B, S, K·Hout) or (S, B, K·Hout); (L·K, B, Hout)
     t_last, t_first = ("outputs[:, -1", "outputs[:, 0") if bf else ("outputs[-1", "outputs[0")  # + "]" or ", :n]"
     last = out[:, -1] if bf else out[-1]  # (B, K·Hout): the last time step of every sentence
@@ -56,22 +56,33 @@ def equality_checks(r: ShapesResult) -> tuple[EqualityCheck, ...]:
     short = c.padded
     checks = []
     # 1) The study note's check: the last step's output vs the last row of h_n.
-    checks.append(_check("last_step", t_last + "]", last, "h_n[-1]", h_n[-1], {
-        "bidirectional": c.bidirectional, "packed_pad": short and c.packed, "through_pad": short}))
+    checks.append(
+        _check(
+            "last_step",
+            t_last + "]",
+            last,
+            "h_n[-1]",
+            h_n[-1],
+            {"bidirectional": c.bidirectional, "packed_pad": short and c.packed, "through_pad": short},
+        )
+    )
     # 2) Is h_n the state at each sentence's true last token? (each sentence run alone is the truth)
-    checks.append(_check("true_last", "h_n", h_n, "h_n_alone", r.alone_h_n, {
-        "packed": c.packed, "through_pad": short}))
+    checks.append(_check("true_last", "h_n", h_n, "h_n_alone", r.alone_h_n, {"packed": c.packed, "through_pad": short}))
     # 3) Time-first layout: outputs[:, -1] now picks the last *sentence*, not the last step.
     if not bf:
-        checks.append(_check("wrong_axis", "outputs[:, -1]", out[:, -1], "h_n[-1]", h_n[-1],
-                             {"coincide": c.B == 1 and c.S == 1}))
+        checks.append(
+            _check("wrong_axis", "outputs[:, -1]", out[:, -1], "h_n[-1]", h_n[-1], {"coincide": c.B == 1 and c.S == 1})
+        )
     # 4) Bidirectional: forward half ends at the last step, backward half ends at position 0.
     if c.bidirectional:
         half = {"packed_pad": short and c.packed}
         checks.append(_check("forward_half", f"{t_last}{sub}:{Hout}]", last[:, :Hout], "h_n[-2]", h_n[-2], half))
         checks.append(_check("backward_first", f"{t_first}{sub}{Hout}:]", first[:, Hout:], "h_n[-1]", h_n[-1], {}))
-        checks.append(_check("backward_last", f"{t_last}{sub}{Hout}:]", last[:, Hout:], "h_n[-1]", h_n[-1],
-                             {"one_step": c.S == 1}))
+        checks.append(
+            _check(
+                "backward_last", f"{t_last}{sub}{Hout}:]", last[:, Hout:], "h_n[-1]", h_n[-1], {"one_step": c.S == 1}
+            )
+        )
     # 5) Several layers: outputs only carry the top layer; h_n[0] is the bottom layer's state.
     if c.num_layers > 1:
         checks.append(_check("bottom_layer", f"{t_last}{sub}:{Hout}]", last[:, :Hout], "h_n[0]", h_n[0], {}))

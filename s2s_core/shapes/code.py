@@ -10,8 +10,10 @@ from s2s_core.shapes.model import VOCAB_SIZE
 
 def _layer_line(c: ShapesConfig) -> str:
     proj = f", proj_size={c.proj_size}" if c.cell == "LSTM" and c.proj_size else ""
-    return (f"rnn = nn.{c.cell}({c.E}, {c.H}, num_layers={c.num_layers}, batch_first={c.batch_first}, "
-            f"bidirectional={c.bidirectional}{proj})")
+    return (
+        f"rnn = nn.{c.cell}({c.E}, {c.H}, num_layers={c.num_layers}, batch_first={c.batch_first}, "
+        f"bidirectional={c.bidirectional}{proj})"
+    )
 
 
 def script(r: ShapesResult) -> str:
@@ -26,12 +28,14 @@ def script(r: ShapesResult) -> str:
     gather = "padded_outputs[rows, last, :Hout]" if c.batch_first else "padded_outputs[last, rows, :Hout]"
     run = "packed" if c.packed else "padded"
     checks = "\n".join(f'print("{ch.lhs} == {ch.rhs}:", same({ch.lhs}, {ch.rhs}))' for ch in equality_checks(r))
-    packed_extra = ('print("packed.data:", tuple(packed.data.shape))\n'
-                    'print("packed_out.data:", tuple(packed_out.data.shape))\n') if c.packed else ""
-    c_alone = ("    c_n_alone = torch.cat([s[1] for _, s in alone], dim=1)  # (L·K, B, H)\n" if lstm else "")
+    packed_extra = (
+        ('print("packed.data:", tuple(packed.data.shape))\nprint("packed_out.data:", tuple(packed_out.data.shape))\n')
+        if c.packed
+        else ""
+    )
+    c_alone = "    c_n_alone = torch.cat([s[1] for _, s in alone], dim=1)  # (L·K, B, H)\n" if lstm else ""
     c_shape = 'print("c_n:", tuple(c_n.shape))\n' if lstm else ""
-    c_err = ("packed_err = torch.maximum(packed_err, (packed_c_n - c_n_alone).abs().amax(dim=(0, 2)))\n"
-             if lstm else "")
+    c_err = "packed_err = torch.maximum(packed_err, (packed_c_n - c_n_alone).abs().amax(dim=(0, 2)))\n" if lstm else ""
     return f'''"""Shapes of nn.{c.cell}: outputs vs h_n, batch_first, directions, layers, padding and packing."""
 import torch
 from torch import nn

@@ -84,7 +84,7 @@ class ShapesResult:
 
 
 def parse_lengths(text: Any, B: int, S: int) -> tuple[int, ...]:
-    """"3, 2" -> (3, 2); missing lengths mean "full" (S); 0, > S or more than B lengths are rejected."""
+    """ "3, 2" -> (3, 2); missing lengths mean "full" (S); 0, > S or more than B lengths are rejected."""
     field = F + "lengths"
     raw = "" if text is None else str(text)
     if len(raw) > caps.MAX_TEXT_CHARS:
@@ -103,9 +103,21 @@ def parse_lengths(text: Any, B: int, S: int) -> tuple[int, ...]:
     return tuple(out) + (S,) * (B - len(out))
 
 
-def parse_config(*, cell: Any = "LSTM", B: Any = 2, S: Any = 3, E: Any = 4, H: Any = 6, num_layers: Any = 1,
-                 bidirectional: Any = False, batch_first: Any = True, proj_size: Any = 0,
-                 lengths: Any = "", packed: Any = False, seed: Any = 42) -> ShapesConfig:
+def parse_config(
+    *,
+    cell: Any = "LSTM",
+    B: Any = 2,
+    S: Any = 3,
+    E: Any = 4,
+    H: Any = 6,
+    num_layers: Any = 1,
+    bidirectional: Any = False,
+    batch_first: Any = True,
+    proj_size: Any = 0,
+    lengths: Any = "",
+    packed: Any = False,
+    seed: Any = 42,
+) -> ShapesConfig:
     """Validate raw widget / URL values; the first problem raises InputError naming its field."""
     cell = check_choice(cell, F + "cell", CELLS)
     B = check_int(B, F + "B", 1, caps.MAX_BATCH)
@@ -120,10 +132,17 @@ def parse_config(*, cell: Any = "LSTM", B: Any = 2, S: Any = 3, E: Any = 4, H: A
     seed = check_int(seed, F + "seed", 0, caps.MAX_SEED)
     return ShapesConfig(
         cell=cell,  # type: ignore[arg-type]
-        B=B, S=S, E=E, H=H, num_layers=num_layers,
-        bidirectional=bool(bidirectional), batch_first=bool(batch_first),
+        B=B,
+        S=S,
+        E=E,
+        H=H,
+        num_layers=num_layers,
+        bidirectional=bool(bidirectional),
+        batch_first=bool(batch_first),
         proj_size=proj if cell == "LSTM" else 0,
-        lengths=parse_lengths(lengths, B, S), packed=bool(packed), seed=seed,
+        lengths=parse_lengths(lengths, B, S),
+        packed=bool(packed),
+        seed=seed,
     )
 
 
@@ -152,9 +171,19 @@ def _named_shapes(c: ShapesConfig, r: dict[str, Any]) -> tuple[NamedShape, ...]:
 
 def axis_size(c: ShapesConfig, symbol: str) -> int:
     """What a named axis should measure under config c (the tests compare it with the real tensors)."""
-    values = {"B": c.B, "S": c.S, "E": c.E, "H": c.H, "P": c.proj_size, "L": c.num_layers,
-              "L·K": c.num_layers * c.K, "K·H": c.K * c.H, "K·P": c.K * c.proj_size,
-              "ΣS": sum(c.lengths), "max(len)": max(c.lengths)}
+    values = {
+        "B": c.B,
+        "S": c.S,
+        "E": c.E,
+        "H": c.H,
+        "P": c.proj_size,
+        "L": c.num_layers,
+        "L·K": c.num_layers * c.K,
+        "K·H": c.K * c.H,
+        "K·P": c.K * c.proj_size,
+        "ΣS": sum(c.lengths),
+        "max(len)": max(c.lengths),
+    }
     return values[symbol]
 
 
@@ -166,9 +195,16 @@ def _one_sentence(x: torch.Tensor, b: int, n: int, batch_first: bool) -> torch.T
 @torch.inference_mode()
 def run_shapes(c: ShapesConfig) -> ShapesResult:
     """Embed the ids, run the layer straight through PAD and packed, and read every shape."""
-    embedding, layer = seeded_modules(c.seed, c.cell, c.E, c.H, num_layers=c.num_layers,
-                                      bidirectional=c.bidirectional, batch_first=c.batch_first,
-                                      proj_size=c.proj_size)
+    embedding, layer = seeded_modules(
+        c.seed,
+        c.cell,
+        c.E,
+        c.H,
+        num_layers=c.num_layers,
+        bidirectional=c.bidirectional,
+        batch_first=c.batch_first,
+        proj_size=c.proj_size,
+    )
     # 1) Token ids -> vectors; batch_first=False wants time first, so swap the first two axes.
     ids = token_ids(c.B, c.S, c.lengths)  # (B, S)
     x = embedding(ids)  # (B, S, E)
@@ -186,20 +222,31 @@ def run_shapes(c: ShapesConfig) -> ShapesResult:
     a_h = torch.cat([h for _, h, _ in alone], dim=1)  # B x (L·K, 1, Hout) -> (L·K, B, Hout)
     a_c = torch.cat([cc for _, _, cc in alone], dim=1) if p_c is not None else None  # (L·K, B, H)
     tensors = {
-        "ids": ids, "x": x,
+        "ids": ids,
+        "x": x,
         "outputs": k_padded if c.packed else p_out,
         "h_n": k_h if c.packed else p_h,
         "c_n": k_c if c.packed else p_c,
-        "packed_data": packed.data, "packed_out_data": k_out.data,  # (ΣS, E), (ΣS, K·Hout)
+        "packed_data": packed.data,
+        "packed_out_data": k_out.data,  # (ΣS, E), (ΣS, K·Hout)
         "batch_sizes": tuple(int(n) for n in packed.batch_sizes),
     }
     return ShapesResult(
-        config=c, ids=ids, x=x, outputs=tensors["outputs"], h_n=tensors["h_n"], c_n=tensors["c_n"],
-        padded_outputs=p_out, padded_h_n=p_h,
-        packed_h_n=k_h, packed_c_n=k_c,
-        packed_data=packed.data, batch_sizes=tensors["batch_sizes"],
+        config=c,
+        ids=ids,
+        x=x,
+        outputs=tensors["outputs"],
+        h_n=tensors["h_n"],
+        c_n=tensors["c_n"],
+        padded_outputs=p_out,
+        padded_h_n=p_h,
+        packed_h_n=k_h,
+        packed_c_n=k_c,
+        packed_data=packed.data,
+        batch_sizes=tensors["batch_sizes"],
         sorted_indices=tuple(int(i) for i in packed.sorted_indices),
         unsorted_indices=tuple(int(i) for i in packed.unsorted_indices),
-        alone_h_n=a_h, alone_c_n=a_c,
+        alone_h_n=a_h,
+        alone_c_n=a_c,
         shapes=_named_shapes(c, tensors),
     )

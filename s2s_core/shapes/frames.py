@@ -24,17 +24,26 @@ def sentence_label(b: int) -> str:
 
 def shapes_table(r: ShapesResult) -> pd.DataFrame:
     """One row per tensor: its name, named axes, and the shape read from the real tensor."""
-    return pd.DataFrame([{"tensor": s.name, "axes": axes_text(s.axes), "shape": shape_text(s.shape)}
-                         for s in r.shapes])
+    return pd.DataFrame([{"tensor": s.name, "axes": axes_text(s.axes), "shape": shape_text(s.shape)} for s in r.shapes])
 
 
 def shapes_frame(r: ShapesResult) -> pd.DataFrame:
     """One row per (tensor, axis): symbol, real size, what the axis means; the chart draws these."""
     rows = []
     for order, s in enumerate(r.shapes):
-        for dim, (symbol, size, role) in enumerate(zip(s.axes, s.shape, s.roles)):
-            rows.append({"tensor": s.name, "order": order, "dim": dim, "symbol": symbol, "size": size,
-                         "expected": axis_size(r.config, symbol), "role": role, "label": f"{symbol} = {size}"})
+        for dim, (symbol, size, role) in enumerate(zip(s.axes, s.shape, s.roles, strict=True)):
+            rows.append(
+                {
+                    "tensor": s.name,
+                    "order": order,
+                    "dim": dim,
+                    "symbol": symbol,
+                    "size": size,
+                    "expected": axis_size(r.config, symbol),
+                    "role": role,
+                    "label": f"{symbol} = {size}",
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -44,9 +53,16 @@ def padding_states_frame(p: PaddingResult) -> pd.DataFrame:
     B, Hout = p.true_last.shape
     for b in range(B):
         for j in range(Hout):
-            rows.append({"sentence": sentence_label(b), "length": p.lengths[b], "unit": f"h{j + 1}",
-                         "through_pad": float(p.through_pad[b, j]), "true_last": float(p.true_last[b, j]),
-                         "difference": float(p.difference[b, j])})
+            rows.append(
+                {
+                    "sentence": sentence_label(b),
+                    "length": p.lengths[b],
+                    "unit": f"h{j + 1}",
+                    "through_pad": float(p.through_pad[b, j]),
+                    "true_last": float(p.true_last[b, j]),
+                    "difference": float(p.difference[b, j]),
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -56,8 +72,13 @@ METHODS = ("through_pad", "gathered", "packed")
 def padding_error_frame(p: PaddingResult) -> pd.DataFrame:
     """One row per (sentence, method): max |state - true last state|; the fixes should sit at 0."""
     errors = {"through_pad": p.through_pad_err, "gathered": p.gathered_err, "packed": p.packed_err}
-    return pd.DataFrame([{"sentence": sentence_label(b), "length": p.lengths[b], "method": m,
-                          "max_abs_diff": errors[m][b]} for b in range(len(p.lengths)) for m in METHODS])
+    return pd.DataFrame(
+        [
+            {"sentence": sentence_label(b), "length": p.lengths[b], "method": m, "max_abs_diff": errors[m][b]}
+            for b in range(len(p.lengths))
+            for m in METHODS
+        ]
+    )
 
 
 def packed_frame(r: ShapesResult) -> pd.DataFrame:
@@ -77,7 +98,14 @@ def packed_frame(r: ShapesResult) -> pd.DataFrame:
     for b in range(c.B):
         for t in range(c.S):
             packed_row = row_of.get((b, t))
-            rows.append({"sentence": sentence_label(b), "step": t + 1, "token": int(r.ids[b, t]),
-                         "pad": packed_row is None, "packed_row": packed_row,
-                         "label": "PAD" if packed_row is None else str(packed_row)})
+            rows.append(
+                {
+                    "sentence": sentence_label(b),
+                    "step": t + 1,
+                    "token": int(r.ids[b, t]),
+                    "pad": packed_row is None,
+                    "packed_row": packed_row,
+                    "label": "PAD" if packed_row is None else str(packed_row),
+                }
+            )
     return pd.DataFrame(rows)

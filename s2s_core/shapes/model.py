@@ -20,8 +20,16 @@ VOCAB_SIZE = 12  # the study note's nn.Embedding(12, 4): ids 1..11 are tokens, 0
 _RNG_LOCK = threading.Lock()
 
 
-def make_layer(cell: str, E: int, H: int, *, num_layers: int = 1, bidirectional: bool = False,
-               batch_first: bool = True, proj_size: int = 0) -> nn.RNNBase:
+def make_layer(
+    cell: str,
+    E: int,
+    H: int,
+    *,
+    num_layers: int = 1,
+    bidirectional: bool = False,
+    batch_first: bool = True,
+    proj_size: int = 0,
+) -> nn.RNNBase:
     """nn.RNN / nn.LSTM / nn.GRU; proj_size is passed only to LSTM (the others reject it)."""
     cls = {"RNN": nn.RNN, "LSTM": nn.LSTM, "GRU": nn.GRU}[cell]
     extra = {"proj_size": proj_size} if cell == "LSTM" and proj_size > 0 else {}
@@ -35,17 +43,20 @@ def seeded(seed: int, build):
         return build()
 
 
-def seeded_modules(seed: int, cell: str, E: int, H: int, *, num_layers: int, bidirectional: bool,
-                   batch_first: bool, proj_size: int) -> tuple[nn.Embedding, nn.RNNBase]:
+def seeded_modules(
+    seed: int, cell: str, E: int, H: int, *, num_layers: int, bidirectional: bool, batch_first: bool, proj_size: int
+) -> tuple[nn.Embedding, nn.RNNBase]:
     """manual_seed(seed) -> Embedding(12, E, padding_idx=0) -> the recurrent layer, in that order.
 
     padding_idx=0 zeroes the PAD row after the same random draw, so the weights equal the
     study note's un-padded nn.Embedding(12, 4) for every real token.
     """
+
     def build() -> tuple[nn.Embedding, nn.RNNBase]:
         embedding = nn.Embedding(VOCAB_SIZE, E, padding_idx=0)
-        layer = make_layer(cell, E, H, num_layers=num_layers, bidirectional=bidirectional,
-                           batch_first=batch_first, proj_size=proj_size)
+        layer = make_layer(
+            cell, E, H, num_layers=num_layers, bidirectional=bidirectional, batch_first=batch_first, proj_size=proj_size
+        )
         return embedding.eval(), layer.eval()
 
     return seeded(seed, build)

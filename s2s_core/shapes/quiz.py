@@ -37,9 +37,19 @@ def make_question(number: int, salt: int = 0) -> ShapeQuestion:
     K = 2 if bidirectional else 1
     # Keep L·K apart from B, so an answer with h_n's axes swapped is visibly wrong.
     layers = rng.choice([n for n in (1, 2, 3) if n * K != B])
-    config = ShapesConfig(cell=cell, B=B, S=S, E=E, H=H, num_layers=layers,
-                          bidirectional=bidirectional, batch_first=rng.random() < 0.5,
-                          proj_size=proj, lengths=(S,) * B, seed=number)
+    config = ShapesConfig(
+        cell=cell,
+        B=B,
+        S=S,
+        E=E,
+        H=H,
+        num_layers=layers,
+        bidirectional=bidirectional,
+        batch_first=rng.random() < 0.5,
+        proj_size=proj,
+        lengths=(S,) * B,
+        seed=number,
+    )
     names = ("x", "outputs", "outputs", "h_n", "h_n") + (("c_n", "c_n") if cell == "LSTM" else ())
     tensor = rng.choice(names)
     shape = next(s.shape for s in run_shapes(config).shapes if s.name == tensor)
@@ -47,7 +57,7 @@ def make_question(number: int, salt: int = 0) -> ShapeQuestion:
 
 
 def parse_shape(text: object) -> tuple[int, ...]:
-    """"(2, 3, 6)", "2 3 6", "torch.Size([2, 3, 6])" -> (2, 3, 6)."""
+    """ "(2, 3, 6)", "2 3 6", "torch.Size([2, 3, 6])" -> (2, 3, 6)."""
     field = "shapes.field.quiz_answer"
     raw = "" if text is None else str(text)
     if len(raw) > MAX_ANSWER_CHARS:
@@ -98,6 +108,8 @@ def question_code(q: ShapeQuestion) -> str:
     state = "(h_n, c_n)" if c.cell == "LSTM" else "h_n"
     # Asking for x's own shape? Then its layout must stay hidden; otherwise it is part of the setup.
     layout = "" if q.tensor == "x" else "  # x: (B, S, E)" if c.batch_first else "  # x: (S, B, E)"
-    return (f"rnn = nn.{c.cell}({c.E}, {c.H}, num_layers={c.num_layers}, "
-            f"bidirectional={c.bidirectional}, batch_first={c.batch_first}{proj})\n"
-            f"outputs, {state} = rnn(x){layout}")
+    return (
+        f"rnn = nn.{c.cell}({c.E}, {c.H}, num_layers={c.num_layers}, "
+        f"bidirectional={c.bidirectional}, batch_first={c.batch_first}{proj})\n"
+        f"outputs, {state} = rnn(x){layout}"
+    )

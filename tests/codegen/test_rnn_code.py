@@ -19,15 +19,21 @@ def _run_all(configs: list[RnnConfig]) -> list[list[str]]:
 
 def test_scripts_print_the_page_numbers():
     default = parse_config("나는 책을 읽는다", 3, 4, 0)
-    typed = parse_config("\"quote' back\\slash {brace}", 2, 3, 9,
-                         [["1", "-2"], ["0.5", "0"], ["3", "1e-3"]],
-                         [["0", "1", "0"], ["1", "0", "0"], ["0", "0", "-1"]],
-                         [["0.1"], ["0"], ["-0.25"]])
-    for config, lines in zip((default, typed), _run_all([default, typed])):
+    typed = parse_config(
+        "\"quote' back\\slash {brace}",
+        2,
+        3,
+        9,
+        [["1", "-2"], ["0.5", "0"], ["3", "1e-3"]],
+        [["0", "1", "0"], ["1", "0", "0"], ["0", "0", "-1"]],
+        [["0.1"], ["0"], ["-0.25"]],
+    )
+    for config, lines in zip((default, typed), _run_all([default, typed]), strict=True):
         result = unroll(config)
         for t, tok in enumerate(config.tokens):
-            assert lines[t] == (f"step {t + 1} {tok}: sum = {vec_text(result.pre[t])} "
-                                f"-> h_{t + 1} = {vec_text(result.h[t])}")
+            assert lines[t] == (
+                f"step {t + 1} {tok}: sum = {vec_text(result.pre[t])} -> h_{t + 1} = {vec_text(result.h[t])}"
+            )
         assert f"h_n: {vec_text(result.torch_h_n)}" in lines
         assert f"parameters: {result.n_params}" in lines
         assert "allclose: True" in lines

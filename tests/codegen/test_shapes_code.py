@@ -13,8 +13,16 @@ from s2s_core.shapes.padding import padding_view
 SEP = "=====8<====="
 CONFIGS = [
     {},  # the study note's §8 example
-    {"cell": "GRU", "B": 3, "S": 4, "num_layers": 2, "bidirectional": True, "batch_first": False,
-     "lengths": "2 4 1", "packed": True},
+    {
+        "cell": "GRU",
+        "B": 3,
+        "S": 4,
+        "num_layers": 2,
+        "bidirectional": True,
+        "batch_first": False,
+        "lengths": "2 4 1",
+        "packed": True,
+    },
     {"cell": "LSTM", "B": 3, "S": 5, "H": 5, "proj_size": 2, "num_layers": 2, "lengths": "5 1 3"},
     {"cell": "RNN", "B": 2, "S": 4, "bidirectional": True, "lengths": "2", "seed": 9},
 ]
@@ -23,7 +31,8 @@ CONFIGS = [
 def _run_all(sources: list[str]) -> list[dict[str, str]]:
     """Every script in ONE fresh interpreter (torch is imported once), each in its own namespace."""
     runner = "\n".join(
-        f"exec(compile({src!r}, 'example.py', 'exec'), {{'__name__': '__main__'}})\nprint({SEP!r})" for src in sources)
+        f"exec(compile({src!r}, 'example.py', 'exec'), {{'__name__': '__main__'}})\nprint({SEP!r})" for src in sources
+    )
     done = subprocess.run([sys.executable, "-c", runner], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     chunks = done.stdout.split(SEP + "\n")[: len(sources)]
@@ -39,9 +48,14 @@ def test_scripts_print_what_the_page_shows():
     outputs = _run_all([script(r) for r in results])
     # The default is the study note's §8 run: same shapes, and the last output equals h_n.
     first = outputs[0]
-    assert (first["x"], first["outputs"], first["h_n"], first["c_n"]) == ("(2, 3, 4)", "(2, 3, 6)", "(1, 2, 6)", "(1, 2, 6)")
+    assert (first["x"], first["outputs"], first["h_n"], first["c_n"]) == (
+        "(2, 3, 4)",
+        "(2, 3, 6)",
+        "(1, 2, 6)",
+        "(1, 2, 6)",
+    )
     assert first["outputs[:, -1] == h_n[-1]"] == "True"
-    for r, out in zip(results, outputs):
+    for r, out in zip(results, outputs, strict=True):
         for s in r.shapes:
             if s.name == "batch_sizes":
                 assert out["batch_sizes"] == str(list(r.batch_sizes))

@@ -23,7 +23,7 @@ class Bottleneck:
     delta_last: torch.Tensor  # (K, N) … when word n (the last one read by the forward direction) is replaced
     norm: torch.Tensor  # (K, N) size of the original last state, for scale
     learner_length: int  # the sentence as typed
-    handoff_numbers: int  # what the decoder receives, whatever the length: L_e·K·H_e for h_n (twice for LSTM's c_n)
+    handoff_numbers: int  # all that reaches the decoder, any length: L_e·K·H_e in h_n (and as many in c_n)
     first_word: str
     replacement: str
 

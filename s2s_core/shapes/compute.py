@@ -192,10 +192,9 @@ def _one_sentence(x: torch.Tensor, b: int, n: int, batch_first: bool) -> torch.T
     return x[b : b + 1, :n] if batch_first else x[:n, b : b + 1]  # (1, n, E) or (n, 1, E)
 
 
-@torch.inference_mode()
-def run_shapes(c: ShapesConfig) -> ShapesResult:
-    """Embed the ids, run the layer straight through PAD and packed, and read every shape."""
-    embedding, layer = seeded_modules(
+def modules_for(c: ShapesConfig) -> tuple[torch.nn.Embedding, torch.nn.RNNBase]:
+    """The page's embedding and recurrent layer for this configuration (seeded: the same weights every run)."""
+    return seeded_modules(
         c.seed,
         c.cell,
         c.E,
@@ -205,6 +204,12 @@ def run_shapes(c: ShapesConfig) -> ShapesResult:
         batch_first=c.batch_first,
         proj_size=c.proj_size,
     )
+
+
+@torch.inference_mode()
+def run_shapes(c: ShapesConfig) -> ShapesResult:
+    """Embed the ids, run the layer straight through PAD and packed, and read every shape."""
+    embedding, layer = modules_for(c)
     # 1) Token ids -> vectors; batch_first=False wants time first, so swap the first two axes.
     ids = token_ids(c.B, c.S, c.lengths)  # (B, S)
     x = embedding(ids)  # (B, S, E)

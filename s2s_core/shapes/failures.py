@@ -13,8 +13,8 @@ from typing import Any
 import torch
 from torch.nn.utils.rnn import pack_padded_sequence
 
-from s2s_core.shapes.compute import ShapesConfig
-from s2s_core.shapes.model import run_layer, seeded_modules, token_ids
+from s2s_core.shapes.compute import ShapesConfig, modules_for
+from s2s_core.shapes.model import run_layer, token_ids
 from s2s_core.validate import check_choice
 
 KINDS: tuple[str, ...] = ("none", "wrong_e", "wrong_h0", "input_2d", "unsorted")
@@ -61,16 +61,7 @@ def failure_demo(c: ShapesConfig, kind: str) -> FailureDemo | None:
     kind = check_choice(kind, "shapes.field.failure", KINDS)
     if kind == "none":
         return None
-    embedding, layer = seeded_modules(
-        c.seed,
-        c.cell,
-        c.E,
-        c.H,
-        num_layers=c.num_layers,
-        bidirectional=c.bidirectional,
-        batch_first=c.batch_first,
-        proj_size=c.proj_size,
-    )
+    embedding, layer = modules_for(c)
     x = embedding(token_ids(c.B, c.S, c.lengths))  # (B, S, E)
     if not c.batch_first:
         x = x.transpose(0, 1)  # (S, B, E)

@@ -31,18 +31,16 @@ def make_question(number: int, salt: int = 0) -> ShapeQuestion:
     """Question `number` of a session (salt varies sessions); sizes are distinct so mix-ups show."""
     rng = random.Random(f"shapes-quiz:{salt}:{number}")
     cell = rng.choice(("RNN", "LSTM", "GRU"))
-    B, S, E, H = rng.sample(range(2, 8), 4)
+    sizes = dict(zip("BSEH", rng.sample(range(2, 8), 4), strict=True))  # four distinct sizes
+    B, S, H = sizes["B"], sizes["S"], sizes["H"]
     proj = rng.choice((0, 0, rng.randint(1, H - 1))) if cell == "LSTM" else 0
     bidirectional = rng.random() < 0.5
     K = 2 if bidirectional else 1
     # Keep L·K apart from B, so an answer with h_n's axes swapped is visibly wrong.
     layers = rng.choice([n for n in (1, 2, 3) if n * K != B])
     config = ShapesConfig(
+        **sizes,
         cell=cell,
-        B=B,
-        S=S,
-        E=E,
-        H=H,
         num_layers=layers,
         bidirectional=bidirectional,
         batch_first=rng.random() < 0.5,

@@ -18,9 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import torch  # noqa: E402
+import torch
 
-from s2s_core.training import TrainConfig, train  # noqa: E402
+from s2s_core.training import TrainConfig, train
 
 TARGET = 0.95
 BUDGET_SECONDS = 15.0
@@ -34,9 +34,14 @@ def one_run(config: TrainConfig) -> dict:
     run = result.run
     reached = next((e for e in run.evals if e.free_exact >= TARGET), None)
     return {
-        "seconds": run.seconds, "steps": run.steps_done, "exact": result.final.free_exact,
-        "stopped_by": run.stopped_by, "reached_at": reached.seconds if reached else None,
-        "reached_step": reached.step if reached else None, "n": run.n_heldout, "cpu": cpu,
+        "seconds": run.seconds,
+        "steps": run.steps_done,
+        "exact": result.final.free_exact,
+        "stopped_by": run.stopped_by,
+        "reached_at": reached.seconds if reached else None,
+        "reached_step": reached.step if reached else None,
+        "n": run.n_heldout,
+        "cpu": cpu,
     }
 
 
@@ -62,18 +67,26 @@ def main() -> None:
         row = one_run(replace(config, seed=seed))
         rows.append(row)
         reached = f"{row['reached_at']:.1f} s (step {row['reached_step']})" if row["reached_at"] else "never"
-        print(f"run {i + 1} (seed {seed}): {row['exact']:.1%} exact match on {row['n']} held-out sources after {row['seconds']:.1f} s, "
-              f"{row['steps']} steps (stopped by {row['stopped_by']}; CPU {row['cpu']:.1f} s); >= {TARGET:.0%} first at {reached}; "
-              f"load avg {load:.1f} on {os.cpu_count()} cores", flush=True)
+        print(
+            f"run {i + 1} (seed {seed}): {row['exact']:.1%} exact match on {row['n']} held-out sources "
+            f"after {row['seconds']:.1f} s, {row['steps']} steps (stopped by {row['stopped_by']}; "
+            f"CPU {row['cpu']:.1f} s); >= {TARGET:.0%} first at {reached}; "
+            f"load avg {load:.1f} on {os.cpu_count()} cores",
+            flush=True,
+        )
     secs = statistics.median(r["seconds"] for r in rows)
     cpu = statistics.median(r["cpu"] for r in rows)
     exact = statistics.median(r["exact"] for r in rows)
     ok = sum(r["exact"] >= TARGET and r["seconds"] <= BUDGET_SECONDS for r in rows)
     # CPU time is what one run costs on an idle core; wall time is what a learner waits on this machine now.
-    print(f"SUMMARY: {config.task} with {config.attention} attention, default settings: median {exact:.1%} exact match "
-          f"on held-out sources after a median {secs:.1f} s of training ({cpu:.1f} s of CPU; {ok}/{len(rows)} runs "
-          f"reached >= {TARGET:.0%} within {BUDGET_SECONDS:.0f} s; seeds {', '.join(map(str, seeds))}; 1 torch thread, {os.cpu_count()} cores, "
-          f"load avg {os.getloadavg()[0]:.1f})")
+    print(
+        f"SUMMARY: {config.task} with {config.attention} attention, default settings: median {exact:.1%} exact match "
+        f"on held-out sources after a median {secs:.1f} s of training ({cpu:.1f} s of CPU; {ok}/{len(rows)} runs "
+        f"reached >= {TARGET:.0%} within {BUDGET_SECONDS:.0f} s; seeds {', '.join(map(str, seeds))}; "
+        f"1 torch thread, {os.cpu_count()} cores, "
+        f"load avg {os.getloadavg()[0]:.1f})"
+    )
+
 
 if __name__ == "__main__":
     main()

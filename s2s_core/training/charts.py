@@ -24,8 +24,11 @@ def loss_chart(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.Chart:
         .encode(
             x=alt.X("step:Q", title=labels["step"]),
             y=alt.Y("loss:Q", title=labels["loss"], scale=alt.Scale(zero=True)),
-            tooltip=[alt.Tooltip("step:Q", title=labels["step"]), alt.Tooltip("loss:Q", title=labels["loss"], format=NUM_D3),
-                     alt.Tooltip("tf_ratio:Q", title=labels["tf_ratio"], format=NUM_D3)],
+            tooltip=[
+                alt.Tooltip("step:Q", title=labels["step"]),
+                alt.Tooltip("loss:Q", title=labels["loss"], format=NUM_D3),
+                alt.Tooltip("tf_ratio:Q", title=labels["tf_ratio"], format=NUM_D3),
+            ],
         )
         .properties(height=240, width="container", title=labels["loss_title"])
     )
@@ -41,10 +44,14 @@ def accuracy_chart(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.Chart:
             x=alt.X("step:Q", title=labels["step"]),
             y=alt.Y("value:Q", title=labels["accuracy"], scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%")),
             color=alt.Color("metric:N", scale=alt.Scale(domain=names, range=list(PALETTE[: len(names)])), legend=None),
-            strokeDash=alt.StrokeDash("metric:N", scale=alt.Scale(domain=names, range=[list(d) for d in DASHES[: len(names)]]),
-                                      legend=None),
-            tooltip=[alt.Tooltip("step:Q", title=labels["step"]), alt.Tooltip("metric:N", title=labels["metric"]),
-                     alt.Tooltip("value:Q", title=labels["accuracy"], format=PCT_D3)],
+            strokeDash=alt.StrokeDash(
+                "metric:N", scale=alt.Scale(domain=names, range=[list(d) for d in DASHES[: len(names)]]), legend=None
+            ),
+            tooltip=[
+                alt.Tooltip("step:Q", title=labels["step"]),
+                alt.Tooltip("metric:N", title=labels["metric"]),
+                alt.Tooltip("value:Q", title=labels["accuracy"], format=PCT_D3),
+            ],
         )
         .properties(height=240, width="container", title=labels["accuracy_title"])
     )
@@ -57,23 +64,43 @@ def attention_heatmap(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.Lay
     base = alt.Chart(frame).encode(
         # No axis titles: the chart title names both axes, and a phone needs the width for the cells.
         # Column labels "s1 · 5" go on two lines ("s1" over "5"), so even a phone's narrow cells keep them all.
-        x=alt.X("position:N", title=None, sort=None,
-                axis=alt.Axis(orient="top", labelAngle=0, labelOverlap=False, labelFontSize=10,
-                              labelExpr="split(datum.label, ' · ')")),
+        x=alt.X(
+            "position:N",
+            title=None,
+            sort=None,
+            axis=alt.Axis(
+                orient="top", labelAngle=0, labelOverlap=False, labelFontSize=10, labelExpr="split(datum.label, ' · ')"
+            ),
+        ),
         y=alt.Y("step:N", title=None, sort=None, axis=alt.Axis(labelOverlap=False, labelFontSize=10)),
     )
-    cells = base.mark_rect().encode(
-        # A short gradient: a map of 3-4 rows is shorter than the default legend, which would be clipped.
-        color=alt.Color("weight:Q", title=labels["weight"], scale=alt.Scale(scheme="blues", domain=[0, 1]),
-                        legend=alt.Legend(gradientLength=60, tickCount=2)),
-        stroke=alt.condition(row | col, alt.value("#ff4b4b"), alt.value("#ffffff")),
-        strokeWidth=alt.condition(row | col, alt.value(2.5), alt.value(0.5)),
-        tooltip=[alt.Tooltip("step:N", title=labels["step"]), alt.Tooltip("position:N", title=labels["position"]),
-                 alt.Tooltip("weight:Q", title=labels["weight"], format=NUM_D3)],
-    ).add_params(row, col)
-    text = with_cell_label(base, "weight", "position").mark_text(fontSize=10).encode(
-        text=alt.Text("label:N"),  # num() where a cell is wide enough, two decimals where it is not
-        color=alt.condition("datum.weight > 0.5", alt.value("white"), alt.value("black")),
+    cells = (
+        base.mark_rect()
+        .encode(
+            # A short gradient: a map of 3-4 rows is shorter than the default legend, which would be clipped.
+            color=alt.Color(
+                "weight:Q",
+                title=labels["weight"],
+                scale=alt.Scale(scheme="blues", domain=[0, 1]),
+                legend=alt.Legend(gradientLength=60, tickCount=2),
+            ),
+            stroke=alt.condition(row | col, alt.value("#ff4b4b"), alt.value("#ffffff")),
+            strokeWidth=alt.condition(row | col, alt.value(2.5), alt.value(0.5)),
+            tooltip=[
+                alt.Tooltip("step:N", title=labels["step"]),
+                alt.Tooltip("position:N", title=labels["position"]),
+                alt.Tooltip("weight:Q", title=labels["weight"], format=NUM_D3),
+            ],
+        )
+        .add_params(row, col)
+    )
+    text = (
+        with_cell_label(base, "weight", "position")
+        .mark_text(fontSize=10)
+        .encode(
+            text=alt.Text("label:N"),  # num() where a cell is wide enough, two decimals where it is not
+            color=alt.condition("datum.weight > 0.5", alt.value("white"), alt.value("black")),
+        )
     )
     return (cells + text).properties(height=alt.Step(24), width="container", title=labels["map_title"])
 
@@ -88,10 +115,15 @@ def bottleneck_chart(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.Char
             x=alt.X("length:O", title=labels["length"], axis=alt.Axis(labelAngle=0)),
             y=alt.Y("exact:Q", title=labels["exact"], scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%")),
             color=alt.Color("model:N", scale=alt.Scale(domain=names, range=list(PALETTE[: len(names)])), legend=None),
-            strokeDash=alt.StrokeDash("model:N", scale=alt.Scale(domain=names, range=[list(d) for d in DASHES[: len(names)]]),
-                                      legend=None),
-            tooltip=[alt.Tooltip("model:N", title=labels["model"]), alt.Tooltip("length:O", title=labels["length"]),
-                     alt.Tooltip("exact:Q", title=labels["exact"], format=PCT_D3), alt.Tooltip("n:Q", title=labels["n"])],
+            strokeDash=alt.StrokeDash(
+                "model:N", scale=alt.Scale(domain=names, range=[list(d) for d in DASHES[: len(names)]]), legend=None
+            ),
+            tooltip=[
+                alt.Tooltip("model:N", title=labels["model"]),
+                alt.Tooltip("length:O", title=labels["length"]),
+                alt.Tooltip("exact:Q", title=labels["exact"], format=PCT_D3),
+                alt.Tooltip("n:Q", title=labels["n"]),
+            ],
         )
         .properties(height=260, width="container", title=labels["bottleneck_title"])
     )

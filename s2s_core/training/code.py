@@ -22,7 +22,9 @@ def _split(module) -> tuple[list[str], str]:
     imports: list[str] = []
     drop: set[int] = set()
     for node in tree.body:
-        is_doc = isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+        is_doc = (
+            isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+        )
         if isinstance(node, (ast.Import, ast.ImportFrom)) or is_doc:
             drop.update(range(node.lineno, node.end_lineno + 1))
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(("s2s_core", "__future__")):
@@ -44,7 +46,7 @@ def script(config: TrainConfig, source: SourceInput | None = None) -> str:
     settings = ", ".join(f"{f.name}={getattr(config, f.name)!r}" for f in fields(config))
     digits = "".join(source.digits) if source else ""
     n_pad = source.n_pad if source else 0
-    main = f'''
+    main = f"""
 # ---- your settings ------------------------------------------------------------
 if __name__ == "__main__":
     torch.set_num_threads(1)  # the app trains on one thread: same thread count, same numbers
@@ -75,7 +77,7 @@ if __name__ == "__main__":
         if trace["weights"] is not None:
             weights = trace["weights"][0, : len(out_ids)]  # (T, S) rows: output steps, columns: source positions
             print("attention:", [[round(w, 4) for w in row] for row in weights.tolist()])
-'''
+"""
     header = '"""Train the Training lab\'s tiny seq2seq with your settings (the same code the app ran)."""\n'
     header += "from __future__ import annotations\n\n" + "\n".join(imports) + "\n"
     return header + "\n\n" + "\n\n\n".join(bodies) + "\n\n" + main

@@ -20,7 +20,16 @@ from s2s_core.training.config import ATTENTIONS, SCHEDULES, TASKS, TrainConfig
 from s2s_core.training.loop import HELDOUT_PER_LEN, EvalPoint, Progress, TrainRun, cut_at_eos, encode_batch, train_loop
 from s2s_core.training.model import Memory
 from s2s_core.training.tasks import (
-    DIGITS, EOS_ID, NUM_MAX_DIGITS, NUM_TASKS, PAD, PAD_ID, SOS_ID, make_heldout, source_vocab, target_tokens,
+    DIGITS,
+    EOS_ID,
+    NUM_MAX_DIGITS,
+    NUM_TASKS,
+    PAD,
+    PAD_ID,
+    SOS_ID,
+    make_heldout,
+    source_vocab,
+    target_tokens,
     target_vocab,
 )
 from s2s_core.validate import check_choice, check_float, check_int, check_text, parse_number
@@ -45,10 +54,19 @@ def _field(name: str) -> str:
 
 
 def parse_config(
-    task: Any = DEFAULT.task, attention: Any = DEFAULT.attention, embed: Any = DEFAULT.embed,
-    hidden: Any = DEFAULT.hidden, steps: Any = DEFAULT.steps, batch: Any = DEFAULT.batch, lr: Any = DEFAULT.lr,
-    tf_ratio: Any = DEFAULT.tf_ratio, tf_schedule: Any = DEFAULT.tf_schedule, min_len: Any = DEFAULT.min_len,
-    max_len: Any = DEFAULT.max_len, seed: Any = DEFAULT.seed, max_seconds: Any = DEFAULT.max_seconds,
+    task: Any = DEFAULT.task,
+    attention: Any = DEFAULT.attention,
+    embed: Any = DEFAULT.embed,
+    hidden: Any = DEFAULT.hidden,
+    steps: Any = DEFAULT.steps,
+    batch: Any = DEFAULT.batch,
+    lr: Any = DEFAULT.lr,
+    tf_ratio: Any = DEFAULT.tf_ratio,
+    tf_schedule: Any = DEFAULT.tf_schedule,
+    min_len: Any = DEFAULT.min_len,
+    max_len: Any = DEFAULT.max_len,
+    seed: Any = DEFAULT.seed,
+    max_seconds: Any = DEFAULT.max_seconds,
 ) -> TrainConfig:
     """Raw widget / URL values -> a validated config; the first problem raises InputError naming its field."""
     task = check_choice(task, _field("task"), TASKS)
@@ -67,9 +85,21 @@ def parse_config(
         raise InputError("training.error.lengths_order", _field("max_len"), lo=min_len, hi=max_len)
     seed = check_int(seed, _field("seed"), 0, caps.MAX_SEED)
     max_seconds = check_float(max_seconds, _field("max_seconds"), 1.0, MAX_SECONDS)
-    return TrainConfig(task=task, attention=attention, embed=embed, hidden=hidden, steps=steps, batch=batch,
-                       lr=lr, tf_ratio=tf_ratio, tf_schedule=tf_schedule, min_len=min_len, max_len=max_len,
-                       seed=seed, max_seconds=max_seconds)
+    return TrainConfig(
+        task=task,
+        attention=attention,
+        embed=embed,
+        hidden=hidden,
+        steps=steps,
+        batch=batch,
+        lr=lr,
+        tf_ratio=tf_ratio,
+        tf_schedule=tf_schedule,
+        min_len=min_len,
+        max_len=max_len,
+        seed=seed,
+        max_seconds=max_seconds,
+    )
 
 
 @dataclass(frozen=True)
@@ -143,12 +173,14 @@ def loss_check(run: TrainRun, config: TrainConfig) -> LossCheck:
         by_hand = (nll * real).sum() / real.sum()  # the mean over real tokens
         torch_ignore = F.cross_entropy(logits.transpose(1, 2), y_out, ignore_index=PAD_ID)
         with_pad = F.cross_entropy(logits.transpose(1, 2), y_out)  # PAD counted as a class to predict
-    return LossCheck(float(torch_ignore), float(with_pad), int(real.sum()), real.numel(),
-                     abs(float(by_hand) - float(torch_ignore)))
+    return LossCheck(
+        float(torch_ignore), float(with_pad), int(real.sum()), real.numel(), abs(float(by_hand) - float(torch_ignore))
+    )
 
 
-def train(config: TrainConfig, on_progress: Callable[[Progress], None] | None = None,
-          stop: Callable[[], bool] | None = None) -> TrainResult:
+def train(
+    config: TrainConfig, on_progress: Callable[[Progress], None] | None = None, stop: Callable[[], bool] | None = None
+) -> TrainResult:
     """One capped, seeded training run (the config was validated by parse_config); stop() -> True cancels it."""
     run = train_loop(config, on_progress, stop=stop)
     return TrainResult(config=config, run=run, final=run.evals[-1], loss_check=loss_check(run, config))
@@ -187,7 +219,7 @@ def hand_attention(kind: str, attention: torch.nn.Module, queries: torch.Tensor,
     rows = []
     for q in queries:  # q: (H,)
         scores = []
-        for s, h in enumerate(values):  # h: (H,)
+        for _s, h in enumerate(values):  # h: (H,)
             if kind == "bahdanau":  # vᵀ tanh(W_s s + W_h h + b)
                 a = attention.W_s.weight @ q + attention.W_h.weight @ h + attention.W_h.bias  # (H,)
                 scores.append(float(attention.v.weight[0] @ torch.tanh(a)))
@@ -195,14 +227,15 @@ def hand_attention(kind: str, attention: torch.nn.Module, queries: torch.Tensor,
                 scores.append(float(q @ (attention.W_a.weight @ h)))
             else:  # dot: sᵀ h
                 scores.append(float(q @ h))
-        top = max(sc for sc, r in zip(scores, real) if r)  # subtract the max: exp never overflows
-        exps = [torch.exp(torch.tensor(sc - top)).item() if r else 0.0 for sc, r in zip(scores, real)]
+        top = max(sc for sc, r in zip(scores, real, strict=False) if r)  # subtract the max: exp never overflows
+        exps = [torch.exp(torch.tensor(sc - top)).item() if r else 0.0 for sc, r in zip(scores, real, strict=False)]
         rows.append([e / sum(exps) for e in exps])
     return torch.tensor(rows)  # (T, S)
 
 
-def decode(result: TrainResult, source: SourceInput, override: tuple[int, tuple[float, ...]] | None = None
-           ) -> DecodeResult:
+def decode(
+    result: TrainResult, source: SourceInput, override: tuple[int, tuple[float, ...]] | None = None
+) -> DecodeResult:
     """Greedy decoding of one source (override=(step k 0-based, weights) replaces step k's attention)."""
     config, model = result.config, result.run.model
     itos = target_vocab(config.task)
@@ -233,14 +266,17 @@ def decode(result: TrainResult, source: SourceInput, override: tuple[int, tuple[
                 hand[override[0]] = weights[override[0]]  # that row was typed, not computed
             diff = float((hand - weights).abs().max())
     return DecodeResult(
-        source=source.digits, src_tokens=src_tokens, expected=expected,
+        source=source.digits,
+        src_tokens=src_tokens,
+        expected=expected,
         output=tuple(itos[i] for i in out_ids),
         inputs=tuple(itos[i] for i in trace["inputs"][0, :T].tolist()),
         weights=weights,
         exact=out_ids == [tgt_stoi[tok] for tok in expected] + [EOS_ID],
         tf_preds=tuple(itos[i] for i in tf_logits.argmax(-1).tolist()),
         tf_nll=tuple(float(x) for x in tf_nll),
-        hand_weights=hand, max_abs_diff=diff,
+        hand_weights=hand,
+        max_abs_diff=diff,
     )
 
 
@@ -255,7 +291,7 @@ def parse_override(base: DecodeResult, step: Any, row: list[Any] | tuple[Any, ..
     if len(row) != S:
         raise InputError("errors.wrong_cols", field, count=len(row), expected=S)
     weights = [parse_number(v, field, row=1, col=c) for c, v in enumerate(row, start=1)]
-    for c, (w, tok) in enumerate(zip(weights, base.src_tokens), start=1):
+    for c, (w, tok) in enumerate(zip(weights, base.src_tokens, strict=False), start=1):
         if w < 0:
             raise InputError("training.error.negative_weight", field, col=c)
         if tok == PAD and w != 0:
@@ -266,11 +302,12 @@ def parse_override(base: DecodeResult, step: Any, row: list[Any] | tuple[Any, ..
     return k, tuple(w / total for w in weights)
 
 
-def what_if(result: TrainResult, source: SourceInput, base: DecodeResult, override: tuple[int, tuple[float, ...]]
-            ) -> DecodeResult:
+def what_if(
+    result: TrainResult, source: SourceInput, base: DecodeResult, override: tuple[int, tuple[float, ...]]
+) -> DecodeResult:
     """Re-decode with step k's weights replaced; steps before k are untouched by construction."""
     new = decode(result, source, override)
-    changed = [t for t, (a, b) in enumerate(zip(base.output, new.output)) if a != b]
+    changed = [t for t, (a, b) in enumerate(zip(base.output, new.output, strict=False)) if a != b]
     if not changed and len(base.output) != len(new.output):
         changed = [min(len(base.output), len(new.output))]
     return replace(new, first_changed=changed[0] if changed else None)

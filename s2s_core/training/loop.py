@@ -17,7 +17,14 @@ from torch import nn
 from s2s_core.training.config import TrainConfig
 from s2s_core.training.model import Seq2Seq, init_parameters
 from s2s_core.training.tasks import (
-    EOS_ID, PAD_ID, SOS_ID, make_heldout, sample_sources, source_vocab, target_tokens, target_vocab,
+    EOS_ID,
+    PAD_ID,
+    SOS_ID,
+    make_heldout,
+    sample_sources,
+    source_vocab,
+    target_tokens,
+    target_vocab,
 )
 
 HELDOUT_PER_LEN = 40  # held-out sources per length (fewer for lengths with few possible sources)
@@ -88,8 +95,9 @@ def new_model(config: TrainConfig, generator: torch.Generator) -> Seq2Seq:
     # 1) Shapes only, on the "meta" device: building the modules draws nothing from torch's global generator,
     #    which other sessions of the same server may be seeding at this very moment.
     with torch.device("meta"):
-        model = Seq2Seq(len(source_vocab()), len(target_vocab(config.task)), config.embed, config.hidden,
-                        config.attention)
+        model = Seq2Seq(
+            len(source_vocab()), len(target_vocab(config.task)), config.embed, config.hidden, config.attention
+        )
     # 2) Real memory, then every number from the run's own generator.
     model = model.to_empty(device="cpu")
     init_parameters(model, generator)
@@ -123,7 +131,9 @@ def evaluate(model: Seq2Seq, batch: tuple[torch.Tensor, ...], step: int, seconds
     free_right = (preds == y_out) & real  # (B, T)
     exact = (free_right | ~real).all(dim=1)  # (B,) every target token right, EOS included
     point = EvalPoint(
-        step=step, seconds=seconds, tf_loss=tf_loss,
+        step=step,
+        seconds=seconds,
+        tf_loss=tf_loss,
         tf_token_acc=(tf_right.sum() / real.sum()).item(),
         free_token_acc=(free_right.sum() / real.sum()).item(),
         free_exact=exact.float().mean().item(),
@@ -164,7 +174,8 @@ def train_loop(
         model.train()
         ratio = teacher_ratio(config, step)
         src, lengths, y_in, y_out = encode_batch(
-            config.task, sample_sources(rng, config.task, config.min_len, config.max_len, config.batch, exclude))
+            config.task, sample_sources(rng, config.task, config.min_len, config.max_len, config.batch, exclude)
+        )
         logits = model(src, lengths, y_in, ratio, generator)  # (B, T, V)
         loss = F.cross_entropy(logits.transpose(1, 2), y_out, ignore_index=PAD_ID)  # mean over non-PAD targets
         optimizer.zero_grad()
@@ -190,10 +201,16 @@ def train_loop(
     lengths_list = heldout_batch[1].tolist()
     by_length = []
     for n in range(config.min_len, config.max_len + 1):
-        rows = [i for i, L in enumerate(lengths_list) if L == n]
+        rows = [i for i, L in enumerate(lengths_list) if n == L]
         by_length.append((n, sum(bool(exact[i]) for i in rows) / len(rows), len(rows)))
     return TrainRun(
-        model=model, losses=tuple(losses), evals=tuple(evals), by_length=tuple(by_length),
-        steps_done=step, seconds=clock() - start, stopped_by=stopped_by, n_heldout=len(heldout),
+        model=model,
+        losses=tuple(losses),
+        evals=tuple(evals),
+        by_length=tuple(by_length),
+        steps_done=step,
+        seconds=clock() - start,
+        stopped_by=stopped_by,
+        n_heldout=len(heldout),
         n_params=sum(p.numel() for p in params),
     )

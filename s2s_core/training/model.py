@@ -52,7 +52,9 @@ class BahdanauAttention(nn.Module):
         return self.W_h(values)  # (B, S, H): W_h h does not depend on the step, so it is computed once
 
     def scores(self, queries: torch.Tensor, keys: torch.Tensor) -> torch.Tensor:
-        mixed = torch.tanh(self.W_s(queries).unsqueeze(2) + keys.unsqueeze(1))  # (B, T, 1, H) + (B, 1, S, H) -> (B, T, S, H)
+        mixed = torch.tanh(
+            self.W_s(queries).unsqueeze(2) + keys.unsqueeze(1)
+        )  # (B, T, 1, H) + (B, 1, S, H) -> (B, T, S, H)
         return self.v(mixed).squeeze(-1)  # (B, T, S, 1) -> (B, T, S)
 
 
@@ -152,8 +154,12 @@ class Seq2Seq(nn.Module):
         return Memory(values, keys, src != PAD_ID), last.unsqueeze(0)  # state (1, B, H)
 
     def forward(
-        self, src: torch.Tensor, lengths: torch.Tensor, y_in: torch.Tensor,
-        tf_ratio: float = 1.0, generator: torch.Generator | None = None,
+        self,
+        src: torch.Tensor,
+        lengths: torch.Tensor,
+        y_in: torch.Tensor,
+        tf_ratio: float = 1.0,
+        generator: torch.Generator | None = None,
     ) -> torch.Tensor:
         """Training pass: logits (B, T, V). Input t is the true token y_in[:, t] with chance tf_ratio,
         else the model's own argmax from step t-1 (scheduled sampling); y_in[:, 0] is always SOS."""
@@ -181,8 +187,9 @@ class Seq2Seq(nn.Module):
         return torch.stack(logits, dim=1)  # T x (B, V) -> (B, T, V)
 
     @torch.no_grad()
-    def greedy(self, src: torch.Tensor, lengths: torch.Tensor, max_steps: int,
-               override: tuple[int, torch.Tensor] | None = None) -> dict[str, torch.Tensor]:
+    def greedy(
+        self, src: torch.Tensor, lengths: torch.Tensor, max_steps: int, override: tuple[int, torch.Tensor] | None = None
+    ) -> dict[str, torch.Tensor]:
         """Free-running decoding: the input at step t is the argmax of step t-1. override=(k, weights (B, S))
         replaces step k's attention weights (the what-if). Returns every step's inputs, predictions,
         logits, weights and queries; a row keeps going after its EOS (callers cut there)."""

@@ -14,7 +14,14 @@ from s2s_ui.i18n import t
 from s2s_ui.link import linked
 from s2s_ui.training.live import start, trained_model
 from s2s_ui.training.specs import (
-    bottleneck_spec, chart_labels, decoded, draw, map_labels, map_spec, training_specs, what_if_decoded,
+    bottleneck_spec,
+    chart_labels,
+    decoded,
+    draw,
+    map_labels,
+    map_spec,
+    training_specs,
+    what_if_decoded,
 )
 from s2s_ui.widgets import check_badge, matrix_input, md_escape, predict_then_reveal, show_error
 
@@ -30,18 +37,27 @@ def show_training(done: JobSnapshot) -> None:
     result = done.result
     config, run, final = result.config, result.run, result.final
     st.subheader(t("training.training_heading"))
-    st.caption(t("training.trained_line", steps=run.steps_done, seconds=f"{run.seconds:.1f}",
-                 params=f"{run.n_params:,}", n=run.n_heldout))
+    st.caption(
+        t(
+            "training.trained_line",
+            steps=run.steps_done,
+            seconds=f"{run.seconds:.1f}",
+            params=f"{run.n_params:,}",
+            n=run.n_heldout,
+        )
+    )
     if run.stopped_by == "time":
-        st.warning(t("training.stopped_time", seconds=f"{config.max_seconds:g}", steps=run.steps_done,
-                     total=config.steps), icon=":material/timer:")
+        st.warning(
+            t("training.stopped_time", seconds=f"{config.max_seconds:g}", steps=run.steps_done, total=config.steps),
+            icon=":material/timer:",
+        )
         # A run cut by the clock is the one result that depends on the machine's load: allow another try.
         if st.button(t("training.train_again"), key="training_again", icon=":material/replay:"):
             start(config, again=True)
             st.rerun()
     cols = st.columns(4)
     values = (num(run.losses[-1][1]), pct(final.tf_token_acc), pct(final.free_token_acc), pct(final.free_exact))
-    for col, name, value in zip(cols, ("loss", "tf_acc", "free_acc", "exact"), values):
+    for col, name, value in zip(cols, ("loss", "tf_acc", "free_acc", "exact"), values, strict=False):
         col.metric(t(f"training.metric_{name}"), value, help=t(f"training.metric_{name}_help"))
     specs = training_specs(done.job_id, chart_labels(), result)
     left, right = st.columns(2)
@@ -49,12 +65,20 @@ def show_training(done: JobSnapshot) -> None:
     draw(right, specs["accuracy"])
     ratio = f"{config.tf_ratio:g}" if config.tf_schedule == "constant" else f"{config.tf_ratio:g} → 0"
     st.caption(t("training.loss_chart_note", ratio=ratio) + " " + t("training.chart.key_accuracy"))
-    st.markdown(t("training.gap_text", tf=pct(final.tf_token_acc), free=pct(final.free_token_acc),
-                  exact=pct(final.free_exact)))
+    st.markdown(
+        t("training.gap_text", tf=pct(final.tf_token_acc), free=pct(final.free_token_acc), exact=pct(final.free_exact))
+    )
     check = result.loss_check
     check_badge(t("training.loss_check_what", n_real=check.n_real), check.max_abs_diff)
-    st.caption(t("training.loss_pad_note", n_pad=check.n_total - check.n_real, n_total=check.n_total,
-                 loss=num(check.torch_ignore), with_pad=num(check.with_pad)))
+    st.caption(
+        t(
+            "training.loss_pad_note",
+            n_pad=check.n_total - check.n_real,
+            n_total=check.n_total,
+            loss=num(check.torch_ignore),
+            with_pad=num(check.with_pad),
+        )
+    )
 
 
 def show_quiz(done: JobSnapshot) -> None:
@@ -62,8 +86,13 @@ def show_quiz(done: JobSnapshot) -> None:
     options = [t("training.quiz_tf"), t("training.quiz_free"), t("training.quiz_equal")]
     gap = final.tf_token_acc - final.free_token_acc
     correct = options[2] if abs(gap) < 0.005 else options[0] if gap > 0 else options[1]
-    predict_then_reveal("training_quiz", t("training.quiz_question"), options, correct,
-                        t("training.quiz_explain", tf=pct(final.tf_token_acc), free=pct(final.free_token_acc)))
+    predict_then_reveal(
+        "training_quiz",
+        t("training.quiz_question"),
+        options,
+        correct,
+        t("training.quiz_explain", tf=pct(final.tf_token_acc), free=pct(final.free_token_acc)),
+    )
 
 
 def show_map(done: JobSnapshot, source: SourceInput) -> DecodeResult:
@@ -71,8 +100,9 @@ def show_map(done: JobSnapshot, source: SourceInput) -> DecodeResult:
     result = done.result
     config = result.config
     out = decoded(done.job_id, source, None, result)
-    st.markdown(t("training.output_line", output=shown(config.task, out.output),
-                  expected=shown(config.task, out.expected)))
+    st.markdown(
+        t("training.output_line", output=shown(config.task, out.output), expected=shown(config.task, out.expected))
+    )
     if out.exact:
         st.success(t("training.exact_yes"), icon=":material/check:")
     else:
@@ -105,12 +135,26 @@ def show_what_if(done: JobSnapshot, source: SourceInput, base: DecodeResult) -> 
     options = list(range(1, len(base.output) + 1))
     labels = {k: step_label(k - 1, base.output[k - 1]) for k in options}
     # linked() drops a stale step (a shorter output has no such step any more).
-    step = linked(st.selectbox, t("training.whatif_step_label"), options, key="training_wi_step", default=1,
-                  labels=labels, parse=int)
+    step = linked(
+        st.selectbox,
+        t("training.whatif_step_label"),
+        options,
+        key="training_wi_step",
+        default=1,
+        labels=labels,
+        parse=int,
+    )
     S = len(base.src_tokens)
-    rows = matrix_input("training_wi", [["1", *["0"] * (S - 1)]], "training.field.override",
-                        label=t("training.whatif_weights_label"), parse=lambda r: r, dynamic_rows=False,
-                        n_cols=S, col_names=[f"s{s + 1}" for s in range(S)])
+    rows = matrix_input(
+        "training_wi",
+        [["1", *["0"] * (S - 1)]],
+        "training.field.override",
+        label=t("training.whatif_weights_label"),
+        parse=lambda r: r,
+        dynamic_rows=False,
+        n_cols=S,
+        col_names=[f"s{s + 1}" for s in range(S)],
+    )
     if rows is None:
         return
     try:
@@ -119,8 +163,14 @@ def show_what_if(done: JobSnapshot, source: SourceInput, base: DecodeResult) -> 
         show_error(err)
         return
     new = what_if_decoded(done.job_id, source, override, done.result)
-    st.markdown(t("training.whatif_output", step=labels[step], output=shown(config.task, new.output),
-                  before=shown(config.task, base.output)))
+    st.markdown(
+        t(
+            "training.whatif_output",
+            step=labels[step],
+            output=shown(config.task, new.output),
+            before=shown(config.task, base.output),
+        )
+    )
     if new.first_changed is None:
         st.info(t("training.whatif_same"))
     elif new.first_changed == override[0]:
@@ -137,18 +187,36 @@ def show_bottleneck(done: JobSnapshot) -> None:
     st.caption(t("training.bottleneck_intro"))
     config = done.result.config
     twin = twin_config(config)
-    twin_name = t(f"training.twin_name_{'none' if twin.attention == 'none' else 'with'}",
-                  name=t(f"training.attention_{twin.attention}"))
-    other = trained_model(twin, "training_twin", t("training.twin_button", name=twin_name),
-                          t("training.twin_pending", name=twin_name))
+    twin_name = t(
+        f"training.twin_name_{'none' if twin.attention == 'none' else 'with'}",
+        name=t(f"training.attention_{twin.attention}"),
+    )
+    other = trained_model(
+        twin, "training_twin", t("training.twin_button", name=twin_name), t("training.twin_pending", name=twin_name)
+    )
     if other is None:
         return
     with_att, without = (done, other) if config.attention != "none" else (other, done)
     with_name = t("training.model_with", name=t(f"training.attention_{with_att.result.config.attention}"))
     without_name = t("training.model_without")
-    draw(st, bottleneck_spec((with_att.job_id, without.job_id), (with_name, without_name), chart_labels(),
-                             (with_att.result.run, without.result.run)))
+    draw(
+        st,
+        bottleneck_spec(
+            (with_att.job_id, without.job_id),
+            (with_name, without_name),
+            chart_labels(),
+            (with_att.result.run, without.result.run),
+        ),
+    )
     st.caption(t("training.chart.key_bottleneck", a=with_name, b=without_name))
     longest = with_att.result.run.by_length[-1]
-    st.markdown(t("training.bottleneck_line", length=longest[0], with_name=with_name, with_acc=pct(longest[1]),
-                  without_name=without_name, without_acc=pct(without.result.run.by_length[-1][1])))
+    st.markdown(
+        t(
+            "training.bottleneck_line",
+            length=longest[0],
+            with_name=with_name,
+            with_acc=pct(longest[1]),
+            without_name=without_name,
+            without_acc=pct(without.result.run.by_length[-1][1]),
+        )
+    )

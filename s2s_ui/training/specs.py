@@ -13,8 +13,23 @@ from s2s_core.training.frames import METRICS, attention_frame, bottleneck_frame,
 from s2s_core.training.loop import TrainRun
 from s2s_ui.i18n import t
 
-CHART_KEYS = ("step", "loss", "tf_ratio", "loss_title", "accuracy", "metric", "accuracy_title", "position", "weight",
-              "map_title", "length", "exact", "model", "n", "bottleneck_title")
+CHART_KEYS = (
+    "step",
+    "loss",
+    "tf_ratio",
+    "loss_title",
+    "accuracy",
+    "metric",
+    "accuracy_title",
+    "position",
+    "weight",
+    "map_title",
+    "length",
+    "exact",
+    "model",
+    "n",
+    "bottleneck_title",
+)
 
 
 def chart_labels() -> dict[str, str]:
@@ -32,8 +47,9 @@ def draw(where, spec: dict) -> None:
     where.vega_lite_chart(spec=spec, width="stretch")
 
 
-def curve_specs(losses: Sequence[tuple[int, float, float]], evals: Sequence[EvalPoint],
-                labels: dict[str, str]) -> dict[str, dict]:
+def curve_specs(
+    losses: Sequence[tuple[int, float, float]], evals: Sequence[EvalPoint], labels: dict[str, str]
+) -> dict[str, dict]:
     """The loss and held-out accuracy curves (so far, while training; in full, when done)."""
     specs = {"loss": loss_chart(loss_frame(losses), labels).to_dict(validate=False)}
     if evals:
@@ -58,14 +74,18 @@ def what_if_decoded(job_id: int, source: SourceInput, override: tuple, _result: 
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
-def map_spec(job_id: int, source: SourceInput, override: tuple | None, labels: dict[str, str],
-             _result: TrainResult) -> dict:
-    return attention_heatmap(attention_frame(decoded(job_id, source, override, _result)), labels).to_dict(validate=False)
+def map_spec(
+    job_id: int, source: SourceInput, override: tuple | None, labels: dict[str, str], _result: TrainResult
+) -> dict:
+    return attention_heatmap(attention_frame(decoded(job_id, source, override, _result)), labels).to_dict(
+        validate=False
+    )
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
-def bottleneck_spec(job_ids: tuple[int, int], names: tuple[str, str], labels: dict[str, str],
-                    _runs: tuple[TrainRun, TrainRun]) -> dict:
+def bottleneck_spec(
+    job_ids: tuple[int, int], names: tuple[str, str], labels: dict[str, str], _runs: tuple[TrainRun, TrainRun]
+) -> dict:
     frame = bottleneck_frame({names[0]: _runs[0], names[1]: _runs[1]})
     return bottleneck_chart(frame, labels).to_dict(validate=False)
 

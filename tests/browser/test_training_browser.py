@@ -83,11 +83,13 @@ def test_the_page_stays_live_while_the_job_trains_and_stop_ends_it(app_server, n
         window.__steps = [];
         const seen = () => {
             const bar = document.querySelector('[data-testid="stProgress"]');
-            const idle = document.querySelector('[data-testid="stApp"]').getAttribute('data-test-script-state') === 'notRunning';
+            const app = document.querySelector('[data-testid="stApp"]');
+            const idle = app.getAttribute('data-test-script-state') === 'notRunning';
             const m = bar && bar.innerText.match(/Step (\\d+) of 3000/);
             if (m && idle && !window.__steps.includes(+m[1])) window.__steps.push(+m[1]);
         };
-        new MutationObserver(seen).observe(document.body, {childList: true, subtree: true, attributes: true, characterData: true});
+        const watch = {childList: true, subtree: true, attributes: true, characterData: true};
+        new MutationObserver(seen).observe(document.body, watch);
     }""")
     page.get_by_role("button", name="Train", exact=True).click()
     # Two different step counts seen while no script was running: the page polls, it does not block.

@@ -10,12 +10,23 @@ from tests.codegen.run import run_script
 
 
 def _parse(stdout: str) -> dict[str, str]:
-    return dict(line.split(": ", 1) for line in stdout.strip().splitlines() if ": " in line and not line.startswith("step "))
+    return dict(
+        line.split(": ", 1) for line in stdout.strip().splitlines() if ": " in line and not line.startswith("step ")
+    )
 
 
 def test_script_reproduces_the_core_run_and_decode():
-    config = TrainConfig(attention="bahdanau", embed=8, hidden=16, steps=8, batch=16, max_len=6, tf_ratio=0.5,
-                         tf_schedule="linear", seed=7)
+    config = TrainConfig(
+        attention="bahdanau",
+        embed=8,
+        hidden=16,
+        steps=8,
+        batch=16,
+        max_len=6,
+        tf_ratio=0.5,
+        tf_schedule="linear",
+        seed=7,
+    )
     source = parse_source("reverse", "4071 <pad>")
     result = train(config)
     out = decode(result, source)

@@ -19,20 +19,42 @@ from torch.nn.utils.rnn import pack_padded_sequence
 from s2s_core import vocab
 from s2s_core.errors import InputError
 from s2s_core.training import (
-    SourceInput, TrainConfig, decode, parse_config, parse_override, parse_source, train, twin_config, what_if,
+    SourceInput,
+    TrainConfig,
+    decode,
+    jobs,
+    parse_config,
+    parse_override,
+    parse_source,
+    train,
+    twin_config,
+    what_if,
 )
 from s2s_core.training.charts import accuracy_chart, attention_heatmap, bottleneck_chart, loss_chart
 from s2s_core.training.compute import hand_attention
 from s2s_core.training.frames import (
-    METRICS, attention_frame, bottleneck_frame, eval_frame, join_tokens, loss_frame, steps_frame,
+    METRICS,
+    attention_frame,
+    bottleneck_frame,
+    eval_frame,
+    join_tokens,
+    loss_frame,
+    steps_frame,
 )
-from s2s_core.training import jobs
 from s2s_core.training.jobs import CANCELLED, DONE, FAILED, FAILED_KEY, QUEUED, RUNNING, Runner
 from s2s_core.training.loop import Progress, TrainingCancelled, encode_batch, new_model, teacher_ratio, train_loop
 from s2s_core.training.model import Seq2Seq
 from s2s_core.training.tasks import (
-    EOS_ID, PAD_ID, SOS_ID, english_number, korean_number, make_heldout, sample_sources, source_vocab,
-    target_tokens, target_vocab,
+    EOS_ID,
+    PAD_ID,
+    SOS_ID,
+    english_number,
+    korean_number,
+    make_heldout,
+    sample_sources,
+    source_vocab,
+    target_tokens,
+    target_vocab,
 )
 
 KINDS = ("bahdanau", "luong_general", "luong_dot", "none")
@@ -56,13 +78,24 @@ def _padded_batch() -> tuple[torch.Tensor, ...]:
 
 # --- tasks ---------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("n, ko, en", [
-    (0, "영", "zero"), (7, "칠", "seven"), (10, "십", "ten"), (11, "십일", "eleven"), (20, "이십", "twenty"),
-    (101, "백일", "one hundred one"), (342, "삼백사십이", "three hundred forty two"),
-    (1000, "천", "one thousand"), (3017, "삼천십칠", "three thousand seventeen"), (10000, "만", "ten thousand"),
-    (12345, "만이천삼백사십오", "twelve thousand three hundred forty five"),
-    (200500, "이십만오백", "two hundred thousand five hundred"),
-])
+
+@pytest.mark.parametrize(
+    "n, ko, en",
+    [
+        (0, "영", "zero"),
+        (7, "칠", "seven"),
+        (10, "십", "ten"),
+        (11, "십일", "eleven"),
+        (20, "이십", "twenty"),
+        (101, "백일", "one hundred one"),
+        (342, "삼백사십이", "three hundred forty two"),
+        (1000, "천", "one thousand"),
+        (3017, "삼천십칠", "three thousand seventeen"),
+        (10000, "만", "ten thousand"),
+        (12345, "만이천삼백사십오", "twelve thousand three hundred forty five"),
+        (200500, "이십만오백", "two hundred thousand five hundred"),
+    ],
+)
 def test_number_readings(n, ko, en):
     assert "".join(korean_number(n)) == ko
     assert " ".join(english_number(n)) == en
@@ -101,6 +134,7 @@ def test_encode_batch_pads_and_shifts():
 
 
 # --- model: the computations the page explains ------------------------------------------------
+
 
 def test_loss_ignore_index_is_the_mean_over_real_tokens():
     torch.manual_seed(0)
@@ -213,11 +247,12 @@ def test_schedules():
 
 # --- training ----------------------------------------------------------------------------------
 
+
 def test_training_is_deterministic_for_a_seed():
     config = replace(TINY, steps=6, attention="bahdanau", tf_ratio=0.5)
     a, b = train_loop(config), train_loop(config)
     assert a.losses == b.losses and a.evals[-1].free_exact == b.evals[-1].free_exact
-    for p, q in zip(a.model.parameters(), b.model.parameters()):
+    for p, q in zip(a.model.parameters(), b.model.parameters(), strict=False):
         assert torch.equal(p, q)
     c = train_loop(replace(config, seed=1))
     assert c.losses != a.losses
@@ -234,8 +269,9 @@ def test_a_short_run_drops_the_loss():
 def test_the_time_cap_stops_training_and_says_so():
     ticks = itertools.count()
     progress = []
-    run = train_loop(replace(TINY, steps=50, max_seconds=3.0), on_progress=progress.append,
-                     clock=lambda: float(next(ticks)))
+    run = train_loop(
+        replace(TINY, steps=50, max_seconds=3.0), on_progress=progress.append, clock=lambda: float(next(ticks))
+    )
     assert run.stopped_by == "time" and run.steps_done < 50
     assert [p.step for p in progress] == list(range(1, run.steps_done + 1))
     assert progress[-1].evaluation is not None  # a stopped run still gets its final held-out check
@@ -260,6 +296,7 @@ def test_number_task_trains_and_decodes():
 
 
 # --- decoding a typed source, the what-if -------------------------------------------------------
+
 
 def test_decode_of_a_typed_source(tiny):
     out = decode(tiny["bahdanau"], parse_source("reverse", "3 1 4 <pad> <pad>"))
@@ -310,18 +347,22 @@ def test_override_validation(tiny):
 
 # --- bad input ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("task, text, key", [
-    ("reverse", "", "errors.empty_text"),
-    ("reverse", "   ", "errors.empty_text"),
-    ("reverse", "<pad> <pad>", "errors.all_pad"),
-    ("reverse", "<PAD>", "errors.all_pad"),
-    ("reverse", "12a4", "training.error.unknown_chars"),
-    ("reverse", "나는 책을", "training.error.unknown_chars"),
-    ("reverse", "1 <pad> 2", "training.error.pad_inside"),
-    ("reverse", "1" * 21, "errors.too_many_tokens"),
-    ("num_ko", "0123", "training.error.leading_zero"),
-    ("num_en", "1234567", "training.error.number_too_long"),
-])
+
+@pytest.mark.parametrize(
+    "task, text, key",
+    [
+        ("reverse", "", "errors.empty_text"),
+        ("reverse", "   ", "errors.empty_text"),
+        ("reverse", "<pad> <pad>", "errors.all_pad"),
+        ("reverse", "<PAD>", "errors.all_pad"),
+        ("reverse", "12a4", "training.error.unknown_chars"),
+        ("reverse", "나는 책을", "training.error.unknown_chars"),
+        ("reverse", "1 <pad> 2", "training.error.pad_inside"),
+        ("reverse", "1" * 21, "errors.too_many_tokens"),
+        ("num_ko", "0123", "training.error.leading_zero"),
+        ("num_en", "1234567", "training.error.number_too_long"),
+    ],
+)
 def test_bad_sources_get_a_named_message(task, text, key):
     with pytest.raises(InputError) as err:
         parse_source(task, text)
@@ -341,23 +382,26 @@ def test_good_sources():
     assert parse_source("num_en", "0") == SourceInput(("0",), 0)
 
 
-@pytest.mark.parametrize("kwargs, key, field", [
-    ({"steps": 3001}, "errors.out_of_range", "steps"),
-    ({"steps": 0}, "errors.out_of_range", "steps"),
-    ({"steps": "many"}, "errors.not_an_integer", "steps"),
-    ({"hidden": 4096}, "errors.out_of_range", "hidden"),
-    ({"batch": 10_000}, "errors.out_of_range", "batch"),
-    ({"max_seconds": 3600}, "errors.out_of_range", "max_seconds"),
-    ({"lr": "nan"}, "errors.nan", "lr"),
-    ({"tf_ratio": 1.5}, "errors.out_of_range", "tf_ratio"),
-    ({"max_len": 17}, "errors.out_of_range", "max_len"),
-    ({"task": "num_ko", "max_len": 7}, "errors.out_of_range", "max_len"),
-    ({"min_len": 8, "max_len": 4}, "training.error.lengths_order", "max_len"),
-    ({"task": "translate"}, "errors.bad_choice", "task"),
-    ({"attention": "magic"}, "errors.bad_choice", "attention"),
-    ({"tf_schedule": "cosine"}, "errors.bad_choice", "tf_schedule"),
-    ({"seed": -1}, "errors.out_of_range", "seed"),
-])
+@pytest.mark.parametrize(
+    "kwargs, key, field",
+    [
+        ({"steps": 3001}, "errors.out_of_range", "steps"),
+        ({"steps": 0}, "errors.out_of_range", "steps"),
+        ({"steps": "many"}, "errors.not_an_integer", "steps"),
+        ({"hidden": 4096}, "errors.out_of_range", "hidden"),
+        ({"batch": 10_000}, "errors.out_of_range", "batch"),
+        ({"max_seconds": 3600}, "errors.out_of_range", "max_seconds"),
+        ({"lr": "nan"}, "errors.nan", "lr"),
+        ({"tf_ratio": 1.5}, "errors.out_of_range", "tf_ratio"),
+        ({"max_len": 17}, "errors.out_of_range", "max_len"),
+        ({"task": "num_ko", "max_len": 7}, "errors.out_of_range", "max_len"),
+        ({"min_len": 8, "max_len": 4}, "training.error.lengths_order", "max_len"),
+        ({"task": "translate"}, "errors.bad_choice", "task"),
+        ({"attention": "magic"}, "errors.bad_choice", "attention"),
+        ({"tf_schedule": "cosine"}, "errors.bad_choice", "tf_schedule"),
+        ({"seed": -1}, "errors.out_of_range", "seed"),
+    ],
+)
 def test_settings_over_the_caps_are_rejected(kwargs, key, field):
     with pytest.raises(InputError) as err:
         parse_config(**kwargs)
@@ -374,16 +418,34 @@ def test_defaults_parse_and_twin_switches_attention():
     assert replace(twin_config(config), attention=config.attention) == config
 
 
-raw = st.one_of(st.integers(-10, 10_000), st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=5), st.none())
+raw = st.one_of(
+    st.integers(-10, 10_000), st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=5), st.none()
+)
 
 
 @settings(max_examples=50, deadline=None)
-@given(task=st.sampled_from(["reverse", "num_ko", "x"]), steps=raw, hidden=raw, lr=raw, tf_ratio=raw,
-       min_len=raw, max_len=raw, max_seconds=raw)
+@given(
+    task=st.sampled_from(["reverse", "num_ko", "x"]),
+    steps=raw,
+    hidden=raw,
+    lr=raw,
+    tf_ratio=raw,
+    min_len=raw,
+    max_len=raw,
+    max_seconds=raw,
+)
 def test_any_settings_give_a_config_or_an_input_error(task, steps, hidden, lr, tf_ratio, min_len, max_len, max_seconds):
     try:
-        config = parse_config(task=task, steps=steps, hidden=hidden, lr=lr, tf_ratio=tf_ratio, min_len=min_len,
-                              max_len=max_len, max_seconds=max_seconds)
+        config = parse_config(
+            task=task,
+            steps=steps,
+            hidden=hidden,
+            lr=lr,
+            tf_ratio=tf_ratio,
+            min_len=min_len,
+            max_len=max_len,
+            max_seconds=max_seconds,
+        )
     except InputError:
         return
     assert 1 <= config.steps <= 3000 and 1 <= config.min_len <= config.max_len <= 16
@@ -391,7 +453,10 @@ def test_any_settings_give_a_config_or_an_input_error(task, steps, hidden, lr, t
 
 
 @settings(max_examples=50, deadline=None)
-@given(st.text(alphabet=st.sampled_from(list("0123456789 ax<>pad\n가")), max_size=30), st.sampled_from(["reverse", "num_en"]))
+@given(
+    st.text(alphabet=st.sampled_from(list("0123456789 ax<>pad\n가")), max_size=30),
+    st.sampled_from(["reverse", "num_en"]),
+)
 def test_any_text_gives_a_source_or_an_input_error(text, task):
     try:
         source = parse_source(task, text)
@@ -402,12 +467,31 @@ def test_any_text_gives_a_source_or_an_input_error(text, task):
 
 # --- frames, charts, code -----------------------------------------------------------------------
 
+
 def test_frames_and_charts_build(tiny):
     result = tiny["bahdanau"]
     run = result.run
     names = {m: m for m in METRICS}
-    labels = {k: k for k in ("step", "loss", "tf_ratio", "loss_title", "accuracy", "metric", "accuracy_title",
-                             "position", "weight", "map_title", "length", "exact", "model", "n", "bottleneck_title")}
+    labels = {
+        k: k
+        for k in (
+            "step",
+            "loss",
+            "tf_ratio",
+            "loss_title",
+            "accuracy",
+            "metric",
+            "accuracy_title",
+            "position",
+            "weight",
+            "map_title",
+            "length",
+            "exact",
+            "model",
+            "n",
+            "bottleneck_title",
+        )
+    }
     out = decode(result, parse_source("reverse", "123<pad>"))
     frame = attention_frame(out)
     assert len(frame) == len(out.output) * 4
@@ -417,8 +501,12 @@ def test_frames_and_charts_build(tiny):
     assert len(steps_frame(out, cols)) == max(len(out.output), 4)
     both = bottleneck_frame({"with": run, "without": tiny["none"].run})
     assert set(both["model"]) == {"with", "without"}
-    for chart in (loss_chart(loss_frame(run.losses), labels), accuracy_chart(eval_frame(run.evals, names), labels),
-                  attention_heatmap(frame, labels), bottleneck_chart(both, labels)):
+    for chart in (
+        loss_chart(loss_frame(run.losses), labels),
+        accuracy_chart(eval_frame(run.evals, names), labels),
+        attention_heatmap(frame, labels),
+        bottleneck_chart(both, labels),
+    ):
         assert chart.to_dict()
     spec = attention_heatmap(frame, labels).to_dict()
     params = {p["name"]: p["select"]["fields"] for p in spec["params"]}
@@ -439,8 +527,8 @@ def test_generated_script_is_valid_python_with_the_settings():
     assert "s2s_core" not in source  # self-contained
 
 
-
 # --- random streams: each run has its own ---------------------------------------------------------
+
 
 @pytest.fixture
 def one_thread():
@@ -483,7 +571,11 @@ def test_another_session_seeding_mid_init_changes_nothing(monkeypatch):
 
 def test_training_never_touches_the_global_generator():
     before = torch.get_rng_state()
-    for kind, ratio, schedule in (("bahdanau", 1.0, "constant"), ("bahdanau", 0.5, "linear"), ("luong_dot", 0.3, "constant")):
+    for kind, ratio, schedule in (
+        ("bahdanau", 1.0, "constant"),
+        ("bahdanau", 0.5, "linear"),
+        ("luong_dot", 0.3, "constant"),
+    ):
         train(replace(TINY, steps=4, attention=kind, tf_ratio=ratio, tf_schedule=schedule))
     assert torch.equal(torch.get_rng_state(), before)
 
@@ -495,8 +587,12 @@ def _fingerprint(run) -> tuple:
 
 
 def _same(a: tuple, b: tuple) -> bool:
-    return a[0] == b[0] and a[1] == b[1] and a[2].keys() == b[2].keys() and all(
-        torch.equal(a[2][k], b[2][k]) for k in a[2])
+    return (
+        a[0] == b[0]
+        and a[1] == b[1]
+        and a[2].keys() == b[2].keys()
+        and all(torch.equal(a[2][k], b[2][k]) for k in a[2])
+    )
 
 
 @pytest.fixture
@@ -516,8 +612,10 @@ def slow_constructors(monkeypatch):
 def test_two_trainings_at_once_each_equal_their_single_threaded_run(one_thread, slow_constructors):
     """Two sessions training different settings at the same moment (and a third thread seeding torch's global
     generator over and over, as other pages may) must not change each other's weights, batches or coins."""
-    configs = (replace(TINY, steps=30, attention="bahdanau", tf_ratio=0.5, tf_schedule="linear", seed=21),
-               replace(TINY, steps=30, attention="luong_general", tf_ratio=0.7, seed=22, task="sort"))
+    configs = (
+        replace(TINY, steps=30, attention="bahdanau", tf_ratio=0.5, tf_schedule="linear", seed=21),
+        replace(TINY, steps=30, attention="luong_general", tf_ratio=0.7, seed=22, task="sort"),
+    )
     alone = [_fingerprint(train_loop(c)) for c in configs]
     together: list = [None, None]
     start = threading.Barrier(3)
@@ -555,6 +653,7 @@ def test_the_stop_check_cancels_the_loop():
 
 
 # --- shared jobs: submit / snapshot / cancel ------------------------------------------------------
+
 
 def fake_trainer(steps_delay: float = 0.005, fail_at: int | None = None):
     """A stand-in trainer with the real one's contract: progress every step, stop() checked before each."""
@@ -614,8 +713,8 @@ def test_snapshots_progress_monotonically():
     snaps.append(runner.snapshot(job))
     steps = [s.step for s in snaps]
     assert steps == sorted(steps) and steps[-1] == 60
-    assert len({s for s in steps}) > 3  # we saw it move, not just start and end
-    for a, b in zip(snaps, snaps[1:]):
+    assert len(set(steps)) > 3  # we saw it move, not just start and end
+    for a, b in itertools.pairwise(snaps):
         assert b.losses[: len(a.losses)] == a.losses  # the curve only grows
         assert b.seconds >= a.seconds
     states = [s.state for s in snaps]

@@ -42,12 +42,12 @@ lint: .stamp-dev
 
 # Every layer (core, AppTest, generated code, browser, robustness) with a small sample of the fuzz, the
 # concurrent sessions, the hosted-demo walk and the screenshots. README "Tests" has the measured time.
-test: .stamp-dev
+test: lint
 	$(PYTEST) tests $(COVERAGE)
 
 # Everything at full size: fuzz 25 steps per page and language, ten sessions at once, the hosted demo on every
 # page, screenshots of every page (pytest --full; see tests/sizes.py).
-test-all: .stamp-dev
+test-all: lint
 	$(PYTEST) tests $(COVERAGE) --full
 
 # Core, AppTest, generated code and the house rules, no browser: the quick loop while developing.

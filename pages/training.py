@@ -23,8 +23,12 @@ config = read_settings()
 # 2) Compute: the finished job for these settings, or the Train button / live progress until there is one.
 done = None
 if config is not None:
-    done = trained_model(config, "training_train", t("training.train"),
-                         t("training.press_train", steps=config.steps, seconds=f"{config.max_seconds:g}"))
+    done = trained_model(
+        config,
+        "training_train",
+        t("training.train"),
+        t("training.press_train", steps=config.steps, seconds=f"{config.max_seconds:g}"),
+    )
 
 # 3) Draw what the trained model shows; the source box appears with the map it feeds.
 source = None

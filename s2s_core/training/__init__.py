@@ -16,6 +16,18 @@ from s2s_core.training.config import TrainConfig
 from s2s_core.training.loop import EvalPoint, Progress, TrainingCancelled
 
 __all__ = [
-    "DecodeResult", "EvalPoint", "Progress", "SourceInput", "TrainConfig", "TrainResult", "TrainingCancelled",
-    "decode", "parse_config", "parse_override", "parse_source", "train", "twin_config", "what_if",
+    "DecodeResult",
+    "EvalPoint",
+    "Progress",
+    "SourceInput",
+    "TrainConfig",
+    "TrainResult",
+    "TrainingCancelled",
+    "decode",
+    "parse_config",
+    "parse_override",
+    "parse_source",
+    "train",
+    "twin_config",
+    "what_if",
 ]

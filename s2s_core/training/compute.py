@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 import torch
@@ -85,21 +85,8 @@ def parse_config(
         raise InputError("training.error.lengths_order", _field("max_len"), lo=min_len, hi=max_len)
     seed = check_int(seed, _field("seed"), 0, caps.MAX_SEED)
     max_seconds = check_float(max_seconds, _field("max_seconds"), 1.0, MAX_SECONDS)
-    return TrainConfig(
-        task=task,
-        attention=attention,
-        embed=embed,
-        hidden=hidden,
-        steps=steps,
-        batch=batch,
-        lr=lr,
-        tf_ratio=tf_ratio,
-        tf_schedule=tf_schedule,
-        min_len=min_len,
-        max_len=max_len,
-        seed=seed,
-        max_seconds=max_seconds,
-    )
+    values = locals()  # every argument, each validated above under its field's name
+    return TrainConfig(**{f.name: values[f.name] for f in fields(TrainConfig)})
 
 
 @dataclass(frozen=True)

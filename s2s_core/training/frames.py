@@ -40,10 +40,16 @@ def attention_frame(result: DecodeResult) -> pd.DataFrame:
     rows = []
     for t, out_tok in enumerate(result.output):
         for s, src_tok in enumerate(result.src_tokens):
-            rows.append({
-                "step": step_label(t, out_tok), "position": position_label(s, src_tok),
-                "weight": float(result.weights[t, s]), "pad": s >= len(result.source), "t": t, "s": s,
-            })
+            rows.append(
+                {
+                    "step": step_label(t, out_tok),
+                    "position": position_label(s, src_tok),
+                    "weight": float(result.weights[t, s]),
+                    "pad": s >= len(result.source),
+                    "t": t,
+                    "s": s,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -55,21 +61,26 @@ def steps_frame(result: DecodeResult, columns: Mapping[str, str]) -> pd.DataFram
     n = max(len(result.output), len(expected))
     rows = []
     for t in range(n):
-        rows.append({
-            columns["step"]: f"t{t + 1}",
-            columns["free_in"]: result.inputs[t] if t < len(result.inputs) else "",
-            columns["free_out"]: result.output[t] if t < len(result.output) else "",
-            columns["tf_in"]: tf_inputs[t] if t < len(tf_inputs) else "",
-            columns["tf_out"]: result.tf_preds[t] if t < len(result.tf_preds) else "",
-            columns["nll"]: round(result.tf_nll[t], 4) if t < len(result.tf_nll) else None,
-        })
+        rows.append(
+            {
+                columns["step"]: f"t{t + 1}",
+                columns["free_in"]: result.inputs[t] if t < len(result.inputs) else "",
+                columns["free_out"]: result.output[t] if t < len(result.output) else "",
+                columns["tf_in"]: tf_inputs[t] if t < len(tf_inputs) else "",
+                columns["tf_out"]: result.tf_preds[t] if t < len(result.tf_preds) else "",
+                columns["nll"]: round(result.tf_nll[t], 4) if t < len(result.tf_nll) else None,
+            }
+        )
     return pd.DataFrame(rows)
 
 
 def bottleneck_frame(runs: Mapping[str, TrainRun]) -> pd.DataFrame:
     """Exact match per source length for each named run (with / without attention)."""
-    rows = [{"length": n, "model": name, "exact": acc, "n": count}
-            for name, run in runs.items() for n, acc, count in run.by_length]
+    rows = [
+        {"length": n, "model": name, "exact": acc, "n": count}
+        for name, run in runs.items()
+        for n, acc, count in run.by_length
+    ]
     return pd.DataFrame(rows, columns=["length", "model", "exact", "n"])
 
 

@@ -16,10 +16,14 @@ def _run(config: MasksConfig) -> dict[str, str]:
     return dict(line.split(": ", 1) for line in out.strip().splitlines())
 
 
-@pytest.mark.parametrize("config", [
-    MasksConfig(),
-    parse_config([("a b c d e", "x"), ("f", "y z w 'q\""), ("g h", "v")], 12345, 3, 5),
-], ids=["defaults", "edited"])
+@pytest.mark.parametrize(
+    "config",
+    [
+        MasksConfig(),
+        parse_config([("a b c d e", "x"), ("f", "y z w 'q\""), ("g h", "v")], 12345, 3, 5),
+    ],
+    ids=["defaults", "edited"],
+)
 def test_script_prints_the_page_numbers(config):
     r = compute_masks(config)
     printed = _run(config)

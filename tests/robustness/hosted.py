@@ -53,15 +53,22 @@ def module_owners() -> dict[str, set[str]]:
 def dev_only_modules() -> set[str]:
     """Installed top-level modules that no runtime requirement provides (pytest, playwright, psutil, ...)."""
     allowed = runtime_closure(requirement_names(ROOT / "requirements.txt"))
-    return {mod for mod, owners in module_owners().items()
-            if not owners & allowed and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", mod)}
+    return {
+        mod
+        for mod, owners in module_owners().items()
+        if not owners & allowed and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", mod)
+    }
 
 
 def app_imports() -> dict[str, set[str]]:
     """Top-level modules imported anywhere in the app's code -> files importing them (absolute imports only)."""
     found: dict[str, set[str]] = {}
-    files = [ROOT / "app.py", *(ROOT / "pages").glob("*.py"), *(ROOT / "s2s_core").rglob("*.py"),
-             *(ROOT / "s2s_ui").rglob("*.py")]
+    files = [
+        ROOT / "app.py",
+        *(ROOT / "pages").glob("*.py"),
+        *(ROOT / "s2s_core").rglob("*.py"),
+        *(ROOT / "s2s_ui").rglob("*.py"),
+    ]
     for path in files:
         for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
             names = []

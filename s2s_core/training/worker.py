@@ -4,7 +4,7 @@ The server's process runner (jobs.ProcessRunner) starts one process per job from
 this module, and with it torch and the trainers, once: a new worker then starts in milliseconds and shares those
 pages. Everything sent over the pipe is plain data (tuples of numbers, text, bytes), never a live object:
 
-    ("progress", step, total, seconds, ((step, loss, tf_ratio), ...), (EvalPoint, ...))   # a frozen dataclass of numbers
+    ("progress", step, total, seconds, ((step, loss, tf_ratio), ...), (EvalPoint, ...))   # frozen dataclasses
     ("done", packed result bytes)           # the trainer's pack(result): a state_dict and plain numbers
     ("error", traceback text)               # the trainer raised; the worker then exits with code 1
 
@@ -14,6 +14,7 @@ crash are all the server's business (it terminates the process, or sees the pipe
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 import traceback
@@ -61,10 +62,8 @@ def run(trainer: Any, config: Any, conn: Any) -> None:
     """Process target: one job. trainer is a jobs.Trainer (importable functions), config its frozen config."""
     # 1) A guest on the server's machine: lower priority, one torch thread (the runs are tiny; more threads
     #    only fight the server and the other workers for the same cores, and change no number).
-    try:
+    with contextlib.suppress(OSError):
         os.nice(NICE)
-    except OSError:
-        pass
     torch.set_num_threads(1)
     report = _Reporter(conn)
     try:

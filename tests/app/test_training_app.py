@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-import pytest
-
 from s2s_core.training import jobs
 from s2s_ui.catalog import translate
 from tests.app.conftest import all_text, open_page, toasts
 
 # A tiny budget keeps each training run well under a second of CPU. Trained models are cached for the
 # whole process, so each test picks its own seed: it then always starts from "not trained yet".
-TINY = {"training_steps": "3", "training_hidden": "8", "training_embed": "8", "training_batch": "16",
-        "training_max_len": "5"}
+TINY = {
+    "training_steps": "3",
+    "training_hidden": "8",
+    "training_embed": "8",
+    "training_batch": "16",
+    "training_max_len": "5",
+}
 
 
 def tiny(seed: int, lang: str = "en") -> dict[str, str]:
@@ -70,7 +73,8 @@ def test_what_if_and_the_bottleneck_twin(lang):
     text = all_text(at)
     assert "t1 · " in text  # the what-if names the overridden step
     notes = [translate(lang, "training.whatif_same")] + [
-        translate(lang, f"training.whatif_{k}", step="t1")[:12] for k in ("changed", "changed_here")]
+        translate(lang, f"training.whatif_{k}", step="t1")[:12] for k in ("changed", "changed_here")
+    ]
     assert any(note in text for note in notes)
     train(at, "training_twin")
     assert not at.exception
@@ -118,7 +122,8 @@ def test_a_run_cut_by_the_time_limit_says_so_and_can_be_retried():
     train(at)
     assert not at.exception
     assert translate(lang, "training.stopped_time", seconds="1", steps="", total=3000)[:30] in " ".join(
-        w.value for w in at.warning)
+        w.value for w in at.warning
+    )
     train(at, "training_again")
     assert not at.exception
     assert translate(lang, "training.training_heading") in all_text(at)
@@ -147,13 +152,17 @@ def test_live_progress_a_shared_job_the_queue_and_stop(monkeypatch):
     assert translate("ko", "training.queued", place=1, wait="").split("{")[0][:20] in waiting
     assert "대기열 1번째" in waiting
     assert translate("ko", "training.queue_note", slots=1) in all_text(queued)
-    assert [b.label for b in queued.button if b.key == "training_train_cancel"] == [translate("ko", "training.leave_queue")]
+    assert [b.label for b in queued.button if b.key == "training_train_cancel"] == [
+        translate("ko", "training.leave_queue")
+    ]
 
     at.button(key="training_train_cancel").click().run()  # Stop waits for the loop to end, then says so
     assert not at.exception
     text = all_text(at)  # stopped after some steps, or (on a slow machine) before the first one
-    assert translate(lang, "training.cancelled", step=0, total=3000)[:25] in text or \
-        translate(lang, "training.cancelled_before") in text
+    assert (
+        translate(lang, "training.cancelled", step=0, total=3000)[:25] in text
+        or translate(lang, "training.cancelled_before") in text
+    )
     assert "training_train" in [b.key for b in at.button]  # and it can be started again
     assert jobs.runner().wait_idle(120)
     queued.run()

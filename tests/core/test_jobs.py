@@ -13,10 +13,19 @@ from dataclasses import replace
 import pytest
 import torch
 
-from s2s_core.training import TrainConfig, train
-from s2s_core.training import jobs
+from s2s_core.training import TrainConfig, jobs, train
 from s2s_core.training.jobs import (
-    CANCELLED, CRASHED_KEY, DONE, FAILED, FAILED_KEY, OVER_CAP_KEY, QUEUED, RUNNING, ProcessRunner, Runner, Trainer,
+    CANCELLED,
+    CRASHED_KEY,
+    DONE,
+    FAILED,
+    FAILED_KEY,
+    OVER_CAP_KEY,
+    QUEUED,
+    RUNNING,
+    ProcessRunner,
+    Runner,
+    Trainer,
 )
 from s2s_core.training.loop import Progress, TrainingCancelled
 
@@ -24,6 +33,7 @@ TINY = TrainConfig(embed=8, hidden=16, steps=12, batch=16, max_len=6, lr=0.01)
 
 
 # --- stand-in trainers: module-level, so a worker process can import them by name ------------------------
+
 
 def slow_train(config, on_progress, stop):
     """0.05 s per step, progress every step; its result is a little text."""
@@ -99,6 +109,7 @@ def _gone(pid: int) -> bool:
 
 
 # --- the process backend ----------------------------------------------------------------------------------
+
 
 def test_a_worker_process_trains_the_same_model_as_in_process(pool):
     """Deterministic across backends: equal state_dicts, losses and held-out scores for the same settings."""
@@ -200,6 +211,7 @@ def test_cancelling_a_queued_job_never_starts_a_process(pool):
 
 # --- the queue: place and estimate ------------------------------------------------------------------------
 
+
 def test_queued_jobs_know_their_place_and_an_estimate_from_recent_pace():
     runner = Runner(slow_train, max_running=1)
     warm = runner.submit(replace(TINY, steps=10, seed=121))  # measured: about 0.05 s per step
@@ -220,6 +232,7 @@ def test_queued_jobs_know_their_place_and_an_estimate_from_recent_pace():
 
 
 # --- a visitor who leaves ---------------------------------------------------------------------------------
+
 
 def test_a_job_nobody_watches_any_more_is_cancelled_after_the_grace():
     runner = Runner(slow_train, max_running=1, grace=0.3)
@@ -244,6 +257,7 @@ def test_a_job_nobody_watches_any_more_is_cancelled_after_the_grace():
 
 
 # --- warm defaults, the backend switch ----------------------------------------------------------------------
+
 
 def test_warm_defaults_are_trained_pinned_and_kept(monkeypatch):
     runner = Runner(slow_train, max_running=1, cache_size=1, grace=0.1)

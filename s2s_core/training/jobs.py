@@ -502,14 +502,10 @@ class ProcessRunner(Runner):
 
     def start_pool(self) -> None:
         """Start the forkserver now (it imports torch and warms up: a few seconds), not when the first visitor
-        presses Train; and pay here, once, the server's own first-model cost (unpack builds models)."""
+        presses Train."""
         from multiprocessing import forkserver
 
-        def start() -> None:
-            forkserver.ensure_running()
-            new_model(TrainConfig(embed=2, hidden=2), torch.Generator())  # torch's lazy meta-device imports
-
-        threading.Thread(target=start, name="train-forkserver", daemon=True).start()
+        threading.Thread(target=forkserver.ensure_running, name="train-forkserver", daemon=True).start()
 
     def cap_seconds(self, config: Any) -> float:
         """The hard cap of a worker, in CPU seconds: its run's own time limit plus a margin. A worker that has

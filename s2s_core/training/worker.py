@@ -4,7 +4,7 @@ The server's process runner (jobs.ProcessRunner) starts one process per job from
 this module, and with it torch and the trainers, once: a new worker then starts in milliseconds and shares those
 pages. Everything sent over the pipe is plain data (tuples of numbers, text, bytes), never a live object:
 
-    ("progress", step, total, seconds, ((step, loss, tf_ratio), ...), (EvalPoint, ...))   # frozen dataclasses
+    ("progress", step, total, seconds, ((step, loss, tf_ratio), ...), (EvalPoint, ...))  # EvalPoint: numbers
     ("done", packed result bytes)           # the trainer's pack(result): a state_dict and plain numbers
     ("error", traceback text)               # the trainer raised; the worker then exits with code 1
 

@@ -462,6 +462,7 @@ def main() -> None:
     if not args.no_readme:
         write_readme(block)
         print(f"\nREADME.md: the block between {START} and {END} rewritten.")
+    __import__("scripts.bench_load", fromlist=["main"]).main(readme=not args.no_readme, browser=not args.no_browser)
 
 
 if __name__ == "__main__":

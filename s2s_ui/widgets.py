@@ -161,21 +161,37 @@ def notice_list(keys: Sequence[str], **fmt: object) -> None:
     st.markdown("\n".join(f"- {t(k, **fmt)}" for k in keys))
 
 
-def predict_then_reveal(key: str, question: str, options: Sequence[str], correct: str, explanation: str) -> None:
-    """Ask first, then grade against the live computation and explain; keeps a session score."""
+def revealed(key: str) -> bool:
+    """Has the learner answered the question `key` (or asked to be shown)? Until then, a page draws nothing
+    that states its answer: no notice, bullet, info box or chart annotation (GUIDE.md §1)."""
+    return st.session_state.get(key) is not None or bool(st.session_state.get(f"{key}__shown"))
+
+
+def predict_then_reveal(key: str, question: str, options: Sequence[str], correct: str, explanation: str) -> bool:
+    """Ask first, then grade against the live computation and explain. Returns whether the answer is out.
+
+    "Show me" reveals without answering. The page calls `revealed(key)` before drawing anything that
+    would give the answer away, so the question is the only place the answer can be found until then.
+    """
     with st.container(border=True):
         st.markdown(f"**{t('ui.quiz_title')}** — {question}")
         answer = st.radio(question, options, index=None, key=key, label_visibility="collapsed", horizontal=True)
         if answer is None:
-            st.caption(t("ui.quiz_hint"))
-            return
-        if answer == correct:
+            if not st.session_state.get(f"{key}__shown"):
+                st.caption(t("ui.quiz_hint"))
+                if st.button(t("ui.quiz_show"), key=f"{key}__show", type="tertiary"):
+                    st.session_state[f"{key}__shown"] = True
+                    st.rerun()
+                return False
+            st.info(t("ui.quiz_shown", correct=md_escape(correct)), icon=":material/visibility:")
+        elif answer == correct:
             st.success(t("ui.quiz_right", answer=md_escape(correct)), icon=":material/target:")
         else:
             st.warning(
                 t("ui.quiz_wrong", answer=md_escape(answer), correct=md_escape(correct)), icon=":material/search:"
             )
         st.markdown(explanation)
+    return True
 
 
 def page_header(ns: str) -> None:

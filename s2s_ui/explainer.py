@@ -1,0 +1,104 @@
+"""The explainer layout every page uses (GUIDE.md §1 "How a page looks: the picture first").
+
+    controls, picture = explainer("attention")      # title, one-line intro, two columns
+    with controls: config = read_inputs()           # the page's main controls, narrow
+    with picture: draw(picture, chart_spec(...))    # the page's main picture, beside them
+    question(...)                                   # predict, then reveal: before any answer below
+    details([("ui.tab_steps", show_steps), ...])    # the long-form parts, folded in tabs
+
+At 1280 px the two columns sit side by side; below Streamlit's 640 px breakpoint they stack
+(controls, then the picture), so a phone scrolls down through the same order. `before_after` keeps
+the previous input of a picture so it can be drawn faintly behind the new one; `try_this` offers a
+few prepared states of the page (just links with their inputs) with one line of what to notice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
+
+from s2s_ui.i18n import t
+from s2s_ui.link import to_link
+from s2s_ui.widgets import guarded, page_header
+
+CONTROLS_WIDTH = 1.0  # the controls column : the picture column (about 29 % : 71 % of the page's width)
+PICTURE_WIDTH = 2.4
+
+
+def explainer(ns: str) -> tuple[Any, Any]:
+    """The page's title and one-line intro, then (controls column, picture column)."""
+    page_header(ns)
+    controls, picture = st.columns([CONTROLS_WIDTH, PICTURE_WIDTH], gap="medium")
+    return controls, picture
+
+
+def details(sections: Sequence[tuple[str, Callable[[], Any]]]) -> None:
+    """Everything below the picture, folded into tabs: (catalog key of the tab's label, what draws it).
+
+    Each tab runs on its own (`guarded`): a bad value in one tab's input is named there and the other
+    tabs still draw, so one bad input hides only what depends on it.
+    """
+    if not sections:
+        return
+    tabs = st.tabs([t(key) for key, _ in sections])
+    for tab, (_, draw_section) in zip(tabs, sections, strict=True):
+        with tab:
+            guarded(draw_section)
+
+
+def before_after(key: str, current: Hashable) -> Hashable | None:
+    """The input the picture was drawn from before the last edit (None until there was an edit).
+
+    The page draws that previous picture faintly behind the new one, until the next edit: the change
+    is visible where the eye already is. Stepping and other reruns with the same input keep it.
+    """
+    now_key, before_key = f"_ba_now__{key}", f"_ba_before__{key}"
+    now = st.session_state.get(now_key)
+    if now is not None and now != current:
+        st.session_state[before_key] = now
+    st.session_state[now_key] = current
+    before = st.session_state.get(before_key)
+    return None if before == current else before
+
+
+@dataclass(frozen=True)
+class TryCase:
+    """A prepared state of a page: the link's parameters (raw values, as in a copied URL) and its note.
+
+    note: catalog key of one line that says what to notice (never the answer to the page's question).
+    label: catalog key of the button's short name.
+    """
+
+    label: str
+    note: str
+    params: Mapping[str, str]
+
+
+def try_this(cases: Sequence[TryCase], keys: Sequence[str], *, where: Any = None) -> None:
+    """Two to four 'try this' buttons; one loads its case as if the learner had opened its link.
+
+    keys: every linked key of the page (its reset list): they are forgotten first, so an input the case
+    does not name goes back to its default, then the case's parameters are written into the link and
+    the page reruns; `linked()` and `matrix_input` seed from the link as on a first visit.
+    """
+    box = (where or st).popover(t("ui.try_this"), icon=":material/science:", width="stretch")
+    with box:
+        st.caption(t("ui.try_this_intro"))
+        for n, case in enumerate(cases):
+            if st.button(t(case.label), key=f"try__{keys[0] if keys else ''}__{n}", width="stretch"):
+                load_case(case, keys)
+            st.caption(t(case.note))
+
+
+def load_case(case: TryCase, keys: Sequence[str]) -> None:
+    """Forget the page's inputs, put the case's parameters into the link, rerun (seeding from the link)."""
+    for k in keys:
+        for name in (k, f"{k}__base", f"{k}__last"):
+            st.session_state.pop(name, None)
+        to_link(k, None)
+    for k, raw in case.params.items():
+        to_link(k, raw)
+    st.rerun()

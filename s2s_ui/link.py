@@ -10,7 +10,12 @@ Every input whose value belongs in a copied link is drawn through `linked()` (ta
    numbers are clamped into the new range, a choice falls back to the default, a multiselect keeps
    the options that still exist;
 3. draws the widget unbound and mirrors its raw value back into the link (the default leaves no
-   parameter, so links stay short).
+   parameter, so links stay short);
+4. a number field takes whatever the learner types: its range is checked here with the same validators,
+   not by the widget (which refuses silently, in English, with "Press Enter to apply" left over the
+   digits). A value outside the range, or no finite number at all, gets a line right under the field in
+   the learner's language naming the field and the range, and the page goes on with the clamped (or last
+   valid) value; the field keeps what was typed, the link only a valid value.
 
 Why not Streamlit's `bind="query-params"`: it writes a choice widget's translated label into the
 link (a Korean link would not open in English), drops a bad value without a word, and raises on
@@ -26,7 +31,7 @@ from typing import Any, TypeVar
 
 import streamlit as st
 
-from s2s_core import caps
+from s2s_core import caps, fmt
 from s2s_core.errors import InputError
 from s2s_core.validate import check_float, check_int
 from s2s_ui.i18n import t
@@ -108,6 +113,8 @@ def linked(
     if key not in st.session_state:
         seeded = from_link(key, label, check)
         st.session_state[key] = default if seeded is None else seeded
+    if _is_number_input(widget) and kind in ("int", "float"):
+        return _number_field(widget, label, key=key, default=default, kind=kind, kwargs=kwargs)
     kept = st.session_state[key]
     valid = _still_valid(kept, kind, default, options, kwargs)
     if valid is not kept and valid != kept:  # write only a real change: a write re-sends the widget's value
@@ -119,6 +126,67 @@ def linked(
         value = widget(label, options, key=key, format_func=format_func, **kwargs)
     to_link(key, None if _same(value, default) else _raw(value))
     return value
+
+
+# --- number fields: the range is checked here, with words, not by the widget -------------------------------
+
+
+def _is_number_input(widget: Callable[..., Any]) -> bool:
+    """st.number_input or a column's number_input (a bound method of that column)."""
+    return getattr(widget, "__name__", "") == "number_input"
+
+
+def _number_field(
+    widget: Callable[..., Any], label: str, *, key: str, default: int | float, kind: str, kwargs: dict[str, Any]
+) -> int | float:
+    """A number_input without widget limits; returns the value the page uses (always in range).
+
+    The widget gets value=None (no Session State warning: its default is then None) so a cleared field or
+    a non-finite float, which Streamlit's own check would turn into that default, arrives here as None and
+    is named, instead of silently becoming 0.
+    """
+    lo, hi = kwargs.get("min_value"), kwargs.get("max_value")
+    widget_kwargs = {k: v for k, v in kwargs.items() if k not in ("min_value", "max_value")}
+    # without limits Streamlit infers the field's type from `step`: keep an int field int, a float field float
+    step = widget_kwargs.get("step")
+    widget_kwargs["step"] = (1 if step is None else int(step)) if kind == "int" else float(step or 0.01)
+    typed = widget(label, key=key, value=None, **widget_kwargs)
+    last_key = f"{key}__last"  # explainer.load_case forgets it with the page's other inputs
+    last = st.session_state.get(last_key, default)
+    used, message = _checked_number(typed, label, kind, lo, hi, last)
+    if message:
+        getattr(widget, "__self__", st).warning(message, icon=":material/rule:")
+    st.session_state[last_key] = used
+    to_link(key, None if _same(used, default) else _raw(used))
+    return used
+
+
+def _checked_number(
+    typed: Any, label: str, kind: str, lo: int | float | None, hi: int | float | None, last: int | float
+) -> tuple[int | float, str | None]:
+    """(the value the page uses, the line shown under the field or None). Validated by s2s_core.validate."""
+    from s2s_ui.widgets import md_escape  # widgets imports this module
+
+    field = md_escape(label)
+    low = (-caps.MAX_SEED if kind == "int" else -caps.MAX_ABS_VALUE) if lo is None else lo
+    high = (caps.MAX_SEED if kind == "int" else caps.MAX_ABS_VALUE) if hi is None else hi
+    last = min(max(last, low), high)  # a last value from an older, wider range
+    limits = {"field": field, "lo": _shown(low), "hi": _shown(high), "used": _shown(last)}
+    if typed is None:  # a cleared field, or a non-finite float that Streamlit turned into the default None
+        return last, t("ui.number_empty", **limits)
+    try:
+        value = check_int(typed, "", low, high) if kind == "int" else check_float(typed, "", low, high)
+    except InputError as err:
+        if err.key != "errors.out_of_range":  # NaN, infinite, huge, not a whole number: keep the last value
+            return last, t("ui.number_kept", reason=t(err.key, **{**err.params, "field": field}), **limits)
+        clamped = int(min(max(typed, low), high)) if kind == "int" else float(min(max(typed, low), high))
+        return clamped, t("ui.number_out_of_range", **{**limits, "value": _shown(typed), "used": _shown(clamped)})
+    return value, None
+
+
+def _shown(x: float) -> str:
+    """A typed or limit value in a message: fmt.num, or fmt.sci when num would print hundreds of digits."""
+    return fmt.num(x) if abs(x) < 1e9 else fmt.sci(x)
 
 
 def _kind(default: Any, options: Sequence[Hashable] | None) -> str:

@@ -7,7 +7,7 @@ import pytest
 
 from s2s_core.shapes.failures import KINDS
 from s2s_ui.catalog import translate
-from tests.app.conftest import open_page, toasts
+from tests.app.conftest import all_text, open_page, toasts
 
 # (page, widget kind, key, a non-default raw option, how AppTest reads it back)
 CASES = [
@@ -86,3 +86,34 @@ def test_a_number_out_of_a_new_range_is_clamped():
     at.text_input(key="rnn_sentence_en").input("two words").run()
     assert not at.exception
     assert at.slider(key="rnn_step").value == 2
+
+
+# --- a number typed outside its range: words under the field, the page goes on with a valid value ----------
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_a_typed_number_outside_its_range_is_named_with_the_range_and_clamped(lang):
+    at = open_page("rnn", lang)
+    at.number_input(key="rnn_H").set_value(999).run()
+    assert not at.exception
+    said = " ".join(w.value for w in at.warning)
+    field = translate(lang, "rnn.field.H")
+    assert field in said and "999" in said and "1–8" in said  # the field, what was typed, the range
+    assert at.number_input(key="rnn_H").value == 999  # the field keeps what the learner typed ...
+    assert at.query_params["rnn_H"] == "8"  # ... the link and the page use the clamped value
+    assert translate(lang, "rnn.title") in all_text(at) and len(at.get("vega_lite_chart")) > 0
+    at.number_input(key="rnn_H").set_value(3).run()
+    assert not at.exception and not at.warning  # a valid value: the line is gone
+
+
+def test_a_float_field_names_nan_infinity_and_a_value_below_its_range():
+    at = open_page("scoring", "en")
+    for typed in (float("nan"), float("inf"), 1e300):
+        at.number_input(key="scoring_scale").set_value(typed).run()
+        assert not at.exception
+        said = " ".join(w.value for w in at.warning)
+        assert "0.1–10" in said and "using 2 for now" in said  # the last valid value (the default) is kept
+        assert "scoring_scale" not in at.query_params
+    at.number_input(key="scoring_scale").set_value(0.01).run()
+    assert "0.01 is outside 0.1–10; using 0.1." in " ".join(w.value for w in at.warning)
+    assert at.query_params["scoring_scale"] == "0.1"

@@ -9,10 +9,18 @@ import streamlit as st
 from s2s_core import caps
 from s2s_core.errors import InputError
 from s2s_core.fmt import num, pct, prob, sci, vec
-from s2s_core.seq2seq import Seq2SeqConfig, Seq2SeqResult, parse_config, run
-from s2s_core.seq2seq.charts import page_charts, topk_chart
+from s2s_core.seq2seq import Seq2SeqConfig, Seq2SeqResult, default_config, parse_config, run
+from s2s_core.seq2seq.charts import flow_spec, page_charts, topk_chart
 from s2s_core.seq2seq.code import script
-from s2s_core.seq2seq.compute import BRIDGES, CELLS, MAX_STEPS, MAX_TOP_K, MAX_WORD_CHARS
+from s2s_core.seq2seq.compute import (
+    BRIDGES,
+    CELLS,
+    DEFAULT_REPLACEMENT,
+    DEFAULT_SOURCE,
+    MAX_STEPS,
+    MAX_TOP_K,
+    MAX_WORD_CHARS,
+)
 from s2s_core.seq2seq.frames import (
     bottleneck_summary,
     state_labels,
@@ -20,20 +28,20 @@ from s2s_core.seq2seq.frames import (
     topk_frame,
 )
 from s2s_ui.charts import cached_spec, draw
-from s2s_ui.i18n import t
+from s2s_ui.explainer import TryCase, details, explainer, try_this
+from s2s_ui.i18n import lang, t
 from s2s_ui.link import linked
 from s2s_ui.widgets import (
     check_badge,
     code_expander,
     md_escape,
     notice_list,
-    page_header,
     predict_then_reveal,
     reset_button,
+    revealed,
     show_error,
 )
 
-DEFAULT = Seq2SeqConfig()
 INPUT_KEYS = [
     "seq2seq_source",
     "seq2seq_cell",
@@ -50,6 +58,30 @@ INPUT_KEYS = [
     "seq2seq_replacement",
     "seq2seq_step",
 ]
+QUIZ = "seq2seq_quiz"
+LONG_SOURCE = {
+    "ko": "나는 어제 도서관에서 친구와 함께 아주 두꺼운 책을 오래 읽었다",
+    "en": "I read a long book with my friend in the old library all day",
+}
+
+
+def cases() -> list[TryCase]:
+    """Prepared states (links): the syllabus's Korean sentence, a hand-off that fails, directions fed into
+    decoder layers, a long sentence through the same hand-off."""
+    return [
+        TryCase(
+            "seq2seq.try.korean",
+            "seq2seq.try.korean_note",
+            {"seq2seq_source": DEFAULT_SOURCE["ko"], "seq2seq_replacement": DEFAULT_REPLACEMENT["ko"]},
+        ),
+        TryCase("seq2seq.try.mismatch", "seq2seq.try.mismatch_note", {"seq2seq_dec_layers": "2"}),
+        TryCase(
+            "seq2seq.try.directions",
+            "seq2seq.try.directions_note",
+            {"seq2seq_bidir": "true", "seq2seq_dec_layers": "2"},
+        ),
+        TryCase("seq2seq.try.long", "seq2seq.try.long_note", {"seq2seq_source": LONG_SOURCE[lang()]}),
+    ]
 
 
 @st.cache_data(max_entries=128, show_spinner=False)
@@ -62,6 +94,11 @@ def compute(config: Seq2SeqConfig) -> Seq2SeqResult:
 @cached_spec(max_entries=128)
 def chart_specs(config: Seq2SeqConfig, labels: dict[str, str]) -> Any:
     return dict(page_charts(compute(config), config.directions, config.enc_layers, labels))
+
+
+@cached_spec(max_entries=128)
+def picture_spec(config: Seq2SeqConfig, labels: dict[str, str]) -> Any:
+    return flow_spec(compute(config), config.directions, labels)
 
 
 @cached_spec(max_entries=256)
@@ -80,6 +117,7 @@ TITLE_KEYS = (
     "axis_layer",
     "axis_step",
 )
+FLOW_KEYS = ("flow_title", "flow_description", "encoder", "decoder", "part", "axis_state")
 
 
 def chart_labels() -> dict[str, str]:
@@ -88,94 +126,135 @@ def chart_labels() -> dict[str, str]:
     return labels | {"title": t("seq2seq.chart.bn_title")}
 
 
-def size_input(label_key: str, key: str, value: int, hi: int) -> int:
-    return linked(st.number_input, t(label_key), key=key, default=value, min_value=1, max_value=hi, step=1)
+def flow_labels() -> dict[str, str]:
+    return {k: t(f"seq2seq.chart.{k}") for k in FLOW_KEYS} | {"axis_component": t("seq2seq.axis_component")}
 
 
-def read_inputs(replacement_box) -> Seq2SeqConfig | None:
-    """Widgets -> validated config; None (with a message naming the field) when an input is bad."""
-    st.subheader(t("seq2seq.inputs"))
+def size_input(label_key: str, key: str, value: int, hi: int, where: Any = st) -> int:
+    return linked(where.number_input, t(label_key), key=key, default=value, min_value=1, max_value=hi, step=1)
+
+
+def follow_language(key: str, defaults: dict[str, str]) -> None:
+    """A value that is another language's default follows the language switch (it was never typed)."""
+    now = st.session_state.get(key)
+    if isinstance(now, str) and now != defaults[lang()] and now in defaults.values():
+        del st.session_state[key]
+
+
+def read_inputs() -> tuple[Seq2SeqConfig | None, InputError | None]:
+    """Widgets -> (validated config, the replacement word's error).
+
+    A bad source sentence leaves no config (everything needs it). A bad replacement word only stops the
+    bottleneck measurement: the rest runs with the language's default word, and its error is returned.
+    """
+    default = default_config(lang())
+    follow_language("seq2seq_source", DEFAULT_SOURCE)
+    follow_language("seq2seq_replacement", DEFAULT_REPLACEMENT)
     source = linked(
         st.text_input,
         t("seq2seq.source_label"),
         key="seq2seq_source",
-        default=" ".join(DEFAULT.source),
+        default=" ".join(default.source),
         help=t("seq2seq.source_help"),
         max_chars=caps.MAX_TEXT_CHARS,
     )
-    top = st.columns(2)
     cell = linked(
-        top[0].segmented_control,
+        st.segmented_control,
         t("seq2seq.cell_label"),
         CELLS,
         key="seq2seq_cell",
-        default=DEFAULT.cell,
+        default=default.cell,
         labels={c: t(f"seq2seq.cell_{c}") for c in CELLS},
         required=True,
     )
-    seed = linked(
-        top[1].number_input,
-        t("seq2seq.seed_label"),
-        key="seq2seq_seed",
-        default=DEFAULT.seed,
-        min_value=0,
-        max_value=caps.MAX_SEED,
-        step=1,
-    )
-    enc_col, dec_col, run_col = st.columns(3)
-    with enc_col.container(border=True):
+    with st.expander(t("seq2seq.more_settings"), icon=":material/tune:"):
         st.markdown(f"**{t('seq2seq.encoder_box')}**")
-        embed = size_input("seq2seq.embed_label", "seq2seq_embed", DEFAULT.embed, caps.MAX_EMBED)
-        enc_hidden = size_input("seq2seq.enc_hidden_label", "seq2seq_enc_hidden", DEFAULT.enc_hidden, caps.MAX_HIDDEN)
-        enc_layers = size_input("seq2seq.enc_layers_label", "seq2seq_enc_layers", DEFAULT.enc_layers, caps.MAX_LAYERS)
+        left, right = st.columns(2)
+        embed = size_input("seq2seq.embed_label", "seq2seq_embed", default.embed, caps.MAX_EMBED, left)
+        enc_hidden = size_input(
+            "seq2seq.enc_hidden_label", "seq2seq_enc_hidden", default.enc_hidden, caps.MAX_HIDDEN, right
+        )
+        enc_layers = size_input(
+            "seq2seq.enc_layers_label", "seq2seq_enc_layers", default.enc_layers, caps.MAX_LAYERS, left
+        )
         bidirectional = linked(st.toggle, t("seq2seq.bidirectional_label"), key="seq2seq_bidir", default=False)
-    with dec_col.container(border=True):
         st.markdown(f"**{t('seq2seq.decoder_box')}**")
-        dec_hidden = size_input("seq2seq.dec_hidden_label", "seq2seq_dec_hidden", DEFAULT.dec_hidden, caps.MAX_HIDDEN)
-        dec_layers = size_input("seq2seq.dec_layers_label", "seq2seq_dec_layers", DEFAULT.dec_layers, caps.MAX_LAYERS)
+        left, right = st.columns(2)
+        dec_hidden = size_input(
+            "seq2seq.dec_hidden_label", "seq2seq_dec_hidden", default.dec_hidden, caps.MAX_HIDDEN, left
+        )
+        dec_layers = size_input(
+            "seq2seq.dec_layers_label", "seq2seq_dec_layers", default.dec_layers, caps.MAX_LAYERS, right
+        )
         bridge = linked(
             st.segmented_control,
             t("seq2seq.bridge_label"),
             BRIDGES,
             key="seq2seq_bridge",
-            default=DEFAULT.bridge,
+            default=default.bridge,
             labels={b: t(f"seq2seq.bridge_{b}") for b in BRIDGES},
             required=True,
             help=t("seq2seq.bridge_help"),
         )
-    with run_col.container(border=True):
         st.markdown(f"**{t('seq2seq.decoding_box')}**")
-        steps = size_input("seq2seq.steps_label", "seq2seq_steps", DEFAULT.steps, MAX_STEPS)
-        top_k = size_input("seq2seq.top_k_label", "seq2seq_top_k", DEFAULT.top_k, MAX_TOP_K)
-    with replacement_box:  # drawn in the bottleneck section, read now: the measurement depends on it
+        left, right = st.columns(2)
+        steps = size_input("seq2seq.steps_label", "seq2seq_steps", default.steps, MAX_STEPS, left)
+        top_k = size_input("seq2seq.top_k_label", "seq2seq_top_k", default.top_k, MAX_TOP_K, right)
+        seed = linked(
+            st.number_input,
+            t("seq2seq.seed_label"),
+            key="seq2seq_seed",
+            default=default.seed,
+            min_value=0,
+            max_value=caps.MAX_SEED,
+            step=1,
+        )
         replacement = linked(
             st.text_input,
             t("seq2seq.replacement_label"),
             key="seq2seq_replacement",
-            default=DEFAULT.replacement,
+            default=default.replacement,
             help=t("seq2seq.replacement_help"),
             max_chars=MAX_WORD_CHARS,
         )
-    reset_button(INPUT_KEYS)
+    settings = dict(
+        cell=cell,
+        embed=embed,
+        enc_hidden=enc_hidden,
+        enc_layers=enc_layers,
+        bidirectional=bidirectional,
+        dec_hidden=dec_hidden,
+        dec_layers=dec_layers,
+        bridge=bridge,
+        steps=steps,
+        top_k=top_k,
+        seed=seed,
+    )
     try:
-        return parse_config(
-            source,
-            cell=cell,
-            embed=embed,
-            enc_hidden=enc_hidden,
-            enc_layers=enc_layers,
-            bidirectional=bidirectional,
-            dec_hidden=dec_hidden,
-            dec_layers=dec_layers,
-            bridge=bridge,
-            steps=steps,
-            top_k=top_k,
-            seed=seed,
-            replacement=replacement,
-        )
+        return parse_config(source, replacement=replacement, **settings), None
+    except InputError as err:
+        if err.field != "seq2seq.field.replacement":
+            show_error(err)
+            return None, None
+        word_error = err
+    show_error(word_error)
+    try:
+        return parse_config(source, replacement=default.replacement, **settings), word_error
     except InputError as err:
         show_error(err)
-        return None
+        return None, word_error
+
+
+def show_picture(config: Seq2SeqConfig, result: Seq2SeqResult) -> None:
+    """The main picture: encoder rows, then the decoder from h0; the output words under it."""
+    draw(st, picture_spec(config, flow_labels()))
+    dec = result.decoding
+    if dec is None:
+        key, field, params = result.error
+        show_error(InputError(key, field, **dict(params)))
+        return
+    words = " ".join(md_escape(w) for w in dec.output)
+    st.markdown(t("seq2seq.output_line", words=words) + " · " + t("seq2seq.untrained_short"))
 
 
 def show_encoder(config: Seq2SeqConfig, result: Seq2SeqResult) -> None:
@@ -201,9 +280,7 @@ def show_handoff(config: Seq2SeqConfig, result: Seq2SeqResult) -> None:
     cell = config.cell.upper()
     dec_shape = (config.dec_layers, 1, config.dec_hidden)
     st.markdown(t("seq2seq.handoff_shapes", enc=tuple(result.encoder.h_n.shape), cell=cell, dec=dec_shape))
-    if result.error is not None:
-        key, field, params = result.error
-        show_error(InputError(key, field, **dict(params)))
+    if result.error is not None:  # the message itself is under the picture
         st.caption(t("seq2seq.handoff_rest"))
         return
     handoff = result.handoff
@@ -254,7 +331,6 @@ def show_decoding(config: Seq2SeqConfig, result: Seq2SeqResult) -> None:
         st.caption(t("seq2seq.dec_skipped"))
         return
     st.caption(t("seq2seq.untrained"))
-    st.markdown(t("seq2seq.output_line", words=" ".join(md_escape(w) for w in dec.output)))
     index = pick_step(len(dec.steps))
     step = dec.steps[index]
     left, right = st.columns(2)
@@ -277,37 +353,54 @@ def show_decoding(config: Seq2SeqConfig, result: Seq2SeqResult) -> None:
             table.rename(columns={c: t(f"seq2seq.col.{c}") for c in table.columns}), hide_index=True, width="stretch"
         )
     draw(right, chart_specs(config, chart_labels())["states"])
-    check_badge(t("seq2seq.check_what", cell=config.cell.upper()), dec.one_call_diff, tol=1e-9)
 
 
-def show_bottleneck(config: Seq2SeqConfig, result: Seq2SeqResult) -> None:
+def show_check(config: Seq2SeqConfig, result: Seq2SeqResult) -> None:
+    if result.decoding is None:
+        st.caption(t("seq2seq.dec_skipped"))
+        return
+    check_badge(t("seq2seq.check_what", cell=config.cell.upper()), result.decoding.one_call_diff, tol=1e-9)
+
+
+def show_bottleneck(config: Seq2SeqConfig, result: Seq2SeqResult, word_error: InputError | None) -> None:
+    """The measurement behind the question: drawn only once the question is answered (or shown)."""
+    if word_error is not None:
+        raise word_error  # only this tab needs the replacement word
     b = result.bottleneck
     m = bottleneck_summary(b)
     size = dict(size=m.handoff_numbers, L=config.enc_layers, K=config.directions, H=config.enc_hidden)
     st.markdown(t(f"seq2seq.bn_intro_{config.cell}", N=m.N, **size))
-    draw(st, chart_specs(config, chart_labels())["bottleneck"])
-    if m.ratio is None:
-        st.info(t("seq2seq.bn_same"))
+    if m.ratio is not None and not revealed(QUIZ):
+        st.info(t("seq2seq.bn_after_quiz"), icon=":material/quiz:")
     else:
-        st.markdown(
-            t(
-                "seq2seq.bn_first",
-                old=md_escape(b.first_word),
-                new=md_escape(b.replacement),
-                short=sci(m.short),
-                n=m.n,
-                long=sci(m.long),
-                N=m.N,
-                ratio=pct(m.ratio),
-            )
-        )
-        st.markdown(t("seq2seq.bn_last", value=sci(m.last_long), N=m.N))
-        if m.backward_long is not None:
-            st.markdown(t("seq2seq.bn_backward", value=sci(m.backward_long), N=m.N))
-        key = "seq2seq.bn_forgetting" if m.fades else "seq2seq.bn_no_forgetting"
-        st.markdown(t(key, factor=num(m.per_word), n=m.n, N=m.N))
+        draw(st, chart_specs(config, chart_labels())["bottleneck"])
+        show_measured(m, b)
     st.info(t("seq2seq.bn_attention", size=m.handoff_numbers, n=m.n, N=m.N), icon=":material/lightbulb:")
     st.page_link("pages/training.py", label=t("seq2seq.bn_training_link"), icon=":material/model_training:")
+
+
+def show_measured(m, b) -> None:
+    """The measured changes in words (they state the question's answer)."""
+    if m.ratio is None:
+        st.info(t("seq2seq.bn_same"))
+        return
+    st.markdown(
+        t(
+            "seq2seq.bn_first",
+            old=md_escape(b.first_word),
+            new=md_escape(b.replacement),
+            short=sci(m.short),
+            n=m.n,
+            long=sci(m.long),
+            N=m.N,
+            ratio=pct(m.ratio),
+        )
+    )
+    st.markdown(t("seq2seq.bn_last", value=sci(m.last_long), N=m.N))
+    if m.backward_long is not None:
+        st.markdown(t("seq2seq.bn_backward", value=sci(m.backward_long), N=m.N))
+    key = "seq2seq.bn_forgetting" if m.fades else "seq2seq.bn_no_forgetting"
+    st.markdown(t(key, factor=num(m.per_word), n=m.n, N=m.N))
 
 
 def show_quiz(result: Seq2SeqResult) -> None:
@@ -316,7 +409,7 @@ def show_quiz(result: Seq2SeqResult) -> None:
         return
     options = {k: t(f"seq2seq.quiz_{k}") for k in ("less", "same", "more")}
     predict_then_reveal(
-        "seq2seq_quiz",
+        QUIZ,
         t("seq2seq.quiz_question", N=m.N, n=m.n),
         list(options.values()),
         options[m.band],
@@ -342,28 +435,31 @@ def show_lengths(config: Seq2SeqConfig, result: Seq2SeqResult) -> None:
     st.markdown(t(f"seq2seq.lengths_{result.lengths_case}", **lengths))
 
 
-page_header("seq2seq")
-sections = {
-    name: st.container() for name in ("lengths", "inputs", "encoder", "handoff", "decoding", "bottleneck", "end")
-}
-with sections["bottleneck"]:
-    st.subheader(t("seq2seq.bn_title"))
-    replacement_box = st.container()
-with sections["inputs"]:
-    config = read_inputs(replacement_box)
+def show_notice() -> None:
+    # The fourth point describes the bottleneck chart's lines: the question's answer.
+    shown = range(1, 5) if revealed(QUIZ) else range(1, 4)
+    notice_list([f"seq2seq.notice_{i}" for i in shown])
+
+
+controls, picture = explainer("seq2seq")
+with controls:
+    config, word_error = read_inputs()
+    try_this(cases(), INPUT_KEYS)
+    reset_button(INPUT_KEYS)
 if config is not None:
     result = compute(config)
-    with sections["lengths"]:
-        show_lengths(config, result)
-    with sections["encoder"]:
-        show_encoder(config, result)
-    with sections["handoff"]:
-        show_handoff(config, result)
-    with sections["decoding"]:
-        show_decoding(config, result)
-    with sections["bottleneck"]:
-        show_bottleneck(config, result)
-    with sections["end"]:
-        show_quiz(result)
-        notice_list([f"seq2seq.notice_{i}" for i in range(1, 5)])
-        code_expander(script(config), file_name="encoder_decoder.py")
+    with picture:
+        show_picture(config, result)
+        if word_error is None:  # the question is about the replacement word's measurement
+            show_quiz(result)
+    details(
+        [
+            ("seq2seq.tab_encoder", lambda: (show_lengths(config, result), show_encoder(config, result))),
+            ("seq2seq.tab_handoff", lambda: show_handoff(config, result)),
+            ("ui.tab_steps", lambda: show_decoding(config, result)),
+            ("seq2seq.tab_bottleneck", lambda: show_bottleneck(config, result, word_error)),
+            ("ui.tab_check", lambda: show_check(config, result)),
+            ("ui.tab_notice", show_notice),
+            ("ui.tab_code", lambda: code_expander(script(config), file_name="encoder_decoder.py")),
+        ]
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
@@ -28,15 +29,16 @@ from s2s_core.shapes.padding import PaddingResult, padding_notice, padding_view
 from s2s_core.shapes.quiz import ShapeQuestion, grade, make_question, question_code
 from s2s_ui.catalog import translate
 from s2s_ui.charts import cached_spec, draw
+from s2s_ui.explainer import TryCase, details, explainer, try_this
 from s2s_ui.i18n import lang, t
 from s2s_ui.link import linked
 from s2s_ui.widgets import (
     check_badge,
     code_expander,
     notice_list,
-    page_header,
     predict_then_reveal,
     reset_button,
+    revealed,
     show_error,
 )
 
@@ -55,6 +57,18 @@ KEYS = (
     "shapes_lengths",
 )
 DEFAULT = ShapesConfig()
+QUIZ = "shapes_predict"
+LENGTHS_FIELD = "shapes.field.lengths"
+CASES = [
+    TryCase("shapes.try.padded", "shapes.try.padded_note", {"shapes_lengths": "3, 1"}),
+    TryCase("shapes.try.packed", "shapes.try.packed_note", {"shapes_lengths": "3, 1", "shapes_packed": "true"}),
+    TryCase("shapes.try.time_first", "shapes.try.time_first_note", {"shapes_batch_first": "false"}),
+    TryCase(
+        "shapes.try.stacked",
+        "shapes.try.stacked_note",
+        {"shapes_num_layers": "2", "shapes_bidirectional": "true"},
+    ),
+]
 
 
 # --- cached computations (keyed by frozen configs, never by tensors) ---------------------------------
@@ -143,77 +157,54 @@ def failure_labels() -> dict[str, str]:
     return {k: t(f"shapes.fail.option.{k}") for k in KINDS}
 
 
-def read_inputs() -> ShapesConfig | None:
-    """Widgets -> validated config; None (with a message naming the field) when an input is bad."""
-    st.subheader(t("shapes.inputs"))
-    with st.container(border=True):
-        top = st.columns([3, 2, 2, 3])
-        cell = linked(
-            top[0].segmented_control,
-            t("shapes.field.cell"),
-            list(CELLS),
-            key="shapes_cell",
-            default=DEFAULT.cell,
-            required=True,
-            help=t("shapes.help.cell"),
+def read_inputs() -> tuple[ShapesConfig | None, InputError | None]:
+    """Widgets -> (validated config, the lengths field's error).
+
+    A bad length only stops what needs the lengths (padding, packing, the checks, the code): the layer
+    itself still runs with every sentence at its full length S, and the error is returned.
+    """
+    cell = linked(
+        st.segmented_control,
+        t("shapes.field.cell"),
+        list(CELLS),
+        key="shapes_cell",
+        default=DEFAULT.cell,
+        required=True,
+        help=t("shapes.help.cell"),
+    )
+    flags = {}
+    for name in ("batch_first", "bidirectional", "packed"):
+        flags[name] = linked(
+            st.toggle,
+            t(f"shapes.field.{name}"),
+            key=f"shapes_{name}",
+            default=getattr(DEFAULT, name),
+            help=t(f"shapes.help.{name}"),
         )
-        batch_first = linked(
-            top[1].toggle,
-            t("shapes.field.batch_first"),
-            key="shapes_batch_first",
-            default=DEFAULT.batch_first,
-            help=t("shapes.help.batch_first"),
-        )
-        bidirectional = linked(
-            top[2].toggle,
-            t("shapes.field.bidirectional"),
-            key="shapes_bidirectional",
-            default=DEFAULT.bidirectional,
-            help=t("shapes.help.bidirectional"),
-        )
-        packed = linked(
-            top[3].toggle,
-            t("shapes.field.packed"),
-            key="shapes_packed",
-            default=DEFAULT.packed,
-            help=t("shapes.help.packed"),
-        )
-        sizes = st.columns(4)
-        B = linked(
-            sizes[0].number_input,
-            t("shapes.field.B"),
-            key="shapes_B",
-            default=DEFAULT.B,
-            min_value=1,
-            max_value=caps.MAX_BATCH,
-        )
-        S = linked(
-            sizes[1].number_input,
-            t("shapes.field.S"),
-            key="shapes_S",
-            default=DEFAULT.S,
-            min_value=1,
-            max_value=caps.MAX_SEQ_LEN,
-        )
-        E = linked(
-            sizes[2].number_input,
-            t("shapes.field.E"),
-            key="shapes_E",
-            default=DEFAULT.E,
-            min_value=1,
-            max_value=caps.MAX_EMBED,
-        )
-        H = linked(
-            sizes[3].number_input,
-            t("shapes.field.H"),
-            key="shapes_H",
-            default=DEFAULT.H,
-            min_value=1,
-            max_value=caps.MAX_HIDDEN,
-        )
-        more = st.columns(4)
+    sizes = {}
+    for row in (("B", "S"), ("E", "H")):
+        for col, name in zip(st.columns(2), row, strict=True):
+            top = {"B": caps.MAX_BATCH, "S": caps.MAX_SEQ_LEN, "E": caps.MAX_EMBED, "H": caps.MAX_HIDDEN}[name]
+            sizes[name] = linked(
+                col.number_input,
+                t(f"shapes.field.{name}"),
+                key=f"shapes_{name}",
+                default=getattr(DEFAULT, name),
+                min_value=1,
+                max_value=top,
+            )
+    lengths = linked(
+        st.text_input,
+        t("shapes.field.lengths"),
+        key="shapes_lengths",
+        default="",
+        placeholder="3, 1",
+        max_chars=caps.MAX_TEXT_CHARS,
+        help=t("shapes.help.lengths") + " " + t("shapes.lengths_note"),
+    )
+    with st.expander(t("shapes.more_settings"), icon=":material/tune:"):
         layers = linked(
-            more[0].number_input,
+            st.number_input,
             t("shapes.field.num_layers"),
             key="shapes_num_layers",
             default=DEFAULT.num_layers,
@@ -221,7 +212,7 @@ def read_inputs() -> ShapesConfig | None:
             max_value=caps.MAX_LAYERS,
         )
         proj = linked(
-            more[1].number_input,
+            st.number_input,
             t("shapes.field.proj_size"),
             key="shapes_proj_size",
             default=DEFAULT.proj_size,
@@ -231,7 +222,7 @@ def read_inputs() -> ShapesConfig | None:
             disabled=cell != "LSTM",
         )
         seed = linked(
-            more[2].number_input,
+            st.number_input,
             t("shapes.field.seed"),
             key="shapes_seed",
             default=DEFAULT.seed,
@@ -239,44 +230,37 @@ def read_inputs() -> ShapesConfig | None:
             max_value=caps.MAX_SEED,
             help=t("shapes.help.seed"),
         )
-        lengths = linked(
-            more[3].text_input,
-            t("shapes.field.lengths"),
-            key="shapes_lengths",
-            default="",
-            placeholder="3, 1",
-            max_chars=caps.MAX_TEXT_CHARS,
-            help=t("shapes.help.lengths"),
-        )
-        st.caption(t("shapes.lengths_note"))
         if cell != "LSTM" and proj:
             st.caption(t("shapes.proj_disabled", cell=cell))
-    reset_button(list(KEYS))
+    settings = dict(cell=cell, num_layers=layers, proj_size=proj, seed=seed, **flags, **sizes)
     try:
-        return parse_config(
-            cell=cell,
-            B=B,
-            S=S,
-            E=E,
-            H=H,
-            num_layers=layers,
-            bidirectional=bidirectional,
-            batch_first=batch_first,
-            proj_size=proj,
-            lengths=lengths,
-            packed=packed,
-            seed=seed,
-        )
+        return parse_config(lengths=lengths, **settings), None
+    except InputError as err:
+        if err.field != LENGTHS_FIELD:
+            show_error(err)
+            return None, None
+        lengths_error = err
+    show_error(lengths_error)
+    try:
+        return parse_config(lengths="", **settings), lengths_error
     except InputError as err:
         show_error(err)
-        return None
+        return None, lengths_error
 
 
 # --- sections -----------------------------------------------------------------------------------
 
 
-def show_shapes(config: ShapesConfig, result: ShapesResult, specs: dict[str, dict]) -> None:
-    st.subheader(t("shapes.shapes.heading"))
+def show_picture(config: ShapesConfig, lengths_error: InputError | None) -> None:
+    """The main picture: every tensor as a row of axis blocks. Packed shapes depend on the lengths."""
+    if lengths_error is not None and config.packed:
+        st.caption(t("shapes.needs_lengths"))
+        return
+    draw(st, chart_specs(config, lang())["shapes"])
+
+
+def show_shapes(config: ShapesConfig, result: ShapesResult) -> None:
+    st.caption(t("shapes.defaults_note"))
     st.markdown(t("shapes.legend"))
     head = [t(f"shapes.shapes.col_{c}") for c in ("tensor", "axes", "shape", "what")]
     rows = [f"| {' | '.join(head)} |", "|---|---|---|---|"]
@@ -288,7 +272,14 @@ def show_shapes(config: ShapesConfig, result: ShapesResult, specs: dict[str, dic
         t("shapes.shapes.batch_first_true" if config.batch_first else "shapes.shapes.batch_first_false"),
         icon=":material/swap_horiz:",
     )
-    draw(st, specs["shapes"])
+
+
+def after_quiz() -> bool:
+    """The checks and the padding comparison state the question's answer: they wait for it."""
+    if revealed(QUIZ):
+        return True
+    st.info(t("shapes.after_quiz"), icon=":material/quiz:")
+    return False
 
 
 def show_predict(checks: tuple[EqualityCheck, ...]) -> None:
@@ -296,7 +287,7 @@ def show_predict(checks: tuple[EqualityCheck, ...]) -> None:
     last = next(ch for ch in checks if ch.key == "last_step")
     yes, no = t("shapes.predict.yes"), t("shapes.predict.no")
     predict_then_reveal(
-        "shapes_predict",
+        QUIZ,
         t("shapes.predict.question", lhs=last.lhs),
         [yes, no],
         yes if last.equal else no,
@@ -320,6 +311,8 @@ def verdict_text(ch: EqualityCheck) -> str:
 def show_checks(checks: tuple[EqualityCheck, ...]) -> None:
     st.subheader(t("shapes.check.heading"))
     st.caption(t("shapes.check.intro"))
+    if not after_quiz():
+        return
     for ch in checks:
         with st.container(border=True):
             st.markdown(f"**{t(f'shapes.check.{ch.key}.title')}**")
@@ -333,6 +326,8 @@ def show_padding(config: ShapesConfig, padding: PaddingResult, specs: dict[str, 
     st.caption(t("shapes.padding.intro"))
     if not config.padded:
         st.info(t("shapes.padding.no_padding"), icon=":material/info:")
+        return
+    if not after_quiz():
         return
     left, right = st.columns(2)
     with left:
@@ -512,22 +507,51 @@ def show_quiz() -> None:
 
 # --- the page -----------------------------------------------------------------------------------
 
-page_header("shapes")
-# Read before any widget: a bound widget removes a URL value it cannot use.
-st.caption(t("shapes.defaults_note"))
-config = read_inputs()
+
+def needs_lengths(lengths_error: InputError | None, section: Callable[[], object]) -> Callable[[], object]:
+    """A tab that needs valid lengths: with a bad lengths field it names the field (the tab's guard shows it)."""
+
+    def draw_section() -> object:
+        if lengths_error is not None:
+            raise lengths_error
+        return section()
+
+    return draw_section
+
+
+def show_notice(config: ShapesConfig, padding: PaddingResult) -> None:
+    n4 = padding_notice(config.padded, padding)
+    # The padding line says which state is right: part of the question's answer.
+    points = ("n1", "n2", "n3", n4, "n5") if revealed(QUIZ) else ("n1", "n2", "n3", "n5")
+    notice_list([f"shapes.notice.{n}" for n in points], diff=sci(padding.gather_max_diff))
+
+
+controls, picture = explainer("shapes")
+with controls:
+    config, lengths_error = read_inputs()
+    try_this(CASES, KEYS)
+    reset_button(list(KEYS))
 if config is not None:
     result = compute(config)
     padding, checks, code = views(config)
+    with picture:
+        show_picture(config, lengths_error)
+        if lengths_error is None:
+            show_predict(checks)
     specs = chart_specs(config, lang())
-    show_shapes(config, result, specs)
-    show_predict(checks)
-    show_checks(checks)
-    show_padding(config, padding, specs)
-    show_packed(config, result, specs)
-    show_bridge(config)
-    show_failure(config)
-    n4 = padding_notice(config.padded, padding)
-    notice_list([f"shapes.notice.{n}" for n in ("n1", "n2", "n3", n4, "n5")], diff=sci(padding.gather_max_diff))
-    code_expander(code, file_name=t("shapes.file_name"))
-show_quiz()
+    details(
+        [
+            ("ui.tab_tables", lambda: show_shapes(config, result)),
+            ("ui.tab_check", needs_lengths(lengths_error, lambda: show_checks(checks))),
+            ("shapes.tab_padding", needs_lengths(lengths_error, lambda: show_padding(config, padding, specs))),
+            ("shapes.tab_packed", needs_lengths(lengths_error, lambda: show_packed(config, result, specs))),
+            ("shapes.tab_bridge", lambda: show_bridge(config)),
+            ("shapes.tab_failure", lambda: show_failure(config)),
+            ("shapes.tab_quiz", show_quiz),
+            ("ui.tab_notice", needs_lengths(lengths_error, lambda: show_notice(config, padding))),
+            ("ui.tab_code", needs_lengths(lengths_error, lambda: code_expander(code, file_name=t("shapes.file_name")))),
+        ]
+    )
+else:
+    with st.container():
+        show_quiz()  # the shape quiz draws its own random layers: it needs none of the inputs above

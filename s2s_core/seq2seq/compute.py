@@ -25,6 +25,10 @@ MAX_STEPS = 10  # T
 MAX_TOP_K = 8
 MAX_WORD_CHARS = 30
 ErrorParts = tuple[str, str, tuple[tuple[str, Any], ...]]  # an InputError that can be cached (pickled)
+# The opening sentence in the learner's language (GUIDE.md §1): the syllabus's Korean example, and the same
+# sentence in English; the replacement word is the bottleneck's swap for the first word.
+DEFAULT_SOURCE = {"ko": "나는 책을 읽는다", "en": "I read a book"}
+DEFAULT_REPLACEMENT = {"ko": "그는", "en": "She"}
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,12 @@ class Seq2SeqConfig:
     def itos(self) -> list[str]:
         """Source and target share one toy vocabulary: specials, then the words in order."""
         return list(build_vocab([self.source, (self.replacement,)]).itos)
+
+
+def default_config(lang: str) -> Seq2SeqConfig:
+    """The page's opening state in `lang` (the dataclass's own defaults are the Korean example)."""
+    code = lang if lang in DEFAULT_SOURCE else "en"
+    return Seq2SeqConfig(source=tuple(DEFAULT_SOURCE[code].split()), replacement=DEFAULT_REPLACEMENT[code])
 
 
 def _flag(value: Any, field: str) -> bool:

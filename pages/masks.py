@@ -8,7 +8,7 @@ import streamlit as st
 
 from s2s_core.errors import InputError
 from s2s_core.fmt import num, signed, vec
-from s2s_core.masks import MasksConfig, MasksResult, compute_masks, parse_config, screen_pairs
+from s2s_core.masks import MasksConfig, MasksResult, compute_masks, default_pairs, parse_config, screen_pairs
 from s2s_core.masks.charts import batch_charts, sentence_charts
 from s2s_core.masks.code import script
 from s2s_core.masks.compute import (
@@ -19,24 +19,28 @@ from s2s_core.masks.compute import (
     MAX_PAIRS,
     MAX_SIZE,
     MIN_SIZE,
-    SPARE_PAIR,
+    PAIRS_BY_LANG,
 )
 from s2s_core.masks.empty import EmptySourceDemo, empty_source_demo
 from s2s_core.masks.frames import final_state_table
 from s2s_ui.charts import cached_spec, draw
-from s2s_ui.i18n import t
+from s2s_ui.explainer import TryCase, details, explainer, try_this
+from s2s_ui.i18n import lang, t
 from s2s_ui.link import linked
 from s2s_ui.widgets import (
     check_badge,
     code_expander,
     md_escape,
     notice_list,
-    page_header,
     predict_then_reveal,
+    reset_button,
+    revealed,
     show_error,
 )
 
-DEFAULTS = (*DEFAULT_PAIRS, SPARE_PAIR)[:MAX_PAIRS]
+QUIZ = "masks_quiz"
+ROW_KEYS = [f"masks_{side}_{row}" for row in range(1, MAX_PAIRS + 1) for side in ("src", "tgt")]
+INPUT_KEYS = ["masks_rows", *ROW_KEYS, "masks_seed", "masks_hidden", "masks_embed", "masks_row"]
 CHART_KEYS = (
     "position",
     "sentence",
@@ -71,6 +75,23 @@ TITLE_KEYS = (
 )
 
 
+def other_language_case() -> TryCase:
+    """The other language's example batch: the syllabus's Korean one on the English page, and back."""
+    other = "ko" if lang() == "en" else "en"
+    params = {}
+    for row, (src, tgt) in enumerate(PAIRS_BY_LANG[other][: len(DEFAULT_PAIRS)], start=1):
+        params |= {f"masks_src_{row}": src, f"masks_tgt_{row}": tgt}
+    return TryCase(f"masks.try_{other}", f"masks.try_{other}_note", params)
+
+
+def cases() -> list[TryCase]:
+    return [
+        other_language_case(),
+        TryCase("masks.try_single", "masks.try_single_note", {"masks_rows": "1"}),
+        TryCase("masks.try_empty", "masks.try_empty_note", {"masks_src_2": "<pad>"}),
+    ]
+
+
 @st.cache_data(max_entries=256, show_spinner=False)
 def compute(config: MasksConfig) -> MasksResult:
     return compute_masks(config)
@@ -100,9 +121,8 @@ def chart_labels(row: int = 0) -> dict[str, str]:
 
 
 def read_inputs() -> MasksConfig | None:
-    """Widgets -> validated config; a bad pair is named and left out, the others still run."""
-    st.subheader(t("masks.inputs"))
-    st.caption(t("masks.inputs_help"))
+    """Widgets -> validated config; a bad pair is named under the fields and left out, the others still run."""
+    defaults = default_pairs(lang())  # each language's own sentences are its "no parameter" defaults
     n = linked(
         st.number_input,
         t("masks.rows_label"),
@@ -111,21 +131,21 @@ def read_inputs() -> MasksConfig | None:
         min_value=1,
         max_value=MAX_PAIRS,
         step=1,
+        help=t("masks.inputs_help"),
     )
     pairs = []
     for row in range(1, int(n) + 1):
         left, right = st.columns(2)
         src = linked(
-            left.text_input, t("masks.source_label", row=row), key=f"masks_src_{row}", default=DEFAULTS[row - 1][0]
+            left.text_input, t("masks.source_label", row=row), key=f"masks_src_{row}", default=defaults[row - 1][0]
         )
         tgt = linked(
-            right.text_input, t("masks.target_label", row=row), key=f"masks_tgt_{row}", default=DEFAULTS[row - 1][1]
+            right.text_input, t("masks.target_label", row=row), key=f"masks_tgt_{row}", default=defaults[row - 1][1]
         )
         pairs.append((src, tgt))
     with st.expander(t("masks.settings")):
-        c1, c2, c3 = st.columns(3)
         seed = linked(
-            c1.number_input,
+            st.number_input,
             t("masks.seed_label"),
             key="masks_seed",
             default=DEFAULT_SEED,
@@ -133,8 +153,9 @@ def read_inputs() -> MasksConfig | None:
             max_value=9999,
             step=1,
         )
+        c1, c2 = st.columns(2)
         hidden = linked(
-            c2.number_input,
+            c1.number_input,
             t("masks.hidden_label"),
             key="masks_hidden",
             default=DEFAULT_HIDDEN,
@@ -143,7 +164,7 @@ def read_inputs() -> MasksConfig | None:
             step=1,
         )
         embed = linked(
-            c3.number_input,
+            c2.number_input,
             t("masks.embed_label"),
             key="masks_embed",
             default=DEFAULT_EMBED,
@@ -152,6 +173,8 @@ def read_inputs() -> MasksConfig | None:
             step=1,
         )
         st.caption(t("masks.untrained_note"))
+    try_this(cases(), INPUT_KEYS)
+    reset_button(INPUT_KEYS)
     try:
         screened = screen_pairs(pairs)
         for err in screened.errors:
@@ -165,14 +188,18 @@ def read_inputs() -> MasksConfig | None:
         return None
 
 
+def show_picture(result: MasksResult, specs: dict[str, dict]) -> None:
+    """The main picture: the targets the loss compares with, PAD cells grey, one row per sentence."""
+    S, T = result.src_ids.shape[1], result.dec_out.shape[1]
+    st.caption(t("masks.picture_caption", S=S, T=T))
+    draw(st, specs["dec_out"])
+
+
 def show_batch(result: MasksResult, specs: dict[str, dict]) -> None:
-    st.subheader(t("masks.batch_heading"))
     S, T = result.src_ids.shape[1], result.dec_out.shape[1]
     st.caption(t("masks.batch_caption", S=S, T=T))
     draw(st, specs["source"])
-    left, right = st.columns(2)
-    draw(left, specs["dec_in"])
-    draw(right, specs["dec_out"])
+    draw(st, specs["dec_in"])
     st.markdown(
         t(
             "masks.lengths_line",
@@ -182,24 +209,23 @@ def show_batch(result: MasksResult, specs: dict[str, dict]) -> None:
     )
 
 
-def show_compare() -> None:
-    st.subheader(t("masks.compare_heading"))
-    left, right = st.columns(2)
-    with left.container(border=True):
-        st.markdown(t("masks.compare_loss"))
-    with right.container(border=True):
-        st.markdown(t("masks.compare_attention"))
-    st.info(t("masks.compare_note"), icon=":material/compare_arrows:")
-
-
 def show_loss(result: MasksResult, specs: dict[str, dict]) -> None:
-    st.markdown(f"#### {t('masks.loss_heading')}")
+    with st.container(border=True):
+        st.markdown(t("masks.compare_loss"))
     left, right = st.columns(2)
     with left:
         st.metric(t("masks.metric_ignore"), num(result.loss_ignore))
-        st.markdown(
-            t("masks.formula_ignore", sum_real=num(result.sum_real), n_real=result.n_real, loss=num(result.loss_ignore))
-        )
+        if revealed(QUIZ):  # the divisor is the question's answer
+            st.markdown(
+                t(
+                    "masks.formula_ignore",
+                    sum_real=num(result.sum_real),
+                    n_real=result.n_real,
+                    loss=num(result.loss_ignore),
+                )
+            )
+        else:
+            st.caption(t("masks.formula_hidden"))
         draw(st, specs["loss_ignore"])
     with right:
         st.metric(
@@ -238,12 +264,15 @@ def pick_sentence(config: MasksConfig) -> int:
     return config.rows.index(row)
 
 
-def show_attention(config: MasksConfig, result: MasksResult, b: int, specs: dict[str, dict]) -> None:
+def show_attention(config: MasksConfig, result: MasksResult, chosen: dict[str, int]) -> None:
+    with st.container(border=True):
+        st.markdown(t("masks.compare_attention"))
+    b = chosen["b"] = pick_sentence(config)
     row = config.rows[b]
+    specs = sentence_specs(config, b, chart_labels(row))
     st.caption(t("masks.attn_caption", row=row))
-    left, right = st.columns(2)
-    draw(left, specs["masked"])
-    draw(right, specs["unmasked"])
+    draw(st, specs["masked"])
+    draw(st, specs["unmasked"])
     if result.leak_by_row[b] == 0:
         st.info(t("masks.no_pad_source", row=row))
     else:
@@ -254,20 +283,18 @@ def show_attention(config: MasksConfig, result: MasksResult, b: int, specs: dict
     check_badge(t("masks.check_attention"), result.attention_check, tol=1e-9)
 
 
-def show_final(config: MasksConfig, result: MasksResult, specs: dict[str, dict]) -> None:
-    st.subheader(t("masks.final_heading"))
+def show_final(config: MasksConfig, result: MasksResult, chosen: dict[str, int]) -> None:
+    b = chosen["b"]
     st.caption(t("masks.final_caption"))
-    left, right = st.columns([2, 3])
     table = final_state_table(result, config)
     table["gap"] = table["gap"].map(num)
     table.columns = [t(f"masks.col_{c}") for c in ("sentence", "length", "pad_steps", "gap")]
-    left.dataframe(table, hide_index=True, width="stretch")
-    draw(right, specs["final"])
+    st.dataframe(table, hide_index=True, width="stretch")
+    draw(st, sentence_specs(config, b, chart_labels(config.rows[b]))["final"])
     check_badge(t("masks.check_final"), result.final_check, tol=1e-9)
 
 
 def show_empty(S: int) -> None:
-    st.subheader(t("masks.empty_heading"))
     demo = empty_demo(S)
     weights = vec(demo.weights)
     st.markdown(
@@ -282,10 +309,24 @@ def show_empty(S: int) -> None:
     st.info(t("masks.empty_rule"), icon=":material/filter_alt:")
 
 
+def show_notice(config: MasksConfig, result: MasksResult) -> None:
+    st.info(t("masks.compare_note"), icon=":material/compare_arrows:")
+    worst = max(range(len(config.rows)), key=lambda i: result.leak_by_row[i])
+    # notice_1 states the loss's divisor, the question's answer: it joins the list once the answer is out.
+    first = 1 if revealed(QUIZ) else 2
+    notice_list(
+        [f"masks.notice_{i}" for i in range(first, 6)],
+        n_real=result.n_real,
+        n_total=result.n_total,
+        leak=num(result.leak_by_row[worst]),
+        row=config.rows[worst],
+    )
+
+
 def show_quiz(config: MasksConfig, result: MasksResult) -> None:
     options = [str(n) for n in sorted({result.n_words, result.n_real, result.n_total})]
     predict_then_reveal(
-        "masks_quiz",
+        QUIZ,
         t("masks.quiz_question"),
         options,
         str(result.n_real),
@@ -300,29 +341,29 @@ def show_quiz(config: MasksConfig, result: MasksResult) -> None:
     )
 
 
-page_header("masks")
-config = read_inputs()
+controls, picture = explainer("masks")
+with controls:
+    config = read_inputs()
 S = len(DEFAULT_PAIRS[2][0].split())
+sections: list[tuple[str, Any]] = []
 if config is not None:
     result = compute(config)
     S = int(result.src_ids.shape[1])
     specs = batch_specs(config, chart_labels())
-    show_batch(result, specs)
-    show_compare()
-    show_loss(result, specs)
-    st.markdown(f"#### {t('masks.attn_heading')}")
-    b = pick_sentence(config)
-    specs = sentence_specs(config, b, chart_labels(config.rows[b]))
-    show_attention(config, result, b, specs)
-    show_final(config, result, specs)
+    with picture:
+        show_picture(result, specs)
     show_quiz(config, result)
-    worst = max(range(len(config.rows)), key=lambda i: result.leak_by_row[i])
-    notice_list(
-        [f"masks.notice_{i}" for i in range(1, 6)],
-        n_real=result.n_real,
-        n_total=result.n_total,
-        leak=num(result.leak_by_row[worst]),
-        row=config.rows[worst],
-    )
-    code_expander(script(config), file_name="padding_masks.py")
-show_empty(S)
+    chosen = {"b": 0}  # the attention tab's sentence picker sets it; the final-state tab draws the same sentence
+    sections = [
+        ("masks.tab_loss", lambda: show_loss(result, specs)),
+        ("masks.tab_attention", lambda: show_attention(config, result, chosen)),
+        ("masks.tab_final", lambda: show_final(config, result, chosen)),
+        ("masks.tab_batch", lambda: show_batch(result, specs)),
+    ]
+sections.append(("masks.tab_empty", lambda: show_empty(S)))
+if config is not None:
+    sections += [
+        ("ui.tab_notice", lambda: show_notice(config, result)),
+        ("ui.tab_code", lambda: code_expander(script(config), file_name="padding_masks.py")),
+    ]
+details(sections)

@@ -1,5 +1,21 @@
 """Padding & masks (seed §4, §9): PAD left out of the loss (ignore_index) vs PAD masked out of attention."""
 
-from s2s_core.masks.compute import MasksConfig, MasksResult, compute_masks, parse_config, screen_pairs
+from s2s_core.masks.compute import (
+    MasksConfig,
+    MasksResult,
+    compute_masks,
+    default_config,
+    default_pairs,
+    parse_config,
+    screen_pairs,
+)
 
-__all__ = ["MasksConfig", "MasksResult", "compute_masks", "parse_config", "screen_pairs"]
+__all__ = [
+    "MasksConfig",
+    "MasksResult",
+    "compute_masks",
+    "default_config",
+    "default_pairs",
+    "parse_config",
+    "screen_pairs",
+]

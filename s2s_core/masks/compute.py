@@ -34,6 +34,18 @@ DEFAULT_PAIRS = (
     ("오늘 점심에 국수를 먹었다", "i had noodles for lunch today"),
 )
 SPARE_PAIR = ("책을 샀다", "i bought a book")  # what a 4th row starts with when the learner adds one
+# The page opens on sentences in the learner's language (GUIDE.md §1); the syllabus's Korean batch stays the
+# config's default and one "try this" click away in English. Same shape in both: lengths 3-4, 1 and 4-6 words,
+# so the short row carries the most PAD.
+PAIRS_BY_LANG = {
+    "ko": (*DEFAULT_PAIRS, SPARE_PAIR),
+    "en": (
+        ("i read a book", "je lis un livre"),
+        ("thanks", "merci"),
+        ("i had noodles for lunch today", "j'ai mangé des nouilles ce midi"),
+        ("i bought a book", "j'ai acheté un livre"),
+    ),
+}
 DEFAULT_SEED, DEFAULT_HIDDEN, DEFAULT_EMBED = 0, 4, 4
 
 
@@ -47,6 +59,19 @@ class MasksConfig:
     seed: int = DEFAULT_SEED
     hidden: int = DEFAULT_HIDDEN  # H
     embed: int = DEFAULT_EMBED  # E
+
+
+def default_pairs(lang: str) -> tuple[tuple[str, str], ...]:
+    """The MAX_PAIRS pairs a page in `lang` starts from (the first len(DEFAULT_PAIRS) are in the batch)."""
+    return PAIRS_BY_LANG.get(lang, PAIRS_BY_LANG["ko"])[:MAX_PAIRS]
+
+
+def default_config(lang: str) -> MasksConfig:
+    """The batch the page opens on in `lang`: its own default sentences, the default seed and sizes."""
+    pairs = default_pairs(lang)[: len(DEFAULT_PAIRS)]
+    return MasksConfig(
+        sources=tuple(tuple(s.split()) for s, _ in pairs), targets=tuple(tuple(t.split()) for _, t in pairs)
+    )
 
 
 @dataclass(frozen=True)

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import pyarrow as pa
+
 from s2s_core.fmt import num as fmt
-from s2s_core.masks import MasksConfig, compute_masks
+from s2s_core.masks import MasksConfig, compute_masks, default_config
 from s2s_ui.catalog import translate
 from tests.app.conftest import all_text, open_page
 
-DEFAULT = compute_masks(MasksConfig())
-DEFAULT_SRC, DEFAULT_TGT = MasksConfig().sources, MasksConfig().targets
+EN = default_config("en")  # the English page opens on English sentences
+DEFAULT = compute_masks(EN)
+DEFAULT_SRC, DEFAULT_TGT = EN.sources, EN.targets
 
 
 def test_defaults_show_both_losses_checks_and_why_empty_is_filtered(lang):
@@ -16,8 +19,8 @@ def test_defaults_show_both_losses_checks_and_why_empty_is_filtered(lang):
     assert not at.exception
     text = all_text(at)
     assert translate(lang, "masks.title") in text
-    assert fmt(DEFAULT.loss_ignore) in text and fmt(DEFAULT.loss_all) in text
-    assert f"÷ {DEFAULT.n_real}" in text or f"÷ 실제 토큰 {DEFAULT.n_real}" in text
+    assert [m.value for m in at.metric] == [fmt(DEFAULT.loss_ignore), fmt(DEFAULT.loss_all)]
+    assert "i read a book" in [w.value for w in at.text_input]  # English sentences in English
     assert len(at.success) == 3  # loss, attention and final-state checks against PyTorch all pass
     assert "Length of all samples has to be greater than 0" in text  # PyTorch's own refusal, live
     assert not at.error
@@ -31,11 +34,11 @@ def test_all_pad_source_is_named_filtered_and_the_rest_still_runs(lang):
     assert "PAD" in errors
     text = all_text(at)
     assert translate(lang, "masks.dropped", rows="2") in text
-    # Pairs 1 and 3 still make a batch: S = 4 (sentence 3), T = 7, and the checks still pass.
+    # Pairs 1 and 3 still make a batch, and the checks still pass.
     after = compute_masks(
         MasksConfig(sources=(DEFAULT_SRC[0], DEFAULT_SRC[2]), targets=(DEFAULT_TGT[0], DEFAULT_TGT[2]), rows=(1, 3))
     )
-    assert fmt(after.loss_ignore) in text
+    assert fmt(after.loss_ignore) == at.metric[0].value
     assert len(at.success) == 3
 
 
@@ -53,22 +56,51 @@ def test_every_pair_bad_leaves_the_explanations(lang):
     at = open_page("masks", lang, query={"masks_rows": "1", "masks_src_1": "<pad>"})
     assert not at.exception
     assert len(at.error) == 2  # the pair's own message and "no batch to run"
-    assert translate(lang, "masks.empty_heading") in all_text(at)
+    assert translate(lang, "masks.empty_rule") in all_text(at)  # the all-PAD explanation does not need a batch
 
 
 def test_editing_a_sentence_redraws_the_numbers(lang):
     at = open_page("masks", lang)
-    at.text_input(key="masks_src_2").set_value("고마워 정말로").run()
+    at.text_input(key="masks_src_2").set_value("thanks a lot").run()
     assert not at.exception
-    config = MasksConfig(sources=(DEFAULT_SRC[0], ("고마워", "정말로"), DEFAULT_SRC[2]))
-    assert fmt(compute_masks(config).loss_ignore) in all_text(at)
+    config = MasksConfig(sources=(DEFAULT_SRC[0], ("thanks", "a", "lot"), DEFAULT_SRC[2]), targets=DEFAULT_TGT)
+    assert fmt(compute_masks(config).loss_ignore) == at.metric[0].value
 
 
-def test_quiz_is_graded_against_the_live_count(lang):
+def _chart_rows(at) -> list[dict]:
+    rows = []
+    for chart in at.get("vega_lite_chart"):
+        for dataset in chart.proto.datasets:
+            rows += pa.ipc.open_stream(dataset.data.data).read_all().to_pylist()
+    return rows
+
+
+def test_the_quiz_answer_is_nowhere_until_answered_then_graded(lang):
+    """The loss's divisor (real target tokens) is stated nowhere, not in a formula, notice or chart, until the
+    learner answers; then it is graded against the live count and written out."""
     at = open_page("masks", lang)
-    at.radio(key="masks_quiz").set_value(str(DEFAULT.n_real)).run()
+    n = DEFAULT.n_real
+    formula = translate(
+        lang, "masks.formula_ignore", sum_real=fmt(DEFAULT.sum_real), n_real=n, loss=fmt(DEFAULT.loss_ignore)
+    )
+    notice = translate(lang, "masks.notice_1", n_real=n, n_total=DEFAULT.n_total)
+    text = all_text(at)
+    assert formula not in text and notice not in text and translate(lang, "masks.formula_hidden") in text
+    chart_strings = [v for row in _chart_rows(at) for v in row.values() if isinstance(v, str)]
+    assert chart_strings and not any(f"÷ {n}" in v or f"/ {n}" in v for v in chart_strings)
+    at.radio(key="masks_quiz").set_value(str(n)).run()
     assert not at.exception
-    assert at.success and any(str(DEFAULT.n_real) in s.value for s in at.success)
+    assert any(str(n) in s.value for s in at.success)
+    text = all_text(at)
+    assert formula in text and notice in text
+
+
+def test_a_try_this_case_loads_its_inputs(lang):
+    at = open_page("masks", lang)
+    at.button(key="try__masks_rows__0").click().run()  # the other language's example: the syllabus's Korean batch
+    assert not at.exception
+    assert at.text_input(key="masks_src_1").value == "나는 책을 읽는다"
+    assert fmt(compute_masks(MasksConfig()).loss_ignore) == at.metric[0].value
 
 
 def test_url_values_over_the_caps_never_crash(lang):

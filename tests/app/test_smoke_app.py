@@ -87,10 +87,11 @@ def _scoring(lang: str) -> list[str]:
 
 def _masks(lang: str) -> list[str]:
     from s2s_core.fmt import num as fmt
-    from s2s_core.masks import MasksConfig, compute_masks
+    from s2s_core.masks import compute_masks, default_config
 
-    result = compute_masks(MasksConfig())
-    return [fmt(result.loss_ignore), fmt(result.loss_all)]
+    result = compute_masks(default_config(lang))  # each language opens on its own sentences
+    S, T = result.src_ids.shape[1], result.dec_out.shape[1]
+    return [fmt(result.loss_all), translate(lang, "masks.picture_caption", S=S, T=T)]  # loss_ignore: in a metric
 
 
 def _training(lang: str) -> list[str]:

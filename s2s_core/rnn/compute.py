@@ -22,6 +22,9 @@ MAX_S = 12  # S: tokens in the sentence (the step slider and the heatmap stay le
 DEFAULT_E = 3
 DEFAULT_H = 4
 DEFAULT_SEED = 0
+# Examples in the learner's language: the note's sentence and its English counterpart (the Korean one stays a
+# "try this" case on the English page). Each language's own default leaves no parameter in the link.
+DEFAULT_SENTENCES = {"ko": "나는 책을 읽는다", "en": "I read a book"}
 
 Matrix = tuple[tuple[float, ...], ...]
 
@@ -98,6 +101,16 @@ def _field(name: str) -> str:
 
 
 SIZE_RANGES = {"E": (1, MAX_E), "H": (1, MAX_H), "seed": (0, caps.MAX_SEED)}
+
+
+def default_sentence(lang: str) -> str:
+    """The default sentence in the learner's language (English for a language without its own example)."""
+    return DEFAULT_SENTENCES.get(lang, DEFAULT_SENTENCES["en"])
+
+
+def parameter_count(E: int, H: int) -> int:
+    """nn.RNN(E, H)'s parameters: W_x (H×E), W_h (H×H) and its two biases; known from the sizes alone."""
+    return H * E + H * H + 2 * H
 
 
 def check_size(name: str, value: object) -> int:

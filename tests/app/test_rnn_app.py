@@ -1,8 +1,11 @@
-"""RNN page through AppTest, in English: defaults, stepping, play, the check, the quiz, bad input."""
+"""RNN page through AppTest, in English: defaults, stepping, play, the check, the quiz (its answer hidden until
+answered), a prepared case, bad input hiding only what needs it."""
 
 from __future__ import annotations
 
-from s2s_core.fmt import num
+import json
+
+from s2s_core.fmt import num, sci
 from s2s_core.fmt import vec as vec_text
 from s2s_core.rnn import parse_config, unroll
 from s2s_ui.catalog import translate
@@ -46,10 +49,36 @@ def test_defaults_stepping_play_and_quiz(lang):
     assert not at.exception and at.success and not at.warning
 
 
-def test_empty_sentence_names_the_field(lang):
+def _chart_data(at) -> str:
+    return " ".join(el.proto.spec + json.dumps([str(d) for d in el.proto.datasets]) for el in at.get("vega_lite_chart"))
+
+
+def test_the_quiz_answer_is_hidden_until_answered(lang):
+    at = open_page("rnn", lang)
+    result = unroll(parse_config(DEFAULT[lang], 3, 4, 0))
+    last = sci(result.first_word_change[-1])  # how far h_S moved when x_1 was swapped: the answer's value
+    carried = translate(lang, "rnn.notice_2")  # the notice that says how a column reaches the next
+    assert last not in all_text(at) and last not in _chart_data(at) and carried not in all_text(at)
+    at.button(key="rnn_quiz__show").click().run()
+    assert not at.exception
+    assert last in all_text(at) and carried in all_text(at)
+
+
+def test_a_prepared_case_loads_its_sentence(lang):
+    at = open_page("rnn", lang)
+    at.button(key=f"try__rnn_sentence_{lang}__1").click().run()  # a word that comes back
+    assert not at.exception
+    assert at.text_input(key=f"rnn_sentence_{lang}").value == "the dog saw the cat"
+    assert at.query_params[f"rnn_sentence_{lang}"] == "the dog saw the cat"
+
+
+def test_empty_sentence_names_the_field_and_hides_only_what_needs_it(lang):
     at = open_page("rnn", lang, query={f"rnn_sentence_{lang}": "   "})
     assert not at.exception
     assert translate(lang, "rnn.field.sentence") in " ".join(e.value for e in at.error)
+    # The weights need only E, H and the seed: their tab still draws, and the size fields are still there.
+    assert translate(lang, "rnn.shared_caption_any", E=3, H=4, n=36) in all_text(at)
+    assert at.number_input(key="rnn_H").value == 4 and not at.get("vega_lite_chart")
 
 
 def test_oversized_H_and_nan_weight_are_explained_and_the_page_goes_on(lang):

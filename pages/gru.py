@@ -6,41 +6,34 @@ from dataclasses import replace
 
 import streamlit as st
 
-from s2s_core.errors import InputError
 from s2s_core.fmt import num, vec
-from s2s_core.gated.charts import gate_heatmaps, override_lines, states_heatmaps, step_charts
-from s2s_core.gated.forcing import parse_forces
-from s2s_core.gated.frames import first_difference, largest_states, weight_rows
+from s2s_core.gated.charts import gate_heatmaps, override_lines, states_picture, step_charts
+from s2s_core.gated.forcing import forces_from
+from s2s_core.gated.frames import first_difference, largest_states, picture_frame, weight_rows
+from s2s_core.gated.inputs import parse_sizes
 from s2s_core.gru import GruConfig, GruResult, gru_gates, parse_config
 from s2s_core.gru.charts import params_chart
 from s2s_core.gru.code import script
 from s2s_core.gru.compare import compare
-from s2s_core.gru.compute import FORCEABLE, GATES
+from s2s_core.gru.compute import FORCEABLE, GATES, RESET_SHUT, gru_weights
 from s2s_core.gru.diagram import gru_cell_dot
 from s2s_core.gru.frames import (
     comparison_table,
     equations,
     gates_frame,
-    mean_update,
+    mix_parts,
     override_frame,
     params_frame,
     reading,
-    states_frame,
     step_bars,
     step_table,
 )
 from s2s_ui.catalog import translate
 from s2s_ui.charts import cached_spec, draw
-from s2s_ui.gated import pick_step, read_cell_inputs, read_forces
+from s2s_ui.explainer import TryCase, details, explainer
+from s2s_ui.gated import CellInputs, example_cases, page_buttons, pick_step, read_cell_inputs, read_override
 from s2s_ui.i18n import lang, t
-from s2s_ui.widgets import (
-    check_badge,
-    code_expander,
-    notice_list,
-    page_header,
-    predict_then_reveal,
-    show_error,
-)
+from s2s_ui.widgets import check_badge, code_expander, guarded, notice_list, predict_then_reveal, revealed
 
 FORCE_DEFAULT = {"r": 0, "z": 1}  # z = 1 is "freeze h"; r = 0 is "ignore the old state in the candidate"
 CHART_KEYS = (
@@ -59,11 +52,22 @@ CHART_KEYS = (
     "shape",
     "params_title",
 )
+# Prepared states (links): both defaults have four words, so steps 1-4 exist in either language.
+CASES = [
+    TryCase("gru.try.freeze", "gru.try.freeze_note", {"gru_force_z": "2,3,4"}),
+    TryCase("gru.try.replace", "gru.try.replace_note", {"gru_force_z": "1,2,3,4", "gru_force_z_to": "0"}),
+    *example_cases("gru"),
+]
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
 def compute(config: GruConfig) -> GruResult:
     return gru_gates(config)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def weights(E: int, H: int, seed: int):
+    return gru_weights(E, H, seed)
 
 
 @cached_spec(max_entries=256)
@@ -79,12 +83,15 @@ def chart_spec(kind: str, config: GruConfig, step: int, language: str) -> list:
     result = compute(config)
     run = result.run
     gate_titles = {g: tr(f"gate_title.{g}") for g in GATES}
-    if kind == "step":
+    if kind == "picture":  # the forced run once any gate is overridden: the experiment shows where the eye is
+        shown = result.forced if config.forces else run
+        title = tr("picture_forced" if config.forces else "picture_title")
+        frame = picture_frame(shown, ("h",), result.labels)
+        charts = [states_picture(frame, title, tr("picture_description"), {**labels, "component": tr("chart.row")})]
+    elif kind == "step":
         charts = step_charts(*step_bars(run, step), labels)
     elif kind == "gates":
         charts = gate_heatmaps(gates_frame(run, result.labels), ("z", "r", "n"), gate_titles, labels, tanh_gates=("n",))
-    elif kind == "states":
-        charts = states_heatmaps(states_frame(run, result.labels), {"h": tr("h_title")}, labels)
     elif kind == "override":
         names = {"natural": tr("natural"), "forced": tr("forced")}
         charts = override_lines(
@@ -105,14 +112,21 @@ def figure(kind: str, config: GruConfig, step: int = 0, where=None) -> None:
         draw(place, spec)
 
 
-def show_check(result: GruResult) -> None:
+def show_picture(config: GruConfig) -> None:
+    """The main picture: h at every step (of the forced run when a gate is overridden)."""
+    figure("picture", config)
+    st.caption(t("gru.untrained"))
+
+
+def show_check(config: GruConfig) -> None:
+    result = compute(config)
     st.subheader(t("gru.check_heading"))
     check_badge(t("gru.check_what"), result.max_abs_diff, tol=1e-9)
     st.caption(t("gru.final_states", h_n=vec(result.torch_h_n), h=vec(result.run.h[-1])))
 
 
-def show_step(config: GruConfig, result: GruResult) -> int:
-    st.subheader(t("gru.step_heading"))
+def show_step(config: GruConfig) -> None:
+    result = compute(config)
     step = pick_step("gru", result.labels)
     run = result.run
     st.caption(t("gru.equations_caption"))
@@ -127,11 +141,10 @@ def show_step(config: GruConfig, result: GruResult) -> int:
         none = t("gru.none")
         st.markdown(f"**{t('gru.reading_title', step=step + 1)}**")
         st.markdown("\n".join(f"- {t(f'gru.reading_{k}', list=read[k] or none)}" for k in ("kept", "written", "reset")))
-    return step
 
 
-def show_all_steps(config: GruConfig, result: GruResult) -> None:
-    st.subheader(t("gru.all_steps_heading"))
+def show_gates(config: GruConfig) -> None:
+    """All steps' gates, then the one-state diagram and its numbers (h itself is the main picture)."""
     st.caption(t("gru.all_steps_caption"))
     figure("gates", config)
     st.subheader(t("gru.h_heading"))
@@ -140,8 +153,7 @@ def show_all_steps(config: GruConfig, result: GruResult) -> None:
     left.graphviz_chart(dot, width="stretch")
     with right:
         st.markdown(t("gru.h_intro"))
-        st.markdown(t("gru.h_numbers", max_h=num(largest_states(result.run)["max_h"])))
-        figure("states", config)
+        st.markdown(t("gru.h_numbers", max_h=num(largest_states(compute(config).run)["max_h"])))
 
 
 def freeze_from_step_2(S: int) -> None:
@@ -149,20 +161,13 @@ def freeze_from_step_2(S: int) -> None:
     st.session_state.update({"gru_force_z": list(range(2, S + 1)), "gru_force_z_to": 1, "gru_force_r": []})
 
 
-def show_override(config: GruConfig, result: GruResult) -> GruConfig:
-    """The override experiment; returns the config with the overrides (for the code expander)."""
-    st.subheader(t("gru.override_heading"))
+def show_override(config: GruConfig) -> GruConfig | None:
+    """The override experiment; returns the config with the overrides (for the picture and the code)."""
     st.caption(t("gru.override_intro"))
-    raw = read_forces("gru", result.labels, FORCEABLE, FORCE_DEFAULT, freeze_from_step_2)
-    try:
-        forces = parse_forces("gru", raw, FORCEABLE, config.seq.S)
-    except InputError as err:
-        show_error(err)
-        return config
-    if not forces:
-        st.info(t("gru.override_none"), icon=":material/touch_app:")
-        return config
-    forced_config = replace(config, forces=forces)
+    result = compute(config)
+    forced_config = read_override("gru", config, result.labels, FORCEABLE, FORCE_DEFAULT, freeze_from_step_2)
+    if forced_config is None:
+        return None
     forced = compute(forced_config).forced
     natural = result.run
     figure("override", forced_config)
@@ -174,56 +179,95 @@ def show_override(config: GruConfig, result: GruResult) -> GruConfig:
     return forced_config
 
 
-def show_compare(config: GruConfig) -> None:
-    st.subheader(t("gru.compare_heading"))
-    E, H = config.seq.E, config.H
+def sizes(inputs: CellInputs) -> tuple[int, int, int]:
+    return parse_sizes("gru", inputs.E, inputs.H, inputs.seed)
+
+
+def show_compare(inputs: CellInputs) -> None:
+    """Needs only E and H: drawn even while the sentence or a table cell is bad."""
+    E, H, _ = sizes(inputs)
     comp = compare(E, H)
     st.caption(t("gru.compare_intro", E=E, H=H))
     names = {k: t(f"gru.col_{k}") for k in ("cell", "blocks", "carries", "params", "formula")}
     st.dataframe(comparison_table(comp, names), hide_index=True, width="stretch")
-    figure("params", config)
+    figure("params", GruConfig(seq=replace(GruConfig().seq, E=E), H=H))
     st.markdown(t("gru.compare_ratio", gru=comp.totals["gru"], lstm=comp.totals["lstm"]))
     st.markdown(t("gru.compare_keeps"))
     st.info(t("gru.compare_which"), icon=":material/science:")
 
 
-def show_weights(result: GruResult) -> None:
-    with st.expander(t("gru.weights_heading")):
-        st.caption(
-            t(
-                "gru.weights_caption",
-                ih_shape=" × ".join(map(str, result.weight_ih.shape)),
-                hh_shape=" × ".join(map(str, result.weight_hh.shape)),
-            )
+def show_weights(inputs: CellInputs) -> None:
+    """Needs only E, H and the seed: drawn even while the sentence or a table cell is bad."""
+    weight_ih, weight_hh = weights(*sizes(inputs))
+    st.subheader(t("gru.weights_heading"))
+    st.caption(
+        t(
+            "gru.weights_caption",
+            ih_shape=" × ".join(map(str, weight_ih.shape)),
+            hh_shape=" × ".join(map(str, weight_hh.shape)),
         )
-        st.caption(t("gru.weights_table_caption"))
-        st.dataframe(weight_rows(result.weight_ih, GATES, t("gru.block")), hide_index=True, width="stretch")
+    )
+    st.caption(t("gru.weights_table_caption"))
+    st.dataframe(weight_rows(weight_ih, GATES, t("gru.block")), hide_index=True, width="stretch")
 
 
-def show_quiz(result: GruResult, step: int) -> None:
-    z = mean_update(result, step)
-    old, new = t("gru.quiz_old"), t("gru.quiz_new")
-    correct = old if z > 0.5 else new
+def show_quiz(config: GruConfig) -> None:
+    """Predict an edit's effect: shut r at every step — does h_(t-1) still reach the last h_t? Graded on that run."""
+    S = config.seq.S
+    shut = compute(replace(config, forces=forces_from(RESET_SHUT, S))).forced
+    kept, taken = mix_parts(shut, S - 1)  # (H,), (H,)
+    yes, no = t("gru.quiz_yes"), t("gru.quiz_no")
+    reaches = float(kept.abs().max()) > 1e-12
     predict_then_reveal(
         "gru_quiz",
-        t("gru.quiz_question", step=step + 1),
-        [old, new],
-        correct,
-        t("gru.quiz_explain", step=step + 1, z=num(z), answer=correct),
+        t("gru.quiz_question"),
+        [yes, no],
+        yes if reaches else no,
+        t(
+            "gru.quiz_explain" if reaches else "gru.quiz_explain_first",
+            last=S,
+            z=vec(shut.gates["z"].value[S - 1]),
+            h_prev=vec(shut.h_prev[S - 1]),
+            kept=vec(kept),
+            taken=vec(taken),
+            h=vec(shut.h[S - 1]),
+        ),
     )
 
 
-page_header("gru")
-st.caption(t("gru.untrained"))
-config = read_cell_inputs("gru", parse_config)
-if config is not None:
-    result = compute(config)
-    show_check(result)
-    step = show_step(config, result)
-    show_all_steps(config, result)
-    code_config = show_override(config, result)
-    show_compare(config)
-    show_weights(result)
-    show_quiz(result, step)
-    notice_list([f"gru.notice_{i}" for i in range(1, 5)])
-    code_expander(script(code_config), file_name="gru_by_hand.py")
+def show_notice() -> None:
+    # notice 3 says what r = 0 leaves in place: the question's answer, so it waits until the question is answered.
+    shown = [1, 2, 3, 4] if revealed("gru_quiz") else [1, 2, 4]
+    notice_list([f"gru.notice_{i}" for i in shown])
+    st.caption(t("gru.untrained_more"))
+
+
+controls, picture = explainer("gru")
+with controls:
+    inputs = read_cell_inputs("gru", parse_config)
+    page_buttons("gru", FORCEABLE, CASES)
+guarded(lambda: show_quiz(inputs.need()))
+overridden: dict[str, GruConfig | None] = {"config": None}  # set by the override tab, read by the picture and code
+
+
+def override_tab() -> None:
+    overridden["config"] = show_override(inputs.need())
+
+
+details(
+    [
+        ("gru.tab_override", override_tab),
+        ("ui.tab_steps", lambda: show_step(inputs.need())),
+        ("gru.tab_gates", lambda: show_gates(inputs.need())),
+        ("gru.tab_compare", lambda: show_compare(inputs)),
+        ("ui.tab_tables", lambda: show_weights(inputs)),
+        ("ui.tab_check", lambda: show_check(inputs.need())),
+        (
+            "ui.tab_code",
+            lambda: code_expander(script(overridden["config"] or inputs.need()), file_name="gru_by_hand.py"),
+        ),
+        ("ui.tab_notice", show_notice),
+    ]
+)
+with picture:  # drawn last: the override tab above decides which run the picture shows
+    guarded(lambda: show_picture(overridden["config"] or inputs.need()))

@@ -6,45 +6,49 @@ from dataclasses import replace
 
 import streamlit as st
 
-from s2s_core.errors import InputError
 from s2s_core.fmt import num, vec
-from s2s_core.gated.charts import gate_heatmaps, override_lines, states_heatmaps, step_charts
-from s2s_core.gated.forcing import parse_forces
-from s2s_core.gated.frames import first_difference, largest_states, weight_rows
+from s2s_core.gated.charts import gate_heatmaps, override_lines, states_picture, step_charts
+from s2s_core.gated.forcing import forces_from
+from s2s_core.gated.frames import first_difference, keeps_moving, largest_states, picture_frame, weight_rows
+from s2s_core.gated.inputs import parse_sizes
 from s2s_core.lstm import LstmConfig, LstmResult, lstm_gates, parse_config
 from s2s_core.lstm.code import script
-from s2s_core.lstm.compute import FORCEABLE, GATES
+from s2s_core.lstm.compute import FORCEABLE, FREEZE, FREEZE_FROM, GATES, lstm_weights
 from s2s_core.lstm.diagram import lstm_cell_dot
 from s2s_core.lstm.frames import (
+    STATES,
     equations,
     gates_frame,
-    mean_openness,
     override_frame,
     reading,
-    states_frame,
     step_bars,
     step_table,
 )
 from s2s_ui.catalog import translate
 from s2s_ui.charts import cached_spec, draw
-from s2s_ui.gated import pick_step, read_cell_inputs, read_forces
+from s2s_ui.explainer import TryCase, details, explainer
+from s2s_ui.gated import CellInputs, example_cases, page_buttons, pick_step, read_cell_inputs, read_override
 from s2s_ui.i18n import lang, t
-from s2s_ui.widgets import (
-    check_badge,
-    code_expander,
-    notice_list,
-    page_header,
-    predict_then_reveal,
-    show_error,
-)
+from s2s_ui.widgets import check_badge, code_expander, guarded, notice_list, predict_then_reveal
 
 FORCE_DEFAULT = {"i": 0, "f": 1, "o": 0}  # the values that make "freeze the cell" one click away
 CHART_KEYS = ("step", "component", "value", "gate", "gate_value", "quantity", "gates_title", "states_title", "run")
+# Prepared states (links): both defaults have four words, so steps 2-4 exist in either language.
+CASES = [
+    TryCase("lstm.try.freeze", "lstm.try.freeze_note", {"lstm_force_f": "2,3,4", "lstm_force_i": "2,3,4"}),
+    TryCase("lstm.try.forget", "lstm.try.forget_note", {"lstm_force_f": "3", "lstm_force_f_to": "0"}),
+    *example_cases("lstm"),
+]
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
 def compute(config: LstmConfig) -> LstmResult:
     return lstm_gates(config)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def weights(E: int, H: int, seed: int):
+    return lstm_weights(E, H, seed)
 
 
 @cached_spec(max_entries=256)
@@ -58,13 +62,15 @@ def chart_spec(kind: str, config: LstmConfig, step: int, language: str) -> list:
 
     labels = {k: tr(f"chart.{k}") for k in CHART_KEYS}
     gate_titles = {g: tr(f"gate_title.{g}") for g in GATES}
-    if kind == "step":
+    if kind == "picture":  # the forced run once any gate is overridden: the experiment shows where the eye is
+        shown = result.forced if config.forces else run
+        title = tr("picture_forced" if config.forces else "picture_title")
+        frame = picture_frame(shown, STATES, result.labels)
+        charts = [states_picture(frame, title, tr("picture_description"), {**labels, "component": tr("chart.row")})]
+    elif kind == "step":
         charts = step_charts(*step_bars(run, step), labels)
     elif kind == "gates":
         charts = gate_heatmaps(gates_frame(run, result.labels), ("f", "i", "g", "o"), gate_titles, labels)
-    elif kind == "states":
-        titles = {"c": tr("chart.c_title"), "h": tr("chart.h_title")}
-        charts = states_heatmaps(states_frame(run, result.labels), titles, labels)
     elif kind == "override":
         names = {"natural": tr("natural"), "forced": tr("forced")}
         frame = override_frame(run, result.forced, result.labels, names)
@@ -82,7 +88,14 @@ def figure(kind: str, config: LstmConfig, step: int = 0, where=None) -> None:
         draw(place, spec)
 
 
-def show_check(result: LstmResult) -> None:
+def show_picture(config: LstmConfig) -> None:
+    """The main picture: c and h at every step (of the forced run when a gate is overridden)."""
+    figure("picture", config)
+    st.caption(t("lstm.untrained"))
+
+
+def show_check(config: LstmConfig) -> None:
+    result = compute(config)
     st.subheader(t("lstm.check_heading"))
     check_badge(t("lstm.check_what"), result.max_abs_diff, tol=1e-9)
     run = result.run
@@ -98,8 +111,8 @@ def show_check(result: LstmResult) -> None:
     )
 
 
-def show_step(config: LstmConfig, result: LstmResult) -> int:
-    st.subheader(t("lstm.step_heading"))
+def show_step(config: LstmConfig) -> None:
+    result = compute(config)
     step = pick_step("lstm", result.labels)
     run = result.run
     st.caption(t("lstm.equations_caption"))
@@ -116,49 +129,37 @@ def show_step(config: LstmConfig, result: LstmResult) -> int:
         st.markdown(
             "\n".join(f"- {t(f'lstm.reading_{k}', list=read[k] or none)}" for k in ("kept", "written", "exposed"))
         )
-    return step
 
 
-def show_all_steps(config: LstmConfig) -> None:
-    st.subheader(t("lstm.all_steps_heading"))
+def show_gates(config: LstmConfig) -> None:
+    """All steps' gates, then the h-vs-c diagram and its numbers (the two states are the main picture)."""
     st.caption(t("lstm.all_steps_caption"))
     figure("gates", config)
-
-
-def show_h_vs_c(config: LstmConfig, result: LstmResult) -> None:
     st.subheader(t("lstm.hc_heading"))
     left, right = st.columns([2, 3])
     dot = lstm_cell_dot({k: t(f"lstm.diagram.{k}") for k in ("gates", "output", "next_c", "next_h", "carry", "expose")})
     left.graphviz_chart(dot, width="stretch")
     with right:
         st.markdown(t("lstm.hc_intro"))
-        st.markdown(t("lstm.hc_numbers", **{k: num(v) for k, v in largest_states(result.run).items()}))
-        figure("states", config)
+        st.markdown(t("lstm.hc_numbers", **{k: num(v) for k, v in largest_states(compute(config).run).items()}))
         st.caption(t("lstm.hc_output"))
 
 
 def freeze_from_step_2(S: int) -> None:
     """Button callback: f = 1 and i = 0 from step 2 on, o free (callbacks run before widgets are drawn)."""
-    later = list(range(2, S + 1))
+    later = list(range(FREEZE_FROM, S + 1))
     st.session_state.update(
         {"lstm_force_f": later, "lstm_force_f_to": 1, "lstm_force_i": later, "lstm_force_i_to": 0, "lstm_force_o": []}
     )
 
 
-def show_override(config: LstmConfig, result: LstmResult) -> LstmConfig:
-    """The override experiment; returns the config with the overrides (for the code expander)."""
-    st.subheader(t("lstm.override_heading"))
+def show_override(config: LstmConfig) -> LstmConfig | None:
+    """The override experiment; returns the config with the overrides (for the picture and the code)."""
     st.caption(t("lstm.override_intro"))
-    raw = read_forces("lstm", result.labels, FORCEABLE, FORCE_DEFAULT, freeze_from_step_2)
-    try:
-        forces = parse_forces("lstm", raw, FORCEABLE, config.seq.S)
-    except InputError as err:
-        show_error(err)
-        return config
-    if not forces:
-        st.info(t("lstm.override_none"), icon=":material/touch_app:")
-        return config
-    forced_config = replace(config, forces=forces)
+    result = compute(config)
+    forced_config = read_override("lstm", config, result.labels, FORCEABLE, FORCE_DEFAULT, freeze_from_step_2)
+    if forced_config is None:
+        return None
     forced = compute(forced_config).forced
     natural = result.run
     figure("override", forced_config)
@@ -178,43 +179,78 @@ def show_override(config: LstmConfig, result: LstmResult) -> LstmConfig:
     return forced_config
 
 
-def show_weights(result: LstmResult) -> None:
-    with st.expander(t("lstm.weights_heading")):
-        st.caption(
-            t(
-                "lstm.weights_caption",
-                ih_shape=" × ".join(map(str, result.weight_ih.shape)),
-                hh_shape=" × ".join(map(str, result.weight_hh.shape)),
-            )
+def show_weights(inputs: CellInputs) -> None:
+    """Needs only E, H and the seed: drawn even while the sentence or a table cell is bad."""
+    E, H, seed = parse_sizes("lstm", inputs.E, inputs.H, inputs.seed)
+    weight_ih, weight_hh = weights(E, H, seed)
+    st.subheader(t("lstm.weights_heading"))
+    st.caption(
+        t(
+            "lstm.weights_caption",
+            ih_shape=" × ".join(map(str, weight_ih.shape)),
+            hh_shape=" × ".join(map(str, weight_hh.shape)),
         )
-        st.caption(t("lstm.weights_table_caption"))
-        st.dataframe(weight_rows(result.weight_ih, GATES, t("lstm.block")), hide_index=True, width="stretch")
+    )
+    st.caption(t("lstm.weights_table_caption"))
+    st.dataframe(weight_rows(weight_ih, GATES, t("lstm.block")), hide_index=True, width="stretch")
 
 
-def show_quiz(result: LstmResult, step: int) -> None:
-    opens = mean_openness(result.run, step)
-    names = {g: t(f"lstm.gate_name_{g}") for g in ("i", "f", "o")}
-    best = max(opens, key=opens.get)
+def show_quiz(config: LstmConfig) -> None:
+    """Predict an edit's effect: freeze the cell (c stays c_1) — does h stay h_1? Graded on that frozen run."""
+    S = config.seq.S
+    if S < FREEZE_FROM:
+        st.caption(t("lstm.quiz_short"))
+        return
+    frozen = compute(replace(config, forces=forces_from(FREEZE, S, FREEZE_FROM))).forced
+    stays, moves = t("lstm.quiz_stays"), t("lstm.quiz_moves")
+    o = frozen.gates["o"].value  # (S, H)
     predict_then_reveal(
         "lstm_quiz",
-        t("lstm.quiz_question", step=step + 1),
-        list(names.values()),
-        names[best],
-        t("lstm.quiz_explain", step=step + 1, **{g: num(v) for g, v in opens.items()}),
+        t("lstm.quiz_question"),
+        [stays, moves],
+        moves if keeps_moving(frozen.h) else stays,
+        t(
+            "lstm.quiz_explain",
+            c1=vec(frozen.c[0]),
+            o1=vec(o[0]),
+            o_last=vec(o[-1]),
+            h1=vec(frozen.h[0]),
+            h_last=vec(frozen.h[-1]),
+            last=S,
+        ),
     )
 
 
-page_header("lstm")
-st.caption(t("lstm.untrained"))
-config = read_cell_inputs("lstm", parse_config)
-if config is not None:
-    result = compute(config)
-    show_check(result)
-    step = show_step(config, result)
-    show_all_steps(config)
-    show_h_vs_c(config, result)
-    code_config = show_override(config, result)
-    show_weights(result)
-    show_quiz(result, step)
+def show_notice() -> None:
     notice_list([f"lstm.notice_{i}" for i in range(1, 6)])
-    code_expander(script(code_config), file_name="lstm_gates.py")
+    st.caption(t("lstm.untrained_more"))
+
+
+controls, picture = explainer("lstm")
+with controls:
+    inputs = read_cell_inputs("lstm", parse_config)
+    page_buttons("lstm", FORCEABLE, CASES)
+guarded(lambda: show_quiz(inputs.need()))
+overridden: dict[str, LstmConfig | None] = {"config": None}  # set by the override tab, read by the picture and code
+
+
+def override_tab() -> None:
+    overridden["config"] = show_override(inputs.need())
+
+
+details(
+    [
+        ("lstm.tab_override", override_tab),
+        ("ui.tab_steps", lambda: show_step(inputs.need())),
+        ("lstm.tab_gates", lambda: show_gates(inputs.need())),
+        ("ui.tab_tables", lambda: show_weights(inputs)),
+        ("ui.tab_check", lambda: show_check(inputs.need())),
+        (
+            "ui.tab_code",
+            lambda: code_expander(script(overridden["config"] or inputs.need()), file_name="lstm_gates.py"),
+        ),
+        ("ui.tab_notice", show_notice),
+    ]
+)
+with picture:  # drawn last: the override tab above decides which run the picture shows
+    guarded(lambda: show_picture(overridden["config"] or inputs.need()))

@@ -7,34 +7,68 @@ catalog key, so both pages keep their own links and texts. The math stays in s2s
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 import streamlit as st
 
 from s2s_core import caps
 from s2s_core.errors import InputError
+from s2s_core.gated.forcing import parse_forces
 from s2s_core.gated.inputs import (
     DEFAULT_E,
     DEFAULT_H,
     DEFAULT_SEED,
-    DEFAULT_SENTENCE,
+    DEFAULT_SENTENCES,
     DEFAULT_VECTORS,
     MAX_E,
     MAX_H,
     SOURCES,
+    default_sentence,
 )
-from s2s_ui.i18n import t
+from s2s_ui.explainer import TryCase, try_this
+from s2s_ui.i18n import lang, t
 from s2s_ui.link import linked
 from s2s_ui.widgets import matrix_input, md_escape, reset_button, show_error
+
+
+@dataclass(frozen=True)
+class CellInputs:
+    """What the controls column read: the validated config, or the error that stopped it, and the sizes.
+
+    The sizes (E, H, seed) are usable even when the sentence or a table cell is bad, so the sections that need
+    only them (weights, parameter counts) still draw; the others call `need()` inside `guarded`/`details`.
+    """
+
+    config: Any | None
+    error: InputError | None
+    E: int
+    H: int
+    seed: int
+
+    def need(self) -> Any:
+        """The validated config, or the input's error raised again (the section's guard names the field)."""
+        if self.config is None:
+            raise self.error or InputError("errors.empty_table", "")
+        return self.config
 
 
 def input_keys(ns: str) -> list[str]:
     return [f"{ns}_{k}" for k in ("source", "sentence", "x", "E", "H", "seed")]
 
 
-def read_cell_inputs(ns: str, parse_config: Callable[..., Any]) -> Any | None:
-    """Sentence or vector table, E, H, seed -> the core's validated config; None (with a message) when bad."""
-    st.subheader(t(f"{ns}.inputs"))
+def page_keys(ns: str, forceable: Sequence[str]) -> list[str]:
+    """Every linked key of a gated page (its reset list for a 'try this' case): inputs, step, overrides."""
+    forces = [f"{ns}_force_{g}{end}" for g in forceable for end in ("", "_to")]
+    return [*input_keys(ns), f"{ns}_step", *forces]
+
+
+def read_cell_inputs(ns: str, parse_config: Callable[..., Any]) -> CellInputs:
+    """Sentence or vector table, then E, H and the seed in a folded expander -> the core's validated config.
+
+    Drawn in the narrow controls column: short labels, the long explanations in help= tooltips. A bad value
+    is not shown here but by each section that needs the sequence (the picture first).
+    """
     source = linked(
         st.segmented_control,
         t(f"{ns}.source_label"),
@@ -43,53 +77,47 @@ def read_cell_inputs(ns: str, parse_config: Callable[..., Any]) -> Any | None:
         default="sentence",
         labels={s: t(f"{ns}.source_{s}") for s in SOURCES},
         required=True,
+        help=t(f"{ns}.source_help"),
     )
-    c1, c2, c3 = st.columns(3)
-    E = linked(
-        c1.number_input, t(f"{ns}.E_label"), key=f"{ns}_E", default=DEFAULT_E, min_value=1, max_value=MAX_E, step=1
-    )
-    H = linked(
-        c2.number_input, t(f"{ns}.H_label"), key=f"{ns}_H", default=DEFAULT_H, min_value=1, max_value=MAX_H, step=1
-    )
-    seed = linked(
-        c3.number_input,
-        t(f"{ns}.seed_label"),
-        key=f"{ns}_seed",
-        default=DEFAULT_SEED,
-        min_value=0,
-        max_value=caps.MAX_SEED,
-        step=1,
-        help=t(f"{ns}.seed_help"),
-    )
+    box = st.container()  # the sentence or the table, above the folded sizes
+    with st.expander(t(f"{ns}.sizes"), icon=":material/tune:"):
+        E = linked(st.number_input, t(f"{ns}.E_label"), key=f"{ns}_E", default=DEFAULT_E, min_value=1, max_value=MAX_E)
+        H = linked(st.number_input, t(f"{ns}.H_label"), key=f"{ns}_H", default=DEFAULT_H, min_value=1, max_value=MAX_H)
+        seed = linked(
+            st.number_input,
+            t(f"{ns}.seed_label"),
+            key=f"{ns}_seed",
+            default=DEFAULT_SEED,
+            min_value=0,
+            max_value=caps.MAX_SEED,
+            help=t(f"{ns}.seed_help"),
+        )
     sentence, rows = None, None
-    if source == "table":
-        width = int(E or 1)
-        rows = matrix_input(
-            f"{ns}_x",
-            DEFAULT_VECTORS,
-            f"{ns}.field.vectors",
-            label=t(f"{ns}.vectors_label"),
-            parse=lambda r: r,
-            n_cols=width,
-            col_names=[f"x{i + 1}" for i in range(width)],
-        )
-        if rows is None:
-            return None
-    else:
-        sentence = linked(
-            st.text_input,
-            t(f"{ns}.sentence_label"),
-            key=f"{ns}_sentence",
-            default=DEFAULT_SENTENCE,
-            help=t(f"{ns}.sentence_help"),
-            max_chars=caps.MAX_TEXT_CHARS,
-        )
-    reset_button(input_keys(ns))
+    with box:
+        if source == "table":
+            width = int(E or 1)
+            rows = matrix_input(
+                f"{ns}_x",
+                DEFAULT_VECTORS,
+                f"{ns}.field.vectors",
+                label=t(f"{ns}.vectors_label"),
+                parse=lambda r: r,
+                n_cols=width,
+                col_names=[f"x{i + 1}" for i in range(width)],
+            )
+        else:
+            sentence = linked(
+                st.text_input,
+                t(f"{ns}.sentence_label"),
+                key=f"{ns}_sentence",
+                default=default_sentence(lang()),  # each language's own default leaves no parameter in the link
+                help=t(f"{ns}.sentence_help"),
+                max_chars=caps.MAX_TEXT_CHARS,
+            )
     try:
-        return parse_config(source, sentence, rows, E, H, seed)
+        return CellInputs(parse_config(source, sentence, rows, E, H, seed), None, int(E), int(H), int(seed))
     except InputError as err:
-        show_error(err)
-        return None
+        return CellInputs(None, err, int(E), int(H), int(seed))
 
 
 def pick_step(ns: str, labels: Sequence[str]) -> int:
@@ -143,3 +171,42 @@ def read_forces(
         raw[gate] = (picked, value)
     st.button(t(f"{ns}.freeze"), key=f"{ns}_freeze", on_click=freeze, args=(len(steps),), disabled=len(steps) < 2)
     return raw
+
+
+def read_override(
+    ns: str,
+    config: Any,
+    labels: Sequence[str],
+    forceable: Sequence[str],
+    force_default: dict[str, int],
+    freeze: Callable[[int], None],
+) -> Any | None:
+    """The override experiment's front half: the gate widgets -> the core's Forces -> the config with them.
+
+    None (after a message) when nothing is forced yet or a value is bad: the caller then shows the natural run.
+    """
+    raw = read_forces(ns, labels, forceable, force_default, freeze)
+    try:
+        forces = parse_forces(ns, raw, forceable, config.seq.S)
+    except InputError as err:
+        show_error(err)
+        return None
+    if not forces:
+        st.info(t(f"{ns}.override_none"), icon=":material/touch_app:")
+        return None
+    return replace(config, forces=forces)
+
+
+def example_cases(ns: str) -> list[TryCase]:
+    """The two 'try this' cases both gated pages offer: the note's Korean sentence, and typed vectors."""
+    return [
+        TryCase(f"{ns}.try.ko", f"{ns}.try.ko_note", {f"{ns}_sentence": DEFAULT_SENTENCES["ko"]}),
+        TryCase(f"{ns}.try.table", f"{ns}.try.table_note", {f"{ns}_source": "table"}),
+    ]
+
+
+def page_buttons(ns: str, forceable: Sequence[str], cases: Sequence[TryCase]) -> None:
+    """Under the controls: the prepared cases and the reset, both over every linked key of the page."""
+    keys = page_keys(ns, forceable)
+    try_this(cases, keys)
+    reset_button(keys)

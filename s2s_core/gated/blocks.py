@@ -42,3 +42,10 @@ def split_blocks(cell: nn.Module, gates: Sequence[str]) -> dict[str, GateWeights
     b_x = cell.bias_ih_l0.detach().chunk(k)  # k x (H,)
     b_h = cell.bias_hh_l0.detach().chunk(k)  # k x (H,)
     return {name: GateWeights(W_x[j], W_h[j], b_x[j], b_h[j]) for j, name in enumerate(gates)}
+
+
+def module_weights(module: type[nn.Module], E: int, H: int, seed: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """(weight_ih_l0 (k·H, E), weight_hh_l0 (k·H, H)) of the seeded module: they need only E, H and the seed, so
+    the weights table still shows when the sentence or a table cell is bad."""
+    cell = seeded_module(module, E, H, seed)
+    return cell.weight_ih_l0.detach().clone(), cell.weight_hh_l0.detach().clone()

@@ -29,7 +29,9 @@ def _angle(frame: pd.DataFrame) -> int:
     return 0 if frame["step"].nunique() <= 4 else -40
 
 
-def _heatmap(frame: pd.DataFrame, scale: alt.Scale, title: str, labels: dict[str, str]) -> alt.LayerChart:
+def _heatmap(
+    frame: pd.DataFrame, scale: alt.Scale, title: str, labels: dict[str, str], row_px: int = 22
+) -> alt.LayerChart:
     """Steps across, components down, the value written in each cell; a thick outline marks forced cells.
 
     Per-cell styling comes from data columns read with scale=None, not from alt.condition: building
@@ -72,7 +74,7 @@ def _heatmap(frame: pd.DataFrame, scale: alt.Scale, title: str, labels: dict[str
     )
     # Plain records (not a DataFrame) and sizes given at construction: both spare Altair deep copies.
     return alt.LayerChart(
-        layer=[cells, text], data=records(data), width="container", height=alt.Step(22), title=title, autosize=FIT_X
+        layer=[cells, text], data=records(data), width="container", height=alt.Step(row_px), title=title, autosize=FIT_X
     )
 
 
@@ -150,6 +152,17 @@ def states_heatmaps(frame: pd.DataFrame, titles: dict[str, str], labels: dict[st
     """c (top) and h (bottom) over all steps on one shared scale, so their sizes can be compared."""
     scale = _diverging(frame["value"])
     return [_heatmap(frame[frame["state"] == s], scale, titles[s], labels) for s in ("c", "h") if s in titles]
+
+
+def states_picture(frame: pd.DataFrame, title: str, description: str, labels: dict[str, str]) -> alt.LayerChart:
+    """The page's main picture: every carried state (rows c1…, h1…) at every step (columns), one layered view.
+
+    One shared scale centred at 0, so a c row and an h row compare by colour; a single view (not a concat)
+    fits the container's width on a phone. `frame` comes from gated.frames.picture_frame.
+    """
+    chart = _heatmap(frame, _diverging(frame["value"]), title, labels, row_px=28)
+    chart.description = description
+    return chart
 
 
 def override_lines(frame: pd.DataFrame, titles: dict[str, str], labels: dict[str, str]) -> list[alt.Chart]:

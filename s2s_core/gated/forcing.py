@@ -39,6 +39,12 @@ def parse_forces(
     return tuple(sorted(forces, key=lambda f: gates.index(f.gate)))
 
 
+def forces_from(settings: Mapping[str, float], S: int, start: int = 1) -> tuple[Force, ...]:
+    """Each gate of `settings` (in its order) forced to its value at the 1-based steps start…S; () when none."""
+    steps = tuple(range(start - 1, S))
+    return tuple(Force(gate, steps, float(value)) for gate, value in settings.items()) if steps else ()
+
+
 def apply_force(gate: str, t: int, value: torch.Tensor, forces: tuple[Force, ...]) -> torch.Tensor:
     """The gate's value at step t after any override (a new tensor; the natural value is kept apart)."""
     for force in forces:

@@ -63,6 +63,12 @@ def states_frame(run, states: Sequence[str], labels: Sequence[str]) -> pd.DataFr
     )
 
 
+def picture_frame(run, states: Sequence[str], labels: Sequence[str]) -> pd.DataFrame:
+    """The carried states as one heatmap's rows, steps across: c1…cH above h1…hH (the row says which state)."""
+    frame = states_frame(run, states, labels)
+    return frame.assign(component=frame["state"] + frame["component"])
+
+
 def override_frame(
     natural, forced, states: Sequence[str], labels: Sequence[str], names: dict[str, str]
 ) -> pd.DataFrame:
@@ -101,6 +107,11 @@ def weight_rows(weight_ih: torch.Tensor, gates: Sequence[str], block_name: str) 
     for e in range(weight_ih.shape[1]):
         data[f"x{e + 1}"] = rounded(weight_ih[:, e])
     return pd.DataFrame(data)
+
+
+def keeps_moving(states: torch.Tensor, tol: float = 1e-12) -> bool:
+    """(S, H) states: does any later step differ from the first one? (Does h move once c is frozen?)"""
+    return bool(states.shape[0] > 1 and float((states[1:] - states[0]).abs().max()) > tol)
 
 
 def first_difference(natural, forced, tol: float = 1e-12) -> int | None:

@@ -22,7 +22,10 @@ SOURCES: tuple[str, ...] = ("sentence", "table")
 MAX_E = 8  # E: every component of x_t stays readable in the filled-in formulas
 MAX_H = 8  # H: four gates x H components still fit one screen
 MAX_S = 12  # S: steps in the heatmaps
-DEFAULT_SENTENCE = "나는 도서관에서 책을 읽는다"  # the note's example sentence, one word longer (4 steps)
+# Examples in the learner's language, both 4 steps (so a prepared "try this" link fits either): the note's
+# sentence, one word longer, and its English counterpart. The Korean one stays a "try this" case in English.
+DEFAULT_SENTENCES = {"ko": "나는 도서관에서 책을 읽는다", "en": "I read a book"}
+DEFAULT_SENTENCE = DEFAULT_SENTENCES["ko"]  # the configs' default (the core has no language)
 DEFAULT_E = 3
 DEFAULT_H = 4
 DEFAULT_SEED = 0
@@ -69,6 +72,20 @@ def parse_sequence(
     # In table mode E is the table's width, still capped like the sentence mode's E.
     rows = parse_matrix(vector_rows, f"{ns}.field.vectors", max_rows=MAX_S, max_cols=MAX_E)
     return SequenceSpec(source="table", vectors=tuple(tuple(r) for r in rows), E=len(rows[0]), seed=seed)
+
+
+def default_sentence(lang: str) -> str:
+    """The default sentence in the learner's language (Korean for an unknown language: the note's own)."""
+    return DEFAULT_SENTENCES.get(lang, DEFAULT_SENTENCE)
+
+
+def parse_sizes(ns: str, E: object, H: object, seed: object) -> tuple[int, int, int]:
+    """E, H and the seed alone: what the weights and the parameter counts need, whatever the sequence is."""
+    return (
+        check_int(E, f"{ns}.field.E", 1, MAX_E),
+        check_int(H, f"{ns}.field.H", 1, MAX_H),
+        check_int(seed, f"{ns}.field.seed", 0, caps.MAX_SEED),
+    )
 
 
 def token_vector(token: str, E: int, seed: int) -> torch.Tensor:

@@ -12,13 +12,16 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from s2s_core.gated.blocks import GateWeights, seeded_module, split_blocks
+from s2s_core.gated.blocks import GateWeights, module_weights, seeded_module, split_blocks
 from s2s_core.gated.forcing import Force, apply_force, parse_forces
 from s2s_core.gated.inputs import MAX_H, SequenceSpec, input_vectors, parse_sequence
 from s2s_core.validate import check_int
 
 GATES = ("r", "z", "n")  # PyTorch's order of the three blocks
 FORCEABLE = ("r", "z")  # the sigmoid gates
+# The page's question: with the reset gate shut at every step (r = 0, the candidate ignores h_(t-1)), does
+# the last h still depend on the old state? It does, through z.
+RESET_SHUT = {"r": 0.0}
 
 
 @dataclass(frozen=True)
@@ -83,6 +86,11 @@ def parse_config(
 def make_gru(E: int, H: int, seed: int) -> nn.GRU:
     """nn.GRU(E, H) in float64 with its default init drawn from a private, seeded generator."""
     return seeded_module(nn.GRU, E, H, seed)
+
+
+def gru_weights(E: int, H: int, seed: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """nn.GRU's seeded (weight_ih_l0, weight_hh_l0) from the sizes alone (the weights table needs no sequence)."""
+    return module_weights(nn.GRU, E, H, seed)
 
 
 def split_gates(gru: nn.GRU) -> dict[str, GateWeights]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pandas as pd
+import torch
 
 from s2s_core.fmt import rounded, vec
 from s2s_core.gated import frames as gated_frames
@@ -127,6 +128,7 @@ def params_frame(comp: Comparison) -> pd.DataFrame:
     )
 
 
-def mean_update(result: GruResult, step: int) -> float:
-    """Mean of z at one step: above 0.5, h_t leans toward h_(t-1); below, toward the candidate n."""
-    return float(result.run.gates["z"].value[step].mean())
+def mix_parts(run: GruRun, step: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """(z⊙h_(t-1), (1 − z)⊙n) at one step, each (H,): h_t is their sum, so the first is what the old state brings."""
+    z = run.gates["z"].value[step]  # (H,)
+    return z * run.h_prev[step], (1 - z) * run.gates["n"].value[step]  # (H,), (H,)

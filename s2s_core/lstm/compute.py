@@ -12,13 +12,17 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from s2s_core.gated.blocks import GateWeights, seeded_module, split_blocks
+from s2s_core.gated.blocks import GateWeights, module_weights, seeded_module, split_blocks
 from s2s_core.gated.forcing import Force, apply_force, parse_forces
 from s2s_core.gated.inputs import MAX_H, SequenceSpec, input_vectors, parse_sequence
 from s2s_core.validate import check_int
 
 GATES = ("i", "f", "g", "o")  # PyTorch's order of the four blocks
 FORCEABLE = ("i", "f", "o")  # the sigmoid gates: each a 0-1 pass-through ratio
+# "Freeze the cell": keep all of c (f = 1) and write nothing (i = 0) from step FREEZE_FROM on; o stays free,
+# which is the page's question (does h still move once c cannot?).
+FREEZE = {"i": 0.0, "f": 1.0}
+FREEZE_FROM = 2
 
 
 @dataclass(frozen=True)
@@ -87,6 +91,11 @@ def parse_config(
 def make_lstm(E: int, H: int, seed: int) -> nn.LSTM:
     """nn.LSTM(E, H) in float64 with its default init drawn from a private, seeded generator."""
     return seeded_module(nn.LSTM, E, H, seed)
+
+
+def lstm_weights(E: int, H: int, seed: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """nn.LSTM's seeded (weight_ih_l0, weight_hh_l0) from the sizes alone (the weights table needs no sequence)."""
+    return module_weights(nn.LSTM, E, H, seed)
 
 
 def split_gates(lstm: nn.LSTM) -> dict[str, GateWeights]:

@@ -1,4 +1,4 @@
-"""GRU page through AppTest, in English: check, step view, z freeze, comparison, bad input.
+"""GRU page through AppTest, in English: the frame, check, step view, z freeze, comparison, bad input, question, cases.
 
 Each test drives one app session through several edits: starting a session costs far more than a rerun.
 """
@@ -6,49 +6,59 @@ Each test drives one app session through several edits: starting a session costs
 from __future__ import annotations
 
 from s2s_core.fmt import vec as vec_text
-from s2s_core.gru import GruConfig, gru_gates, parse_config
+from s2s_core.gated.inputs import DEFAULT_SENTENCES
+from s2s_core.gru import gru_gates, parse_config
 from s2s_core.gru.compare import compare
+from s2s_core.gru.frames import mix_parts
 from s2s_ui.catalog import translate
 from tests.app.conftest import all_text, open_page
+from tests.app.test_lstm_app import chart_data
 
-SENTENCE = "나는 도서관에서 책을 읽는다"
+SENTENCE = DEFAULT_SENTENCES["en"]  # the English page opens on an English sentence
 
 
 def _errors(at) -> str:
     return " ".join(e.value for e in at.error)
 
 
+def _ratio(lang: str, E: int, H: int) -> str:
+    comp = compare(E, H)
+    return translate(lang, "gru.compare_ratio", gru=comp.totals["gru"], lstm=comp.totals["lstm"])
+
+
 def test_defaults_step_freeze_compare_and_empty_sentence(lang):
-    # 1) Defaults: badge passes, h_n and the step-2 equations and the parameter counts are on screen.
+    # 1) Defaults: an English sentence; badge passes, h_n, the step-2 equations and the parameter counts are shown.
     at = open_page("gru", lang)
     assert not at.exception
-    result = gru_gates(GruConfig())
+    assert at.text_input(key="gru_sentence").value == SENTENCE and "gru_sentence" not in at.query_params
+    result = gru_gates(parse_config("sentence", SENTENCE, None, 3, 4, 0))
     text = all_text(at)
     assert translate(lang, "gru.title") in text
     assert vec_text(result.torch_h_n) in text
     assert "h_t = (1 − z)⊙n + z⊙h_(t-1) = " in text and vec_text(result.run.h[1]) in text
     assert "c_t" not in text.split("import math")[0]  # no cell state on this page (the script aside)
     assert at.success and not at.error and not at.warning
-    comp = compare(3, 4)
-    assert translate(lang, "gru.compare_ratio", gru=comp.totals["gru"], lstm=comp.totals["lstm"]) in text
+    assert _ratio(lang, 3, 4) in text
 
     # 2) The hidden size changes the counts, read off the modules.
     at.number_input(key="gru_H").set_value(6).run()
     assert not at.exception
-    comp = compare(3, 6)
-    assert translate(lang, "gru.compare_ratio", gru=comp.totals["gru"], lstm=comp.totals["lstm"]) in all_text(at)
+    assert _ratio(lang, 3, 6) in all_text(at)
 
-    # 3) Freeze h (z = 1 from step 2): h stays at h_1.
+    # 3) Freeze h (z = 1 from step 2): h stays at h_1, and the picture shows the forced run.
     at.button(key="gru_freeze").click().run()
     assert not at.exception
     forced = gru_gates(parse_config("sentence", SENTENCE, None, 3, 6, 0, {"z": ([2, 3, 4], 1)})).forced
     assert f"h = {vec_text(forced.h[-1])}" in all_text(at) and vec_text(forced.h[0]) == vec_text(forced.h[-1])
+    assert translate(lang, "gru.picture_forced") in chart_data(at)
 
-    # 4) An empty sentence names the field; the rest of the page frame still renders.
+    # 4) An empty sentence names the field; the comparison and the weights (sizes only) still draw.
     at.text_input(key="gru_sentence").set_value("").run()
     assert not at.exception
     assert translate(lang, "gru.field.sentence") in _errors(at)
-    assert translate(lang, "gru.inputs") in all_text(at)
+    text = all_text(at)
+    assert _ratio(lang, 3, 6) in text and translate(lang, "gru.weights_heading") in text and at.dataframe
+    assert translate(lang, "gru.try.freeze") in [b.label for b in at.button]
 
 
 def test_table_mode_with_a_non_finite_cell(lang):
@@ -57,3 +67,25 @@ def test_table_mode_with_a_non_finite_cell(lang):
     at.segmented_control(key="gru_source").set_value("table").run()
     assert not at.exception
     assert translate(lang, "gru.field.vectors") in _errors(at)
+    assert _ratio(lang, 2, 4) in all_text(at)  # a bad cell hides only what needs the sequence
+
+
+def test_the_question_hides_its_answer_and_a_case_loads_its_inputs(lang):
+    # 1) Before answering, what the old state brings under r = 0 (the answer's number) is nowhere, nor notice 3.
+    at = open_page("gru", lang)
+    shut = gru_gates(parse_config("sentence", SENTENCE, None, 3, 4, 0, {"r": ([1, 2, 3, 4], 0)})).forced
+    kept, _ = mix_parts(shut, 3)
+    data = chart_data(at)
+    assert vec_text(kept) not in all_text(at) and translate(lang, "gru.notice_3") not in all_text(at)
+    assert not any(repr(float(v)) in data for v in kept)
+    # 2) "Show me": the live answer (yes, through z) with its numbers, and the notice that states it.
+    at.button(key="gru_quiz__show").click().run()
+    assert not at.exception
+    text = all_text(at)
+    assert any(translate(lang, "gru.quiz_yes").split(",")[0] in box.value for box in at.info)  # graded: yes
+    assert vec_text(kept) in text and translate(lang, "gru.notice_3") in text
+    # 3) A prepared case loads its link: z = 0 at every step.
+    at.button(key="try__gru_source__1").click().run()
+    assert not at.exception
+    assert at.multiselect(key="gru_force_z").value == [1, 2, 3, 4]
+    assert at.segmented_control(key="gru_force_z_to").value == 0

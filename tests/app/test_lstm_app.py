@@ -1,4 +1,4 @@
-"""LSTM gates page through AppTest, in English: check, step view, overrides, bad input.
+"""LSTM gates page through AppTest, in English: the frame, check, step view, overrides, bad input, question, cases.
 
 Each test drives one app session through several edits: starting a session costs far more than a rerun.
 """
@@ -6,34 +6,61 @@ Each test drives one app session through several edits: starting a session costs
 from __future__ import annotations
 
 from s2s_core.fmt import vec as vec_text
-from s2s_core.lstm import LstmConfig, lstm_gates, parse_config
+from s2s_core.gated.inputs import DEFAULT_SENTENCES
+from s2s_core.lstm import lstm_gates, parse_config
 from s2s_ui.catalog import translate
 from tests.app.conftest import all_text, open_page
 
-SENTENCE = "나는 도서관에서 책을 읽는다"
+SENTENCE = DEFAULT_SENTENCES["en"]  # the English page opens on an English sentence
 
 
 def _errors(at) -> str:
     return " ".join(e.value for e in at.error)
 
 
+def chart_data(at) -> str:
+    """Every chart's spec and data as one text (inline values live in the spec; Arrow datasets decoded)."""
+    import json
+
+    import pyarrow as pa
+
+    parts = []
+    for chart in at.get("vega_lite_chart"):
+        parts.append(json.dumps(json.loads(chart.proto.spec), ensure_ascii=False))
+        for dataset in chart.proto.datasets:
+            parts.append(str(pa.ipc.open_stream(dataset.data.data).read_all().to_pylist()))
+    return "\n".join(parts)
+
+
+def still_drawn(at, lang: str) -> None:
+    """What does not need the sequence is still on the page: the size fields, the weights table, the notes,
+    the prepared cases."""
+    assert at.number_input(key="lstm_H") is not None and at.number_input(key="lstm_seed") is not None
+    text = all_text(at)
+    assert translate(lang, "lstm.weights_heading") in text and at.dataframe  # the weights need only E, H, seed
+    assert translate(lang, "lstm.notice_1") in text
+    assert translate(lang, "lstm.try.freeze") in [b.label for b in at.button]
+
+
 def test_defaults_step_freeze_and_empty_sentence(lang):
-    # 1) Defaults: the badge passes, nn.LSTM's (h_n, c_n) and the step-2 equations are on screen.
+    # 1) Defaults: an English sentence; the badge passes; nn.LSTM's (h_n, c_n) and the step-2 equations are shown.
     at = open_page("lstm", lang)
     assert not at.exception
-    result = lstm_gates(LstmConfig())
+    assert at.text_input(key="lstm_sentence").value == SENTENCE and "lstm_sentence" not in at.query_params
+    result = lstm_gates(parse_config("sentence", SENTENCE, None, 3, 4, 0))
     text = all_text(at)
     assert translate(lang, "lstm.title") in text
     assert vec_text(result.torch_c_n) in text and vec_text(result.torch_h_n) in text
     assert "c_t = f⊙c_(t-1) + i⊙g = " in text and vec_text(result.run.c[1]) in text
     assert at.success and not at.error and not at.warning
+    assert translate(lang, "lstm.picture_title") in chart_data(at)
 
     # 2) Another step redraws the equations.
     at.segmented_control(key="lstm_step").set_value(4).run()
     assert not at.exception
     assert "h_t = o⊙tanh(c_t) = " in all_text(at) and vec_text(result.run.h[3]) in all_text(at)
 
-    # 3) The freeze button forces f = 1, i = 0 from step 2: the cell stays at c_1.
+    # 3) The freeze button forces f = 1, i = 0 from step 2: the cell stays at c_1; the picture shows that run.
     at.button(key="lstm_freeze").click().run()
     assert not at.exception
     assert at.multiselect(key="lstm_force_f").value == [2, 3, 4]
@@ -43,19 +70,21 @@ def test_defaults_step_freeze_and_empty_sentence(lang):
     text = all_text(at)
     assert f"c = {vec_text(forced.c[-1])}" in text and vec_text(forced.c[0]) == vec_text(forced.c[-1])
     assert translate(lang, "lstm.override_first", step=2) in text
-    assert "FORCE = {'i': ([1, 2, 3], 0.0), 'f': ([1, 2, 3], 1.0)}" in text  # the code expander follows
+    assert "FORCE = {'i': ([1, 2, 3], 0.0), 'f': ([1, 2, 3], 1.0)}" in text  # the code tab follows
+    assert translate(lang, "lstm.picture_forced") in chart_data(at)
 
     # 4) A shorter sentence: stale step and override selections fall back, nothing breaks.
-    at.text_input(key="lstm_sentence").set_value("나는 책을").run()
+    at.text_input(key="lstm_sentence").set_value("I read").run()
     assert not at.exception and not at.error
     assert at.segmented_control(key="lstm_step").value in (1, 2)
     assert at.multiselect(key="lstm_force_f").value == [2]
 
-    # 5) An empty sentence names the field; the page header and inputs still render.
+    # 5) An empty sentence names the field where the picture was; what needs no sentence is still drawn.
     at.text_input(key="lstm_sentence").set_value("   ").run()
     assert not at.exception
     assert translate(lang, "lstm.field.sentence") in _errors(at)
-    assert translate(lang, "lstm.inputs") in all_text(at)
+    assert not at.get("vega_lite_chart")
+    still_drawn(at, lang)
 
 
 def test_table_mode_sizes_and_a_bad_cell(lang):
@@ -65,6 +94,7 @@ def test_table_mode_sizes_and_a_bad_cell(lang):
     assert not at.exception
     errors = _errors(at)
     assert translate(lang, "lstm.field.vectors") in errors and "abc" in errors
+    still_drawn(at, lang)  # a bad cell hides only what needs the sequence
     at.number_input(key="lstm_H").set_value(3).run()
     assert not at.exception
     assert translate(lang, "lstm.title") in all_text(at)
@@ -81,10 +111,10 @@ def test_a_shared_link_restores_source_step_and_overrides(lang):
             "lstm_step": "3",
             "lstm_force_f": "2,3,9,x",
             "lstm_force_f_to": "0",
+            "lstm_E": "2",
+            "lstm_H": "3",
         },
     )
-    at.number_input(key="lstm_E").set_value(2).run()  # bound number inputs are seeded by the browser, not AppTest
-    at.number_input(key="lstm_H").set_value(3).run()
     assert not at.exception and not at.error
     assert at.segmented_control(key="lstm_step").value == 3
     assert at.multiselect(key="lstm_force_f").value == [2, 3]  # 9 and x are not steps of this sequence
@@ -93,3 +123,23 @@ def test_a_shared_link_restores_source_step_and_overrides(lang):
     text = all_text(at)
     assert vec_text(result.torch_c_n) in text and vec_text(result.run.c[2]) in text
     assert at.query_params["lstm_force_f"] == "2,3" and at.query_params["lstm_source"] == "table"
+
+
+def test_the_question_hides_its_answer_and_a_case_loads_its_inputs(lang):
+    # 1) Before answering, the frozen run's last h (the answer's number) is nowhere: not in text, not in a chart.
+    at = open_page("lstm", lang)
+    frozen = lstm_gates(parse_config("sentence", SENTENCE, None, 3, 4, 0, {"f": ([2, 3, 4], 1), "i": ([2, 3, 4], 0)}))
+    h_last = frozen.forced.h[-1]
+    data = chart_data(at)
+    assert vec_text(h_last) not in all_text(at)
+    assert not any(repr(float(v)) in data for v in h_last)
+    # 2) The answer, graded against that run: h still changes (o is not frozen); the numbers come with it.
+    at.radio(key="lstm_quiz").set_value(translate(lang, "lstm.quiz_moves")).run()
+    assert not at.exception
+    assert translate(lang, "ui.quiz_right", answer=translate(lang, "lstm.quiz_moves")) in all_text(at)
+    assert vec_text(h_last) in all_text(at)
+    # 3) A prepared case loads its link: the forget gate shut at step 3.
+    at.button(key="try__lstm_source__1").click().run()
+    assert not at.exception
+    assert at.multiselect(key="lstm_force_f").value == [3] and at.segmented_control(key="lstm_force_f_to").value == 0
+    assert at.query_params["lstm_force_f"] == "3"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 import torch
 from hypothesis import given, settings
@@ -10,17 +12,20 @@ from torch import nn
 
 from s2s_core.errors import InputError
 from s2s_core.fmt import vec
-from s2s_core.gated.charts import gate_heatmaps, override_lines, states_heatmaps, step_charts
+from s2s_core.gated.charts import gate_heatmaps, override_lines, states_heatmaps, states_picture, step_charts
+from s2s_core.gated.forcing import forces_from
+from s2s_core.gated.frames import picture_frame
 from s2s_core.gated.inputs import MAX_E, MAX_H, MAX_S
 from s2s_core.gru import GruConfig, gru_gates, parse_config
 from s2s_core.gru.charts import params_chart
 from s2s_core.gru.compare import compare
-from s2s_core.gru.compute import GATES, hand_gru, make_gru, split_gates
+from s2s_core.gru.compute import GATES, RESET_SHUT, gru_weights, hand_gru, make_gru, split_gates
 from s2s_core.gru.diagram import gru_cell_dot
 from s2s_core.gru.frames import (
     comparison_table,
     equations,
     gates_frame,
+    mix_parts,
     override_frame,
     params_frame,
     reading,
@@ -126,6 +131,18 @@ def test_update_gate_one_keeps_h_constant():
     assert result.max_abs_diff < 1e-9
 
 
+def test_reset_shut_everywhere_still_carries_the_old_state_through_z():
+    """The page's question: r = 0 at every step, yet z⊙h_(t-1) still reaches h_t (graded live); not at step 1."""
+    config = parse_config("sentence", SENTENCE, None, 3, 4, 0)
+    shut = gru_gates(replace(config, forces=forces_from(RESET_SHUT, config.seq.S))).forced
+    kept, taken = mix_parts(shut, 3)
+    assert torch.allclose(kept + taken, shut.h[3]) and float(kept.abs().max()) > 1e-3
+    kept, taken = mix_parts(shut, 0)
+    assert float(kept.abs().max()) == 0 and torch.allclose(taken, shut.h[0])  # h_0 = 0: nothing to carry
+    w_ih, _ = gru_weights(3, 4, 0)
+    assert torch.equal(w_ih, gru_gates(config).weight_ih)
+
+
 def test_reset_zero_makes_the_candidate_ignore_the_old_state():
     config = parse_config("sentence", SENTENCE, None, 3, 4, 0, {"r": ([2], 0)})
     result = gru_gates(config)
@@ -204,6 +221,9 @@ def test_frames_charts_and_comparison():
     assert all(c.to_dict() for c in gate_heatmaps(frame, GATES, {g: g for g in GATES}, LABELS, tanh_gates=("n",)))
     assert all(c.to_dict() for c in step_charts(*step_bars(run, 0), LABELS))
     assert all(c.to_dict() for c in states_heatmaps(states_frame(run, result.labels), {"h": "h"}, LABELS))
+    rows = picture_frame(run, ("h",), result.labels)
+    assert rows["component"].drop_duplicates().tolist() == ["h1", "h2", "h3", "h4"]
+    assert "layer" in states_picture(rows, "title", "description", LABELS).to_dict()
     both = override_frame(run, result.forced, result.labels, {"natural": "N", "forced": "F"})
     assert all(c.to_dict() for c in override_lines(both, {"h": "h"}, LABELS))
     comp = compare(3, 4)

@@ -10,17 +10,26 @@ from torch import nn
 
 from s2s_core.errors import InputError
 from s2s_core.fmt import vec
-from s2s_core.gated.charts import gate_heatmaps, override_lines, states_heatmaps, step_charts
-from s2s_core.gated.forcing import Force
-from s2s_core.gated.frames import first_difference, weight_rows
-from s2s_core.gated.inputs import MAX_E, MAX_H, MAX_S, SequenceSpec, input_vectors, token_vector
+from s2s_core.gated.charts import gate_heatmaps, override_lines, states_heatmaps, states_picture, step_charts
+from s2s_core.gated.forcing import Force, forces_from
+from s2s_core.gated.frames import first_difference, keeps_moving, picture_frame, weight_rows
+from s2s_core.gated.inputs import (
+    DEFAULT_SENTENCES,
+    MAX_E,
+    MAX_H,
+    MAX_S,
+    SequenceSpec,
+    default_sentence,
+    input_vectors,
+    parse_sizes,
+    token_vector,
+)
 from s2s_core.lstm import LstmConfig, lstm_gates, parse_config
-from s2s_core.lstm.compute import GATES, hand_lstm, make_lstm, split_gates
+from s2s_core.lstm.compute import FREEZE, FREEZE_FROM, GATES, hand_lstm, lstm_weights, make_lstm, split_gates
 from s2s_core.lstm.diagram import lstm_cell_dot
 from s2s_core.lstm.frames import (
     equations,
     gates_frame,
-    mean_openness,
     override_frame,
     reading,
     states_frame,
@@ -234,8 +243,6 @@ def test_frames_equations_and_reading():
     read = reading(run, 0)
     f0 = run.gates["f"].value[0]
     assert read["kept"] == ", ".join(str(k + 1) for k in range(4) if f0[k] > 0.5)
-    opens = mean_openness(run, 0)
-    assert set(opens) == {"i", "f", "o"} and all(0 < v < 1 for v in opens.values())
     both = override_frame(run, result.forced, result.labels, {"natural": "N", "forced": "F"})
     assert set(both["run"]) == {"N", "F"} and len(both) == 2 * 2 * 4 * 4
 
@@ -250,6 +257,36 @@ def test_charts_build_valid_specs():
     assert len(states) == 2 and all(c.to_dict() for c in states)
     frame = override_frame(result.run, result.forced, result.labels, {"natural": "N", "forced": "F"})
     assert all(c.to_dict() for c in override_lines(frame, {"c": "c", "h": "h"}, LABELS))
+    rows = picture_frame(result.run, ("c", "h"), result.labels)
+    assert rows["component"].drop_duplicates().tolist() == ["c1", "c2", "c3", "h1", "h2", "h3"]  # c above h
+    spec = states_picture(rows, "title", "what it shows", LABELS).to_dict()  # one layered view, not a concat
+    assert spec["description"] == "what it shows" and "layer" in spec and "hconcat" not in spec
+
+
+def test_freezing_the_cell_holds_c_but_not_h():
+    """The page's question: f = 1, i = 0 from step 2 keeps c at c_1, yet o still moves h (graded live)."""
+    config = parse_config("sentence", DEFAULT_SENTENCES["en"], None, 3, 4, 0)
+    forces = forces_from(FREEZE, config.seq.S, FREEZE_FROM)
+    assert forces == (Force("i", (1, 2, 3), 0.0), Force("f", (1, 2, 3), 1.0))
+    frozen = lstm_gates(
+        parse_config("sentence", DEFAULT_SENTENCES["en"], None, 3, 4, 0, {"f": ([2, 3, 4], 1), "i": ([2, 3, 4], 0)})
+    )
+    assert frozen.forced is not None and config.seq.S == 4
+    assert all(torch.equal(frozen.forced.c[t], frozen.forced.c[0]) for t in range(4))
+    assert keeps_moving(frozen.forced.h) and not keeps_moving(frozen.forced.c)
+    assert forces_from(FREEZE, 1, FREEZE_FROM) == ()
+
+
+def test_defaults_per_language_and_sizes_alone():
+    assert len(DEFAULT_SENTENCES["en"].split()) == len(DEFAULT_SENTENCES["ko"].split()) == 4  # try-this links fit both
+    assert default_sentence("en") == "I read a book" and default_sentence("xx") == DEFAULT_SENTENCES["ko"]
+    assert parse_sizes("lstm", "3", 4, 0) == (3, 4, 0)
+    with pytest.raises(InputError) as err:
+        parse_sizes("lstm", 3, 99, 0)
+    assert err.value.field == "lstm.field.H"
+    w_ih, w_hh = lstm_weights(3, 4, 0)
+    result = lstm_gates(LstmConfig())
+    assert torch.equal(w_ih, result.weight_ih) and torch.equal(w_hh, result.weight_hh)
 
 
 def test_diagram_escapes_quotes():

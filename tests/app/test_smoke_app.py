@@ -50,16 +50,18 @@ def _bptt(lang: str) -> list[str]:
 
 
 def _lstm(lang: str) -> list[str]:
-    from s2s_core.lstm import LstmConfig, lstm_gates
+    from s2s_core.gated.inputs import default_sentence
+    from s2s_core.lstm import lstm_gates, parse_config
 
-    result = lstm_gates(LstmConfig())
+    result = lstm_gates(parse_config("sentence", default_sentence(lang), None, 3, 4, 0))  # each language's sentence
     return [vec(result.torch_h_n), vec(result.torch_c_n)]
 
 
 def _gru(lang: str) -> list[str]:
-    from s2s_core.gru import GruConfig, gru_gates
+    from s2s_core.gated.inputs import default_sentence
+    from s2s_core.gru import gru_gates, parse_config
 
-    return [vec(gru_gates(GruConfig()).torch_h_n)]
+    return [vec(gru_gates(parse_config("sentence", default_sentence(lang), None, 3, 4, 0)).torch_h_n)]
 
 
 def _shapes(lang: str) -> list[str]:

@@ -161,3 +161,50 @@ def attention_weighting(config: AttentionConfig) -> AttentionResult:
         runner_up=tuple(runner_up),
         dominant_vs_rest=tuple(verdicts),
     )
+
+
+@dataclass(frozen=True)
+class PadWhatIf:
+    """The quiz's edit before it is made: mark `position` as PAD and recompute step `step`'s context.
+
+    after: the real recomputation (the PAD score becomes -inf, softmax renormalises the others);
+    dropped: the tempting shortcut, the old sum without that position's term (weights not renormalised);
+    now: the context as it is. All (D,) as plain tuples.
+    """
+
+    step: int  # 0-based decoder step
+    position: int  # 0-based source position the learner is asked to mark as PAD
+    after: tuple[float, ...]
+    dropped: tuple[float, ...]
+    now: tuple[float, ...]
+    weights_after: tuple[float, ...]  # (S,) the step's weights once the position is PAD
+    rest: float  # the other positions' share before the edit (what `dropped` sums with)
+
+
+def pad_what_if(config: AttentionConfig, result: AttentionResult, step: int = 0) -> PadWhatIf | None:
+    """What marking the heaviest real position of `step` as PAD does to its context.
+
+    None when no such edit is telling: fewer than two real positions, or every candidate would leave the
+    other weights summing to 0 (the page would reject that edit) or carry no weight at all.
+    """
+    if not 0 <= step < result.weights.shape[0]:
+        return None
+    real = [s for s, p in enumerate(config.pad) if not p]
+    for position in sorted(real, key=lambda s: -float(result.weights[step, s])):  # heaviest first
+        pad = tuple(p or s == position for s, p in enumerate(config.pad))
+        if float(result.weights[step, position]) <= 0 or len(real) < 2:
+            return None
+        if config.mode == "weights" and sum(config.steps[step][s] for s in real if s != position) <= 0:
+            continue  # nothing left to normalise: the page would reject this edit
+        redone = attention_weighting(AttentionConfig(config.sources, config.steps, config.mode, pad))
+        dropped = result.contexts[step] - result.terms[step, position]  # (D,) - (D,) -> (D,)
+        return PadWhatIf(
+            step=step,
+            position=position,
+            after=tuple(redone.contexts[step].tolist()),
+            dropped=tuple(dropped.tolist()),
+            now=tuple(result.contexts[step].tolist()),
+            weights_after=tuple(redone.weights[step].tolist()),
+            rest=1.0 - float(result.weights[step, position]),
+        )
+    return None

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
 import pandas as pd
 
 from s2s_core.attention.compute import AttentionResult
-from s2s_core.fmt import num
+from s2s_core.fmt import num, vec
 
 
 def position_label(s: int) -> str:
@@ -18,60 +22,134 @@ def step_label(t: int) -> str:
     return f"t{t + 1}"
 
 
-def weights_frame(result: AttentionResult, pad: tuple[bool, ...]) -> pd.DataFrame:
-    """One row per (step, position): score, masked score, weight, PAD flag."""
-    T, S = result.weights.shape
-    rows = []
-    for t in range(T):
-        for s in range(S):
-            score = float(result.scores[t, s])
-            rows.append(
-                {
-                    "step": step_label(t),
-                    "position": position_label(s),
-                    "score": score if score != float("-inf") else None,
-                    "pad": bool(pad[s]),
-                    "weight": float(result.weights[t, s]),
-                }
-            )
-    return pd.DataFrame(rows)
-
-
-def vectors_frame(result: AttentionResult, context_word: str = "context") -> pd.DataFrame:
-    """Source vectors and context vectors, one row per (vector, component), for the side-by-side chart.
-
-    context_word: the learner's word for "context" (the rows read "context t1", "문맥 t1", …).
-    """
-    rows = []
-    S, D = result.values.shape
-    for s in range(S):
-        for d in range(D):
-            rows.append(
-                {
-                    "vector": position_label(s),
-                    "kind": "source",
-                    "position": position_label(s),
-                    "component": f"d{d + 1}",
-                    "value": float(result.values[s, d]),
-                }
-            )
-    for t in range(result.contexts.shape[0]):
-        for d in range(D):
-            rows.append(
-                {
-                    "vector": f"{context_word} {step_label(t)}",
-                    "kind": "context",
-                    "position": None,
-                    "component": f"d{d + 1}",
-                    "value": float(result.contexts[t, d]),
-                }
-            )
-    return pd.DataFrame(rows)
-
-
 def weighted_sum_text(result: AttentionResult, t: int, d: int) -> str:
     """'0.2×2 + 0.3×0 + 0.5×6 = 3.4' for step t, component d (numbers rounded for reading)."""
     w = result.weights[t].tolist()
     v = result.values[:, d].tolist()
     parts = " + ".join(f"{num(wi)}×{num(vi)}" for wi, vi in zip(w, v, strict=True))
     return f"{parts} = {num(float(result.contexts[t, d]))}"
+
+
+# --- the picture: the weighted sum itself ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Picture:
+    """The attention picture's data, one tidy frame per layer (steps are 1-based: the slider's values).
+
+    layout: "plane" when D = 2 (sources are points in the plane, each context their weighted average),
+    "lines" otherwise (sources on the left, decoder steps on the right, one line per (step, source)).
+    Frames: sources (one row per position), links (one per step × position, ending at that step's context
+    or step node), contexts (one per step), and the same links/contexts of the previous input (`before_*`,
+    empty until there was an edit), drawn faintly behind.
+    """
+
+    layout: str
+    sources: pd.DataFrame
+    links: pd.DataFrame
+    contexts: pd.DataFrame
+    before_links: pd.DataFrame
+    before_contexts: pd.DataFrame
+
+
+def layout_of(result: AttentionResult) -> str:
+    """ "plane" for 2-component sources (drawn where they are), "lines" for any other size."""
+    return "plane" if result.values.shape[1] == 2 else "lines"
+
+
+def _points(result: AttentionResult) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
+    """Where each source and each step's end point sit: the vectors themselves on the plane; on the lines
+    layout sources at x = 0 (top to bottom) and decoder steps at x = 1, spread over the same height."""
+    T, S = result.weights.shape
+    if layout_of(result) == "plane":
+        sources = [(float(v[0]), float(v[1])) for v in result.values]
+        ends = [(float(c[0]), float(c[1])) for c in result.contexts]
+        return sources, ends
+    sources = [(0.0, float(s)) for s in range(S)]
+    spread = (S - 1) / (T - 1) if T > 1 else 0.0
+    ends = [(1.0, float(t) * spread if T > 1 else (S - 1) / 2) for t in range(T)]
+    return sources, ends
+
+
+def _link_rows(result: AttentionResult, pad: tuple[bool, ...], words: Mapping[str, str]) -> list[dict]:
+    """One row per (step, source): from the source to the step's end, with its weight and its term."""
+    sources, ends = _points(result)
+    rows = []
+    T, S = result.weights.shape
+    for t in range(T):
+        for s in range(S):
+            w = float(result.weights[t, s])
+            term = words["term"].format(weight=num(w), vector=vec(result.values[s]), product=vec(result.terms[t, s]))
+            rows.append(
+                {
+                    "step": t + 1,
+                    "position": position_label(s),
+                    "x": sources[s][0],
+                    "y": sources[s][1],
+                    "x2": ends[t][0],
+                    "y2": ends[t][1],
+                    "weight": w,
+                    "pad": bool(pad[s]),
+                    "aria": words["link_aria"].format(step=step_label(t), position=position_label(s), term=term),
+                }
+            )
+    return rows
+
+
+def _context_rows(result: AttentionResult, words: Mapping[str, str]) -> list[dict]:
+    _, ends = _points(result)
+    rows = []
+    for t in range(result.contexts.shape[0]):
+        label = words["context"].format(step=step_label(t), vector=vec(result.contexts[t]))
+        rows.append({"step": t + 1, "x": ends[t][0], "y": ends[t][1], "label": label, "node": step_label(t)})
+    return rows
+
+
+def picture_frames(
+    result: AttentionResult,
+    pad: tuple[bool, ...],
+    words: Mapping[str, str],
+    before: tuple[AttentionResult, tuple[bool, ...]] | None = None,
+) -> Picture:
+    """The picture's data from the live result (and the previous input's result, drawn faintly).
+
+    words: the learner's text templates: "context" ({step}, {vector}), "term" ({weight}, {vector},
+    {product}), "source" ({position}, {vector}), "pad" ({position}), "link_aria" ({step}, {position}, {term}).
+    The previous picture is kept only when it has the same layout (its points mean the same thing).
+    """
+    src, _ = _points(result)
+    sources = []
+    for s in range(result.values.shape[0]):
+        x, y = src[s]
+        name = words["pad"].format(position=position_label(s)) if pad[s] else position_label(s)
+        sources.append(
+            {
+                "position": position_label(s),
+                "x": x,
+                "y": y,
+                "pad": bool(pad[s]),
+                "name": name,
+                "label": words["source"].format(position=name, vector=vec(result.values[s])),
+                # The arrow's head points away from the origin (0 degrees = up, clockwise).
+                "angle": 90.0 - math.degrees(math.atan2(y, x)) if (x or y) else 0.0,
+            }
+        )
+    keep_before = before is not None and layout_of(before[0]) == layout_of(result)
+    empty_links = pd.DataFrame(columns=["step", "position", "x", "y", "x2", "y2", "weight", "pad", "aria"])
+    empty_contexts = pd.DataFrame(columns=["step", "x", "y", "label", "node"])
+    return Picture(
+        layout=layout_of(result),
+        sources=pd.DataFrame(sources),
+        links=pd.DataFrame(_link_rows(result, pad, words)),
+        contexts=pd.DataFrame(_context_rows(result, words)),
+        before_links=pd.DataFrame(_link_rows(before[0], before[1], words)) if keep_before else empty_links,
+        before_contexts=pd.DataFrame(_context_rows(before[0], words)) if keep_before else empty_contexts,
+    )
+
+
+def step_sum_text(result: AttentionResult, t: int) -> str:
+    """'0.2×[2, 0] + 0.3×[0, 4] + 0.5×[6, 2] = [3.4, 2.2]' for step t (0-based): the weighted sum in one line."""
+    parts = " + ".join(
+        f"{num(float(result.weights[t, s]))}×{vec(result.values[s])}" for s in range(result.values.shape[0])
+    )
+    return f"{parts} = {vec(result.contexts[t])}"

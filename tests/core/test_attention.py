@@ -142,34 +142,82 @@ def test_any_input_gives_a_result_or_an_input_error(sources, steps, mode, pad):
     )
 
 
-def test_the_chart_spec_validates_against_vega_lite():
-    """The page draws the cached spec unvalidated (to_dict(validate=False)); the structure is checked here."""
-    from s2s_core.attention.charts import attention_charts
-    from s2s_core.attention.compute import DEFAULT_SOURCES, DEFAULT_WEIGHTS
-    from s2s_core.attention.frames import vectors_frame, weights_frame
+WORDS = {
+    "context": "{step} context {vector}",
+    "term": "{weight} × {vector} = {product}",
+    "source": "{position} {vector}",
+    "pad": "{position} PAD",
+    "link_aria": "step {step}, source {position}: {term}",
+}
+LABELS = {k: k for k in ("title", "subtitle", "description", "axis_x", "axis_y", "position", "weight", "before")}
 
-    config = parse_config(DEFAULT_SOURCES, DEFAULT_WEIGHTS, "weights", [False, True, False])
+
+def _picture_spec(config: AttentionConfig, before: AttentionConfig | None = None) -> dict:
+    from s2s_core.attention.charts import STEP_PARAM, attention_picture
+    from s2s_core.attention.frames import picture_frames
+    from s2s_ui.steps import step_param
+
     result = attention_weighting(config)
-    labels = {
-        k: k
-        for k in (
-            "position",
-            "step",
-            "weight",
-            "score",
-            "vector",
-            "component",
-            "value",
-            "weights_title",
-            "vectors_title",
-        )
-    }
-    spec = attention_charts(weights_frame(result, config.pad), vectors_frame(result), labels).to_dict()  # validates
-    assert len(spec["vconcat"]) == 2
+    previous = (attention_weighting(before), before.pad) if before is not None else None
+    picture = picture_frames(result, config.pad, WORDS, before=previous)
+    param = step_param(STEP_PARAM, result.weights.shape[0], 1, "Step")
+    return attention_picture(picture, LABELS, param).to_dict()  # to_dict() validates against Vega-Lite
 
 
-def test_vectors_frame_names_contexts_in_the_given_word():
-    from s2s_core.attention.frames import vectors_frame
+def test_the_pictures_context_points_are_the_computed_contexts():
+    """The picture's data: each step's context point sits at the computed context, its label prints it, and
+    every line runs from a source to that point with the step's weight."""
+    from s2s_core.attention.frames import picture_frames
 
-    frame = vectors_frame(attention_weighting(AttentionConfig()), "문맥")
-    assert sorted(frame.loc[frame["kind"] == "context", "vector"].unique()) == ["문맥 t1", "문맥 t2"]
+    config = AttentionConfig()
+    result = attention_weighting(config)
+    picture = picture_frames(result, config.pad, WORDS)
+    assert picture.layout == "plane"
+    points = torch.tensor(picture.contexts[["x", "y"]].to_numpy(dtype=float), dtype=torch.float64)
+    assert torch.allclose(points, result.contexts)
+    assert picture.contexts["label"].tolist() == ["t1 context [3.4, 2.2]", "t2 context [1.8, 1.4]"]
+    links = picture.links.sort_values(["step", "position"])
+    assert links["weight"].tolist() == pytest.approx(result.weights.flatten().tolist())
+    for _, row in links.iterrows():
+        assert (row.x2, row.y2) == pytest.approx(tuple(result.contexts[row.step - 1].tolist()))
+    assert picture.before_links.empty and picture.before_contexts.empty
+
+
+def test_the_picture_is_one_layered_view_with_the_step_bound_to_a_range():
+    spec = _picture_spec(AttentionConfig(), before=AttentionConfig(pad=(False, False, True)))
+    assert "layer" in spec and not any(k in spec for k in ("concat", "hconcat", "vconcat"))
+    assert spec["width"] == "container"
+    params = {p["name"]: p for p in spec["params"]}
+    step = params["step_sel"]
+    assert step["select"]["fields"] == ["step"] and step["value"] == [{"step": 1}]
+    assert step["bind"] == {"step": {"input": "range", "min": 1, "max": 2, "step": 1, "name": "Step"}}
+    assert {"hover", "pick"} <= set(params)
+
+
+def test_other_sizes_draw_sources_and_steps_as_lines():
+    from s2s_core.attention.frames import picture_frames
+
+    config = AttentionConfig(sources=((1.0, 0.0, 2.0), (0.0, 3.0, 1.0)), steps=((0.5, 0.5),), pad=(False, False))
+    picture = picture_frames(attention_weighting(config), config.pad, WORDS)
+    assert picture.layout == "lines"
+    assert set(picture.sources["x"]) == {0.0} and set(picture.contexts["x"]) == {1.0}
+    assert picture.contexts["label"].tolist() == ["t1 context [0.5, 1.5, 1.5]"]
+    _picture_spec(config)  # validates
+
+
+def test_pad_what_if_is_the_real_recomputation():
+    """The quiz's answer: PAD the heaviest source of step t1 (s3 at 0.5) and the other two share the whole 1."""
+    from s2s_core.attention.compute import pad_what_if
+
+    config = AttentionConfig()
+    what = pad_what_if(config, attention_weighting(config))
+    assert what is not None and what.position == 2 and what.step == 0
+    assert what.after == pytest.approx((0.8, 2.4)) and what.weights_after == pytest.approx((0.4, 0.6, 0.0))
+    assert what.dropped == pytest.approx((0.4, 1.2)) and what.rest == pytest.approx(0.5)
+    redone = attention_weighting(AttentionConfig(pad=(False, False, True)))
+    assert what.after == pytest.approx(tuple(redone.contexts[0].tolist()))
+    # No telling edit: all weight on one source (the others would sum to 0), or only one real position.
+    one_hot = AttentionConfig(steps=((0.0, 0.0, 1.0),))
+    assert pad_what_if(one_hot, attention_weighting(one_hot)) is None
+    alone = AttentionConfig(pad=(True, False, True))
+    assert pad_what_if(alone, attention_weighting(alone)) is None

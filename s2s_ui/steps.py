@@ -1,0 +1,141 @@
+"""The shared step control (GUIDE.md §4): a picture whose step slider lives inside the chart.
+
+    step_view("att_step", lambda first: chart_spec(config, first, lang()), n_steps=T,
+              follow=lambda ev: show_step_text(ev.step), selections=("pick",))
+
+The chart carries a point selection on the field "step", bound to a range slider (`step_param`), and is
+drawn with `on_select="rerun"` inside an `@st.fragment`: moving the slider redraws the picture in the
+browser at once (no server round trip), then only the fragment reruns, so the step-dependent text that
+`follow` draws beside the picture follows the step. The step lives in the link (?<key>=) like any other
+input: read once per session with the link helper, clamped into 1..n_steps (a stale link or a shorter
+input), and written back on every move. Play (s2s_ui/play.py) moves the same slider on a timer.
+
+Measured in Chromium (Streamlit 1.67): the chart's event gives `selection[name] == [{"step": 3}]` once
+the slider moved, and `{}` before the first move (the spec's initial `value` is not reported), so the
+step the picture was drawn at is remembered here. A range binding must be given per field
+(`"bind": {"step": binding}`): a bare binding's own `step` option collides with a field named "step" and
+Vega-Lite falls back to a plain text box that reports the step as a string.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import altair as alt
+import streamlit as st
+
+from s2s_core import caps
+from s2s_core.validate import check_int
+from s2s_ui.i18n import t
+from s2s_ui.link import from_link, to_link
+
+STEP_FIELD = "step"  # the data field every stepped picture keys its rows by (1-based)
+
+
+def step_param(name: str, n_steps: int, value: int, label: str) -> alt.Parameter:
+    """The chart's step: a point selection on `step`, bound to a slider 1..n_steps, starting at `value`.
+
+    It never reacts to clicks on marks (the `click[false]` filter): a click belongs to the picture's own
+    selections (click to explain), and only the slider and Play move the step.
+    """
+    # Written as the Vega-Lite dict it is: this is a binding inside the chart, not Streamlit's query-param
+    # binding that tests/test_architecture.py keeps out of s2s_ui (the link is written by `step_view`).
+    slider = {"input": "range", "min": 1, "max": max(1, int(n_steps)), "step": 1, "name": label}
+    selection = alt.SelectionParameter.from_dict(
+        {
+            "name": name,
+            "select": {"type": "point", "fields": [STEP_FIELD], "on": "click[false]", "clear": False},
+            "bind": {STEP_FIELD: slider},
+            "value": [{STEP_FIELD: int(value)}],
+        }
+    )
+    return alt.Parameter(name=name, param=selection, param_type="selection")
+
+
+@dataclass(frozen=True)
+class StepEvent:
+    """What the fragment knows after a move or a click: the step (1-based) and the other selections' points."""
+
+    step: int
+    picked: Mapping[str, Sequence[Mapping[str, Any]]] = field(default_factory=dict)
+
+    def first(self, selection: str, name: str) -> Any | None:
+        """The `name` field of the first point picked in `selection` (None when nothing is picked)."""
+        points = self.picked.get(selection) or ()
+        return points[0].get(name) if points and isinstance(points[0], Mapping) else None
+
+
+def _clamp(step: int, n_steps: int) -> int:
+    return min(max(1, int(step)), max(1, n_steps))
+
+
+def _link_step(raw: str) -> int:
+    """A link's step: any whole number is read, then clamped by the caller (a stale link still opens)."""
+    return check_int(raw.strip(), "", -caps.MAX_SEED, caps.MAX_SEED)
+
+
+def current_step(key: str, n_steps: int, *, default: int = 1, label: str = "") -> int:
+    """The session's step for this control (first from the link), clamped into 1..n_steps."""
+    if key not in st.session_state:
+        seeded = from_link(key, label or t("steps.label"), _link_step)
+        st.session_state[key] = default if seeded is None else seeded
+    step = _clamp(st.session_state[key], n_steps)
+    st.session_state[key] = step
+    return step
+
+
+def _selected_step(event: Any, name: str) -> int | None:
+    """The step in the chart's event, or None (no move yet, or a payload that is not a whole number)."""
+    try:
+        points = event.selection.get(name) or []
+        value = points[0][STEP_FIELD] if points else None
+        return None if value is None else int(float(value))
+    except (AttributeError, IndexError, KeyError, TypeError, ValueError):
+        return None
+
+
+def step_view(
+    key: str,
+    build: Callable[[int], dict],
+    n_steps: int,
+    *,
+    param: str = "step_sel",
+    default: int = 1,
+    follow: Callable[[StepEvent], None] | None = None,
+    selections: Sequence[str] = (),
+    play: bool = True,
+) -> int:
+    """Draw the stepped picture and what follows its step; returns the step of this full run.
+
+    key: the link parameter and session key of the step (e.g. "att_step").
+    build(first): the finished Vega-Lite spec whose `step_param(param, ...)` starts at step `first`; it is
+    called with the step of the last full run, so a fragment rerun draws the very same spec and the view in
+    the browser (and its slider) stays where the learner put it.
+    follow(event): draws the step-dependent text under the picture; reruns alone with every move or click.
+    selections: the picture's other selection parameters whose clicks `follow` reads (click to explain).
+    """
+    first = current_step(key, n_steps, default=default)
+    chart_key = f"{key}_chart"  # no "__": a component's key may not hold it (Play's key follows this one)
+
+    @st.fragment
+    def stepped() -> None:
+        spec = build(first)
+        event = st.vega_lite_chart(
+            spec=spec, on_select="rerun", key=chart_key, selection_mode=[param, *selections], width="stretch"
+        )
+        moved = _selected_step(event, param)
+        step = _clamp(moved if moved is not None else st.session_state.get(key, first), n_steps)
+        st.session_state[key] = step
+        to_link(key, None if step == default else str(step))
+        if play and n_steps > 1:
+            from s2s_ui.play import play_button  # play imports this module's chart key rule
+
+            play_button(chart_key)
+        if follow is not None:
+            picked = {name: list(event.selection.get(name) or []) for name in selections}
+            follow(StepEvent(step=step, picked=picked))
+
+    stepped()
+    return first

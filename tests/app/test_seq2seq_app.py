@@ -2,25 +2,47 @@
 
 from __future__ import annotations
 
-from s2s_core.fmt import num
+import json
+from dataclasses import replace
+
+import pyarrow as pa
+
+from s2s_core.fmt import num, pct, sci
 from s2s_core.fmt import vec as vector_text
-from s2s_core.seq2seq import Seq2SeqConfig, run
+from s2s_core.seq2seq import Seq2SeqConfig, default_config, run
+from s2s_core.seq2seq.compute import DEFAULT_SOURCE
 from s2s_core.seq2seq.frames import bottleneck_summary, state_labels
 from s2s_ui.catalog import translate
 from tests.app.conftest import all_text, open_page
+
+
+def _chart_data(at) -> str:
+    """Every drawn chart's spec and rows (Streamlit ships the rows as Arrow tables) as one text."""
+    parts = []
+    for chart in at.get("vega_lite_chart"):
+        parts.append(chart.proto.spec)
+        parts += [pa.ipc.open_stream(d.data.data).read_all().to_pandas().to_csv() for d in chart.proto.datasets]
+    return "\n".join(parts)
 
 
 def test_defaults_show_the_live_encoder_and_decoder(lang):
     at = open_page("seq2seq", lang)
     assert not at.exception
     text = all_text(at)
-    result = run(Seq2SeqConfig())
+    result = run(default_config(lang))
+    assert at.text_input(key="seq2seq_source").value == "I read a book"  # the learner's language
+    assert "seq2seq_source" not in at.query_params  # its own default leaves no parameter
     assert translate(lang, "seq2seq.title") in text
     assert vector_text(result.handoff.h0[-1, 0]) in text  # h0 = h_n, printed from the live tensors
     assert vector_text(result.handoff.c0[-1, 0]) in text
     assert translate(lang, "seq2seq.handoff_as_is_lstm") in text
-    assert "outputs (1, 3, 6)" in text and "h_n (1, 1, 6)" in text
+    assert "outputs (1, 4, 6)" in text and "h_n (1, 1, 6)" in text
     assert len(at.success) >= 1  # step-by-step == one call
+    # The picture: the encoder's rows, then the decoder's from h0, which equals the last encoder row here.
+    picture = json.loads(at.get("vega_lite_chart")[0].proto.spec)
+    assert picture["title"] == translate(lang, "seq2seq.chart.flow_title")
+    data = _chart_data(at)
+    assert all(row in data for row in ("1 I", "4 book", "h0", "t1 → a"))
 
 
 def test_bidirectional_without_bridge_names_the_bridge_and_keeps_the_page(lang):
@@ -34,7 +56,7 @@ def test_bidirectional_without_bridge_names_the_bridge_and_keeps_the_page(lang):
     assert translate(lang, "seq2seq.error.no_bridge_bidir", field=field, **params) in errors.replace("\\", "")
     text = all_text(at)
     assert "h_n (2, 1, 6)" in text  # the encoder section still renders
-    assert translate(lang, "seq2seq.bn_title") in text  # and the bottleneck too
+    assert translate(lang, "seq2seq.bn_after_quiz") in text  # and the bottleneck tab too
     at.segmented_control(key="seq2seq_bridge").set_value("linear").run()
     assert not at.exception and not at.error
     assert translate(lang, "seq2seq.handoff_bridge_c") in all_text(at)
@@ -56,14 +78,22 @@ def test_directions_handed_over_as_layers_name_every_row(lang):
     assert len(state_labels(config.enc_layers, config.directions)) == 4
 
 
-def test_bottleneck_text_names_forgetting_and_the_fixed_size(lang):
-    """The fading is described as forgetting with the live per-word factor; the bottleneck as the hand-off's
-    fixed size; the Training lab's measurement is linked."""
-    m = bottleneck_summary(run(Seq2SeqConfig()).bottleneck)
-    assert m.fades
+def test_bottleneck_answer_waits_for_the_question_then_names_forgetting(lang):
+    """The measurement that answers the question is nowhere (text, chart data) until the learner answers or
+    asks to be shown; then the fading is described as forgetting with the live per-word factor; the bottleneck
+    as the hand-off's fixed size; the Training lab's measurement is linked."""
+    m = bottleneck_summary(run(default_config(lang)).bottleneck)
+    assert m.fades and m.band == "less"
     at = open_page("seq2seq", lang)
     assert not at.exception
+    answer = [sci(m.long), pct(m.ratio)]
+    text, data = all_text(at), _chart_data(at)
+    assert not any(a in text for a in answer) and translate(lang, "seq2seq.chart.bn_title") not in data
+    assert translate(lang, "seq2seq.notice_4") not in text and translate(lang, "seq2seq.bn_after_quiz") in text
+    at.button(key="seq2seq_quiz__show").click().run()
     text = all_text(at)
+    assert all(a in text for a in answer) and translate(lang, "seq2seq.chart.bn_title") in _chart_data(at)
+    assert translate(lang, "seq2seq.notice_4") in text
     assert translate(lang, "seq2seq.bn_forgetting", factor=num(m.per_word), n=m.n, N=m.N) in text
     assert translate(lang, "seq2seq.bn_attention", size=m.handoff_numbers, n=m.n, N=m.N) in text
     assert m.handoff_numbers == 12  # LSTM, 1 layer, 1 direction, H_e = 6: h_n and c_n
@@ -73,13 +103,13 @@ def test_bottleneck_text_names_forgetting_and_the_fixed_size(lang):
 def test_the_page_opens_with_the_runs_source_and_output_lengths(lang):
     """Default: 3 words in, 1 out then <eos>; GRU with T = 3: 3 and 3 (by chance); no hand-off: pending."""
     cases = [
-        ({}, "seq2seq.lengths_differ", dict(S=3, T=1, stop=translate(lang, "seq2seq.stop_eos"))),
+        ({}, "seq2seq.lengths_differ", dict(S=4, T=1, stop=translate(lang, "seq2seq.stop_eos"))),
         (
-            {"seq2seq_cell": "gru", "seq2seq_steps": "3"},
+            {"seq2seq_cell": "gru", "seq2seq_steps": "3", "seq2seq_source": DEFAULT_SOURCE["ko"]},
             "seq2seq.lengths_same",
             dict(S=3, stop=translate(lang, "seq2seq.stop_cap", cap=3)),
         ),
-        ({"seq2seq_bidir": "true"}, "seq2seq.lengths_pending", dict(S=3, cap=5)),
+        ({"seq2seq_bidir": "true"}, "seq2seq.lengths_pending", dict(S=4, cap=5)),
     ]
     for query, key, params in cases:
         at = open_page("seq2seq", lang, query=query)
@@ -88,7 +118,7 @@ def test_the_page_opens_with_the_runs_source_and_output_lengths(lang):
 
 
 def test_stepping_the_decoder_shows_that_steps_input(lang):
-    config = Seq2SeqConfig(cell="gru", steps=4)
+    config = replace(default_config(lang), cell="gru", steps=4)
     dec = run(config).decoding
     at = open_page("seq2seq", lang, query={"seq2seq_cell": "gru", "seq2seq_steps": "4"})  # links carry the raw option
     assert not at.exception
@@ -121,6 +151,23 @@ def test_empty_sentence_and_two_word_replacement_are_clear_messages(lang):
     at.text_input(key="seq2seq_replacement").set_value("two words").run()
     assert not at.exception
     assert translate(lang, "seq2seq.field.replacement") in " ".join(e.value for e in at.error)
+    # Only the bottleneck needs that word: the picture, the encoder and the decoding are still drawn.
+    text = all_text(at)
+    assert len(at.get("vega_lite_chart")) >= 3 and "S = 2" in text
+    assert translate(lang, "seq2seq.check_what", cell="LSTM") in " ".join(s.value for s in at.success)
+
+
+def test_try_this_loads_the_syllabus_korean_sentence_and_a_failing_hand_off(lang):
+    at = open_page("seq2seq", lang)
+    at.button(key="try__seq2seq_source__0").click().run()
+    assert not at.exception
+    assert at.text_input(key="seq2seq_source").value == DEFAULT_SOURCE["ko"]
+    assert "S = 3" in all_text(at)
+    at.button(key="try__seq2seq_source__1").click().run()
+    assert not at.exception
+    assert at.text_input(key="seq2seq_source").value == "I read a book"  # back to this language's default
+    assert at.number_input(key="seq2seq_dec_layers").value == 2
+    assert translate(lang, "seq2seq.field.bridge") in " ".join(e.value for e in at.error)
 
 
 def test_oversized_url_values_do_not_break_the_page(lang):

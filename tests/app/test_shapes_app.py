@@ -5,6 +5,8 @@ Each test drives one session through several edits (an AppTest start costs far m
 
 from __future__ import annotations
 
+import pyarrow as pa
+
 from s2s_core.fmt import sci
 from s2s_core.shapes import parse_config, run_shapes
 from s2s_core.shapes.padding import padding_view
@@ -22,6 +24,21 @@ def _errors(at) -> str:
     return " ".join(e.value for e in at.error)
 
 
+def _reveal(at):
+    """'Show me the answer' under the picture: the checks and the padding comparison appear after it."""
+    at.button(key="shapes_predict__show").click()
+    return at.run()
+
+
+def _chart_data(at) -> str:
+    """Every drawn chart's spec and rows (Streamlit ships the rows as Arrow tables) as one text."""
+    parts = []
+    for chart in at.get("vega_lite_chart"):
+        parts.append(chart.proto.spec)
+        parts += [pa.ipc.open_stream(d.data.data).read_all().to_pandas().to_csv() for d in chart.proto.datasets]
+    return "\n".join(parts)
+
+
 def test_defaults_then_batch_first_and_bidirectional(lang):
     at = open_page("shapes", lang)
     assert not at.exception and not at.error
@@ -35,7 +52,13 @@ def test_defaults_then_batch_first_and_bidirectional(lang):
         "| `c_n` | `(L·K, B, H)` | `(1, 2, 6)` |",
     ):
         assert row in text
-    assert f":green-badge[{translate(lang, 'shapes.check.equal')}]" in text
+    # Predict, then reveal: the verdict ("equal", with its note) is nowhere until the question is answered.
+    verdict = f":green-badge[{translate(lang, 'shapes.check.equal')}]"
+    note = translate(lang, "shapes.check.last_step.equal")
+    assert verdict not in text and note not in text and note not in _chart_data(at)
+    assert translate(lang, "shapes.after_quiz") in text
+    text = all_text(_reveal(at))
+    assert verdict in text
     assert translate(lang, "shapes.check.last_step.equal") in text
     assert translate(lang, "shapes.padding.no_padding")[:15] in text
     assert "torch.manual_seed(42)" in text and "nn.LSTM(4, 6, num_layers=1, batch_first=True" in text  # code expander
@@ -59,7 +82,7 @@ def test_defaults_then_batch_first_and_bidirectional(lang):
 
 
 def test_padding_packing_and_bad_lengths(lang):
-    at = open_page("shapes", lang, query={"shapes_lengths": "3, 1"})
+    at = _reveal(open_page("shapes", lang, query={"shapes_lengths": "3, 1"}))
     assert not at.exception
     text = all_text(at)
     assert translate(lang, "shapes.check.true_last.through_pad")[:20] in text
@@ -74,7 +97,13 @@ def test_padding_packing_and_bad_lengths(lang):
         at.text_input(key="shapes_lengths").input(raw).run()
         assert not at.exception
         assert translate(lang, "shapes.field.lengths") in _errors(at), raw
-        assert translate(lang, "shapes.quiz.heading") in all_text(at)  # the rest of the page still works
+        text = all_text(at)  # the rest of the page still works: the tables, the bridge, the quiz, the inputs
+        assert "| `ids` | `(B, S)` | `(2, 3)` |" in text and translate(lang, "shapes.quiz.heading") in text
+        assert translate(lang, "shapes.bridge.heading") in text and at.number_input(key="shapes_B").value == 2
+    # Without packing the picture does not need the lengths: it is still drawn, next to the message.
+    at.toggle(key="shapes_packed").set_value(False).run()
+    assert translate(lang, "shapes.field.lengths") in _errors(at) and len(at.get("vega_lite_chart")) >= 1
+    at.toggle(key="shapes_packed").set_value(True).run()
     # Bidirectional with two layers: gathering misses the true state, and the notice says so with the live number.
     at.text_input(key="shapes_lengths").input("3, 1").run()
     at.toggle(key="shapes_bidirectional").set_value(True).run()
@@ -100,7 +129,7 @@ def test_link_values_out_of_range_are_named():
 
 
 def test_proj_size_layers_and_bridge():
-    at = open_page("shapes", "en", query={"shapes_proj_size": "2", "shapes_num_layers": "2"})
+    at = _reveal(open_page("shapes", "en", query={"shapes_proj_size": "2", "shapes_num_layers": "2"}))
     assert not at.exception
     text = all_text(at)
     assert "| `h_n` | `(L·K, B, P)` | `(2, 2, 2)` |" in text and "| `c_n` | `(L·K, B, H)` | `(2, 2, 6)` |" in text
@@ -158,3 +187,12 @@ def test_quiz_grades_against_the_forward_pass_and_keeps_score(lang):
     at.text_input(key="shapes_quiz_answer_2").input("no idea")
     _click(at, translate(lang, "shapes.quiz.submit"))
     assert translate(lang, "shapes.field.quiz_answer") in _errors(at)
+
+
+def test_try_this_loads_a_packed_padded_batch(lang):
+    at = open_page("shapes", lang, query={"shapes_B": "3"})
+    at.button(key="try__shapes_cell__1").click().run()  # "The same batch, packed"
+    assert not at.exception
+    assert at.text_input(key="shapes_lengths").value == "3, 1" and at.toggle(key="shapes_packed").value
+    assert at.number_input(key="shapes_B").value == 2  # an input the case does not name is back to its default
+    assert "| `packed.data` | `(ΣS, E)` | `(4, 4)` |" in all_text(at)

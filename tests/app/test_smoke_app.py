@@ -70,9 +70,9 @@ def _shapes(lang: str) -> list[str]:
 
 def _seq2seq(lang: str) -> list[str]:
     from s2s_core.fmt import vec as vector_text
-    from s2s_core.seq2seq import Seq2SeqConfig, run
+    from s2s_core.seq2seq import default_config, run
 
-    return [vector_text(run(Seq2SeqConfig()).handoff.h0[-1, 0])]  # h0 = the encoder's h_n
+    return [vector_text(run(default_config(lang)).handoff.h0[-1, 0])]  # h0 = h_n, this language's sentence
 
 
 def _attention(lang: str) -> list[str]:

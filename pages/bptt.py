@@ -11,7 +11,7 @@ from s2s_core.bptt import BpttConfig, BpttResult, ClipResult, backprop_through_t
 from s2s_core.bptt.cells import GATE_NAMES
 from s2s_core.bptt.charts import clip_chart, grad_chart, parts_chart
 from s2s_core.bptt.code import script
-from s2s_core.bptt.compute import CELLS, GATE_BIAS_RANGE, MAX_T, RHO_RANGE, H
+from s2s_core.bptt.compute import CELLS, GATE_BIAS_RANGE, MAX_T, RHO_RANGE, H, quiz_edit
 from s2s_core.bptt.frames import (
     CELL_NAMES,
     clip_frame,
@@ -26,20 +26,26 @@ from s2s_core.errors import InputError
 from s2s_core.fmt import num, sci
 from s2s_ui.catalog import translate
 from s2s_ui.charts import cached_spec, draw
+from s2s_ui.explainer import TryCase, details, explainer, try_this
 from s2s_ui.i18n import lang, t
 from s2s_ui.link import linked
 from s2s_ui.widgets import (
     check_badge,
     code_expander,
     notice_list,
-    page_header,
     predict_then_reveal,
     reset_button,
     show_error,
 )
 
 BANDS = ("vanish", "same", "explode")
-KEYS = ["bptt_T", "bptt_rho", "bptt_cell", "bptt_linear", "bptt_gate", "bptt_k", "bptt_seed", "bptt_clip"]
+KEYS = ["bptt_cell", "bptt_T", "bptt_rho", "bptt_linear", "bptt_gate", "bptt_k", "bptt_seed", "bptt_clip"]
+CASES = [
+    TryCase("bptt.try.long", "bptt.try.long_note", {"bptt_T": str(MAX_T)}),
+    TryCase("bptt.try.linear", "bptt.try.linear_note", {"bptt_linear": "true", "bptt_rho": "1.2"}),
+    TryCase("bptt.try.gate", "bptt.try.gate_note", {"bptt_cell": "lstm", "bptt_gate": "5.0"}),
+    TryCase("bptt.try.truncate", "bptt.try.truncate_note", {"bptt_k": "10"}),
+]
 
 
 @st.cache_data(max_entries=128, show_spinner=False)
@@ -48,24 +54,31 @@ def compute(config: BpttConfig) -> BpttResult:
 
 
 def read_inputs() -> BpttConfig | None:
-    """Widgets -> validated config; None (with a message naming the field) when a value is bad."""
-    st.subheader(t("bptt.inputs"))
-    st.caption(t("bptt.setup"))
-    left, right = st.columns(2)
-    with left:
-        T = linked(st.slider, t("bptt.T_label"), key="bptt_T", default=30, min_value=2, max_value=MAX_T)
-        rho = linked(
-            st.slider,
-            t("bptt.rho_label"),
-            key="bptt_rho",
-            default=0.9,
-            min_value=RHO_RANGE[0],
-            max_value=RHO_RANGE[1],
-            step=0.05,
-            help=t("bptt.rho_help"),
-        )
+    """The controls column: cell, T and ρ, then the other settings folded; None (with a message) when bad."""
+    cell = linked(
+        st.segmented_control,
+        t("bptt.cell_label"),
+        list(CELLS),
+        key="bptt_cell",
+        default="rnn",
+        labels=dict(CELL_NAMES),
+        parse=str.lower,
+        required=True,
+        help=t("bptt.cell_help"),
+    )
+    T = linked(st.slider, t("bptt.T_label"), key="bptt_T", default=30, min_value=2, max_value=MAX_T)
+    rho = linked(
+        st.slider,
+        t("bptt.rho_label"),
+        key="bptt_rho",
+        default=0.9,
+        min_value=RHO_RANGE[0],
+        max_value=RHO_RANGE[1],
+        step=0.05,
+        help=t("bptt.rho_help"),
+    )
+    with st.expander(t("bptt.more_settings"), icon=":material/tune:"):
         linear = linked(st.toggle, t("bptt.linear_label"), key="bptt_linear", default=False, help=t("bptt.linear_help"))
-    with right:
         gate = linked(
             st.slider,
             t("bptt.gate_label"),
@@ -96,16 +109,7 @@ def read_inputs() -> BpttConfig | None:
             max_value=caps.MAX_SEED,
             step=1,
         )
-    cell = linked(
-        st.segmented_control,
-        t("bptt.cell_label"),
-        list(CELLS),
-        key="bptt_cell",
-        default="rnn",
-        labels=dict(CELL_NAMES),
-        parse=str.lower,
-        required=True,
-    )
+    try_this(CASES, KEYS)
     reset_button(KEYS)
     try:
         return parse_config(T, rho, cell, linear, gate, k, seed)
@@ -141,12 +145,16 @@ def clip_spec(config: BpttConfig, max_norm: float, language: str) -> Any:
     }
 
 
-def show_gradients(config: BpttConfig, result: BpttResult) -> None:
-    """The chart of ‖∂L/∂h_(T-k)‖, a readout per cell, the table, and the checks."""
-    st.subheader(t("bptt.grad_header"))
-    st.markdown(t("bptt.why"))
+def show_picture(config: BpttConfig) -> None:
+    """The main picture: ‖∂L/∂h_(T−k)‖ against steps back, every cell, the focused one thick."""
     st.markdown(f"**{t('bptt.chart.grad_title')}**")
     draw(st, grad_spec(config, lang()))
+
+
+def show_reach(config: BpttConfig, result: BpttResult) -> None:
+    """Why ρ decides, the readout per cell at the quiz's distance, and how much W_hh stretches a vector."""
+    st.caption(t("bptt.setup"))
+    st.markdown(t("bptt.why"))
     k = result.quiz_back
     lines = [t("bptt.readout", cell=CELL_NAMES[c.cell], k=k, ratio=sci(c.ratio(k, full=False))) for c in result.cells]
     st.markdown("\n".join(f"- {line}" for line in lines))
@@ -165,8 +173,14 @@ def show_gradients(config: BpttConfig, result: BpttResult) -> None:
         for c in result.cells
     ]
     st.markdown("\n".join(f"- {line}" for line in stretches))
-    with st.expander(t("bptt.table_title")):
-        st.dataframe(milestones_frame(result, t("bptt.k_col")), hide_index=True)
+
+
+def show_table(result: BpttResult) -> None:
+    st.markdown(f"**{t('bptt.table_title')}**")
+    st.dataframe(milestones_frame(result, t("bptt.k_col")), hide_index=True)
+
+
+def show_checks(result: BpttResult) -> None:
     checked = [c for c in result.cells if c.module_diff is not None]
     modules = ", ".join(f"nn.{CELL_NAMES[c.cell]}" for c in checked)
     check_badge(t("bptt.check_modules", modules=modules), max(c.module_diff for c in checked), tol=1e-9)
@@ -175,7 +189,6 @@ def show_gradients(config: BpttConfig, result: BpttResult) -> None:
 
 
 def show_truncation(config: BpttConfig, result: BpttResult) -> None:
-    st.subheader(t("bptt.truncate_header"))
     if not result.cuts:
         st.markdown(t("bptt.truncate_off", T=config.T))
         return
@@ -198,7 +211,6 @@ def read_max_norm() -> float | None:
 def show_clipping(config: BpttConfig, result: BpttResult) -> float | None:
     """clip_grad_norm_ on the chosen cell: sizes before/after, the unchanged direction, and each step's part of
     ∂L/∂W_hh before and after (why a vanished part stays vanished)."""
-    st.subheader(t("bptt.clip_header"))
     st.markdown(t("bptt.clip_intro"))
     max_norm = read_max_norm()
     if max_norm is None:
@@ -228,18 +240,40 @@ def show_clipping(config: BpttConfig, result: BpttResult) -> float | None:
     return max_norm
 
 
+def quiz_key(config: BpttConfig) -> str:
+    """One question per cell and ρ: after moving ρ the learner meets a fresh question about the next edit."""
+    return f"bptt_quiz_{config.cell}_{config.rho:g}"
+
+
+def _set_rho(rho: float) -> None:
+    st.session_state["bptt_rho"] = rho
+
+
 def show_quiz(config: BpttConfig, result: BpttResult) -> None:
-    grad = result.by_cell(config.cell)
+    """Predict the effect of an edit not made yet: the picture already shows every ratio of the current ρ."""
+    edited = quiz_edit(config)
+    grad = compute(edited).by_cell(config.cell)
     k = result.quiz_back
     ratio = grad.ratio(k)
     cell = CELL_NAMES[config.cell]
-    predict_then_reveal(
-        f"bptt_quiz_{config.cell}",
-        t("bptt.quiz_question", cell=cell, k=k),
+    words = {"cell": cell, "k": k, "rho": f"{config.rho:g}", "new": f"{edited.rho:g}"}
+    answered = predict_then_reveal(
+        quiz_key(config),
+        t("bptt.quiz_question", **words),
         [t(f"bptt.quiz_{b}") for b in BANDS],
         t(f"bptt.quiz_{ratio_band(ratio)}"),
-        t("bptt.quiz_explain", k=k, ratio=sci(ratio), cell=cell, rho=f"{config.rho:g}"),
+        t("bptt.quiz_explain", ratio=sci(ratio), **words)
+        + " "
+        + t("bptt.quiz_why_up" if edited.rho > config.rho else "bptt.quiz_why_down"),
     )
+    if answered:
+        st.button(
+            t("bptt.quiz_apply", new=words["new"]),
+            key="bptt_quiz_apply",
+            icon=":material/tune:",
+            on_click=_set_rho,
+            args=(edited.rho,),
+        )
 
 
 def show_notices(config: BpttConfig, result: BpttResult) -> None:
@@ -256,13 +290,32 @@ def show_notices(config: BpttConfig, result: BpttResult) -> None:
     )
 
 
-page_header("bptt")
-config = read_inputs()
+controls, picture = explainer("bptt")
+with controls:
+    config = read_inputs()
 if config is not None:
     result = compute(config)
-    show_gradients(config, result)
-    show_truncation(config, result)
-    max_norm = show_clipping(config, result)
-    show_quiz(config, result)
-    show_notices(config, result)
-    code_expander(script(config, max_norm if max_norm is not None else 1.0), file_name="bptt.py")
+    with picture:
+        show_picture(config)
+        show_quiz(config, result)
+    clipped_at: dict[str, float] = {}
+
+    def clipping() -> None:
+        max_norm = show_clipping(config, result)
+        if max_norm is not None:
+            clipped_at["max_norm"] = max_norm
+
+    details(
+        [
+            ("bptt.tab_reach", lambda: show_reach(config, result)),
+            ("bptt.tab_truncate", lambda: show_truncation(config, result)),
+            ("bptt.tab_clip", clipping),
+            ("ui.tab_tables", lambda: show_table(result)),
+            ("ui.tab_check", lambda: show_checks(result)),
+            (
+                "ui.tab_code",
+                lambda: code_expander(script(config, clipped_at.get("max_norm", 1.0)), file_name="bptt.py"),
+            ),
+            ("ui.tab_notice", lambda: show_notices(config, result)),
+        ]
+    )

@@ -11,7 +11,7 @@ each step's part of ∂L/∂W_hh through it. Shapes: T steps, E input size, H hi
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import torch
 from torch import nn
@@ -137,6 +137,19 @@ def parse_config(
         truncate=truncate,
         seed=seed,
     )
+
+
+QUIZ_RHO = (2.0, 0.5)  # the edit the quiz asks about: ρ to 2 from below 1.5, else down to 0.5
+
+
+def quiz_edit(config: BpttConfig) -> BpttConfig:
+    """The config after the edit the quiz asks the learner to predict (a ρ the page is not showing yet).
+
+    The picture shows every ratio of the current settings, so the question is about a change still to be made:
+    a large ρ tempts "exploded", yet with tanh the plain RNN saturates and the gated cells mix their blocks.
+    """
+    high, low = QUIZ_RHO
+    return replace(config, rho=high if config.rho < 1.5 else low)
 
 
 def parse_max_norm(max_norm: object) -> float:

@@ -1,6 +1,10 @@
-"""BPTT page through AppTest, in English: defaults, linear ρ^k check, truncation, clipping, quiz."""
+"""BPTT page through AppTest, in English: defaults, linear ρ^k check, truncation, clipping, the quiz about an edit
+(its answer nowhere on the page until answered), a prepared case."""
 
 from __future__ import annotations
+
+import json
+from dataclasses import replace
 
 from s2s_core.bptt import BpttConfig, backprop_through_time, clip
 from s2s_core.bptt.frames import ratio_band
@@ -52,9 +56,9 @@ def test_defaults_show_gradients_checks_clipping_and_quiz(lang):
     )
     assert far in text
     assert any(translate(lang, "bptt.check_parts")[:20] in s.value for s in at.success)
-    # The quiz, graded against the live ratio.
-    band = ratio_band(result.by_cell("rnn").ratio(20))
-    at.radio(key="bptt_quiz_rnn").set_value(translate(lang, f"bptt.quiz_{band}")).run()
+    # The quiz asks about ρ = 2 (an edit not made yet), graded against that run.
+    band = ratio_band(backprop_through_time(BpttConfig(rho=2.0)).by_cell("rnn").ratio(20))
+    at.radio(key="bptt_quiz_rnn_0.9").set_value(translate(lang, f"bptt.quiz_{band}")).run()
     assert not at.exception and not at.warning
     # A larger max_norm than the total: clipping changes nothing.
     at.slider(key="bptt_clip").set_value(10.0).run()
@@ -71,7 +75,8 @@ def test_linear_rnn_shows_the_rho_law_check_and_truncation(lang):
     assert result.cuts == (10, 20, 30)
     assert translate(lang, "bptt.truncate_on", steps="10, 20, 30", T=40, reach=9, first=31) in text
     # Exploding linear RNN: the quiz answer is "exploded".
-    at.radio(key="bptt_quiz_rnn").set_value(translate(lang, "bptt.quiz_explode")).run()
+    # Exploding linear RNN at ρ = 1.5; the quiz asks about ρ = 0.5 instead: ρ^20 ≈ 1e-6, vanished.
+    at.radio(key="bptt_quiz_rnn_1.5").set_value(translate(lang, "bptt.quiz_vanish")).run()
     assert not at.exception and not at.warning
 
 
@@ -82,4 +87,29 @@ def test_gated_cell_details_and_out_of_range_link(lang):
     assert translate(lang, "bptt.T_label") in toasts(at) and "500" in toasts(at)  # ... named, with the value
     assert at.segmented_control(key="bptt_cell").value == "lstm"  # an older link named the cell as shown: LSTM
     assert translate(lang, "bptt.clip_cell", cell="LSTM") in all_text(at)
-    assert at.radio(key="bptt_quiz_lstm") is not None
+    assert at.radio(key="bptt_quiz_lstm_0.9") is not None
+
+
+def _chart_data(at) -> str:
+    return " ".join(el.proto.spec + json.dumps([str(d) for d in el.proto.datasets]) for el in at.get("vega_lite_chart"))
+
+
+def test_the_quiz_answer_is_hidden_until_answered(lang):
+    at = open_page("bptt", lang)
+    edited = backprop_through_time(replace(BpttConfig(), rho=2.0)).by_cell("rnn").ratio(20)
+    answer = sci(edited)  # the ratio at ρ = 2, which the page has not drawn
+    assert answer not in all_text(at) and answer not in _chart_data(at)
+    at.button(key="bptt_quiz_rnn_0.9__show").click().run()
+    assert not at.exception and answer in all_text(at)
+    at.button(key="bptt_quiz_apply").click().run()  # apply the edit: now the picture shows it
+    assert not at.exception and at.slider(key="bptt_rho").value == 2.0
+    assert translate(lang, "bptt.readout", cell="RNN", k=20, ratio=answer) in all_text(at)
+
+
+def test_a_prepared_case_loads_its_inputs(lang):
+    at = open_page("bptt", lang, query={"bptt_T": "50"})
+    at.button(key="try__bptt_cell__1").click().run()  # no tanh, ρ = 1.2
+    assert not at.exception
+    assert at.toggle(key="bptt_linear").value is True and at.slider(key="bptt_rho").value == 1.2
+    assert at.slider(key="bptt_T").value == 30  # an input the case does not name goes back to its default
+    assert any(translate(lang, "bptt.check_law")[:12] in s.value for s in at.success)

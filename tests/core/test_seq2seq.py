@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from s2s_core.errors import InputError
-from s2s_core.seq2seq import Seq2SeqConfig, decode, encode, hand_off, parse_config, run
+from s2s_core.seq2seq import Seq2SeqConfig, decode, default_config, encode, hand_off, parse_config, run
 from s2s_core.seq2seq.bottleneck import Bottleneck, bottleneck, cycled
 from s2s_core.seq2seq.compute import build_encoder, state_rows
-from s2s_core.seq2seq.frames import bottleneck_summary, state_labels
+from s2s_core.seq2seq.frames import bottleneck_summary, flow_frame, state_labels
 from s2s_core.seq2seq.modules import Decoder
 
 
@@ -388,7 +388,7 @@ LABELS = {
     ],
 )
 def test_every_chart_is_valid_vega_lite(config):
-    from s2s_core.seq2seq.charts import page_charts, topk_chart
+    from s2s_core.seq2seq.charts import flow_chart, page_charts, topk_chart
     from s2s_core.seq2seq.frames import topk_frame
 
     result = run(config)
@@ -398,3 +398,29 @@ def test_every_chart_is_valid_vega_lite(config):
         chart.to_dict()  # validates against the Vega-Lite schema (the page skips this for speed)
     if result.decoding is not None:
         topk_chart(topk_frame(result.decoding.steps[0]), LABELS).to_dict()
+    flow_chart(flow_frame(result.encoder, result.decoding, config.directions), FLOW_LABELS).to_dict()
+
+
+FLOW_LABELS = {k: k for k in ("flow_title", "flow_description", "encoder", "decoder", "part", "axis_state")} | {
+    "axis_component": "component"
+}
+
+
+def test_the_picture_reads_encoder_rows_then_the_decoder_from_its_hand_off():
+    """Without a bridge the decoder's first row, h0, is the encoder's last row: the picture shows the hand-off."""
+    config = default_config("en")
+    result = run(config)
+    frame = flow_frame(result.encoder, result.decoding, config.directions)
+    rows = list(frame.drop_duplicates("row").sort_values("order")["row"])
+    assert rows == ["1 I", "2 read", "3 a", "4 book", "h0"] + [
+        f"t{t + 1} → {s.chosen}" for t, s in enumerate(result.decoding.steps)
+    ]
+    last, h0 = (frame[frame["row"] == r]["value"].to_numpy() for r in ("4 book", "h0"))
+    assert last.tolist() == h0.tolist()
+    assert frame.loc[frame["part"] == "decoder", "row"].iloc[0] == "h0"
+
+
+def test_each_language_opens_on_its_own_sentence():
+    assert default_config("ko") == Seq2SeqConfig()  # the syllabus's Korean example
+    assert default_config("en").source == ("I", "read", "a", "book") and default_config("en").replacement == "She"
+    assert bottleneck_summary(run(default_config("en")).bottleneck).band is not None  # the question is asked

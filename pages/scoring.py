@@ -30,31 +30,31 @@ from s2s_core.scoring.compute import (
 from s2s_core.scoring.frames import (
     masked_text,
     param_tables,
-    peaks,
     position_label,
     states_table,
     total,
 )
-from s2s_core.scoring.from_encoder import states_from_encoder
+from s2s_core.scoring.from_encoder import DEFAULT_SENTENCES, states_from_encoder
 from s2s_core.scoring.modules import SCORERS
+from s2s_core.scoring.quiz import DoubledQuery, doubled_query
 from s2s_ui.charts import cached_spec, draw
-from s2s_ui.i18n import t
+from s2s_ui.explainer import TryCase, details, explainer, try_this
+from s2s_ui.i18n import lang, t
 from s2s_ui.link import linked
 from s2s_ui.registry import PAGES
 from s2s_ui.widgets import (
     check_badge,
     code_expander,
     matrix_input,
-    md_escape,
     notice_list,
-    page_header,
     predict_then_reveal,
     reset_button,
+    revealed,
     show_error,
 )
 
 SOURCES = ("table", "encoder")
-DEFAULT_SENTENCE = "나는 책을 읽는다"
+QUIZ = "scoring_quiz"
 INPUT_KEYS = [
     "scoring_from",
     "scoring_dec",
@@ -71,6 +71,21 @@ INPUT_KEYS = [
     "scoring_query",
     "scoring_into",
 ]
+
+
+def cases() -> list[TryCase]:
+    """Prepared states: the other language's sentence through a real encoder, a size mismatch, local-p, scale."""
+    other = "ko" if lang() == "en" else "en"
+    return [
+        TryCase(
+            f"scoring.try_{other}",
+            "scoring.try_sentence_note",
+            {"scoring_from": "encoder", "scoring_sentence": DEFAULT_SENTENCES[other]},
+        ),
+        TryCase("scoring.try_sizes", "scoring.try_sizes_note", {"scoring_he": "3"}),
+        TryCase("scoring.try_local_p", "scoring.try_local_p_note", {"scoring_window": "local_p", "scoring_D": "2"}),
+        TryCase("scoring.try_scale", "scoring.try_scale_note", {"scoring_scale": "8"}),
+    ]
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
@@ -97,6 +112,11 @@ def chart_labels(config: ScoringConfig, result: ScoringResult) -> dict[str, str]
         labels["keys_title"] = t("scoring.keys_title", S=result.S, n=f.read.keys.shape[2])
         labels["values_title"] = t("scoring.values_title", S=result.S, n=f.read.values.shape[2])
     return labels
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def quiz_answer(config: ScoringConfig) -> DoubledQuery | None:
+    return doubled_query(config)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -128,7 +148,7 @@ def read_states(seed: int) -> tuple[str, list[list[object]]] | None:
             st.text_input,
             t("scoring.sentence_label"),
             key="scoring_sentence",
-            default=DEFAULT_SENTENCE,
+            default=DEFAULT_SENTENCES.get(lang(), DEFAULT_SENTENCES["en"]),  # each language's own: no parameter
             help=t("scoring.sentence_help"),
             max_chars=caps.MAX_TEXT_CHARS,
         )
@@ -140,7 +160,7 @@ def read_states(seed: int) -> tuple[str, list[list[object]]] | None:
         st.caption(t("scoring.from_encoder_note", S=len(rows), H=len(rows[0]), s=vec(list(s))))
         st.dataframe(states_table(rows), hide_index=True, width="stretch")
         return ", ".join(repr(x) for x in s), [list(r) for r in rows]
-    left, right = st.columns([2, 3])
+    left, right = st.columns([3, 2])
     dec = linked(
         left.text_input,
         t("scoring.dec_label"),
@@ -149,129 +169,138 @@ def read_states(seed: int) -> tuple[str, list[list[object]]] | None:
         help=t("scoring.dec_help"),
     )
     H_e = linked(
-        left.number_input,
+        right.number_input,
         t("scoring.he_label"),
         key="scoring_he",
         default=len(DEFAULT_ENC[0]),
         min_value=1,
         max_value=MAX_SIZE,
         step=1,
+        help=t("scoring.he_help"),
     )
-    with right:
-        rows = matrix_input(
-            "scoring_enc",
-            DEFAULT_ENC,
-            "scoring.field.enc_states",
-            label=t("scoring.enc_label"),
-            parse=lambda r: r,
-            n_cols=int(H_e),
-            col_names=[f"h{i + 1}" for i in range(int(H_e))],
-        )
+    rows = matrix_input(
+        "scoring_enc",
+        DEFAULT_ENC,
+        "scoring.field.enc_states",
+        label=t("scoring.enc_label"),
+        parse=lambda r: r,
+        n_cols=int(H_e),
+        col_names=[f"h{i + 1}" for i in range(int(H_e))],
+    )
     return None if rows is None else (dec, rows)
 
 
-def read_inputs(boxes: dict) -> ScoringConfig | None:
-    """Widgets -> validated config. Section widgets are drawn in their sections but read before computing."""
-    with boxes["inputs"]:
-        st.subheader(t("scoring.inputs"))
-        c1, c2, c3 = st.columns(3)
-        attn = linked(
-            c1.number_input,
-            t("scoring.attn_label"),
-            key="scoring_attn",
-            default=3,
-            min_value=1,
-            max_value=MAX_ATTN,
-            step=1,
-        )
-        seed = linked(
-            c2.number_input,
-            t("scoring.seed_label"),
-            key="scoring_seed",
-            default=0,
-            min_value=0,
-            max_value=caps.MAX_SEED,
-            step=1,
-        )
-        scale = linked(
-            c3.number_input,
-            t("scoring.scale_label"),
-            key="scoring_scale",
-            default=2.0,
-            min_value=0.1,
-            max_value=MAX_SCALE,
-            step=0.5,
-            help=t("scoring.scale_help"),
-        )
+def read_model() -> tuple[int, int, float]:
+    """The untrained weights: attention size A, seed, scale (secondary: folded in the controls column)."""
+    attn = linked(
+        st.number_input,
+        t("scoring.attn_label"),
+        key="scoring_attn",
+        default=3,
+        min_value=1,
+        max_value=MAX_ATTN,
+        step=1,
+    )
+    seed = linked(
+        st.number_input,
+        t("scoring.seed_label"),
+        key="scoring_seed",
+        default=0,
+        min_value=0,
+        max_value=caps.MAX_SEED,
+        step=1,
+    )
+    scale = linked(
+        st.number_input,
+        t("scoring.scale_label"),
+        key="scoring_scale",
+        default=2.0,
+        min_value=0.1,
+        max_value=MAX_SCALE,
+        step=0.5,
+        help=t("scoring.scale_help"),
+    )
+    return attn, seed, scale
+
+
+def read_views() -> dict[str, object]:
+    """What the tabs below look at: the function in focus, the window, the step's wiring (folded)."""
+    focus = linked(
+        st.segmented_control,
+        t("scoring.focus_label"),
+        SCORERS,
+        key="scoring_focus",
+        default="additive",
+        labels=names(),
+        required=True,
+    )
+    window = choice("scoring.window_label", WINDOWS, "global", "scoring_window", "scoring.window_")
+    c1, c2 = st.columns(2)
+    step = linked(
+        c1.number_input,
+        t("scoring.step_label"),
+        key="scoring_step",
+        default=3,
+        min_value=1,
+        max_value=caps.MAX_SEQ_LEN,
+        step=1,
+        help=t("scoring.step_help"),
+        disabled=window != "local_m",
+    )
+    half_width = linked(
+        c2.number_input,
+        t("scoring.half_width_label"),
+        key="scoring_D",
+        default=1,
+        min_value=1,
+        max_value=MAX_HALF_WIDTH,
+        step=1,
+        disabled=window == "global",
+    )
+    query_from = choice("scoring.query_label", QUERY_FROM, "previous", "scoring_query", "scoring.query_")
+    context_into = choice("scoring.into_label", CONTEXT_INTO, "input", "scoring_into", "scoring.into_")
+    return dict(
+        focus=focus,
+        window=window,
+        step=step,
+        half_width=half_width,
+        query_from=query_from,
+        context_into=context_into,
+    )
+
+
+def read_inputs() -> ScoringConfig | None:
+    """Widgets -> validated config, all in the controls column; a bad field is named under it."""
+    main = st.container()  # the states first on screen, though the encoder needs the seed read below
+    # Secondary settings, folded: the untrained weights, then what the tabs below look at.
+    with st.expander(t("scoring.more_settings"), icon=":material/tune:"):
+        attn, seed, scale = read_model()
+        st.divider()
+        views = read_views()
+    with main:
         states = read_states(int(seed))
-        reset_button(INPUT_KEYS)
-    with boxes["focus"]:
-        focus = linked(
-            st.segmented_control,
-            t("scoring.focus_label"),
-            SCORERS,
-            key="scoring_focus",
-            default="additive",
-            labels=names(),
-            required=True,
-        )
-    with boxes["window"]:
-        window = choice("scoring.window_label", WINDOWS, "global", "scoring_window", "scoring.window_")
-        c1, c2 = st.columns(2)
-        step = linked(
-            c1.number_input,
-            t("scoring.step_label"),
-            key="scoring_step",
-            default=3,
-            min_value=1,
-            max_value=caps.MAX_SEQ_LEN,
-            step=1,
-            help=t("scoring.step_help"),
-            disabled=window != "local_m",
-        )
-        half_width = linked(
-            c2.number_input,
-            t("scoring.half_width_label"),
-            key="scoring_D",
-            default=1,
-            min_value=1,
-            max_value=MAX_HALF_WIDTH,
-            step=1,
-            disabled=window == "global",
-        )
-    with boxes["flow"]:
-        c1, c2 = st.columns(2)
-        with c1:
-            query_from = choice("scoring.query_label", QUERY_FROM, "previous", "scoring_query", "scoring.query_")
-        with c2:
-            context_into = choice("scoring.into_label", CONTEXT_INTO, "input", "scoring_into", "scoring.into_")
+    try_this(cases(), INPUT_KEYS)
+    reset_button(INPUT_KEYS)
     if states is None:
         return None
     try:
-        return parse_config(
-            states[0],
-            states[1],
-            attn_size=attn,
-            seed=seed,
-            scale=scale,
-            focus=focus,
-            window=window,
-            step=step,
-            half_width=half_width,
-            query_from=query_from,
-            context_into=context_into,
-        )
+        return parse_config(states[0], states[1], attn_size=attn, seed=seed, scale=scale, **views)
     except InputError as err:
-        with boxes["inputs"]:
-            show_error(err)
+        show_error(err)
         return None
 
 
-def show_comparison(specs: dict[str, dict], result: ScoringResult) -> None:
+def show_picture(specs: dict[str, dict]) -> None:
+    """The main picture: every score function's weights over the source positions, one row each."""
     st.caption(t("scoring.formulas_caption"))
-    fn = names()
     if "compare" in specs:
         draw(st, specs["compare"])
+    else:
+        st.info(t("scoring.no_function_scores"), icon=":material/info:")
+
+
+def show_comparison(result: ScoringResult) -> None:
+    fn = names()
     rows, errors = [], []
     for f in result.functions:
         missing = t("scoring.unavailable")
@@ -427,45 +456,44 @@ def show_recurrence(flow) -> None:
         st.page_link(lab.file, label=t("scoring.flow_translation_link"), icon=lab.icon)
 
 
-def show_quiz(result: ScoringResult) -> None:
-    peak = peaks(result, names())
-    if not peak:
+def show_quiz(config: ScoringConfig) -> None:
+    """Predict the effect of an edit: double s. The picture shows the weights for s only."""
+    q = quiz_answer(config)
+    if q is None:
         return
-    sharpest = max(peak, key=peak.get)
-    listing = ", ".join(f"{md_escape(name)} {num(p)}" for name, p in peak.items())
+    options = {v: t(f"scoring.quiz_{v}") for v in ("rise", "same", "fall")}
+    name, doubled = names()[q.name], ", ".join(f"{x:g}" for x in q.doubled)
     predict_then_reveal(
-        "scoring_quiz",
-        t("scoring.quiz_question"),
-        list(peak),
-        sharpest,
-        t("scoring.quiz_explain", list=listing, name=sharpest),
+        QUIZ,
+        t("scoring.quiz_question", name=name, peak=num(q.peak), doubled=doubled),
+        list(options.values()),
+        options[q.verdict],
+        t("scoring.quiz_explain", name=name, peak=num(q.peak), peak2=num(q.peak_doubled), doubled=doubled),
     )
 
 
-page_header("scoring")
-boxes = {name: st.container() for name in ("inputs", "quiz", "compare", "focus", "window", "flow", "end")}
-with boxes["compare"]:
-    st.subheader(t("scoring.compare_title"))
-with boxes["focus"]:
-    st.subheader(t("scoring.focus_title"))
-with boxes["window"]:
-    st.subheader(t("scoring.window_title"))
-with boxes["flow"]:
-    st.subheader(t("scoring.flow_title"))
-config = read_inputs(boxes)
+def show_notice() -> None:
+    notice_list([f"scoring.notice_{i}" for i in range(1, 5)])
+    if revealed(QUIZ):  # says how dot-product scores react to a longer s: the question's answer
+        st.markdown(f"- {t('scoring.notice_doubled')}")
+
+
+controls, picture = explainer("scoring")
+with controls:
+    config = read_inputs()
 if config is not None:
     result = compute(config)
     specs = chart_specs(config, chart_labels(config, result))
-    sections = (
-        ("quiz", lambda: show_quiz(result)),
-        ("compare", lambda: show_comparison(specs, result)),
-        ("focus", lambda: show_focus(config, result, specs)),
-        ("window", lambda: show_window(config, result, specs)),
-        ("flow", lambda: show_flow(config, result)),
+    with picture:
+        show_picture(specs)
+    show_quiz(config)
+    details(
+        [
+            ("scoring.tab_compare", lambda: show_comparison(result)),
+            ("scoring.tab_focus", lambda: show_focus(config, result, specs)),
+            ("scoring.tab_window", lambda: show_window(config, result, specs)),
+            ("scoring.tab_flow", lambda: show_flow(config, result)),
+            ("ui.tab_notice", show_notice),
+            ("ui.tab_code", lambda: code_expander(script(config), file_name="bahdanau_vs_luong.py")),
+        ]
     )
-    for name, show in sections:
-        with boxes[name]:
-            show()
-    with boxes["end"]:
-        notice_list([f"scoring.notice_{i}" for i in range(1, 5)])
-        code_expander(script(config), file_name="bahdanau_vs_luong.py")

@@ -158,3 +158,51 @@ def test_the_flow_section_shows_the_decoder_is_still_recurrent(lang):
     at = open_page("scoring", lang, query={"scoring_dec": "0, 0"})
     assert compare(ScoringConfig(dec_state=(0.0, 0.0))).flow.prev_is_zero
     assert translate(lang, "scoring.flow_recurrent_zero") in " ".join(i.value for i in at.info)
+
+
+def _chart_numbers(at) -> set[str]:
+    """Every number in the page's chart data, written as the page writes numbers."""
+    import pyarrow as pa
+
+    out = set()
+    for chart in at.get("vega_lite_chart"):
+        for dataset in chart.proto.datasets:
+            for row in pa.ipc.open_stream(dataset.data.data).read_all().to_pylist():
+                out |= {num(v) for v in row.values() if isinstance(v, float)}
+    return out
+
+
+def test_the_quiz_asks_about_doubling_s_and_its_answer_is_nowhere_until_answered(lang):
+    """The picture shows the weights for s; the answer (the focus's largest weight for 2s) is in no text and no
+    chart until the learner answers, then it is graded against the live computation."""
+    from s2s_core.scoring.quiz import doubled_query
+
+    q = doubled_query(ScoringConfig())
+    assert q.name == "additive" and q.verdict == "same"  # 0.2398 -> 0.2427: tanh, not a sharper softmax
+    at = open_page("scoring", lang)
+    peak2 = num(q.peak_doubled)
+    assert peak2 not in all_text(at) and peak2 not in _chart_numbers(at)
+    assert translate(lang, "scoring.notice_doubled") not in all_text(at)
+    at.radio(key="scoring_quiz").set_value(translate(lang, "scoring.quiz_same")).run()
+    assert not at.exception
+    assert any(translate(lang, "scoring.quiz_same") in s.value for s in at.success)
+    text = all_text(at)
+    assert peak2 in text and translate(lang, "scoring.notice_doubled") in text
+
+
+def test_english_page_reads_an_english_sentence_and_a_try_this_case_loads_the_korean_one(lang):
+    at = open_page("scoring", lang)
+    at.segmented_control(key="scoring_from").set_value("encoder").run()
+    assert at.text_input(key="scoring_sentence").value == "i read a book"
+    at.button(key="try__scoring_from__0").click().run()  # the syllabus's Korean sentence
+    assert not at.exception and not at.error
+    assert at.segmented_control(key="scoring_from").value == "encoder"
+    assert at.text_input(key="scoring_sentence").value == "나는 책을 읽는다"
+
+
+def test_a_bad_state_is_named_and_the_frame_stays(lang):
+    at = open_page("scoring", lang, query={"scoring_dec": "0.3, x"})
+    assert not at.exception
+    assert translate(lang, "scoring.field.dec_state") in " ".join(e.value for e in at.error)
+    assert at.segmented_control(key="scoring_focus") is not None  # the controls are still drawn
+    assert at.button(key="try__scoring_from__0") is not None

@@ -1,5 +1,5 @@
-"""Bahdanau vs Luong page in real Chromium: picking a score function (a segmented control, by its role and
-label) redraws its weights, and the charts and the wiring diagram (Graphviz) draw.
+"""Bahdanau vs Luong page in real Chromium: the picture draws; picking a score function (a segmented control in the
+folded settings, by its role and label) redraws its weights in its tab, and the wiring diagram (Graphviz) draws.
 
 Windows, wiring, bad input and every function's weights are tested through AppTest
 (tests/app/test_scoring_app.py).
@@ -12,7 +12,7 @@ import pytest
 from s2s_core.fmt import vec as vector_text
 from s2s_core.scoring.compute import ScoringConfig, compare
 from s2s_ui.catalog import translate
-from tests.browser.harness import charts_drawn, main_text, open_page, settle, wait_for_text
+from tests.browser.harness import main_text, open_page, settle, wait_for_text
 
 pytestmark = pytest.mark.browser
 
@@ -25,12 +25,16 @@ def _weights_line(config: ScoringConfig, name: str) -> str:
 def test_switching_the_score_function_changes_the_weights(app_server, new_page):
     page = new_page()
     open_page(page, app_server, "scoring", "en")
-    assert _weights_line(ScoringConfig(), "additive") in main_text(page)
+    # The picture (every function's weights) is drawn beside the controls.
+    page.locator('[data-testid="stVegaLiteChart"] svg').first.wait_for(state="visible")
+    page.get_by_role("tab", name=translate("en", "scoring.tab_focus")).click()
+    wait_for_text(page, _weights_line(ScoringConfig(), "additive"))
+    page.get_by_text(translate("en", "scoring.more_settings")).click()  # the folded settings
     group = page.get_by_role("radiogroup", name=translate("en", "scoring.focus_label"))
     group.get_by_role("radio", name=translate("en", "scoring.fn.dot"), exact=True).click()
     wait_for_text(page, _weights_line(ScoringConfig(focus="dot"), "dot"))
     settle(page)
     assert translate("en", "scoring.keys_are_values", name=translate("en", "scoring.fn.dot")) in main_text(page)
     page.wait_for_function("() => location.search.includes('scoring_focus=dot')")
-    charts_drawn(page)
+    page.get_by_role("tab", name=translate("en", "scoring.tab_flow")).click()
     page.locator('[data-testid="stGraphVizChart"] svg').first.wait_for()  # the wiring diagram drew

@@ -41,6 +41,7 @@ def heatmap(frame: pd.DataFrame, title: str, x_title: str, y_title: str) -> alt.
 
 ROLE_COLORS = {"encoder": "#2C7FB8", "decoder": "#D55E00"}  # GUIDE.md "One visual language": source / target
 STRIP = " "  # the x position of the role strip, left of the components (a blank tick label)
+MIN_LABEL_PX = 34  # narrowest cell that holds a two-decimal number such as −0.06 at 11 px
 
 
 def flow_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.LayerChart:
@@ -81,8 +82,11 @@ def flow_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.LayerChart:
             alt.Tooltip("value:Q", format=NUM_D3),
         ],
     )
+    # Many columns on a narrow screen (a bidirectional encoder has 2·H_e): numbers that would overlap are left
+    # to the tooltip rather than printed on top of each other.
     text = (
         with_cell_label(base, "value", "col")
+        .transform_filter(f"width / max(datum._cols + 1, 1) >= {MIN_LABEL_PX}")
         .mark_text(fontSize=11)
         .encode(text=alt.Text("label:N"), color=alt.value("black"))
     )

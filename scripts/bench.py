@@ -2,8 +2,10 @@
 
 Usage: .venv/bin/python scripts/bench.py [--reruns 20] [--edits 8] [--sessions 10] [--no-readme] [--only ns,ns]
        .venv/bin/python scripts/bench.py --profile attention   (pyinstrument: where one page's reruns spend time)
+       .venv/bin/python scripts/bench.py --steps-only   (only the in-browser step latency of the stepped pages)
 Server side: AppTest runs (first run, reruns at defaults, reruns after a widget change). Browser: `streamlit run`
-+ Chromium: cold start to the first drawn page, edit -> redraw per page, server RSS with 1 and N sessions.
++ Chromium: cold start to the first drawn page, edit -> redraw per page, server RSS with 1 and N sessions, and
+for every page with the shared step control (STEPPED) the in-browser step latency next to its edit -> redraw.
 """
 
 from __future__ import annotations
@@ -37,6 +39,12 @@ from tests.robustness.fuzz import run_moves  # noqa: E402
 BASELINE = ROOT / "scripts" / "bench_baseline_app.py"
 README = ROOT / "README.md"
 START, END = "<!-- bench:start -->", "<!-- bench:end -->"
+STEPS_START, STEPS_END = "<!-- bench-steps:start -->", "<!-- bench-steps:end -->"
+# Pages whose picture has the shared step control (s2s_ui/steps.py): page namespace -> the control's key.
+# A page that gets one registers here; its slider is `.st-key-<key>_chart .vega-bindings input[type=range]`.
+STEPPED = {"attention": "att_step"}
+STEP_MOVES = 20
+STEP_BUDGET_MS = 50
 BUDGET = {"rerun_median": 60, "rerun_p95": 150, "edit_median": 250, "cold": 5.0, "rss1": 400, "rss10": 600}
 EDIT_KINDS = ("number_input", "button_group", "selectbox", "radio", "slider", "checkbox", "toggle")
 
@@ -211,8 +219,10 @@ def _edit_once(page, i: int) -> str | None:
         return "number step"
     groups = main.locator('[data-testid="stButtonGroup"]')
     if groups.count():
-        buttons = groups.first.locator("button")
-        if buttons.count() > 1:
+        # An option that is not the chosen one (a narrow column hides a number input's steppers, and clicking
+        # the chosen option again changes nothing, so nothing would rerun).
+        buttons = groups.first.locator('button:not([data-testid$="Active"])')
+        if buttons.count():
             buttons.nth(i % buttons.count()).click()
             return "segmented option"
     boxes = main.locator('[data-testid="stCheckbox"] label')
@@ -240,6 +250,112 @@ def measure_edits(page, n: int) -> tuple[list[float], str]:
         settle(page)
         times.append(page.evaluate("() => window.__bench.done - window.__bench.t0"))
     return times, how
+
+
+# One move of a stepped picture's slider, timed in the page: set the value, dispatch `input` (as a hand or
+# Play does), await two animation frames, then confirm the drawn marks changed; a move whose marks did not
+# change within 60 frames does not count (null). The SVG's markup is the drawn marks' signature.
+STEP_MOVE = """async ([chart, value]) => {
+  const input = document.querySelector(chart + ' .vega-bindings input[type=range]');
+  const svg = () => document.querySelector(chart + ' svg.marks');
+  const before = svg().innerHTML;
+  const frame = () => new Promise(r => requestAnimationFrame(r));
+  const t0 = performance.now();
+  input.value = String(value);
+  input.dispatchEvent(new Event('input', {bubbles: true}));
+  await frame(); await frame();
+  let t1 = performance.now();
+  for (let k = 0; k < 60 && svg().innerHTML === before; k++) { await frame(); t1 = performance.now(); }
+  return svg().innerHTML === before ? null : t1 - t0;
+}"""
+
+
+def measure_steps(page, key: str, moves: int = STEP_MOVES) -> tuple[list[float], int]:
+    """In-browser step latency of the step control `key`: back and forth over its steps, `moves` times; each
+    move waits for the fragment rerun it starts to end first. Returns (times of the moves that redrew, misses)."""
+    chart = f".st-key-{key}_chart"
+    bounds = page.evaluate(
+        "c => { const i = document.querySelector(c + ' .vega-bindings input[type=range]');"
+        " return i ? [Number(i.min), Number(i.max), Number(i.value)] : null; }",
+        chart,
+    )
+    if not bounds or bounds[1] <= bounds[0]:
+        return [], moves
+    lo, hi, value = bounds
+    times, misses, direction = [], 0, 1
+    for _ in range(moves):
+        if not lo <= value + direction <= hi:
+            direction = -direction
+        value += direction
+        took = page.evaluate(STEP_MOVE, [chart, value])
+        if took is None:
+            misses += 1
+        else:
+            times.append(float(took))
+        settle(page)
+    return times, misses
+
+
+def bench_steps(edits: int, moves: int, only: set[str] | None = None) -> list[dict]:
+    """For each stepped page: its in-browser step latency and its edit -> redraw, measured in one session."""
+    from playwright.sync_api import sync_playwright
+
+    specs = [s for s in existing_pages() if s.ns in STEPPED and (not only or s.ns in only)]
+    out = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        port = free_port()
+        proc = start(port, ROOT / "app.py")
+        try:
+            wait_healthy(proc, port)
+            page = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US").new_page()
+            page.set_default_timeout(120_000)
+            open_settled(page, f"http://127.0.0.1:{port}/?lang=en")
+            for spec in specs:
+                open_settled(page, f"http://127.0.0.1:{port}/{spec.url}?lang=en")
+                page.wait_for_selector(f".st-key-{STEPPED[spec.ns]}_chart svg.marks")
+                times, misses = measure_steps(page, STEPPED[spec.ns], moves)
+                edit, how = measure_edits(page, edits)
+                out.append(
+                    {
+                        "name": spec.ns,
+                        "key": STEPPED[spec.ns],
+                        "steps": times,
+                        "misses": misses,
+                        "edit": edit,
+                        "edit_how": how,
+                    }
+                )
+                print(
+                    f"  steps {spec.ns}: median {fmt(med(times), ' ms', 1)} over {len(times)} moves"
+                    f" ({misses} without a redraw), edit -> redraw {fmt(med(edit), ' ms')}",
+                    flush=True,
+                )
+        finally:
+            stop_server(proc)
+            browser.close()
+    return out
+
+
+def steps_report(rows: list[dict], meta: dict) -> str:
+    lines = [
+        f"Measured {meta['date']} with `{meta['command']}` on {meta['machine']}. In Chromium, on each page with the "
+        f"shared step control: set the chart's own step slider, dispatch `input`, await two animation frames, "
+        f"confirm the drawn marks changed (a move that changes nothing does not count), `performance.now()` "
+        f"differences; {meta['moves']} moves back and forth, each after the fragment rerun of the one before. "
+        f"Next to it, the same page's edit → redraw (a full rerun) in the same session. ⚠ marks a median over "
+        f"GUIDE.md §5's {STEP_BUDGET_MS} ms.",
+        "",
+        "| page | step control | step → redrawn picture, median / p95 ms (moves) | edit → redraw median ms (edit) |",
+        "|---|---|---|---|",
+    ]
+    for r in rows:
+        counted = f"{len(r['steps'])}" + (f", {r['misses']} without a redraw" if r["misses"] else "")
+        lines.append(
+            f"| {r['name']} | `?{r['key']}=` | {fmt(med(r['steps']), '', 1)}{flag(med(r['steps']), STEP_BUDGET_MS)}"
+            f" / {fmt(p95(r['steps']), '', 1)} ({counted}) | {fmt(med(r['edit']))} ({r['edit_how']}) |"
+        )
+    return "\n".join(lines)
 
 
 def rss_mb(proc: subprocess.Popen) -> float:
@@ -401,14 +517,14 @@ def report(rows: list[Row], base: Row, browser: dict, base_browser: dict, train:
     return "\n".join(lines)
 
 
-def write_readme(block: str) -> None:
+def write_readme(block: str, start: str = START, end: str = END) -> None:
     text = README.read_text()
-    if START not in text or END not in text:
-        print("README has no bench markers; not written", file=sys.stderr)
+    if start not in text or end not in text:
+        print(f"README has no {start} markers; not written", file=sys.stderr)
         return
-    head, rest = text.split(START, 1)
-    _, tail = rest.split(END, 1)
-    README.write_text(f"{head}{START}\n{block}\n{END}{tail}")
+    head, rest = text.split(start, 1)
+    _, tail = rest.split(end, 1)
+    README.write_text(f"{head}{start}\n{block}\n{end}{tail}")
 
 
 def main() -> None:
@@ -420,6 +536,8 @@ def main() -> None:
     parser.add_argument("--no-readme", action="store_true")
     parser.add_argument("--no-browser", action="store_true")
     parser.add_argument("--profile", default="", help="profile one page's reruns with pyinstrument and exit")
+    parser.add_argument("--steps-only", action="store_true", help="only the step latency of the stepped pages")
+    parser.add_argument("--moves", type=int, default=STEP_MOVES, help="step moves per stepped page")
     args = parser.parse_args()
     torch.set_num_threads(1)  # as the app does once per server process
     if args.profile:
@@ -434,6 +552,16 @@ def main() -> None:
         "sessions": args.sessions,
         "command": "make bench" + (f" (scripts/bench.py {' '.join(sys.argv[1:])})" if sys.argv[1:] else ""),
     }
+    meta["moves"] = args.moves
+    only = set(args.only.split(",")) if args.only else None
+    if args.steps_only or not args.no_browser:
+        stepped = bench_steps(args.edits, args.moves, only)
+        steps_block = steps_report(stepped, meta)
+        print("\n" + steps_block + "\n", flush=True)
+        if not args.no_readme and stepped:
+            write_readme(steps_block, STEPS_START, STEPS_END)
+        if args.steps_only:
+            return
     specs = [s for s in existing_pages() if not args.only or s.ns in args.only.split(",")]
     print(f"bench: {len(specs)} pages on {meta['machine']}", flush=True)
     bench_server(None, 1)  # warm-up: the first AppTest in a process pays streamlit's and altair's imports

@@ -1,47 +1,108 @@
 """Page: Training lab — train a tiny GRU seq2seq live; teacher forcing vs free-running, attention map, bottleneck.
 
 Read the settings -> the shared job that trains them (s2s_core/training/jobs.py; this page only watches it, so
-it never blocks in a training loop) -> draw the trained model: curves, quiz, attention map, what-if, bottleneck.
+it never blocks in a training loop) -> draw the trained model: the loss curve beside the settings, the quiz under
+it, then accuracy, attention map and what-if, bottleneck, check, notice and code in tabs.
 """
 
 from __future__ import annotations
 
-import streamlit as st
+from typing import Any
 
+from s2s_ui.explainer import TryCase, details, explainer, try_this
 from s2s_ui.i18n import t
-from s2s_ui.training.live import trained_model
-from s2s_ui.training.sections import show_bottleneck, show_map, show_quiz, show_training, show_what_if
+from s2s_ui.training.live import QUIZ, trained_model
+from s2s_ui.training.sections import (
+    show_accuracy,
+    show_bottleneck,
+    show_check,
+    show_map,
+    show_picture,
+    show_quiz,
+    show_what_if,
+)
 from s2s_ui.training.settings import read_settings, read_source
 from s2s_ui.training.specs import code_for
-from s2s_ui.widgets import code_expander, notice_list, page_header
+from s2s_ui.widgets import code_expander, notice_list, reset_button, revealed
 
-page_header("training")
+INPUT_KEYS = [
+    "training_task",
+    "training_attention",
+    "training_tf",
+    "training_schedule",
+    "training_steps",
+    "training_seed",
+    "training_hidden",
+    "training_embed",
+    "training_batch",
+    "training_lr",
+    "training_min_len",
+    "training_max_len",
+    "training_num_min",
+    "training_num_max",
+    "training_max_seconds",
+    "training_source",
+    "training_number",
+    "training_wi_step",
+    "training_wi",
+]
+CASES = [
+    TryCase("training.try_none", "training.try_none_note", {"training_attention": "none"}),
+    TryCase("training.try_free", "training.try_free_note", {"training_tf": "0.0"}),
+    TryCase("training.try_long", "training.try_long_note", {"training_source": "5281390746"}),
+]
 
-# 1) Read: the settings, validated by the core (None, with a message, when one is bad).
-config = read_settings()
 
-# 2) Compute: the finished job for these settings, or the Train button / live progress until there is one.
-done = None
-if config is not None:
-    done = trained_model(
-        config,
-        "training_train",
-        t("training.train"),
-        t("training.press_train", steps=config.steps, seconds=f"{config.max_seconds:g}"),
-    )
-
-# 3) Draw what the trained model shows; the source box appears with the map it feeds.
-source = None
-if done is not None:
-    show_training(done)
-    show_quiz(done)
-    st.subheader(t("training.map_heading"))
-    source = read_source(done.result.config)
+def show_map_tab(done: Any, holder: dict[str, Any]) -> None:
+    """The typed source decoded with its attention map, then the what-if override (the source feeds both)."""
+    source = holder["source"] = read_source(done.result.config)
     if source is not None:
         base = show_map(done, source)
         if base.weights is not None:
             show_what_if(done, source, base)
-    show_bottleneck(done)
-notice_list([f"training.notice_{i}" for i in range(1, 6)])
+
+
+def show_notice() -> None:
+    # notice_1 says which decoding mode scores lower: the question's answer, listed once it is out.
+    first = 1 if revealed(QUIZ) else 2
+    notice_list([f"training.notice_{i}" for i in range(first, 6)])
+
+
+controls, picture = explainer("training")
+
+# 1) Read: the settings, validated by the core (None, with a message under them, when one is bad).
+with controls:
+    config = read_settings()
+    try_this(CASES, INPUT_KEYS)
+    reset_button(INPUT_KEYS)
+
+# 2) Compute: the finished job for these settings, or the Train button / live progress until there is one.
+done = None
+with picture:
+    if config is not None:
+        done = trained_model(
+            config,
+            "training_train",
+            t("training.train"),
+            t("training.press_train", steps=config.steps, seconds=f"{config.max_seconds:g}"),
+        )
+    if done is not None:
+        show_picture(done)
+
+# 3) The question under the picture, then the trained model's details, folded.
+holder: dict[str, Any] = {"source": None}  # the map tab's typed source, for the code tab's script
+sections: list[tuple[str, Any]] = []
+if done is not None:
+    show_quiz(done)
+    sections = [
+        ("training.tab_accuracy", lambda: show_accuracy(done)),
+        ("training.tab_map", lambda: show_map_tab(done, holder)),
+        ("training.tab_bottleneck", lambda: show_bottleneck(done)),
+        ("ui.tab_check", lambda: show_check(done)),
+    ]
+sections.append(("ui.tab_notice", show_notice))
 if config is not None:
-    code_expander(code_for(config, source), file_name="training_lab.py")
+    sections.append(
+        ("ui.tab_code", lambda: code_expander(code_for(config, holder["source"]), file_name="training_lab.py"))
+    )
+details(sections)

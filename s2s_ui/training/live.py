@@ -23,12 +23,14 @@ from s2s_core.training import TrainConfig, jobs
 from s2s_core.training.jobs import CANCELLED, DONE, FAILED, QUEUED, JobSnapshot
 from s2s_ui.i18n import t
 from s2s_ui.training.specs import chart_labels, curve_specs, draw
+from s2s_ui.widgets import revealed
 
 # How often a watching page redraws the progress. Each redraw is a little work for the server's Python; the
 # training itself runs in a worker process (issue 13), so polling no longer slows it down.
 POLL_SECONDS = 1.0
 STOP_WAIT_SECONDS = 5.0  # at most this long for a stopped job to end (a worker is terminated at once)
 MINE = "_training_my_jobs"  # session key: ids of the jobs this session started (the others are "busy")
+QUIZ = "training_quiz"  # the page's question (sections.show_quiz): its answer is on the accuracy curves
 
 
 @dataclass(frozen=True)
@@ -113,10 +115,10 @@ def watch(config: TrainConfig, key: str) -> None:
         st.progress(snap.step / max(1, snap.total), text=text)
     if snap.losses:
         specs = curve_specs(snap.losses, snap.evals, chart_labels())
-        left, right = st.columns(2)
-        draw(left, specs["loss"])
-        if "accuracy" in specs:
-            draw(right, specs["accuracy"])
+        draw(st, specs["loss"])
+        # The held-out accuracy curves answer the page's question (teacher-forced vs free-running): not before.
+        if "accuracy" in specs and revealed(QUIZ):
+            draw(st, specs["accuracy"])
     if not mine:
         return
     queued = snap.state == QUEUED

@@ -12,7 +12,7 @@ from s2s_core.training.frames import join_tokens, step_label, steps_frame
 from s2s_core.training.jobs import JobSnapshot
 from s2s_ui.i18n import t
 from s2s_ui.link import linked
-from s2s_ui.training.live import start, trained_model
+from s2s_ui.training.live import QUIZ, start, trained_model
 from s2s_ui.training.specs import (
     bottleneck_spec,
     chart_labels,
@@ -23,7 +23,7 @@ from s2s_ui.training.specs import (
     training_specs,
     what_if_decoded,
 )
-from s2s_ui.widgets import check_badge, matrix_input, md_escape, predict_then_reveal, show_error
+from s2s_ui.widgets import check_badge, matrix_input, md_escape, predict_then_reveal, revealed, show_error
 
 
 def shown(task: str, tokens: tuple[str, ...]) -> str:
@@ -32,11 +32,12 @@ def shown(task: str, tokens: tuple[str, ...]) -> str:
     return md_escape(text) if text else t("training.empty_output")
 
 
-def show_training(done: JobSnapshot) -> None:
-    """Metrics, the loss curve, teacher-forced vs free-running accuracy, and the loss-by-hand check."""
+def show_picture(done: JobSnapshot) -> None:
+    """The main picture: the loss curve of the trained model, what was trained, and a retry after a timeout."""
     result = done.result
-    config, run, final = result.config, result.run, result.final
-    st.subheader(t("training.training_heading"))
+    config, run = result.config, result.run
+    specs = training_specs(done.job_id, chart_labels(), result)
+    draw(st, specs["loss"])
     st.caption(
         t(
             "training.trained_line",
@@ -55,20 +56,32 @@ def show_training(done: JobSnapshot) -> None:
         if st.button(t("training.train_again"), key="training_again", icon=":material/replay:"):
             start(config, again=True)
             st.rerun()
+
+
+def show_accuracy(done: JobSnapshot) -> None:
+    """The metrics and the teacher-forced vs free-running curves: the quiz's answer, so drawn once it is out."""
+    result = done.result
+    config, run, final = result.config, result.run, result.final
+    ratio = f"{config.tf_ratio:g}" if config.tf_schedule == "constant" else f"{config.tf_ratio:g} → 0"
+    st.caption(t("training.loss_chart_note", ratio=ratio))
+    if not revealed(QUIZ):
+        st.metric(t("training.metric_loss"), num(run.losses[-1][1]), help=t("training.metric_loss_help"))
+        st.info(t("training.accuracy_hidden"), icon=":material/visibility_off:")
+        return
     cols = st.columns(4)
     values = (num(run.losses[-1][1]), pct(final.tf_token_acc), pct(final.free_token_acc), pct(final.free_exact))
     for col, name, value in zip(cols, ("loss", "tf_acc", "free_acc", "exact"), values, strict=False):
         col.metric(t(f"training.metric_{name}"), value, help=t(f"training.metric_{name}_help"))
-    specs = training_specs(done.job_id, chart_labels(), result)
-    left, right = st.columns(2)
-    draw(left, specs["loss"])
-    draw(right, specs["accuracy"])
-    ratio = f"{config.tf_ratio:g}" if config.tf_schedule == "constant" else f"{config.tf_ratio:g} → 0"
-    st.caption(t("training.loss_chart_note", ratio=ratio) + " " + t("training.chart.key_accuracy"))
+    draw(st, training_specs(done.job_id, chart_labels(), result)["accuracy"])
+    st.caption(t("training.chart.key_accuracy"))
     st.markdown(
         t("training.gap_text", tf=pct(final.tf_token_acc), free=pct(final.free_token_acc), exact=pct(final.free_exact))
     )
-    check = result.loss_check
+
+
+def show_check(done: JobSnapshot) -> None:
+    """The loss written by hand over the real target tokens == nn.CrossEntropyLoss(ignore_index=PAD)."""
+    check = done.result.loss_check
     check_badge(t("training.loss_check_what", n_real=check.n_real), check.max_abs_diff)
     st.caption(
         t(
@@ -87,7 +100,7 @@ def show_quiz(done: JobSnapshot) -> None:
     gap = final.tf_token_acc - final.free_token_acc
     correct = options[2] if abs(gap) < 0.005 else options[0] if gap > 0 else options[1]
     predict_then_reveal(
-        "training_quiz",
+        QUIZ,
         t("training.quiz_question"),
         options,
         correct,

@@ -30,68 +30,65 @@ DEFAULT_SOURCE = {"digits": "52813907", "number": "3017"}
 
 def read_settings() -> TrainConfig | None:
     """Widgets -> validated config (the core re-checks every cap: a URL can carry any value)."""
-    st.subheader(t("training.settings"))
-    left, middle, right = st.columns(3)
-    with left:
-        task = linked(
-            st.selectbox,
-            t("training.task_label"),
-            TASKS,
-            key="training_task",
-            default=DEFAULT.task,
-            labels={k: t(f"training.task_{k}") for k in TASKS},
-            help=t("training.task_help"),
-        )
-        attention = linked(
-            st.selectbox,
-            t("training.attention_label"),
-            ATTENTIONS,
-            key="training_attention",
-            default=DEFAULT.attention,
-            labels={k: t(f"training.attention_{k}") for k in ATTENTIONS},
-            help=t("training.attention_help"),
-        )
-    with middle:
-        tf_ratio = linked(
-            st.slider,
-            t("training.tf_ratio_label"),
-            key="training_tf",
-            default=DEFAULT.tf_ratio,
-            min_value=0.0,
-            max_value=1.0,
-            step=0.05,
-            help=t("training.tf_ratio_help"),
-        )
-        schedule = linked(
-            st.radio,
-            t("training.schedule_label"),
-            SCHEDULES,
-            key="training_schedule",
-            default=DEFAULT.tf_schedule,
-            labels={k: t(f"training.schedule_{k}") for k in SCHEDULES},
-            horizontal=True,
-        )
-    with right:
-        steps = linked(
-            st.number_input,
-            t("training.steps_label"),
-            key="training_steps",
-            default=DEFAULT.steps,
-            min_value=1,
-            max_value=MAX_STEPS,
-            step=50,
-        )
-        seed = linked(
-            st.number_input,
-            t("training.seed_label"),
-            key="training_seed",
-            default=DEFAULT.seed,
-            min_value=0,
-            max_value=caps.MAX_SEED,
-            step=1,
-        )
+    # One narrow column (the explainer's controls column): the choices stacked, the two numbers side by side.
+    task = linked(
+        st.selectbox,
+        t("training.task_label"),
+        TASKS,
+        key="training_task",
+        default=DEFAULT.task,
+        labels={k: t(f"training.task_{k}") for k in TASKS},
+        help=t("training.task_help"),
+    )
+    attention = linked(
+        st.selectbox,
+        t("training.attention_label"),
+        ATTENTIONS,
+        key="training_attention",
+        default=DEFAULT.attention,
+        labels={k: t(f"training.attention_{k}") for k in ATTENTIONS},
+        help=t("training.attention_help"),
+    )
+    tf_ratio = linked(
+        st.slider,
+        t("training.tf_ratio_label"),
+        key="training_tf",
+        default=DEFAULT.tf_ratio,
+        min_value=0.0,
+        max_value=1.0,
+        step=0.05,
+        help=t("training.tf_ratio_help"),
+    )
+    schedule = linked(
+        st.radio,
+        t("training.schedule_label"),
+        SCHEDULES,
+        key="training_schedule",
+        default=DEFAULT.tf_schedule,
+        labels={k: t(f"training.schedule_{k}") for k in SCHEDULES},
+        horizontal=True,
+    )
+    left, right = st.columns(2)
+    steps = linked(
+        left.number_input,
+        t("training.steps_label"),
+        key="training_steps",
+        default=DEFAULT.steps,
+        min_value=1,
+        max_value=MAX_STEPS,
+        step=50,
+    )
+    seed = linked(
+        right.number_input,
+        t("training.seed_label"),
+        key="training_seed",
+        default=DEFAULT.seed,
+        min_value=0,
+        max_value=caps.MAX_SEED,
+        step=1,
+    )
     with st.expander(t("training.advanced"), icon=":material/tune:"):
-        a, b, c = st.columns(3)
+        a, b = st.columns(2)
         hidden = linked(
             a.number_input,
             t("training.hidden_label"),
@@ -139,7 +136,7 @@ def read_settings() -> TrainConfig | None:
                 MAX_LEN,
             )
         min_len = linked(
-            c.number_input,
+            a.number_input,
             t("training.min_len_label"),
             key=names[0],
             default=lo,
@@ -148,7 +145,7 @@ def read_settings() -> TrainConfig | None:
             step=1,
         )
         max_len = linked(
-            c.number_input,
+            b.number_input,
             t("training.max_len_label"),
             key=names[1],
             default=hi,
@@ -157,7 +154,7 @@ def read_settings() -> TrainConfig | None:
             step=1,
         )
         max_seconds = linked(
-            a.number_input,
+            st.number_input,
             t("training.max_seconds_label"),
             key="training_max_seconds",
             default=int(DEFAULT.max_seconds),

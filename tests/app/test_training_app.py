@@ -45,11 +45,13 @@ def test_train_then_map_what_if_and_bad_sources(lang):
     train(at)
     assert not at.exception, [e.value for e in at.exception]
     text = all_text(at)
-    for key in ("training_heading", "map_heading", "whatif_heading", "bottleneck_heading"):
+    for key in ("quiz_question", "whatif_heading", "bottleneck_heading"):
         assert translate(lang, f"training.{key}") in text, key
     assert "70931825" in text  # the expected reverse of the default source 52813907
     assert len(at.success) >= 2  # loss by hand == ignore_index, attention by hand == module
-    assert len(at.metric) == 4
+    assert [tab.label for tab in at.tabs][:3] == [
+        translate(lang, f"training.tab_{k}") for k in ("accuracy", "map", "bottleneck")
+    ]
 
     # Bad sources: a clear message naming the field; the rest of the page keeps working.
     field = translate(lang, "training.field.source")
@@ -94,7 +96,8 @@ def test_lengths_in_the_wrong_order():
     at = open_page("training", lang, query={"training_min_len": "9", "training_max_len": "4"})
     assert not at.exception
     assert translate(lang, "training.field.max_len") in _errors(at)
-    assert translate(lang, "training.notice_1")[:20] in all_text(at)  # the rest of the page still renders
+    assert translate(lang, "training.notice_2")[:20] in all_text(at)  # the rest of the page still renders
+    assert at.button(key="try__training_task__0") is not None  # and the controls column too
 
 
 def test_no_attention_model_has_no_map():
@@ -126,7 +129,7 @@ def test_a_run_cut_by_the_time_limit_says_so_and_can_be_retried():
     )
     train(at, "training_again")
     assert not at.exception
-    assert translate(lang, "training.training_heading") in all_text(at)
+    assert translate(lang, "training.quiz_question") in all_text(at)
 
 
 def test_live_progress_a_shared_job_the_queue_and_stop(monkeypatch):
@@ -166,4 +169,58 @@ def test_live_progress_a_shared_job_the_queue_and_stop(monkeypatch):
     assert "training_train" in [b.key for b in at.button]  # and it can be started again
     assert jobs.runner().wait_idle(120)
     queued.run()
-    assert translate("ko", "training.training_heading") in all_text(queued)
+    assert translate("ko", "training.quiz_question") in all_text(queued)
+
+
+def _chart_data(at) -> str:
+    """The page's charts as text: their specs (with inline data) and their Arrow datasets' rows."""
+    import pyarrow as pa
+
+    parts = []
+    for chart in at.get("vega_lite_chart"):
+        parts.append(chart.proto.spec)
+        for dataset in chart.proto.datasets:
+            parts.append(str(pa.ipc.open_stream(dataset.data.data).read_all().to_pylist()))
+    return " ".join(parts)
+
+
+def test_the_accuracies_are_hidden_until_the_quiz_is_answered():
+    """Teacher-forced vs free-running accuracy is the question's answer: no metric, sentence or curve shows it
+    until the learner answers; then the metrics, the curves and the gap sentence appear."""
+    from s2s_core.fmt import pct
+    from s2s_core.training.frames import METRICS
+
+    lang = "en"
+    at = open_page("training", lang, query=tiny(9))
+    train(at)
+    final = jobs.snapshot(jobs.find(_config(tiny(9)))).result.final
+    tf, free = pct(final.tf_token_acc), pct(final.free_token_acc)
+    gap = translate(lang, "training.gap_text", tf=tf, free=free, exact=pct(final.free_exact))
+    assert gap not in all_text(at) and len(at.metric) == 1  # the loss only
+    assert translate(lang, "training.accuracy_hidden") in all_text(at)
+    curves = [translate(lang, f"training.chart.m_{m}") for m in METRICS]  # the accuracy curves' names
+    assert "loss" in _chart_data(at) and not any(name in _chart_data(at) for name in curves)
+    at.radio(key="training_quiz").set_value(translate(lang, "training.quiz_tf")).run()
+    assert not at.exception
+    assert gap in all_text(at) and [m.value for m in at.metric][1:3] == [tf, free]
+    assert all(name in _chart_data(at) for name in curves)  # the accuracy curves joined the loss curve
+
+
+def _config(params: dict[str, str]):
+    from s2s_core.training import TrainConfig
+
+    return TrainConfig(
+        steps=int(params["training_steps"]),
+        hidden=int(params["training_hidden"]),
+        embed=int(params["training_embed"]),
+        batch=int(params["training_batch"]),
+        max_len=int(params["training_max_len"]),
+        seed=int(params["training_seed"]),
+    )
+
+
+def test_a_try_this_case_loads_its_settings():
+    at = open_page("training", "en")
+    at.button(key="try__training_task__0").click().run()  # no attention
+    assert not at.exception
+    assert at.selectbox(key="training_attention").value == "none"

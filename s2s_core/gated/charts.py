@@ -30,7 +30,12 @@ def _angle(frame: pd.DataFrame) -> int:
 
 
 def _heatmap(
-    frame: pd.DataFrame, scale: alt.Scale, title: str, labels: dict[str, str], row_px: int = 22
+    frame: pd.DataFrame,
+    scale: alt.Scale,
+    title: str,
+    labels: dict[str, str],
+    row_px: int = 22,
+    row_axis: bool = True,
 ) -> alt.LayerChart:
     """Steps across, components down, the value written in each cell; a thick outline marks forced cells.
 
@@ -44,7 +49,8 @@ def _heatmap(
         edge=[3 if f else 0 for f in frame["forced"]] if "forced" in frame.columns else 0,
     )
     x = alt.X("step:N", title=labels["step"], sort=None, axis=alt.Axis(labelAngle=_angle(frame)))
-    y = alt.Y("component:N", title=labels["component"], sort=None)
+    # row_axis=False: rows that name themselves (c1, h1) need no rotated axis title, which Korean reads badly
+    y = alt.Y("component:N", title=labels["component"] if row_axis else None, sort=None)
     cells = (
         alt.Chart()
         .mark_rect(stroke="#222")
@@ -160,7 +166,7 @@ def states_picture(frame: pd.DataFrame, title: str, description: str, labels: di
     One shared scale centred at 0, so a c row and an h row compare by colour; a single view (not a concat)
     fits the container's width on a phone. `frame` comes from gated.frames.picture_frame.
     """
-    chart = _heatmap(frame, _diverging(frame["value"]), title, labels, row_px=28)
+    chart = _heatmap(frame, _diverging(frame["value"]), title, labels, row_px=28, row_axis=False)
     chart.description = description
     return chart
 

@@ -96,8 +96,3 @@ def reading(run: LstmRun, step: int, threshold: float = THRESHOLD) -> dict[str, 
         value = run.gates[gate].value[step]  # (H,)
         out[key] = ", ".join(unit(k) for k in range(value.shape[0]) if float(value[k]) > threshold)
     return out
-
-
-def mean_openness(run: LstmRun, step: int) -> dict[str, float]:
-    """Mean value of each sigmoid gate at one step (the quiz asks which is the most open)."""
-    return {g: float(run.gates[g].value[step].mean()) for g in ("i", "f", "o")}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
@@ -31,7 +32,7 @@ from s2s_core.ngram.charts import (
     window_chart,
 )
 from s2s_core.ngram.code import script
-from s2s_core.ngram.compute import K_MAX, K_MIN, MAX_N, MIN_N, parse_corpus
+from s2s_core.ngram.compute import K_MAX, K_MIN, MAX_N, MIN_N, parse_corpus, quiz_change, quiz_edit
 from s2s_core.ngram.counting import Corpus, Sentence
 from s2s_core.ngram.embedding import L2 as EMB_L2
 from s2s_core.ngram.embedding import E as EMB_E
@@ -59,6 +60,7 @@ from s2s_core.ngram.frames import (
 )
 from s2s_ui.catalog import translate
 from s2s_ui.charts import cached_spec, draw
+from s2s_ui.explainer import TryCase, details, explainer, try_this
 from s2s_ui.i18n import lang, t
 from s2s_ui.link import linked
 from s2s_ui.widgets import (
@@ -67,13 +69,45 @@ from s2s_ui.widgets import (
     guarded,
     md_escape,
     notice_list,
-    page_header,
     predict_then_reveal,
     reset_button,
+    revealed,
     show_error,
 )
 
 CHECK_TOL = 1e-9  # hand ratios vs torch, both float64
+CHANGES = ("higher", "lower", "same")  # the question's answers: P(sentence) after the edit vs now
+UNSEEN_PREFIX = {"ko": "오늘 아침에", "en": "at breakfast"}  # a history the default corpus never has
+
+
+@dataclass(frozen=True)
+class NgramInputs:
+    """Each parsed input, or the error that stopped it: a section asks only for what it needs (`need`), so a
+    bad prefix hides the continuations and a bad sentence the sentence's sections, nothing else."""
+
+    corpus: Corpus | InputError
+    config: NgramConfig | InputError
+    prefix: Sentence | InputError
+    sentence: Sentence | InputError
+
+    def need(self, name: str) -> Any:
+        """The parsed value, or its error raised again (the section's guard names the field)."""
+        value = getattr(self, name)
+        if isinstance(value, InputError):
+            raise value
+        return value
+
+    def get(self, name: str) -> Any | None:
+        value = getattr(self, name)
+        return None if isinstance(value, InputError) else value
+
+
+def _parsed(parse: Any) -> Any:
+    """parse() or the InputError it raised (kept, to be shown by the sections that need the value)."""
+    try:
+        return parse()
+    except InputError as err:
+        return err
 
 
 # --- cached core calls (keyed by frozen configs and token tuples, never tensors) ----------------------
@@ -170,89 +204,103 @@ def _words(tokens: Sentence) -> str:
 # --- inputs ---------------------------------------------------------------------------------------
 
 
-def read_inputs() -> tuple[Corpus | None, NgramConfig | None, str, str]:
-    """Widgets -> (corpus, config, raw prefix, raw sentence); a bad corpus or setting shows its message."""
-    st.subheader(t("ngram.inputs_header"))
+def input_keys(code: str) -> list[str]:
+    return [
+        f"ngram_corpus_{code}",
+        "ngram_n",
+        f"ngram_prefix_{code}",
+        f"ngram_sentence_{code}",
+        "ngram_smooth",
+        "ngram_k",
+        f"ngram_pair_{code}",
+        "ngram_emb_seed",
+    ]
+
+
+def cases(code: str) -> list[TryCase]:
+    """Prepared states: the other language's example, a longer window, an unseen prefix, plain frequencies."""
+    other = "ko" if code == "en" else "en"
+    example = {
+        f"ngram_{field}_{code}": translate(other, f"ngram.default.{field}")
+        for field in ("corpus", "prefix", "sentence", "pair")
+    }
+    return [
+        TryCase(f"ngram.try.{other}", f"ngram.try.{other}_note", example),
+        TryCase("ngram.try.window", "ngram.try.window_note", {"ngram_n": "4"}),
+        TryCase("ngram.try.unseen", "ngram.try.unseen_note", {f"ngram_prefix_{code}": UNSEEN_PREFIX[code]}),
+        TryCase("ngram.try.unigram", "ngram.try.unigram_note", {"ngram_n": "1", f"ngram_prefix_{code}": ""}),
+    ]
+
+
+def read_inputs() -> NgramInputs:
+    """The controls column: corpus, window, prefix, sentence; smoothing folded. Nothing is reported here:
+    each section names the input it needs when that input is bad (the picture first)."""
     code = lang()  # text defaults follow the language, so each language keeps its own text widgets
-    left, right = st.columns([3, 2])
-    with left:
-        corpus_text = linked(
-            st.text_area,
-            t("ngram.field.corpus"),
-            key=f"ngram_corpus_{code}",
-            default=t("ngram.default.corpus"),
-            height=230,
-            help=t("ngram.corpus_help"),
-        )
-    with right:
-        n = linked(
-            st.slider,
-            t("ngram.field.n"),
-            key="ngram_n",
-            default=3,
-            min_value=MIN_N,
-            max_value=MAX_N,
-            help=t("ngram.n_help"),
-        )
-        prefix_text = linked(
-            st.text_input,
-            t("ngram.field.prefix"),
-            key=f"ngram_prefix_{code}",
-            default=t("ngram.default.prefix"),
-            help=t("ngram.prefix_help"),
-        )
-        sentence_text = linked(
-            st.text_input,
-            t("ngram.field.sentence"),
-            key=f"ngram_sentence_{code}",
-            default=t("ngram.default.sentence"),
-            help=t("ngram.sentence_help"),
-        )
-        smooth_col, k_col = st.columns([3, 2], vertical_alignment="bottom")
-        with smooth_col:
-            smoothing = linked(st.toggle, t("ngram.field.smoothing"), key="ngram_smooth", default=False)
-        with k_col:
-            k = linked(
-                st.number_input,
-                t("ngram.field.k"),
-                key="ngram_k",
-                default=1.0,
-                min_value=K_MIN,
-                max_value=K_MAX,
-                step=0.1,
-                help=t("ngram.k_help"),
-                disabled=not smoothing,
-            )
-    st.caption(t("ngram.markers"))
-    reset_button(
-        [
-            f"ngram_corpus_{code}",
-            "ngram_n",
-            f"ngram_prefix_{code}",
-            f"ngram_sentence_{code}",
-            "ngram_smooth",
-            "ngram_k",
-            f"ngram_pair_{code}",
-            "ngram_emb_seed",
-        ]
+    corpus_text = linked(
+        st.text_area,
+        t("ngram.field.corpus"),
+        key=f"ngram_corpus_{code}",
+        default=t("ngram.default.corpus"),
+        height=150,
+        help=t("ngram.corpus_help") + " " + t("ngram.markers"),
     )
-    corpus = guarded(lambda: parse_corpus(corpus_text))
-    config = None
-    if corpus is not None:
-        config = guarded(lambda: parse_config(corpus_text, n, smoothing, k))
-    return corpus, config, prefix_text, sentence_text
+    n = linked(
+        st.slider,
+        t("ngram.field.n"),
+        key="ngram_n",
+        default=3,
+        min_value=MIN_N,
+        max_value=MAX_N,
+        help=t("ngram.n_help"),
+    )
+    prefix_text = linked(
+        st.text_input,
+        t("ngram.field.prefix"),
+        key=f"ngram_prefix_{code}",
+        default=t("ngram.default.prefix"),
+        help=t("ngram.prefix_help"),
+    )
+    sentence_text = linked(
+        st.text_input,
+        t("ngram.field.sentence"),
+        key=f"ngram_sentence_{code}",
+        default=t("ngram.default.sentence"),
+        help=t("ngram.sentence_help"),
+    )
+    with st.expander(t("ngram.smoothing_settings"), icon=":material/tune:"):
+        smoothing = linked(st.toggle, t("ngram.field.smoothing"), key="ngram_smooth", default=False)
+        k = linked(
+            st.number_input,
+            t("ngram.field.k"),
+            key="ngram_k",
+            default=1.0,
+            min_value=K_MIN,
+            max_value=K_MAX,
+            step=0.1,
+            help=t("ngram.k_help"),
+            disabled=not smoothing,
+        )
+    try_this(cases(code), input_keys(code))
+    reset_button(input_keys(code))
+    corpus = _parsed(lambda: parse_corpus(corpus_text))
+    config = corpus if isinstance(corpus, InputError) else _parsed(lambda: parse_config(corpus_text, n, smoothing, k))
+    n_used = config.n if isinstance(config, NgramConfig) else int(n)
+    return NgramInputs(
+        corpus=corpus,
+        config=config,
+        prefix=_parsed(lambda: parse_prefix(prefix_text, n_used)),
+        sentence=_parsed(lambda: parse_sentence(sentence_text)),
+    )
 
 
 # --- 1) continuations -------------------------------------------------------------------------------
 
 
-def show_continuations(config: NgramConfig, prefix_text: str) -> Sentence | None:
-    st.subheader(t("ngram.cont.header"))
-    try:
-        prefix = parse_prefix(prefix_text, config.n)
-    except InputError as err:
-        show_error(err)
-        return None
+def show_picture(inputs: NgramInputs) -> None:
+    """The main picture: P(next word | prefix) for the corpus, with the counts it comes from in one line."""
+    st.markdown(f"**{t('ngram.cont.header')}**")
+    config: NgramConfig = inputs.need("config")
+    prefix: Sentence = inputs.need("prefix")
     res = cached_continuations(config, prefix)
     if not prefix:
         st.caption(t("ngram.cont.unigram", history=res.history_count))
@@ -260,17 +308,22 @@ def show_continuations(config: NgramConfig, prefix_text: str) -> Sentence | None
         st.warning(t("ngram.cont.unseen", prefix=_words(prefix), vocab=res.vocab_size))
     else:
         st.caption(t("ngram.cont.caption", prefix=_words(prefix), history=res.history_count, vocab=res.vocab_size))
+    if res.words or config.smoothing:
+        show_chart(continuation_spec(config, prefix, lang()))
+        if len(res.words) > CHART_TOP:
+            st.caption(t("ngram.cont.top", shown=CHART_TOP, total=len(res.words)))
+
+
+def show_continuations(inputs: NgramInputs) -> None:
+    """The continuation table behind the picture, the lower-order and smoothing notes, and the check."""
+    config: NgramConfig = inputs.need("config")
+    prefix: Sentence = inputs.need("prefix")
+    res = cached_continuations(config, prefix)
     if res.shorter:  # fewer words than the model's window: a lower-order estimate, said out loud
         st.caption(t("ngram.cont.shorter", used=len(prefix), order=res.order, n=config.n, window=config.n - 1))
     if res.words or config.smoothing:
-        left, right = st.columns(2)
-        with left:
-            cols = ["word", "count", "ratio", "p_mle"] + (["p_addk"] if config.smoothing else [])
-            _table(continuation_frame(res), cols)
-        with right:
-            show_chart(continuation_spec(config, prefix, lang()))
-            if len(res.words) > CHART_TOP:
-                st.caption(t("ngram.cont.top", shown=CHART_TOP, total=len(res.words)))
+        cols = ["word", "count", "ratio", "p_mle"] + (["p_addk"] if config.smoothing else [])
+        _table(continuation_frame(res), cols)
     if config.smoothing:
         st.info(
             t(
@@ -284,7 +337,6 @@ def show_continuations(config: NgramConfig, prefix_text: str) -> Sentence | None
         )
     if res.words:
         check_badge(t("ngram.cont.check"), res.max_abs_diff, tol=CHECK_TOL)
-    return prefix
 
 
 # --- quiz, 2) sentence probability ------------------------------------------------------------------
@@ -300,19 +352,41 @@ def _factor_words(res: SentenceResult, i: int) -> dict[str, object]:
     }
 
 
-def show_quiz(config: NgramConfig, res: SentenceResult) -> None:
-    yes, no = t("ngram.quiz.yes"), t("ngram.quiz.no")
-    if res.first_zero_mle is not None:
-        correct, why = yes, t("ngram.quiz.why_zero", **_factor_words(res, res.first_zero_mle))
+def quiz_key(config: NgramConfig) -> str:
+    """One question per edit: after making it the learner meets a fresh question about the next one."""
+    return f"ngram_quiz_k{config.k:g}" if config.smoothing else "ngram_quiz_smooth"
+
+
+def show_quiz(inputs: NgramInputs) -> None:
+    """Predict the effect of an edit not made yet: the page shows the current probability, not the edited one."""
+    config: NgramConfig = inputs.need("config")
+    sentence: Sentence = inputs.need("sentence")
+    now = cached_sentence(config, sentence)
+    edited = quiz_edit(config)
+    after = cached_sentence(edited, sentence)
+    change = quiz_change(now.probability, after.probability)
+    edit = (
+        t("ngram.quiz.edit_on", k=f"{config.k:g}")
+        if not config.smoothing
+        else t("ngram.quiz.edit_k", k=f"{config.k:g}", k2=f"{edited.k:g}")
+    )
+    if now.probability == 0:
+        why = t("ngram.quiz.why_zero", **_factor_words(now, now.first_zero))
     else:
-        correct, why = no, t("ngram.quiz.why_positive", p=prob(res.probability_mle))
+        why = t(f"ngram.quiz.why_{change}")
     predict_then_reveal(
-        "ngram_quiz", t("ngram.quiz.question", sentence=_words(res.tokens), n=config.n), [yes, no], correct, why
+        quiz_key(config),
+        t("ngram.quiz.question", edit=edit, sentence=_words(sentence)),
+        [t(f"ngram.quiz.{c}") for c in CHANGES],
+        t(f"ngram.quiz.{change}"),
+        t("ngram.quiz.explain", edit=edit, p=prob(now.probability), p2=prob(after.probability)) + " " + why,
     )
 
 
-def show_sentence(config: NgramConfig, res: SentenceResult) -> None:
-    st.subheader(t("ngram.sent.header"))
+def show_sentence(inputs: NgramInputs) -> None:
+    st.markdown(f"**{t('ngram.sent.header')}**")
+    config: NgramConfig = inputs.need("config")
+    res = cached_sentence(config, inputs.need("sentence"))
     st.caption(t("ngram.sent.caption_unigram") if config.n == 1 else t("ngram.sent.caption", window=config.n - 1))
     st.markdown(
         t(
@@ -338,8 +412,12 @@ def show_sentence(config: NgramConfig, res: SentenceResult) -> None:
 # --- 3) sparsity, 4) the window ---------------------------------------------------------------------
 
 
-def show_sparsity(corpus: Corpus, config: NgramConfig | None, sentence: Sentence) -> None:
-    st.subheader(t("ngram.sparse.header"))
+def show_sparsity(inputs: NgramInputs) -> None:
+    """Needs the corpus and the sentence only: it compares every n, whatever the model's own n is."""
+    st.markdown(f"**{t('ngram.sparse.header')}**")
+    corpus: Corpus = inputs.need("corpus")
+    sentence: Sentence = inputs.need("sentence")
+    config: NgramConfig | None = inputs.get("config")
     res = cached_sparsity(corpus, sentence)
     st.caption(t("ngram.sparse.caption", total=res.totals[0]))
     df = sparsity_frame(res, config.n if config else None)
@@ -351,8 +429,10 @@ def show_sparsity(corpus: Corpus, config: NgramConfig | None, sentence: Sentence
     st.caption(t("ngram.sparse.monotone"))
 
 
-def show_window(config: NgramConfig, sentence: Sentence) -> None:
-    st.subheader(t("ngram.win.header"))
+def show_window(inputs: NgramInputs) -> None:
+    st.markdown(f"**{t('ngram.win.header')}**")
+    config: NgramConfig = inputs.need("config")
+    sentence: Sentence = inputs.need("sentence")
     win = window_view(sentence, config.n)
     target = md_escape(win.target)
     if config.n == 1:
@@ -444,9 +524,10 @@ def _pair_words(pair: PairResult) -> dict[str, object]:
     }
 
 
-def show_embedding(corpus: Corpus) -> tuple[str, str, int] | None:
+def show_embedding(inputs: NgramInputs) -> tuple[str, str, int] | None:
     """Counting gives an unseen pair 0; a tiny embedding model, trained now on this corpus, shares across words."""
-    st.subheader(t("ngram.emb.header"))
+    st.markdown(f"**{t('ngram.emb.header')}**")
+    corpus: Corpus = inputs.need("corpus")
     st.caption(t("ngram.emb.intro"))
     code = lang()
     c1, c2 = st.columns([3, 1])
@@ -508,26 +589,39 @@ def show_embedding(corpus: Corpus) -> tuple[str, str, int] | None:
 
 # --- the page -------------------------------------------------------------------------------------
 
-page_header("ngram")
-corpus, config, prefix_text, sentence_text = read_inputs()
-prefix = sentence = None
-if config is not None:
-    prefix = show_continuations(config, prefix_text)
-if corpus is not None:
-    try:
-        sentence = parse_sentence(sentence_text)
-    except InputError as err:
-        st.subheader(t("ngram.sent.header"))
-        show_error(err)
-if config is not None and sentence is not None:
-    result = cached_sentence(config, sentence)
-    show_quiz(config, result)
-    show_sentence(config, result)
-if corpus is not None and sentence is not None:
-    show_sparsity(corpus, config, sentence)
-if config is not None and sentence is not None:
-    show_window(config, sentence)
-pair = show_embedding(corpus) if corpus is not None else None
-notice_list([f"ngram.notice.{k}" for k in ("cont", "zero", "sparse", "smooth", "window", "emb")])
-if config is not None:
-    code_expander(script(config, prefix, sentence, pair), file_name="next_token_counts.py")
+
+def show_notices() -> None:
+    # The smoothing notice says which way the seen words' bars move: the question's answer, so after it.
+    config = inputs.get("config")
+    smooth = ["smooth"] if config is None or revealed(quiz_key(config)) else []
+    notice_list([f"ngram.notice.{k}" for k in ("cont", "zero", "sparse", *smooth, "window", "emb")])
+
+
+def show_code() -> None:
+    config: NgramConfig = inputs.need("config")
+    code = script(config, inputs.get("prefix"), inputs.get("sentence"), pair.get("pair"))
+    code_expander(code, file_name="next_token_counts.py")
+
+
+def embedding_tab() -> None:
+    pair["pair"] = show_embedding(inputs)
+
+
+controls, picture = explainer("ngram")
+with controls:
+    inputs = read_inputs()
+with picture:
+    guarded(lambda: show_picture(inputs))
+    guarded(lambda: show_quiz(inputs))
+pair: dict[str, tuple[str, str, int] | None] = {}
+details(
+    [
+        ("ngram.tab.sentence", lambda: show_sentence(inputs)),
+        ("ngram.tab.sparsity", lambda: show_sparsity(inputs)),
+        ("ngram.tab.window", lambda: show_window(inputs)),
+        ("ngram.tab.embedding", embedding_tab),
+        ("ui.tab_tables", lambda: show_continuations(inputs)),
+        ("ui.tab_code", show_code),
+        ("ui.tab_notice", show_notices),
+    ]
+)

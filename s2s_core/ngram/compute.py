@@ -8,7 +8,7 @@ C distinct histories the sentence uses.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import torch
 
@@ -122,6 +122,22 @@ def parse_config(corpus_text: object, n: object, smoothing: object, k: object) -
         raise InputError("errors.bad_choice", "ngram.field.smoothing", value=str(smoothing)[:20], choices="True, False")
     k = check_float(k, "ngram.field.k", K_MIN, K_MAX)
     return NgramConfig(corpus=corpus, n=n, smoothing=smoothing, k=k)
+
+
+def quiz_edit(config: NgramConfig) -> NgramConfig:
+    """The edit the page's question asks the learner to predict: smoothing on (with the k in the field), or,
+    when it is on already, k ten times larger (ten times smaller at the cap). Its result is drawn nowhere yet."""
+    if not config.smoothing:
+        return replace(config, smoothing=True)
+    k = config.k * 10 if config.k * 10 <= K_MAX else config.k / 10
+    return replace(config, k=round(max(K_MIN, k), 6))
+
+
+def quiz_change(before: float, after: float) -> str:
+    """'higher', 'lower' or 'same': how the sentence probability moves with the edit (rounding ignored)."""
+    if math.isclose(before, after, rel_tol=1e-9, abs_tol=1e-300):
+        return "same"
+    return "higher" if after > before else "lower"
 
 
 def parse_prefix(text: object, n: int) -> Sentence:

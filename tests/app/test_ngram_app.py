@@ -1,11 +1,15 @@
-"""Next-token page through AppTest, in English: live counts and products, smoothing, quiz, bad input."""
+"""Next-token page through AppTest, in English: live counts and products, smoothing, the quiz about an edit (its
+answer nowhere on the page until answered), a prepared case, bad input hiding only what needs it."""
 
 from __future__ import annotations
+
+import json
+from dataclasses import replace
 
 from s2s_core.fmt import num
 from s2s_core.fmt import prob as fmt_prob
 from s2s_core.ngram import continuations, parse_config, parse_sentence, sentence_probability
-from s2s_core.ngram.compute import parse_corpus
+from s2s_core.ngram.compute import parse_corpus, quiz_change
 from s2s_core.ngram.embedding import EmbeddingConfig, pair_view, train
 from s2s_core.ngram.frames import product_text
 from s2s_ui.catalog import translate
@@ -42,22 +46,46 @@ def test_smoothing_turns_the_zero_factor_positive(lang):
     assert "**0**" not in text
 
 
-def test_quiz_is_graded_against_the_live_result(lang):
+def _chart_data(at) -> str:
+    return " ".join(el.proto.spec + json.dumps([str(d) for d in el.proto.datasets]) for el in at.get("vega_lite_chart"))
+
+
+def test_quiz_asks_about_smoothing_and_hides_its_answer_until_answered(lang):
     at = open_page("ngram", lang)
-    at.radio(key="ngram_quiz").set_value(translate(lang, "ngram.quiz.yes")).run()
-    assert not at.exception
-    assert any(translate(lang, "ngram.quiz.yes") in w.value for w in at.warning)  # n = 3: P > 0, so "yes" is wrong
+    config = parse_config(translate(lang, "ngram.default.corpus"), 3, False, 1.0)
+    sentence = parse_sentence(translate(lang, "ngram.default.sentence"))
+    now = sentence_probability(config, sentence)
+    after = sentence_probability(replace(config, smoothing=True), sentence)
+    answer = fmt_prob(after.probability)  # P with add-1 smoothing: drawn nowhere until it is turned on
+    assert answer not in all_text(at) and answer not in _chart_data(at)
+    change = quiz_change(now.probability, after.probability)
+    assert change == "lower"  # every factor is seen: the seen words pay for the unseen ones
+    at.radio(key="ngram_quiz_smooth").set_value(translate(lang, f"ngram.quiz.{change}")).run()
+    assert not at.exception and at.success and not at.warning
+    assert answer in all_text(at) and translate(lang, "ngram.notice.smooth") in all_text(at)
+    # With n = 4 an unseen 4-gram makes P = 0: smoothing can only lift it.
     at.slider(key="ngram_n").set_value(4).run()
+    at.radio(key="ngram_quiz_smooth").set_value(translate(lang, "ngram.quiz.higher")).run()
+    assert not at.exception and any(translate(lang, "ngram.quiz.higher") in s.value for s in at.success)
+
+
+def test_a_prepared_case_loads_its_inputs(lang):
+    at = open_page("ngram", lang)
+    at.button(key=f"try__ngram_corpus_{lang}__2").click().run()  # a prefix the corpus never has
     assert not at.exception
-    assert any(translate(lang, "ngram.quiz.yes") in s.value for s in at.success)  # n = 4: an unseen 4-gram
+    assert at.text_input(key=f"ngram_prefix_{lang}").value == "at breakfast"
+    assert translate(lang, "ngram.cont.unseen", prefix="at breakfast", vocab=20) in " ".join(
+        w.value for w in at.warning
+    )
 
 
 def test_prefix_longer_than_the_window_is_named_and_the_rest_works(lang):
     at = open_page("ngram", lang, query={"ngram_n": "2"})
     assert not at.exception
     assert translate(lang, "ngram.field.prefix") in _errors(at)
-    assert translate(lang, "ngram.sent.header") in all_text(at)
     assert len(at.success) >= 1  # the sentence check still runs
+    assert at.get("vega_lite_chart")  # the sentence's charts still draw
+    assert _errors(at).count(translate(lang, "ngram.field.prefix")) == 2  # the picture and the table only
 
 
 def test_a_short_prefix_is_called_a_lower_order_estimate(lang):
@@ -87,7 +115,7 @@ def test_n_larger_than_any_sentence_and_a_reserved_marker(lang):
     at = open_page("ngram", lang, query={f"ngram_corpus_{lang}": "a b\nb c", f"ngram_prefix_{lang}": "b"})
     assert not at.exception
     assert translate(lang, "ngram.field.n") in _errors(at)
-    assert translate(lang, "ngram.sparse.header") in all_text(at)  # sparsity needs no n: still drawn
+    assert translate(lang, "ngram.sparse.monotone") in all_text(at)  # sparsity needs no n: still drawn
     at = open_page("ngram", lang, query={f"ngram_corpus_{lang}": "a <sos> b"})
     assert not at.exception
     assert "sos" in _errors(at)
@@ -102,7 +130,7 @@ def test_user_text_is_escaped_not_rendered(lang):
 
 def test_switching_language_swaps_the_default_corpus():
     at = open_page("ngram", "ko")
-    at.radio(key="ngram_quiz").set_value(translate("ko", "ngram.quiz.no")).run()  # an answer in Korean
+    at.radio(key="ngram_quiz_smooth").set_value(translate("ko", "ngram.quiz.lower")).run()  # an answer in Korean
     at.segmented_control(key="lang_switch").set_value("en").run()
     assert not at.exception
     assert translate("en", "ngram.title") in all_text(at)
@@ -141,7 +169,7 @@ def test_counting_vs_the_tiny_embedding_model(lang):
     at.text_input(key="ngram_pair_en").input("made pizza").run()
     assert not at.exception
     assert translate(lang, "ngram.field.pair") in _errors(at)
-    assert translate(lang, "ngram.sent.header") in all_text(at)
+    assert translate(lang, "ngram.sparse.monotone") in all_text(at)
     # Another seed: another model, the same kind of picture.
     at.text_input(key="ngram_pair_en").input("made rice").run()
     at.number_input(key="ngram_emb_seed").set_value(2).run()

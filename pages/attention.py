@@ -68,7 +68,7 @@ def read_inputs() -> AttentionConfig | None:
         required=True,
     )
     # D and PAD share a row (the controls column is narrow; the first screen must hold all of it).
-    left, right = st.columns(2)
+    left, right = st.columns([1, 1.7])  # PAD's chosen positions need the room more than D's one digit
     D = linked(
         left.number_input,
         t("attention.dim_label"),

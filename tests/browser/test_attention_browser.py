@@ -76,3 +76,12 @@ def test_play_walks_the_steps_and_stops_at_the_last(app_server, new_page):
     expect(play).to_have_attribute("aria-pressed", "false", timeout=30_000)  # stopped at the last step
     expect(play).to_have_text("▶ Play")
     wait_for_text(page, "= [1.8, 1.4]")
+
+
+def test_clicking_a_source_writes_out_its_share(app_server, new_page):
+    page = new_page()
+    open_page(page, app_server, "attention", "en")
+    charts_drawn(page)
+    # The arrow's head of s2 (its accessible label is the learner's text: the source and its vector).
+    page.locator(f'{CHART} svg [aria-label="s2 [0, 4]"]').first.click(force=True)
+    wait_for_text(page, "s2 at step t1: weight 0.3 × [0, 4] = [0, 1.2]")

@@ -97,7 +97,8 @@ def timeline_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.LayerChar
     )
     base = alt.Chart(frame).encode(
         x=alt.X("step:N", title=labels["step"], sort=order, axis=alt.Axis(labelAngle=0, labelLimit=90)),
-        y=alt.Y("unit:N", title=labels["unit"], sort=None),
+        # No y title: the rows read h1, h2, … and the title above names them; a rotated Korean title reads badly.
+        y=alt.Y("unit:N", title=None, sort=None),
     )
     cells = base.mark_rect(stroke="black").encode(
         color=alt.Color("value:Q", title="h", scale=alt.Scale(scheme="redblue", domain=[-1, 1], reverse=True)),

@@ -246,7 +246,8 @@ controls, picture = explainer("gru")
 with controls:
     inputs = read_cell_inputs("gru", parse_config)
     page_buttons("gru", FORCEABLE, CASES)
-guarded(lambda: show_quiz(inputs.need()))
+if inputs.config is not None:  # a bad input is named where the picture would be, not here too
+    show_quiz(inputs.config)
 overridden: dict[str, GruConfig | None] = {"config": None}  # set by the override tab, read by the picture and code
 
 

@@ -230,7 +230,8 @@ controls, picture = explainer("lstm")
 with controls:
     inputs = read_cell_inputs("lstm", parse_config)
     page_buttons("lstm", FORCEABLE, CASES)
-guarded(lambda: show_quiz(inputs.need()))
+if inputs.config is not None:  # a bad input is named where the picture would be, not here too
+    show_quiz(inputs.config)
 overridden: dict[str, LstmConfig | None] = {"config": None}  # set by the override tab, read by the picture and code
 
 

@@ -106,11 +106,16 @@ def read_cell_inputs(ns: str, parse_config: Callable[..., Any]) -> CellInputs:
                 col_names=[f"x{i + 1}" for i in range(width)],
             )
         else:
+            key, default = f"{ns}_sentence", default_sentence(lang())
+            kept = st.session_state.get(key)
+            if kept in DEFAULT_SENTENCES.values() and kept != default and key not in st.query_params:
+                # The other language's untouched example (no link names it): the learner switched language.
+                st.session_state[key] = default
             sentence = linked(
                 st.text_input,
                 t(f"{ns}.sentence_label"),
-                key=f"{ns}_sentence",
-                default=default_sentence(lang()),  # each language's own default leaves no parameter in the link
+                key=key,
+                default=default,  # each language's own default leaves no parameter in the link
                 help=t(f"{ns}.sentence_help"),
                 max_chars=caps.MAX_TEXT_CHARS,
             )

@@ -143,3 +143,15 @@ def test_the_question_hides_its_answer_and_a_case_loads_its_inputs(lang):
     assert not at.exception
     assert at.multiselect(key="lstm_force_f").value == [3] and at.segmented_control(key="lstm_force_f_to").value == 0
     assert at.query_params["lstm_force_f"] == "3"
+
+
+def test_switching_language_swaps_the_untouched_example(lang):
+    """The English example follows a switch to Korean (no link names it); a typed sentence stays."""
+    at = open_page("lstm", lang)
+    at.segmented_control(key="lang_switch").set_value("ko").run()
+    assert not at.exception
+    assert at.text_input(key="lstm_sentence").value == DEFAULT_SENTENCES["ko"]
+    assert "lstm_sentence" not in at.query_params
+    at.text_input(key="lstm_sentence").set_value("the cat sat").run()
+    at.segmented_control(key="lang_switch").set_value("en").run()
+    assert at.text_input(key="lstm_sentence").value == "the cat sat"

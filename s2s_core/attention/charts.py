@@ -28,6 +28,7 @@ PICK_PARAM = "pick"  # click to explain: the picked source position
 HOVER_PARAM = "hover"
 HEIGHT = 380
 FONT = 12  # every text in the picture is at least 11 px
+_AXIS = {"grid": True, "labelFontSize": FONT, "titleFontSize": FONT}
 
 
 def _domain(values: list[float], pad: float = 0.12) -> list[float]:
@@ -57,8 +58,9 @@ def attention_picture(
     """
     x_scale, y_scale = _scales(picture)
     plane = picture.layout == "plane"
-    axis_x = alt.Axis(title=labels["axis_x"], grid=True, labelFontSize=FONT, titleFontSize=FONT) if plane else None
-    axis_y = alt.Axis(title=labels["axis_y"], grid=True, labelFontSize=FONT, titleFontSize=FONT) if plane else None
+    # The plane's axes are components of the vectors; the lines layout has no meaningful axes.
+    axis_x = alt.Axis(title=labels["axis_x"], description=labels["axis_x"], **_AXIS) if plane else None
+    axis_y = alt.Axis(title=labels["axis_y"], description=labels["axis_y"], **_AXIS) if plane else None
     x = alt.X("x:Q", scale=x_scale, axis=axis_x)
     y = alt.Y("y:Q", scale=y_scale, axis=axis_y)
     hover = alt.selection_point(
@@ -72,7 +74,14 @@ def attention_picture(
     before_links = (
         alt.Chart(records(picture.before_links))
         .mark_rule(strokeDash=[4, 3], color=PAD, opacity=0.45)
-        .encode(x=x, y=y, x2="x2:Q", y2="y2:Q", strokeWidth=alt.StrokeWidth("weight:Q", scale=weight, legend=None))
+        .encode(
+            x=x,
+            y=y,
+            x2="x2:Q",
+            y2="y2:Q",
+            strokeWidth=alt.StrokeWidth("weight:Q", scale=weight, legend=None),
+            description=alt.Description("aria:N"),
+        )
         .transform_filter(step_param)
     )
     before_context = (
@@ -85,6 +94,8 @@ def attention_picture(
         text=alt.value(labels["before"]), description=alt.Description("label:N")
     )
 
+    by_weight = alt.Opacity("weight:Q", scale=alt.Scale(domain=[0, 1], range=[0.25, 0.95]), legend=None)
+
     # 2) The lines of the weighted sum: thickness and opacity are the weight; the other steps' lines faint.
     links = (
         alt.Chart(records(picture.links))
@@ -95,12 +106,13 @@ def attention_picture(
             x2="x2:Q",
             y2="y2:Q",
             strokeWidth=alt.StrokeWidth("weight:Q", scale=alt.Scale(domain=[0, 1], range=[0.5, 12]), legend=None),
-            opacity=alt.condition(
-                step_param,
-                alt.Opacity("weight:Q", scale=alt.Scale(domain=[0, 1], range=[0.25, 0.95]), legend=None),
-                alt.value(0.06 if plane else 0.08),
+            # Hovering a source (or one of its lines) brings its lines to full strength; on the lines layout the
+            # chosen step's lines are strong and the others faint.
+            opacity=(
+                alt.when(hover).then(alt.value(1)).otherwise(by_weight)
+                if plane
+                else alt.condition(step_param, by_weight, alt.value(0.08))
             ),
-            color=alt.condition(hover, alt.value(DECODER), alt.value(CONTEXT)),
             description=alt.Description("aria:N"),
             tooltip=alt.Tooltip("aria:N", title=labels["weight"]),
         )
@@ -112,7 +124,9 @@ def attention_picture(
     origin = pd.DataFrame({"x": [0.0] * len(picture.sources)})
     source_frame = picture.sources.assign(x0=origin["x"].values, y0=origin["x"].values)
     base = alt.Chart(records(source_frame))
-    shafts = base.mark_rule(strokeWidth=2).encode(x="x0:Q", y="y0:Q", x2="x:Q", y2="y:Q", color=role)
+    shafts = base.mark_rule(strokeWidth=2).encode(
+        x="x0:Q", y="y0:Q", x2="x:Q", y2="y:Q", color=role, description=alt.Description("label:N")
+    )
     heads = base.mark_point(shape="triangle-up", filled=True, size=150, opacity=1).encode(
         x=x,
         y=y,

@@ -45,6 +45,7 @@ from s2s_core.ngram.embedding import (
     parse_seed,
     train,
 )
+from s2s_core.ngram.examples import default_example
 from s2s_core.ngram.frames import (
     CHART_TOP,
     continuation_frame,
@@ -221,7 +222,7 @@ def cases(code: str) -> list[TryCase]:
     """Prepared states: the other language's example, a longer window, an unseen prefix, plain frequencies."""
     other = "ko" if code == "en" else "en"
     example = {
-        f"ngram_{field}_{code}": translate(other, f"ngram.default.{field}")
+        f"ngram_{field}_{code}": getattr(default_example(other), field)
         for field in ("corpus", "prefix", "sentence", "pair")
     }
     return [
@@ -240,7 +241,7 @@ def read_inputs() -> NgramInputs:
         st.text_area,
         t("ngram.field.corpus"),
         key=f"ngram_corpus_{code}",
-        default=t("ngram.default.corpus"),
+        default=default_example(code).corpus,
         height=150,
         help=t("ngram.corpus_help") + " " + t("ngram.markers"),
     )
@@ -257,14 +258,14 @@ def read_inputs() -> NgramInputs:
         st.text_input,
         t("ngram.field.prefix"),
         key=f"ngram_prefix_{code}",
-        default=t("ngram.default.prefix"),
+        default=default_example(code).prefix,
         help=t("ngram.prefix_help"),
     )
     sentence_text = linked(
         st.text_input,
         t("ngram.field.sentence"),
         key=f"ngram_sentence_{code}",
-        default=t("ngram.default.sentence"),
+        default=default_example(code).sentence,
         help=t("ngram.sentence_help"),
     )
     with st.expander(t("ngram.smoothing_settings"), icon=":material/tune:"):
@@ -535,7 +536,7 @@ def show_embedding(inputs: NgramInputs) -> tuple[str, str, int] | None:
         c1.text_input,
         t("ngram.field.pair"),
         key=f"ngram_pair_{code}",
-        default=t("ngram.default.pair"),
+        default=default_example(code).pair,
         help=t("ngram.pair_help"),
         max_chars=caps.MAX_TEXT_CHARS,
     )

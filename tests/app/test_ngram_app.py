@@ -11,6 +11,7 @@ from s2s_core.fmt import prob as fmt_prob
 from s2s_core.ngram import continuations, parse_config, parse_sentence, sentence_probability
 from s2s_core.ngram.compute import parse_corpus, quiz_change
 from s2s_core.ngram.embedding import EmbeddingConfig, pair_view, train
+from s2s_core.ngram.examples import EXAMPLES
 from s2s_core.ngram.frames import product_text
 from s2s_ui.catalog import translate
 from tests.app.conftest import all_text, open_page
@@ -26,8 +27,8 @@ def test_defaults_show_the_live_product_and_checks(lang):
     text = all_text(at)
     assert translate(lang, "ngram.title") in text
     expected = sentence_probability(
-        parse_config(translate(lang, "ngram.default.corpus"), 3, False, 1.0),
-        parse_sentence(translate(lang, "ngram.default.sentence")),
+        parse_config(EXAMPLES[lang].corpus, 3, False, 1.0),
+        parse_sentence(EXAMPLES[lang].sentence),
     )
     assert product_text(expected, False) in text and fmt_prob(expected.probability) in text
     assert len(at.success) >= 2  # both hand-vs-torch checks pass
@@ -52,8 +53,8 @@ def _chart_data(at) -> str:
 
 def test_quiz_asks_about_smoothing_and_hides_its_answer_until_answered(lang):
     at = open_page("ngram", lang)
-    config = parse_config(translate(lang, "ngram.default.corpus"), 3, False, 1.0)
-    sentence = parse_sentence(translate(lang, "ngram.default.sentence"))
+    config = parse_config(EXAMPLES[lang].corpus, 3, False, 1.0)
+    sentence = parse_sentence(EXAMPLES[lang].sentence)
     now = sentence_probability(config, sentence)
     after = sentence_probability(replace(config, smoothing=True), sentence)
     answer = fmt_prob(after.probability)  # P with add-1 smoothing: drawn nowhere until it is turned on
@@ -89,8 +90,8 @@ def test_prefix_longer_than_the_window_is_named_and_the_rest_works(lang):
 
 
 def test_a_short_prefix_is_called_a_lower_order_estimate(lang):
-    corpus = translate(lang, "ngram.default.corpus")
-    word = translate(lang, "ngram.default.prefix").split()[-1]
+    corpus = EXAMPLES[lang].corpus
+    word = EXAMPLES[lang].prefix.split()[-1]
     at = open_page("ngram", lang, query={f"ngram_prefix_{lang}": word})
     assert not at.exception
     res = continuations(parse_config(corpus, 3, False, 1.0), (word,))
@@ -134,13 +135,13 @@ def test_switching_language_swaps_the_default_corpus():
     at.segmented_control(key="lang_switch").set_value("en").run()
     assert not at.exception
     assert translate("en", "ngram.title") in all_text(at)
-    assert at.text_area(key="ngram_corpus_en").value == translate("en", "ngram.default.corpus")
+    assert at.text_area(key="ngram_corpus_en").value == EXAMPLES["en"].corpus
 
 
 def test_counting_vs_the_tiny_embedding_model(lang):
     at = open_page("ngram", lang)
     assert not at.exception
-    corpus = parse_corpus(translate(lang, "ngram.default.corpus"))
+    corpus = parse_corpus(EXAMPLES[lang].corpus)
     model = train(EmbeddingConfig(corpus, 0))
     pair = pair_view(model, "made", "rice")  # the English default pair
     metrics = {m.label: m.value for m in at.metric}

@@ -24,11 +24,12 @@ def _home(lang: str) -> list[str]:
 
 def _ngram(lang: str) -> list[str]:
     from s2s_core.ngram import parse_config, parse_sentence, sentence_probability
+    from s2s_core.ngram.examples import EXAMPLES
     from s2s_core.ngram.frames import product_text
 
     result = sentence_probability(
-        parse_config(translate(lang, "ngram.default.corpus"), 3, False, 1.0),
-        parse_sentence(translate(lang, "ngram.default.sentence")),
+        parse_config(EXAMPLES[lang].corpus, 3, False, 1.0),
+        parse_sentence(EXAMPLES[lang].sentence),
     )
     if lang == "ko":  # the seed's own example: 오늘 점심에 → 김밥을 2, 라면을 1, 친구를 1
         return ["`2/8 × 1/2 × 1/1 × 1/3 × 1/1` = **0.0417**", "먹었다 1/3, 끓였다 1/3, 먹는다 1/3"]

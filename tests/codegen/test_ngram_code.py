@@ -16,7 +16,7 @@ from s2s_core.ngram.code import script
 from s2s_core.ngram.compute import parse_corpus
 from s2s_core.ngram.counting import vocabulary
 from s2s_core.ngram.embedding import EmbeddingConfig, pair_view, train
-from s2s_ui.catalog import translate
+from s2s_core.ngram.examples import EXAMPLES
 
 
 def run(source: str, tmp_path) -> dict[str, str]:
@@ -34,7 +34,7 @@ def run(source: str, tmp_path) -> dict[str, str]:
 
 
 def test_script_names_a_shorter_context(tmp_path):
-    config = parse_config(translate("en", "ngram.default.corpus"), 4, False, 1.0)
+    config = parse_config(EXAMPLES["en"].corpus, 4, False, 1.0)
     cont = continuations(config, ("lunch",))
     out = run(script(config, ("lunch",), None), tmp_path)
     assert cont.shorter and out["context"] == f"1 of 3 words, a {cont.order}-gram estimate"
@@ -43,9 +43,9 @@ def test_script_names_a_shorter_context(tmp_path):
 
 @pytest.mark.parametrize(("lang", "smoothing", "n"), [("ko", False, 3), ("en", True, 4)])
 def test_script_prints_the_page_values(lang, smoothing, n, tmp_path):
-    config = parse_config(translate(lang, "ngram.default.corpus"), n, smoothing, 0.5)
-    prefix = parse_prefix(translate(lang, "ngram.default.prefix"), n)
-    sentence = parse_sentence(translate(lang, "ngram.default.sentence"))
+    config = parse_config(EXAMPLES[lang].corpus, n, smoothing, 0.5)
+    prefix = parse_prefix(EXAMPLES[lang].prefix, n)
+    sentence = parse_sentence(EXAMPLES[lang].sentence)
     out = run(script(config, prefix, sentence), tmp_path)
 
     cont = continuations(config, prefix)
@@ -78,12 +78,10 @@ def test_script_with_invalid_parts_left_out_still_runs(tmp_path):
 
 @pytest.mark.parametrize(("lang", "seed"), [("ko", 0), ("en", 5)])
 def test_script_trains_the_same_embedding_model(lang, seed, tmp_path):
-    config = parse_config(translate(lang, "ngram.default.corpus"), 3, False, 1.0)
-    previous, word = translate(lang, "ngram.default.pair").split()
+    config = parse_config(EXAMPLES[lang].corpus, 3, False, 1.0)
+    previous, word = EXAMPLES[lang].pair.split()
     out = run(script(config, None, None, (previous, word, seed)), tmp_path)
-    pair = pair_view(
-        train(EmbeddingConfig(parse_corpus(translate(lang, "ngram.default.corpus")), seed)), previous, word
-    )
+    pair = pair_view(train(EmbeddingConfig(parse_corpus(EXAMPLES[lang].corpus), seed)), previous, word)
     assert out["counting P(next | previous)"] == prob(pair.p_count)
     assert out["embedding model P(next | previous)"] == prob(pair.p_model)
     assert out["blind guess 1/V"] == prob(pair.uniform)

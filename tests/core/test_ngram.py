@@ -46,6 +46,7 @@ from s2s_core.ngram.embedding import (
     parse_seed,
     train,
 )
+from s2s_core.ngram.examples import EXAMPLES
 from s2s_core.ngram.frames import (
     continuation_frame,
     continuation_long,
@@ -162,22 +163,20 @@ def test_unseen_history_is_undefined_not_a_crash():
 
 def test_torch_count_matrix_matches_hand_on_the_default_corpora():
     for lang in ("ko", "en"):
-        c = cfg(translate(lang, "ngram.default.corpus"), n=3)
-        sentence = parse_sentence(translate(lang, "ngram.default.sentence"))
+        c = cfg(EXAMPLES[lang].corpus, n=3)
+        sentence = parse_sentence(EXAMPLES[lang].sentence)
         for smoothing in (False, True):
-            res = sentence_probability(
-                parse_config(translate(lang, "ngram.default.corpus"), 3, smoothing, 1.0), sentence
-            )
+            res = sentence_probability(parse_config(EXAMPLES[lang].corpus, 3, smoothing, 1.0), sentence)
             assert res.max_abs_diff < 1e-12
-        prefix = parse_prefix(translate(lang, "ngram.default.prefix"), 3)
+        prefix = parse_prefix(EXAMPLES[lang].prefix, 3)
         assert continuations(c, prefix).max_abs_diff < 1e-12
 
 
 def test_default_korean_numbers_teach_the_syllabus():
-    text = translate("ko", "ngram.default.corpus")
+    text = EXAMPLES["ko"].corpus
     res = continuations(cfg(text, n=3), ("오늘", "점심에"))
     assert dict(zip(res.words, res.counts, strict=True)) == {"김밥을": 2, "라면을": 1, "친구를": 1}
-    sent = parse_sentence(translate("ko", "ngram.default.sentence"))
+    sent = parse_sentence(EXAMPLES["ko"].sentence)
     assert sentence_probability(cfg(text, n=3), sent).probability == pytest.approx(2 / 8 * 1 / 2 * 1 * 1 / 3 * 1)
     assert sentence_probability(cfg(text, n=4), sent).probability == 0.0
     assert sparsity(cfg(text).corpus, sent).unseen == (0, 0, 0, 1)
@@ -271,8 +270,8 @@ def test_frames_have_one_row_per_item():
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_charts_are_valid_vega_lite_with_translated_labels(lang):
     labels = {k.removeprefix("ngram.chart."): v for k, v in load_catalog(lang).items() if k.startswith("ngram.chart.")}
-    c = cfg(translate(lang, "ngram.default.corpus"), n=3, smoothing=True)
-    sent = parse_sentence(translate(lang, "ngram.default.sentence"))
+    c = cfg(EXAMPLES[lang].corpus, n=3, smoothing=True)
+    sent = parse_sentence(EXAMPLES[lang].sentence)
     charts = [
         continuation_chart(continuation_long(continuations(c, ()), True, labels), labels),
         factors_chart(factors_long(sentence_probability(c, sent), True, labels), labels),
@@ -472,17 +471,17 @@ def test_embedding_inputs_and_caps():
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_default_pair_shows_the_point_on_the_default_corpus(lang):
-    corpus = parse_corpus(translate(lang, "ngram.default.corpus"))
-    pair = pair_view(train(EmbeddingConfig(corpus, 0)), *parse_pair(translate(lang, "ngram.default.pair"), corpus))
+    corpus = parse_corpus(EXAMPLES[lang].corpus)
+    pair = pair_view(train(EmbeddingConfig(corpus, 0)), *parse_pair(EXAMPLES[lang].pair, corpus))
     assert pair.count == 0 and pair.verdict == "borrowed" and pair.nearest_p_count > 0
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_embedding_frames_and_charts(lang):
     labels = {k.removeprefix("ngram.chart."): v for k, v in load_catalog(lang).items() if k.startswith("ngram.chart.")}
-    corpus = parse_corpus(translate(lang, "ngram.default.corpus"))
+    corpus = parse_corpus(EXAMPLES[lang].corpus)
     model = train(EmbeddingConfig(corpus, 0))
-    pair = pair_view(model, *parse_pair(translate(lang, "ngram.default.pair"), corpus))
+    pair = pair_view(model, *parse_pair(EXAMPLES[lang].pair, corpus))
     points = embedding_points_frame(model, pair, labels)
     assert len(points) == len(model.previous)
     roles = dict(zip(points["token"], points["role"], strict=True))

@@ -8,6 +8,7 @@ import torch
 from s2s_ui.frame import routing
 from s2s_ui.i18n import init_language, language_switch, t
 from s2s_ui.registry import GROUPS, existing_pages
+from s2s_ui.style import apply_style
 from s2s_ui.training.warm import warm_up
 
 
@@ -22,6 +23,7 @@ _configure_torch()
 warm_up()  # once per server: the training pool starts, and every trainer's defaults train in the background
 init_language()
 st.set_page_config(page_title=t("ui.app_title"), page_icon="🔁", layout="wide")
+apply_style()  # the few CSS rules WCAG contrast needs on both themes (s2s_ui/style.py)
 language_switch()
 st.sidebar.caption(t("ui.sidebar_about"))
 

@@ -41,7 +41,7 @@ def heatmap(frame: pd.DataFrame, title: str, x_title: str, y_title: str) -> alt.
 
 ROLE_COLORS = {"encoder": "#2C7FB8", "decoder": "#D55E00"}  # GUIDE.md "One visual language": source / target
 STRIP = " "  # the x position of the role strip, left of the components (a blank tick label)
-MIN_LABEL_PX = 34  # narrowest cell that holds a two-decimal number such as −0.06 at 11 px
+MIN_LABEL_PX = 26  # narrowest cell that holds a two-decimal number such as −0.06 at 11 px (measured)
 
 
 def flow_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.LayerChart:

@@ -13,7 +13,7 @@ from torch import nn
 from s2s_core.bptt import BpttConfig, backprop_through_time, clip, parse_config, parse_max_norm
 from s2s_core.bptt.cells import lstm_step
 from s2s_core.bptt.charts import clip_chart, grad_chart, parts_chart
-from s2s_core.bptt.compute import CELLS, MAX_T, H, make_inputs, make_weights, run_loop
+from s2s_core.bptt.compute import CELLS, MAX_T, H, make_inputs, make_weights, quiz_edit, run_loop
 from s2s_core.bptt.frames import (
     LAW,
     clip_frame,
@@ -299,3 +299,8 @@ def test_any_input_gives_finite_gradients_or_an_input_error(T, rho, cell, linear
         assert len(c.norms) == config.T
         assert all(math.isfinite(v) and v >= 0 for v in c.norms)
         assert clip(c, max_norm).total_after <= max_norm * (1 + 1e-5)
+
+
+def test_the_question_asks_about_a_rho_the_page_is_not_showing():
+    assert quiz_edit(BpttConfig(rho=0.9)).rho == 2.0 and quiz_edit(BpttConfig(rho=1.5)).rho == 0.5
+    assert quiz_edit(BpttConfig(rho=0.9, cell="gru", T=40)) == BpttConfig(rho=2.0, cell="gru", T=40)

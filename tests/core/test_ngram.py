@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -30,7 +31,7 @@ from s2s_core.ngram.charts import (
     sparsity_chart,
     window_chart,
 )
-from s2s_core.ngram.compute import parse_corpus
+from s2s_core.ngram.compute import parse_corpus, quiz_change, quiz_edit
 from s2s_core.ngram.counting import count_ngrams, history_counts, ngrams, vocabulary
 from s2s_core.ngram.embedding import (
     BETAS,
@@ -498,3 +499,12 @@ def test_embedding_frames_and_charts(lang):
     for chart in (embedding_chart(points, labels), embedding_bars_chart(bars, pair.uniform, labels)):
         spec = chart.to_dict()  # validates against the Vega-Lite schema
         assert spec["layer"] and spec["description"] in labels.values()
+
+
+def test_the_question_asks_about_an_edit_and_grades_its_direction():
+    config = parse_config(EXAMPLES["en"].corpus, 3, False, 1.0)
+    assert quiz_edit(config) == replace(config, smoothing=True)  # smoothing off: turn it on, same k
+    on = replace(config, smoothing=True, k=2.0)
+    assert quiz_edit(on).k == 0.2  # k x10 would pass the cap of 10: a tenth instead
+    assert quiz_edit(replace(on, k=0.5)).k == 5.0
+    assert quiz_change(0.0, 1e-9) == "higher" and quiz_change(0.5, 0.25) == "lower" and quiz_change(0.3, 0.3) == "same"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from s2s_ui.catalog import translate
 from tests.browser.harness import charts_drawn, edit_grid_cell, main_text, open_page, wait_for_text
 
 pytestmark = pytest.mark.browser
@@ -61,20 +62,22 @@ def test_the_step_slider_redraws_in_the_browser_then_goes_into_the_link(app_serv
 
 
 def test_play_walks_the_steps_and_stops_at_the_last(app_server, new_page):
+    """In Korean: Play's label is the learner's, Enter presses it, it moves the slider and stops at the end."""
     from playwright.sync_api import expect  # imported here: a machine without Playwright skips, not errors
 
     page = new_page()
-    open_page(page, app_server, "attention", "en")
+    open_page(page, app_server, "attention", "ko")
     charts_drawn(page)
     play = page.locator("button.s2s-play")
-    assert play.inner_text().endswith("Play") and play.get_attribute("aria-pressed") == "false"
+    expect(play).to_have_text("▶ " + translate("ko", "steps.play"))
+    assert play.get_attribute("aria-pressed") == "false"
     play.focus()
     page.keyboard.press("Enter")  # keyboard accessible: a real button
     page.wait_for_function(f"() => document.querySelector('{SLIDER}').value === '2'")
     page.wait_for_function("() => location.search.includes('att_step=2')")
-    assert "t2 context [1.8, 1.4]" in drawn_texts(page)
+    assert "t2 문맥 [1.8, 1.4]" in drawn_texts(page)
     expect(play).to_have_attribute("aria-pressed", "false", timeout=30_000)  # stopped at the last step
-    expect(play).to_have_text("▶ Play")
+    expect(play).to_have_text("▶ " + translate("ko", "steps.play"))
     wait_for_text(page, "= [1.8, 1.4]")
 
 
@@ -82,6 +85,8 @@ def test_clicking_a_source_writes_out_its_share(app_server, new_page):
     page = new_page()
     open_page(page, app_server, "attention", "en")
     charts_drawn(page)
-    # The arrow's head of s2 (its accessible label is the learner's text: the source and its vector).
-    page.locator(f'{CHART} svg [aria-label="s2 [0, 4]"]').first.click(force=True)
+    # A click where s2's arrow head is drawn (its accessible label is the learner's text: source and vector);
+    # the topmost mark there is the source's invisible click target.
+    box = page.locator(f'{CHART} svg path[aria-label="s2 [0, 4]"]').first.bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     wait_for_text(page, "s2 at step t1: weight 0.3 × [0, 4] = [0, 1.2]")

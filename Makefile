@@ -60,6 +60,7 @@ screenshots: .stamp-dev
 
 bench: .stamp-dev
 	$(BIN)/python scripts/bench.py
+	$(BIN)/python scripts/audit_a11y.py  # axe-core on every page, both themes and languages: README's a11y table
 
 clean:
 	rm -rf $(VENV) .stamp-run .stamp-dev screenshots

@@ -136,11 +136,15 @@ def open_page(page, base_url: str, url_path: str, lang: str, extra: str = "") ->
 
 
 def charts_drawn(page, at_least: int = 1, timeout: float = 60_000) -> int:
-    """Wait until at least `at_least` Vega-Lite charts are on the page and every one of them compiled and drew
-    (a spec Vega-Lite rejects leaves an empty, zero-height box); returns how many there are."""
+    """Wait until at least `at_least` visible Vega-Lite charts are on the page and every visible one compiled and
+    drew (a spec Vega-Lite rejects leaves an empty, zero-height box); returns how many charts there are.
+
+    Charts in a tab that is not open (or a closed expander) are not visible and have no size: they are skipped.
+    """
     page.wait_for_function(
         """n => {
-            const charts = [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')];
+            const charts = [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
+                .filter(c => c.checkVisibility());
             return charts.length >= n && charts.every(c => c.querySelector('svg, canvas')
                 && c.getBoundingClientRect().height > 40);
         }""",

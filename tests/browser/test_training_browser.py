@@ -13,6 +13,13 @@ pytestmark = pytest.mark.browser
 OUT = Path(__file__).resolve().parent.parent.parent / "screenshots"
 # Small but not trivial: enough steps that the progress bar is on screen for a moment.
 SMALL = "training_steps=80&training_hidden=16&training_embed=16&training_batch=32&training_max_len=6"
+TRAINED = {"en": "On the held-out sources, which is higher", "ko": "평가용 입력에서 어느 쪽 토큰 정답률이"}  # the quiz
+
+
+def _tab(page, name: str) -> None:
+    """Open one of the tabs under the picture (the others' content is hidden, so not in main_text)."""
+    page.get_by_role("tab", name=name, exact=True).click()
+    wait_idle(page)
 
 
 def _open(page, base_url: str, lang: str, extra: str) -> None:
@@ -50,12 +57,13 @@ def test_train_see_progress_and_map_then_edit_the_source(app_server, new_page):
     page = new_page()
     _open(page, app_server, "en", f"{SMALL}&training_seed=9001")
     assert "No model has been trained" in main_text(page)
-    _train(page, "Train", "Attention map for a source you type")
-    text = main_text(page)
-    assert "Attention map for a source you type" in text
-    assert "Sequences, free-running" in text
+    _train(page, "Train", TRAINED["en"])
+    assert "Sequences, free-running" not in main_text(page)  # the accuracies are the quiz's answer
+    page.get_by_role("button", name="Show me the answer").click()
+    wait_for_text(page, "Sequences, free-running")  # now the metrics (first tab, open)
     assert page.locator('[data-testid="stVegaLiteChart"]').count() >= 3  # loss, accuracy, map (+ what-if map)
     # Edit the source: the output and the expected answer are redrawn for the new digits.
+    _tab(page, "Attention map")
     box = page.get_by_role("textbox", name="Source digits")
     box.fill("4321")
     box.press("Enter")
@@ -67,10 +75,12 @@ def test_train_see_progress_and_map_then_edit_the_source(app_server, new_page):
 def test_bad_source_from_a_link_is_named_in_korean(app_server, new_page):
     page = new_page(locale="ko-KR")
     _open(page, app_server, "ko", f"{SMALL}&training_seed=9002&training_source=12a3")
-    _train(page, "학습 시작", "직접 입력한 문장의 어텐션 맵")
+    _train(page, "학습 시작", TRAINED["ko"])
+    _tab(page, "어텐션 지도")
     alert = page.locator('[data-testid="stAlert"]').filter(has_text="모델은 숫자 0–9만 압니다")
     assert alert.count() == 1
     assert "a" in alert.first.inner_text() and "입력" in alert.first.inner_text()
+    _tab(page, "병목")
     assert "병목을 직접 재 보기" in main_text(page)  # the rest of the page still works
 
 
@@ -106,7 +116,8 @@ def test_the_default_settings_are_trained_when_the_server_starts(app_server, new
     pressing anything: the server trained them in its worker pool when it started."""
     page = new_page()
     _open(page, app_server, "en", "")
-    wait_for_text(page, "Attention map for a source you type", timeout=180_000)  # the page polls the warm job
+    wait_for_text(page, TRAINED["en"], timeout=180_000)  # the page polls the warm job
+    _tab(page, "Bottleneck")
     wait_for_text(page, "At the longest sources", timeout=180_000)  # the twin without attention, too
     wait_idle(page)
     assert page.get_by_role("button", name="Train", exact=True).count() == 0
@@ -127,7 +138,8 @@ def test_screenshots_of_the_trained_page(app_server, new_page):
     page = new_page()
     _open(page, app_server, "en", settings)
     if page.get_by_role("button", name="Train").count():
-        _train(page, "Train", "Attention map for a source you type")
+        _train(page, "Train", TRAINED["en"])
+    _tab(page, "Bottleneck")
     twin = page.get_by_role("button", name="Train the comparison model (without attention)")
     if twin.count():
         _train(page, "Train the comparison model (without attention)", "At the longest sources")

@@ -24,10 +24,12 @@ def _picture_drawn(page) -> None:
 
 
 def _rnn_norm_drawn(page, k: int) -> float:
-    """The RNN curve's gradient norm k steps back, as the chart drew it (its mark's aria-label)."""
-    prefix = f"steps back k (0 = the last step): {k}; "
-    label = next(lab for lab in chart_labels(page, 0) if lab.startswith(prefix) and "series: RNN;" in lab)
-    return float(label[len(prefix) :].split(";")[0].split(": ")[1].replace("−", "-"))
+    """The RNN curve's gradient norm k steps back, as the chart drew it (its mark's aria-label: "field: value; …")."""
+    for label in chart_labels(page, 0):
+        fields = dict(part.split(": ", 1) for part in label.split("; ") if ": " in part)
+        if fields.get("series") == "RNN" and fields.get(translate("en", "bptt.chart.k")) == str(k):
+            return float(fields[translate("en", "bptt.chart.norm")].replace("−", "-"))
+    raise AssertionError(f"no RNN point at k = {k}")
 
 
 def test_raising_rho_redraws_the_readout_and_the_curves(app_server, new_page):

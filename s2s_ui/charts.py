@@ -265,6 +265,9 @@ def _finish_unit(unit: dict, siblings: list[dict], layer: dict | None) -> None:
     entries = tooltip if isinstance(tooltip, list) else [tooltip] if isinstance(tooltip, dict) else []
     entries = [e for e in entries if isinstance(e, dict) and isinstance(e.get("field"), str)]
     if entries and not _aggregated(encoding):
+        # the position channels first, as Vega-Lite's own labels read: "k: 20; norm: 2.0e-3; series: RNN"
+        positions = [(encoding.get(c) or {}).get("field") for c in AXES if isinstance(encoding.get(c), dict)]
+        entries = sorted(entries, key=lambda e: positions.index(e["field"]) if e["field"] in positions else 2)
         _label_from(unit, [(_entry_title(e), _value_expr(e)) for e in entries])
     elif kind == "text" and not (on_shape and any(_speaks(s) for s in siblings if s is not unit)):
         text = encoding.get("text")

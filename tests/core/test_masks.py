@@ -261,3 +261,15 @@ def test_summary_numbers_for_the_page():
     assert math.isclose(r.ln_v, math.log(len(r.tgt_itos)))
     assert r.leak_by_row[2] == 0 and r.leak_by_row[1] > r.leak_by_row[0] > 0  # 3 PAD of 4 leak more than 1 of 4
     assert r.gap_by_row[2] == 0 and r.gap_by_row[1] > 0
+
+
+def test_each_language_opens_on_its_own_sentences_of_the_same_shape():
+    from s2s_core.masks import default_config, default_pairs
+
+    assert default_config("ko") == MasksConfig()  # the syllabus's Korean batch is the config's default
+    en = default_config("en")
+    assert en.sources[0] == ("i", "read", "a", "book") and all(w.isascii() for s in en.sources for w in s)
+    assert len(default_pairs("en")) == len(default_pairs("ko")) == MAX_PAIRS
+    r = compute_masks(en)
+    assert r.n_pad > 0 and r.leak_by_row[1] > 0  # a short row with PAD: the mechanics show as in Korean
+    assert parse_config(default_pairs("en")[:3], 0, 4, 4) == en

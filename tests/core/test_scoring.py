@@ -496,3 +496,20 @@ def test_with_attention_the_decoder_step_is_still_recurrent(query_from, context_
 def test_a_zero_previous_state_carries_nothing_and_says_so():
     flow = compare(ScoringConfig(dec_state=(0.0, 0.0))).flow
     assert flow.prev_is_zero and flow.carried == 0.0
+
+
+def test_doubling_s_sharpens_dot_products_but_not_the_additive_score():
+    """The page's question: s -> 2s doubles every dot-product score (a sharper softmax); additive adds W_s·s to
+    every position's term inside tanh, so its largest weight barely moves at the defaults."""
+    from dataclasses import replace
+
+    from s2s_core.scoring.quiz import doubled_query
+
+    additive = doubled_query(ScoringConfig())
+    assert additive.doubled == (0.6, 0.4) and additive.verdict == "same"
+    for name in ("dot", "general", "scaled_dot"):
+        q = doubled_query(replace(ScoringConfig(), focus=name))
+        assert q.name == name and q.verdict == "rise" and q.peak_doubled > q.peak
+    # dot cannot score H_d != H_e: the question falls back to additive
+    q = doubled_query(replace(ScoringConfig(), focus="dot", dec_state=(0.3, 0.2, 0.1)))
+    assert q is not None and q.name == "additive"

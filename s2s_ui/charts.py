@@ -265,9 +265,11 @@ def _finish_unit(unit: dict, siblings: list[dict], layer: dict | None) -> None:
     entries = tooltip if isinstance(tooltip, list) else [tooltip] if isinstance(tooltip, dict) else []
     entries = [e for e in entries if isinstance(e, dict) and isinstance(e.get("field"), str)]
     if entries and not _aggregated(encoding):
-        # the position channels first, as Vega-Lite's own labels read: "k: 20; norm: 2.0e-3; series: RNN"
-        positions = [(encoding.get(c) or {}).get("field") for c in AXES if isinstance(encoding.get(c), dict)]
-        entries = sorted(entries, key=lambda e: positions.index(e["field"]) if e["field"] in positions else 2)
+        # what places the mark first (x, its offset, y, its offset), then the rest in the tooltip's order:
+        # "k: 20; norm: 2.0e+0; series: RNN", "word: rice; model: counts; p: 0.5"
+        placed = [encoding.get(c) for c in ("x", "xOffset", "y", "yOffset")]
+        positions = [d.get("field") for d in placed if isinstance(d, dict)]
+        entries = sorted(entries, key=lambda e: positions.index(e["field"]) if e["field"] in positions else 4)
         _label_from(unit, [(_entry_title(e), _value_expr(e)) for e in entries])
     elif kind == "text" and not (on_shape and any(_speaks(s) for s in siblings if s is not unit)):
         text = encoding.get("text")

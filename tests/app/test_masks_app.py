@@ -21,6 +21,7 @@ def test_defaults_show_both_losses_checks_and_why_empty_is_filtered(lang):
     assert translate(lang, "masks.title") in text
     assert [m.value for m in at.metric] == [fmt(DEFAULT.loss_ignore), fmt(DEFAULT.loss_all)]
     assert "i read a book" in [w.value for w in at.text_input]  # English sentences in English
+    assert not [k for k in at.query_params if k.startswith(("masks_src", "masks_tgt"))]  # its own default: no parameter
     assert len(at.success) == 3  # loss, attention and final-state checks against PyTorch all pass
     assert "Length of all samples has to be greater than 0" in text  # PyTorch's own refusal, live
     assert not at.error

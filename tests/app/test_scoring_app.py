@@ -194,6 +194,7 @@ def test_english_page_reads_an_english_sentence_and_a_try_this_case_loads_the_ko
     at = open_page("scoring", lang)
     at.segmented_control(key="scoring_from").set_value("encoder").run()
     assert at.text_input(key="scoring_sentence").value == "i read a book"
+    assert "scoring_sentence" not in at.query_params  # the language's own default leaves no parameter
     at.button(key="try__scoring_from__0").click().run()  # the syllabus's Korean sentence
     assert not at.exception and not at.error
     assert at.segmented_control(key="scoring_from").value == "encoder"

@@ -10,17 +10,9 @@ import pytest
 from s2s_core.bptt import BpttConfig, backprop_through_time
 from s2s_core.fmt import sci
 from s2s_ui.catalog import translate
-from tests.browser.harness import chart_labels, open_page, settle, wait_for_text
+from tests.browser.harness import chart_labels, charts_drawn, open_page, settle, wait_for_text
 
 pytestmark = pytest.mark.browser
-
-
-def _picture_drawn(page) -> None:
-    """The picture (the first chart) has drawn; the clipping charts wait in a folded tab, zero-sized until opened."""
-    page.wait_for_function(
-        """() => { const c = document.querySelector('[data-testid="stVegaLiteChart"]');
-            return c && c.querySelector('svg, canvas') && c.getBoundingClientRect().height > 40; }"""
-    )
 
 
 def _rnn_norm_drawn(page, k: int) -> float:
@@ -35,7 +27,7 @@ def _rnn_norm_drawn(page, k: int) -> float:
 def test_raising_rho_redraws_the_readout_and_the_curves(app_server, new_page):
     page = new_page()
     open_page(page, app_server, "bptt", "en")
-    _picture_drawn(page)
+    charts_drawn(page, 1)  # the picture; the other charts wait in folded tabs
     at_09 = backprop_through_time(BpttConfig(rho=0.9)).by_cell("rnn").ratio(20, full=False)
     wait_for_text(page, f"RNN: 20 steps back the gradient is {sci(at_09)}")
     before = _rnn_norm_drawn(page, 20)
@@ -45,6 +37,6 @@ def test_raising_rho_redraws_the_readout_and_the_curves(app_server, new_page):
         settle(page)
     at_10 = backprop_through_time(BpttConfig(rho=1.0)).by_cell("rnn").ratio(20, full=False)
     wait_for_text(page, f"RNN: 20 steps back the gradient is {sci(at_10)}")
-    _picture_drawn(page)
+    charts_drawn(page, 1)  # the picture; the other charts wait in folded tabs
     assert at_10 > at_09 and _rnn_norm_drawn(page, 20) > before  # less vanishing, in the text and in the curve
     assert "bptt_rho=1" in page.url

@@ -33,6 +33,7 @@ def test_defaults_show_the_live_product_and_checks(lang):
     assert product_text(expected, False) in text and fmt_prob(expected.probability) in text
     assert len(at.success) >= 2  # both hand-vs-torch checks pass
     assert not at.error
+    assert not [k for k in at.query_params if k.startswith("ngram_")]  # the language's own example: no parameter
 
 
 def test_smoothing_turns_the_zero_factor_positive(lang):

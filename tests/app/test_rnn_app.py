@@ -32,6 +32,7 @@ def test_defaults_stepping_play_and_quiz(lang):
     assert num(result.h[0, 0]) in _latex(at)  # h_1 filled into the formula
     assert _check_passes(at, lang)  # hand loop == nn.RNN
     assert str(result.n_params) in text
+    assert not [k for k in at.query_params if k.startswith("rnn_")]  # the language's own default: no parameter
     # 1) The slider to the last step: its formula shows h_S.
     S = len(result.tokens)
     at.slider(key="rnn_step").set_value(S).run()

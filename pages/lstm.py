@@ -7,16 +7,16 @@ from dataclasses import replace
 import streamlit as st
 
 from s2s_core.fmt import num, vec
-from s2s_core.gated.charts import gate_heatmaps, override_lines, states_picture, step_charts
+from s2s_core.gated.charts import gate_heatmaps, override_lines, step_charts
 from s2s_core.gated.forcing import forces_from
-from s2s_core.gated.frames import first_difference, keeps_moving, largest_states, picture_frame, weight_rows
+from s2s_core.gated.frames import first_difference, keeps_moving, largest_states, weight_rows
 from s2s_core.gated.inputs import parse_sizes
+from s2s_core.gated.picture import STEP_PARAM, cell_chart
 from s2s_core.lstm import LstmConfig, LstmResult, lstm_gates, parse_config
 from s2s_core.lstm.code import script
 from s2s_core.lstm.compute import FORCEABLE, FREEZE, FREEZE_FROM, GATES, lstm_weights
 from s2s_core.lstm.diagram import lstm_cell_dot
 from s2s_core.lstm.frames import (
-    STATES,
     equations,
     gates_frame,
     override_frame,
@@ -24,11 +24,13 @@ from s2s_core.lstm.frames import (
     step_bars,
     step_table,
 )
+from s2s_core.lstm.picture import picture_data
 from s2s_ui.catalog import translate
 from s2s_ui.charts import cached_spec, draw
-from s2s_ui.explainer import TryCase, details, explainer
+from s2s_ui.explainer import TryCase, before_after, details, explainer
 from s2s_ui.gated import CellInputs, example_cases, page_buttons, pick_step, read_cell_inputs, read_override
 from s2s_ui.i18n import lang, t
+from s2s_ui.steps import StepEvent, step_param, step_view
 from s2s_ui.widgets import check_badge, code_expander, guarded, notice_list, predict_then_reveal
 
 FORCE_DEFAULT = {"i": 0, "f": 1, "o": 0}  # the values that make "freeze the cell" one click away
@@ -62,12 +64,7 @@ def chart_spec(kind: str, config: LstmConfig, step: int, language: str) -> list:
 
     labels = {k: tr(f"chart.{k}") for k in CHART_KEYS}
     gate_titles = {g: tr(f"gate_title.{g}") for g in GATES}
-    if kind == "picture":  # the forced run once any gate is overridden: the experiment shows where the eye is
-        shown = result.forced if config.forces else run
-        title = tr("picture_forced" if config.forces else "picture_title")
-        frame = picture_frame(shown, STATES, result.labels)
-        charts = [states_picture(frame, title, tr("picture_description"), {**labels, "component": tr("chart.row")})]
-    elif kind == "step":
+    if kind == "step":
         charts = step_charts(*step_bars(run, step), labels)
     elif kind == "gates":
         charts = gate_heatmaps(gates_frame(run, result.labels), ("f", "i", "g", "o"), gate_titles, labels)
@@ -88,9 +85,44 @@ def figure(kind: str, config: LstmConfig, step: int = 0, where=None) -> None:
         draw(place, spec)
 
 
+PICTURE_WORDS = ("title", "title_forced", "description", "value", "component", "vector", "step", "path")
+PICTURE_WORDS += ("natural", "forced", "before", "state", "word")
+
+
+@cached_spec(max_entries=256)
+def picture_spec(config: LstmConfig, before: LstmConfig | None, language: str, first: int) -> dict:
+    """The cell diagram at step `first` (the slider moves it in the browser), the previous input faint in the strip."""
+    words = {k: translate(language, f"lstm.picture.{k}") for k in PICTURE_WORDS}
+    if config.forces:
+        words["title"] = words["title_forced"]
+    paths = {"natural": words["natural"], "forced": words["forced"]}
+    old = compute(before) if before is not None else None
+    pic = picture_data(compute(config), config, paths, old)
+    param = step_param(STEP_PARAM, config.seq.S, first, translate(language, "steps.label"))
+    return cell_chart(pic, words, param)
+
+
+def follow_step(config: LstmConfig, event: StepEvent) -> None:
+    """Under the picture, for the slider's step: what the gates kept, wrote and exposed, in plain words."""
+    result = compute(config)
+    run = result.forced if result.forced is not None else result.run
+    step = event.step - 1
+    read = reading(run, step)
+    none = t("lstm.none")
+    st.caption(t("lstm.picture.reading", step=result.labels[step], **{k: read[k] or none for k in read}))
+
+
 def show_picture(config: LstmConfig) -> None:
-    """The main picture: c and h at every step (of the forced run when a gate is overridden)."""
-    figure("picture", config)
+    """The main picture: the cell at one step (of the forced run when a gate is overridden), c and h under it."""
+    before = before_after("lstm_picture", config)
+    step_view(
+        "lstm_step",
+        lambda first: picture_spec(config, before, lang(), first),
+        config.seq.S,
+        param=STEP_PARAM,
+        default=min(2, config.seq.S),
+        follow=lambda event: follow_step(config, event),
+    )
     st.caption(t("lstm.untrained"))
 
 
@@ -153,13 +185,13 @@ def freeze_from_step_2(S: int) -> None:
     )
 
 
-def show_override(config: LstmConfig) -> LstmConfig | None:
-    """The override experiment; returns the config with the overrides (for the picture and the code)."""
+def show_override(config: LstmConfig, forced_config: LstmConfig | None) -> None:
+    """The override experiment's results (its controls sit beside the picture): both runs' c and h."""
     st.caption(t("lstm.override_intro"))
     result = compute(config)
-    forced_config = read_override("lstm", config, result.labels, FORCEABLE, FORCE_DEFAULT, freeze_from_step_2)
     if forced_config is None:
-        return None
+        st.info(t("lstm.override_none"), icon=":material/touch_app:")
+        return
     forced = compute(forced_config).forced
     natural = result.run
     figure("override", forced_config)
@@ -176,7 +208,6 @@ def show_override(config: LstmConfig) -> LstmConfig | None:
     st.caption(t("lstm.override_same") if first is None else t("lstm.override_first", step=first + 1))
     with st.expander(t("lstm.forced_gates")):
         figure("forced_gates", forced_config)
-    return forced_config
 
 
 def show_weights(inputs: CellInputs) -> None:
@@ -229,29 +260,23 @@ def show_notice() -> None:
 controls, picture = explainer("lstm")
 with controls:
     inputs = read_cell_inputs("lstm", parse_config)
+    forced_config = None  # the config with the overrides: the picture, the override tab and the code show it
+    if inputs.config is not None:
+        labels = compute(inputs.config).labels
+        forced_config = read_override("lstm", inputs.config, labels, FORCEABLE, FORCE_DEFAULT, freeze_from_step_2)
     page_buttons("lstm", FORCEABLE, CASES)
+with picture:
+    guarded(lambda: show_picture(forced_config or inputs.need()))
 if inputs.config is not None:  # a bad input is named where the picture would be, not here too
     show_quiz(inputs.config)
-overridden: dict[str, LstmConfig | None] = {"config": None}  # set by the override tab, read by the picture and code
-
-
-def override_tab() -> None:
-    overridden["config"] = show_override(inputs.need())
-
-
 details(
     [
-        ("lstm.tab_override", override_tab),
+        ("lstm.tab_override", lambda: show_override(inputs.need(), forced_config)),
         ("ui.tab_steps", lambda: show_step(inputs.need())),
         ("lstm.tab_gates", lambda: show_gates(inputs.need())),
         ("ui.tab_tables", lambda: show_weights(inputs)),
         ("ui.tab_check", lambda: show_check(inputs.need())),
-        (
-            "ui.tab_code",
-            lambda: code_expander(script(overridden["config"] or inputs.need()), file_name="lstm_gates.py"),
-        ),
+        ("ui.tab_code", lambda: code_expander(script(forced_config or inputs.need()), file_name="lstm_gates.py")),
         ("ui.tab_notice", show_notice),
     ]
 )
-with picture:  # drawn last: the override tab above decides which run the picture shows
-    guarded(lambda: show_picture(overridden["config"] or inputs.need()))

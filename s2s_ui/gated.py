@@ -60,7 +60,7 @@ def input_keys(ns: str) -> list[str]:
 def page_keys(ns: str, forceable: Sequence[str]) -> list[str]:
     """Every linked key of a gated page (its reset list for a 'try this' case): inputs, step, overrides."""
     forces = [f"{ns}_force_{g}{end}" for g in forceable for end in ("", "_to")]
-    return [*input_keys(ns), f"{ns}_step", *forces]
+    return [*input_keys(ns), f"{ns}_step", f"{ns}_inspect", *forces]
 
 
 def read_cell_inputs(ns: str, parse_config: Callable[..., Any]) -> CellInputs:
@@ -132,7 +132,7 @@ def pick_step(ns: str, labels: Sequence[str]) -> int:
         st.segmented_control,
         t(f"{ns}.step_pick"),
         steps,
-        key=f"{ns}_step",
+        key=f"{ns}_inspect",  # its own key: "<ns>_step" is the picture's step slider (s2s_ui/steps.py)
         default=min(2, len(steps)),
         labels={s: md_escape(labels[s - 1]) for s in steps},
         parse=int,
@@ -148,33 +148,41 @@ def read_forces(
     force_default: dict[str, int],
     freeze: Callable[[int], None],
 ) -> dict[str, tuple[list[int], int]]:
-    """Per forceable gate: the steps to override and the value (0 or 1), plus the one-click 'freeze' button."""
+    """Per forceable gate, one row in the narrow controls column: the steps to override and the value (0 or 1);
+    then the one-click 'freeze' button."""
     steps = list(range(1, len(labels) + 1))
     raw: dict[str, tuple[list[int], int]] = {}
-    for col, gate in zip(st.columns(len(forceable)), forceable, strict=True):
+    for gate in forceable:
         key = f"{ns}_force_{gate}"
-        with col:
-            picked = linked(
-                st.multiselect,
-                t(f"{ns}.force_steps", gate=gate),
-                steps,
-                key=key,
-                default=[],
-                labels={s: labels[s - 1] for s in steps},
-                parse=int,
-                placeholder=t(f"{ns}.force_placeholder"),
-            )
-            value = linked(
-                st.segmented_control,
-                t(f"{ns}.force_value"),
-                [0, 1],
-                key=f"{key}_to",
-                default=force_default[gate],
-                parse=int,
-                required=True,
-            )
+        picks, to = st.columns([2.2, 1], vertical_alignment="bottom")
+        picked = linked(
+            picks.multiselect,
+            t(f"{ns}.force_steps", gate=gate),
+            steps,
+            key=key,
+            default=[],
+            labels={s: labels[s - 1] for s in steps},
+            parse=int,
+            placeholder=t(f"{ns}.force_placeholder"),
+        )
+        value = linked(
+            to.segmented_control,
+            t(f"{ns}.force_value"),
+            [0, 1],
+            key=f"{key}_to",
+            default=force_default[gate],
+            parse=int,
+            required=True,
+        )
         raw[gate] = (picked, value)
-    st.button(t(f"{ns}.freeze"), key=f"{ns}_freeze", on_click=freeze, args=(len(steps),), disabled=len(steps) < 2)
+    st.button(
+        t(f"{ns}.freeze"),
+        key=f"{ns}_freeze",
+        on_click=freeze,
+        args=(len(steps),),
+        disabled=len(steps) < 2,
+        width="stretch",
+    )
     return raw
 
 
@@ -186,20 +194,18 @@ def read_override(
     force_default: dict[str, int],
     freeze: Callable[[int], None],
 ) -> Any | None:
-    """The override experiment's front half: the gate widgets -> the core's Forces -> the config with them.
+    """The gate override beside the picture (folded in the controls column): widgets -> Forces -> the config.
 
-    None (after a message) when nothing is forced yet or a value is bad: the caller then shows the natural run.
+    None when nothing is forced or a value is bad (named here): the picture then shows the natural run.
     """
-    raw = read_forces(ns, labels, forceable, force_default, freeze)
-    try:
-        forces = parse_forces(ns, raw, forceable, config.seq.S)
-    except InputError as err:
-        show_error(err)
-        return None
-    if not forces:
-        st.info(t(f"{ns}.override_none"), icon=":material/touch_app:")
-        return None
-    return replace(config, forces=forces)
+    with st.expander(t(f"{ns}.force_heading"), icon=":material/tune:"):
+        raw = read_forces(ns, labels, forceable, force_default, freeze)
+        try:
+            forces = parse_forces(ns, raw, forceable, config.seq.S)
+        except InputError as err:
+            show_error(err)
+            return None
+    return replace(config, forces=forces) if forces else None
 
 
 def example_cases(ns: str) -> list[TryCase]:

@@ -189,13 +189,13 @@ def override_lines(frame: pd.DataFrame, titles: dict[str, str], labels: dict[str
                 x=alt.X("step:N", title=labels["step"], sort=None, axis=alt.Axis(labelAngle=_angle(part))),
                 y=alt.Y("value:Q", title=labels["value"]),
                 color=alt.Color("component:N", title=labels["component"], sort=None, legend=alt.Legend(orient="top")),
-                # Natural run first in the frame, so it gets the dashes and the forced run the solid line.
+                # Natural run first in the frame: computed solid, forced dashed (as in the cell picture).
                 strokeDash=alt.StrokeDash(
                     "run:N",
                     title=labels["run"],
                     sort=None,
                     legend=alt.Legend(orient="top"),
-                    scale=alt.Scale(range=[[5, 4], [1, 0]]),
+                    scale=alt.Scale(range=[[1, 0], [6, 4]]),
                 ),
                 detail=alt.Detail("run:N"),
                 tooltip=[

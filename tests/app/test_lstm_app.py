@@ -32,6 +32,18 @@ def chart_data(at) -> str:
     return "\n".join(parts)
 
 
+def picture_rows(at, block: str, step: int) -> list[float]:
+    """The values of one column of the cell picture (the first chart) at one step, read from the spec's data."""
+    import pyarrow as pa
+
+    chart = at.get("vega_lite_chart")[0]
+    rows = [r for d in chart.proto.datasets for r in pa.ipc.open_stream(d.data.data).read_all().to_pylist()]
+    picked = sorted(
+        (r["k"], r["value"]) for r in rows if r.get("block") == block and r.get("step") == step and "k" in r
+    )
+    return [v for _, v in picked]
+
+
 def still_drawn(at, lang: str) -> None:
     """What does not need the sequence is still on the page: the size fields, the weights table, the notes,
     the prepared cases."""
@@ -53,10 +65,13 @@ def test_defaults_step_freeze_and_empty_sentence(lang):
     assert vec_text(result.torch_c_n) in text and vec_text(result.torch_h_n) in text
     assert "c_t = f⊙c_(t-1) + i⊙g = " in text and vec_text(result.run.c[1]) in text
     assert at.success and not at.error and not at.warning
-    assert translate(lang, "lstm.picture_title") in chart_data(at)
+    assert translate(lang, "lstm.picture.title") in chart_data(at)
+    # The picture is the cell at the slider's step (2 by default): its c_t column is that step's c_t.
+    cells = picture_rows(at, "c_t", 2)
+    assert [round(v, 9) for v in cells] == [round(float(v), 9) for v in result.run.c[1]]
 
     # 2) Another step redraws the equations.
-    at.segmented_control(key="lstm_step").set_value(4).run()
+    at.segmented_control(key="lstm_inspect").set_value(4).run()
     assert not at.exception
     assert "h_t = o⊙tanh(c_t) = " in all_text(at) and vec_text(result.run.h[3]) in all_text(at)
 
@@ -71,12 +86,13 @@ def test_defaults_step_freeze_and_empty_sentence(lang):
     assert f"c = {vec_text(forced.c[-1])}" in text and vec_text(forced.c[0]) == vec_text(forced.c[-1])
     assert translate(lang, "lstm.override_first", step=2) in text
     assert "FORCE = {'i': ([1, 2, 3], 0.0), 'f': ([1, 2, 3], 1.0)}" in text  # the code tab follows
-    assert translate(lang, "lstm.picture_forced") in chart_data(at)
+    assert translate(lang, "lstm.picture.title_forced") in chart_data(at)
+    assert [round(v, 9) for v in picture_rows(at, "c_t", 3)] == [round(float(v), 9) for v in forced.c[2]]
 
     # 4) A shorter sentence: stale step and override selections fall back, nothing breaks.
     at.text_input(key="lstm_sentence").set_value("I read").run()
     assert not at.exception and not at.error
-    assert at.segmented_control(key="lstm_step").value in (1, 2)
+    assert at.segmented_control(key="lstm_inspect").value in (1, 2)
     assert at.multiselect(key="lstm_force_f").value == [2]
 
     # 5) An empty sentence names the field where the picture was; what needs no sentence is still drawn.
@@ -108,7 +124,7 @@ def test_a_shared_link_restores_source_step_and_overrides(lang):
         query={
             "lstm_x": "1,0;0,1;2,-1",
             "lstm_source": "table",
-            "lstm_step": "3",
+            "lstm_inspect": "3",
             "lstm_force_f": "2,3,9,x",
             "lstm_force_f_to": "0",
             "lstm_E": "2",
@@ -116,7 +132,7 @@ def test_a_shared_link_restores_source_step_and_overrides(lang):
         },
     )
     assert not at.exception and not at.error
-    assert at.segmented_control(key="lstm_step").value == 3
+    assert at.segmented_control(key="lstm_inspect").value == 3
     assert at.multiselect(key="lstm_force_f").value == [2, 3]  # 9 and x are not steps of this sequence
     config = parse_config("table", None, [["1", "0"], ["0", "1"], ["2", "-1"]], 2, 3, 0)
     result = lstm_gates(config)

@@ -33,7 +33,7 @@ def test_freezing_the_cell_holds_c_and_redraws_the_picture(app_server, new_page)
     page = new_page(locale="ko-KR")
     open_page(page, app_server, "lstm", "ko")
     page.wait_for_function(VISIBLE_CHARTS, arg=1)
-    assert picture_title(page) == translate("ko", "lstm.picture_title")
+    assert picture_title(page) == translate("ko", "lstm.picture.title")
     page.get_by_role("button", name=translate("ko", "lstm.freeze")).click()
     config = parse_config(
         "sentence", DEFAULT_SENTENCES["ko"], None, 3, 4, 0, {"f": ([2, 3, 4], 1), "i": ([2, 3, 4], 0)}
@@ -48,4 +48,4 @@ def test_freezing_the_cell_holds_c_and_redraws_the_picture(app_server, new_page)
     page.wait_for_function("() => location.search.includes('lstm_force_f=')")  # the override is in the link
     # the picture (now the forced run) + the override tab's c and h lines
     page.wait_for_function(VISIBLE_CHARTS, arg=3)
-    assert picture_title(page) == translate("ko", "lstm.picture_forced")
+    assert picture_title(page) == translate("ko", "lstm.picture.title_forced")

@@ -308,3 +308,53 @@ def test_weight_rows_and_first_difference():
     assert list(table.columns) == ["block", "x1", "x2", "x3"]
     assert first_difference(result.run, result.forced) == 2  # o at step 3 changes h there, c only later
     assert first_difference(result.run, result.run) is None
+
+
+PICTURE_WORDS = {
+    k: k for k in ("title", "description", "value", "component", "vector", "step", "path", "before", "state", "word")
+}
+PICTURE_WORDS |= {"natural": "computed", "forced": "forced"}
+
+
+def test_the_cell_picture_draws_the_runs_own_numbers_and_marks_a_forced_gate():
+    import altair as alt
+
+    from s2s_core.gated.picture import STEP_PARAM, cell_chart
+    from s2s_core.lstm.picture import picture_data
+
+    # 1) Natural run: every column is the run's own vector; the products are f⊙c_(t-1) and i⊙g, c_t their sum.
+    config = parse_config("sentence", "I read a book", None, 3, 4, 0)
+    result = lstm_gates(config)
+    pic = picture_data(result, config, {"natural": "computed", "forced": "forced"})
+    run = result.run
+
+    def column(frame, label, step):
+        rows = frame[(frame["block"] == label) & (frame["step"] == step)].sort_values("k")
+        return torch.tensor(rows["value"].tolist(), dtype=torch.float64)
+
+    for t in range(4):
+        f, i, o = (run.gates[n].value[t] for n in ("f", "i", "o"))
+        assert torch.allclose(column(pic.cells, "c_t", t + 1), run.c[t])
+        assert torch.allclose(column(pic.cells, "f⊙c_(t-1)", t + 1), f * run.c_prev[t])
+        assert torch.allclose(column(pic.cells, "i⊙g", t + 1) + column(pic.cells, "f⊙c_(t-1)", t + 1), run.c[t])
+        assert torch.allclose(column(pic.cells, "h_t", t + 1), o * torch.tanh(run.c[t]))
+        assert torch.allclose(column(pic.cells, "i", t + 1), i)
+    assert not pic.cells["forced"].any() and set(pic.wires["path"]) == {"computed"}
+    strip = pic.strip[(pic.strip["row"] == "c2")].sort_values("step")
+    assert torch.allclose(torch.tensor(strip["value"].tolist(), dtype=torch.float64), run.c[:, 1])
+    # 2) Forced run (f = 0 at step 3): the picture shows that run, f's column and wire dashed at step 3 only.
+    forced_config = parse_config("sentence", "I read a book", None, 3, 4, 0, {"f": ([3], 0)})
+    forced = lstm_gates(forced_config)
+    pic = picture_data(forced, forced_config, {"natural": "computed", "forced": "forced"}, before=result)
+    assert torch.allclose(column(pic.cells, "c_t", 3), forced.forced.c[2])
+    assert torch.allclose(column(pic.cells, "c_t", 3), column(pic.cells, "i⊙g", 3))  # nothing of c_2 is kept
+    f_cols = pic.columns[pic.columns["block"] == "f"].set_index("step")["path"]
+    assert f_cols[3] == "forced" and f_cols[2] == "computed"
+    assert set(pic.wires[pic.wires["step"] == 3]["path"]) == {"computed", "forced"}
+    assert not pic.cells[pic.cells["block"] == "i"]["forced"].any()
+    # 3) The previous input (the computed run) sits in the strip's `before`; the spec is valid Vega-Lite.
+    c_before = pic.strip[(pic.strip["row"] == "c1")].sort_values("step")["before"].tolist()
+    assert c_before == pytest.approx(run.c[:, 0].tolist())
+    param = alt.selection_point(name=STEP_PARAM, fields=["step"], value=[{"step": 2}])
+    spec = cell_chart(pic, PICTURE_WORDS, param).to_dict(validate=True)
+    assert spec["title"]["text"] == "title" and spec["description"] == "description"

@@ -85,12 +85,18 @@ def run(only: list[str] | None, langs: list[str]) -> dict[str, Counter]:
                         context = browser.new_context(viewport=DESKTOP, color_scheme=theme)
                         page = context.new_page()
                         page.set_default_timeout(180_000)
-                        open_page(page, base, spec.url, lang)
-                        found = audit(page)
+                        try:
+                            open_page(page, base, spec.url, lang)
+                            found = audit(page)
+                        except Exception as err:  # a page that does not open is counted, not a reason to stop
+                            counts[spec.ns]["not audited"] += 1
+                            print(f"  {spec.ns} {theme} {lang}: not audited: {str(err)[:200]}", flush=True)
+                            found = []
+                        finally:
+                            context.close()
                         counts[spec.ns].update(v["impact"] for v in found for _ in v["nodes"])
                         for line in blocking(found):
                             print(f"  {spec.ns} {theme} {lang}: {line}", flush=True)
-                        context.close()
                 print(f"  {spec.ns}: {dict(counts[spec.ns]) or 'no violations'}", flush=True)
             browser.close()
     finally:
@@ -99,10 +105,11 @@ def run(only: list[str] | None, langs: list[str]) -> dict[str, Counter]:
 
 
 def table(counts: dict[str, Counter], langs: list[str]) -> str:
-    impacts = ("critical", "serious", "moderate", "minor")
+    impacts = ("critical", "serious", "moderate", "minor", "not audited")
     lines = [
         f"Measured {dt.date.today().isoformat()} by `make bench` (scripts/audit_a11y.py): axe-core WCAG 2.1 A/AA, "
-        f"{' and '.join(THEMES)} theme × {', '.join(langs)}; elements in violation, summed per page.",
+        f"{' and '.join(THEMES)} theme × {', '.join(langs)}; elements in violation, summed per page "
+        "(not audited: runs where the page did not open, e.g. a traceback).",
         "",
         "| page | " + " | ".join(impacts) + " |",
         "|---|" + "---|" * len(impacts),

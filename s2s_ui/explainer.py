@@ -78,27 +78,36 @@ class TryCase:
 
 
 def try_this(cases: Sequence[TryCase], keys: Sequence[str], *, where: Any = None) -> None:
-    """Two to four 'try this' buttons; one loads its case as if the learner had opened its link.
+    """Two to four 'try this' buttons in a popover; one loads its case as if the learner had opened its link.
 
     keys: every linked key of the page (its reset list): they are forgotten first, so an input the case
     does not name goes back to its default, then the case's parameters are written into the link and
-    the page reruns; `linked()` and `matrix_input` seed from the link as on a first visit.
+    the page reruns; `linked()` and `matrix_input` seed from the link as on a first visit. The popover
+    closes itself, so the learner sees the picture the case set up.
     """
-    box = (where or st).popover(t("ui.try_this"), icon=":material/science:", width="stretch")
+    name = keys[0] if keys else ""
+    pop_key = f"try_pop__{name}"
+    # on_change="rerun" makes the popover's open state a session value the click's callback can close.
+    box = (where or st).popover(
+        t("ui.try_this"), icon=":material/science:", width="stretch", key=pop_key, on_change="rerun"
+    )
     with box:
         st.caption(t("ui.try_this_intro"))
         for n, case in enumerate(cases):
-            if st.button(t(case.label), key=f"try__{keys[0] if keys else ''}__{n}", width="stretch"):
-                load_case(case, keys)
+            st.button(
+                t(case.label), key=f"try__{name}__{n}", width="stretch", on_click=load_case, args=(case, keys, pop_key)
+            )
             st.caption(t(case.note))
 
 
-def load_case(case: TryCase, keys: Sequence[str]) -> None:
-    """Forget the page's inputs, put the case's parameters into the link, rerun (seeding from the link)."""
+def load_case(case: TryCase, keys: Sequence[str], pop_key: str | None = None) -> None:
+    """A button's callback (it runs before the rerun the click starts): forget the page's inputs, put the
+    case's parameters into the link, close the popover. The rerun then seeds every input from the link."""
     for k in keys:
         for name in (k, f"{k}__base", f"{k}__last"):
             st.session_state.pop(name, None)
         to_link(k, None)
     for k, raw in case.params.items():
         to_link(k, raw)
-    st.rerun()
+    if pop_key is not None:
+        st.session_state[pop_key] = False

@@ -17,8 +17,17 @@ import torch.nn.functional as F
 from s2s_core import caps
 from s2s_core.errors import InputError
 from s2s_core.training.config import ATTENTIONS, SCHEDULES, TASKS, TrainConfig
-from s2s_core.training.loop import HELDOUT_PER_LEN, EvalPoint, Progress, TrainRun, cut_at_eos, encode_batch, train_loop
-from s2s_core.training.model import Memory
+from s2s_core.training.loop import (
+    HELDOUT_PER_LEN,
+    EvalPoint,
+    Progress,
+    TrainRun,
+    cut_at_eos,
+    encode_batch,
+    new_model,
+    train_loop,
+)
+from s2s_core.training.model import Memory, Seq2Seq
 from s2s_core.training.tasks import (
     DIGITS,
     EOS_ID,
@@ -32,6 +41,7 @@ from s2s_core.training.tasks import (
     target_tokens,
     target_vocab,
 )
+from s2s_core.training.trace import MapPoint, Recorder, Trace, default_source_text
 from s2s_core.validate import check_choice, check_float, check_int, check_text, parse_number
 
 # Hard caps (a URL can carry any value): they bound one run to well under a minute on 2 cores. The sizes are
@@ -142,6 +152,7 @@ class TrainResult:
     run: TrainRun
     final: EvalPoint
     loss_check: LossCheck
+    trace: Trace | None = None  # when each step ended and the checkpoint maps: what a replay draws
 
 
 def twin_config(config: TrainConfig) -> TrainConfig:
@@ -168,9 +179,29 @@ def loss_check(run: TrainRun, config: TrainConfig) -> LossCheck:
 def train(
     config: TrainConfig, on_progress: Callable[[Progress], None] | None = None, stop: Callable[[], bool] | None = None
 ) -> TrainResult:
-    """One capped, seeded training run (the config was validated by parse_config); stop() -> True cancels it."""
-    run = train_loop(config, on_progress, stop=stop)
-    return TrainResult(config=config, run=run, final=run.evals[-1], loss_check=loss_check(run, config))
+    """One capped, seeded training run (the config was validated by parse_config); stop() -> True cancels it.
+    The run's trace is recorded with it, so a later visitor can watch it train again without training."""
+    source = parse_source(config.task, default_source_text(config.task))
+    recorder = Recorder(on_progress, lambda model, step: map_point(config, model, source, step))
+    run = train_loop(config, recorder.progress, stop=stop, on_eval=recorder.checkpoint)
+    return TrainResult(
+        config=config, run=run, final=run.evals[-1], loss_check=loss_check(run, config), trace=recorder.trace()
+    )
+
+
+def map_point(config: TrainConfig, model: Seq2Seq, source: SourceInput, step: int) -> MapPoint:
+    """The source decoded by the model as it is now: a checkpoint of the trace (plain numbers, no tensors)."""
+    out = decode_model(config, model, source)
+    weights = None if out.weights is None else tuple(tuple(float(w) for w in row) for row in out.weights.tolist())
+    return MapPoint(step, out.src_tokens, out.output, weights, out.exact)
+
+
+def untrained_map(config: TrainConfig, source: SourceInput | None = None) -> MapPoint:
+    """The model before its first step (the same seeded initial weights train() starts from) on a source
+    (the task's default): near-uniform weights and a wrong output, the picture training will change."""
+    model = new_model(config, torch.Generator().manual_seed(config.seed))  # train_loop's own first draw
+    model.eval()
+    return map_point(config, model, source or parse_source(config.task, default_source_text(config.task)), 0)
 
 
 @dataclass(frozen=True)
@@ -224,7 +255,13 @@ def decode(
     result: TrainResult, source: SourceInput, override: tuple[int, tuple[float, ...]] | None = None
 ) -> DecodeResult:
     """Greedy decoding of one source (override=(step k 0-based, weights) replaces step k's attention)."""
-    config, model = result.config, result.run.model
+    return decode_model(result.config, result.run.model, source, override)
+
+
+def decode_model(
+    config: TrainConfig, model: Seq2Seq, source: SourceInput, override: tuple[int, tuple[float, ...]] | None = None
+) -> DecodeResult:
+    """decode() for any model of config's shape: the trained one, or one at a checkpoint of its training."""
     itos = target_vocab(config.task)
     tgt_stoi = {tok: i for i, tok in enumerate(itos)}
     src, lengths, src_tokens = _source_tensors(source)

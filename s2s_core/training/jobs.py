@@ -40,6 +40,7 @@ import torch
 from s2s_core.training.compute import MAX_SECONDS, LossCheck, TrainResult, train, twin_config
 from s2s_core.training.config import TrainConfig
 from s2s_core.training.loop import EvalPoint, Progress, TrainingCancelled, TrainRun, new_model
+from s2s_core.training.trace import Trace
 
 QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
 ENDED = frozenset({DONE, FAILED, CANCELLED})
@@ -115,6 +116,7 @@ def pack(result: TrainResult) -> bytes:
         "n_heldout": run.n_heldout,
         "n_params": run.n_params,
         "loss_check": astuple(result.loss_check),
+        "trace": result.trace.to_plain() if result.trace is not None else None,  # the replay travels with the model
     }
     buffer = io.BytesIO()
     torch.save(payload, buffer)
@@ -140,7 +142,13 @@ def unpack(data: bytes) -> TrainResult:
         n_heldout=payload["n_heldout"],
         n_params=payload["n_params"],
     )
-    return TrainResult(config=config, run=run, final=evals[-1], loss_check=LossCheck(*payload["loss_check"]))
+    return TrainResult(
+        config=config,
+        run=run,
+        final=evals[-1],
+        loss_check=LossCheck(*payload["loss_check"]),
+        trace=Trace.from_plain(payload.get("trace")),
+    )
 
 
 LAB = Trainer("training", train, pack, unpack)  # the Training lab (and its comparison model)

@@ -146,9 +146,11 @@ def train_loop(
     on_progress: Callable[[Progress], None] | None = None,
     clock: Callable[[], float] = time.perf_counter,
     stop: Callable[[], bool] | None = None,
+    on_eval: Callable[[Seq2Seq, int], None] | None = None,
 ) -> TrainRun:
     """Train one model from config.seed; stops at config.steps or config.max_seconds, whichever comes first.
-    stop() is asked before every step; when it says True the run raises TrainingCancelled."""
+    stop() is asked before every step; when it says True the run raises TrainingCancelled. on_eval(model, step)
+    sees the model (eval mode) before step 1 and at every held-out evaluation: a caller can record checkpoints."""
     # 1) Data: a fixed held-out set, and a training stream that never draws a held-out source. Every random
     #    number of the run comes from its own seeded generators (Python's for the batches, torch's for the
     #    weights and the teacher-forcing coins), never from a process-wide one: runs at once cannot mix.
@@ -163,6 +165,9 @@ def train_loop(
     optimizer = torch.optim.Adam(params, lr=config.lr)
     schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda i: 1 - i / config.steps)
     every = max(1, config.steps // N_EVALS)
+    if on_eval is not None:
+        model.eval()
+        on_eval(model, 0)  # the untrained model: the picture training will change
     losses: list[tuple[int, float, float]] = []
     evals: list[EvalPoint] = []
     start = clock()
@@ -191,6 +196,8 @@ def train_loop(
             model.eval()
             point, exact = evaluate(model, heldout_batch, step, clock() - start)
             evals.append(point)
+            if on_eval is not None:
+                on_eval(model, step)
         if on_progress is not None:
             on_progress(Progress(step, config.steps, loss.item(), ratio, clock() - start, point))
         if out_of_time and step < config.steps:

@@ -31,7 +31,7 @@ from s2s_core.training import (
     what_if,
 )
 from s2s_core.training.charts import accuracy_chart, attention_heatmap, bottleneck_chart, loss_chart
-from s2s_core.training.compute import hand_attention
+from s2s_core.training.compute import hand_attention, untrained_map
 from s2s_core.training.frames import (
     METRICS,
     attention_frame,
@@ -56,6 +56,7 @@ from s2s_core.training.tasks import (
     target_tokens,
     target_vocab,
 )
+from s2s_core.training.trace import default_source_text, duration, replay_frame
 
 KINDS = ("bahdanau", "luong_general", "luong_dot", "none")
 TINY = TrainConfig(embed=8, hidden=16, steps=12, batch=16, max_len=6, lr=0.01)
@@ -805,3 +806,51 @@ def test_a_result_survives_the_trip_through_bytes(tiny):
     source = parse_source("reverse", "52813 <pad>")
     a, b = decode(result, source), decode(back, source)
     assert a.output == b.output and torch.equal(a.weights, b.weights)
+
+
+# --- the trace a run records, and its replay (issue 16: watch it train) --------------------------------------
+
+
+def test_the_trace_recorded_equals_the_runs_history():
+    progress = []
+    result = train(TINY, on_progress=progress.append)
+    run, trace = result.run, result.trace
+    # 1) One time per step, the progress's own clock; a map before training and at every evaluation.
+    assert trace.times == tuple(p.seconds for p in progress)
+    assert len(trace.times) == len(run.losses) == run.steps_done
+    assert [m.step for m in trace.maps] == [0, *(e.step for e in run.evals)]
+    # 2) The step-0 map is the untrained model the page shows before any training: same seeded weights.
+    assert trace.maps[0] == untrained_map(TINY)
+    untrained = trace.maps[0]
+    assert untrained.source == tuple(default_source_text(TINY.task))
+    assert all(abs(sum(row) - 1) < 1e-5 for row in untrained.weights)
+    # 3) The last map is the trained model's own decode of that source.
+    last = decode(result, parse_source(TINY.task, default_source_text(TINY.task)))
+    assert trace.maps[-1].output == last.output
+    assert torch.allclose(torch.tensor(trace.maps[-1].weights), last.weights)
+    # 4) The trace travels with the model from a worker process.
+    assert jobs.unpack(jobs.pack(result)).trace == trace
+
+
+def test_replay_gives_the_frames_the_live_run_showed():
+    progress = []
+    result = train(replace(TINY, attention="bahdanau"), on_progress=progress.append)
+    run, trace = result.run, result.trace
+    losses, evals = [], []
+    for p in progress:  # what a live watcher had seen at p.seconds
+        losses.append((p.step, p.loss, p.tf_ratio))
+        if p.evaluation is not None:
+            evals.append(p.evaluation)
+        frame = replay_frame(run, trace, TINY.steps, p.seconds)
+        assert frame.step == p.step
+        assert frame.losses == tuple(losses) and frame.evals == tuple(evals)
+        assert frame.map.step == max(m.step for m in trace.maps if m.step <= p.step)
+    assert replay_frame(run, trace, TINY.steps, -1.0).step == 0
+    assert replay_frame(run, trace, TINY.steps, -1.0).map.step == 0
+    assert replay_frame(run, trace, TINY.steps, duration(trace)).ended
+    assert not replay_frame(run, trace, TINY.steps, progress[0].seconds).ended
+
+
+def test_untrained_map_without_attention_has_no_weights():
+    point = untrained_map(replace(TINY, attention="none"))
+    assert point.weights is None and point.output

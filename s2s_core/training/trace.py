@@ -1,0 +1,113 @@
+"""A training run's trace (when each step ended, the attention map of the default source at each checkpoint) and
+its replay: training is deterministic, so a later visitor can watch the recorded run at its real pace, no new job.
+
+Shapes: T output steps, S source positions.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from s2s_core.training.loop import EvalPoint, Progress, TrainRun
+from s2s_core.training.tasks import NUM_TASKS
+
+# The source every checkpoint map decodes (and the page's default source): eight digits for the digit tasks
+# (inside the trained lengths 3..10), a four-digit number for the number tasks.
+DEFAULT_SOURCES = {"digits": "52813907", "number": "3017"}
+
+
+def source_family(task: str) -> str:
+    return "number" if task in NUM_TASKS else "digits"
+
+
+def default_source_text(task: str) -> str:
+    return DEFAULT_SOURCES[source_family(task)]
+
+
+@dataclass(frozen=True)
+class MapPoint:
+    """The default source decoded by the model as it was after `step` optimiser steps (0 = untrained)."""
+
+    step: int
+    source: tuple[str, ...]  # the digits (the map's columns)
+    output: tuple[str, ...]  # free-running output, up to and including <eos> if it came (the map's rows)
+    weights: tuple[tuple[float, ...], ...] | None  # (T, S) attention weights; None without attention
+    exact: bool  # the output is the task's right answer
+
+
+@dataclass(frozen=True)
+class Trace:
+    """What a replay needs beyond the run's own history: when each step ended, and the checkpoint maps."""
+
+    times: tuple[float, ...]  # seconds since training started at the end of step k+1 (one per recorded loss)
+    maps: tuple[MapPoint, ...]  # step 0 (untrained), then one per held-out evaluation
+
+    def to_plain(self) -> dict:
+        """Numbers, text and tuples only: it travels from a worker process with torch.save(weights_only=True)."""
+        return {
+            "times": self.times,
+            "maps": tuple((m.step, m.source, m.output, m.weights, m.exact) for m in self.maps),
+        }
+
+    @classmethod
+    def from_plain(cls, plain: dict | None) -> Trace | None:
+        if plain is None:
+            return None
+        maps = tuple(
+            MapPoint(int(step), tuple(src), tuple(out), None if w is None else tuple(map(tuple, w)), bool(exact))
+            for step, src, out, w, exact in plain["maps"]
+        )
+        return cls(times=tuple(float(x) for x in plain["times"]), maps=maps)
+
+
+class Recorder:
+    """Wraps a run's progress callback and its checkpoint hook; trace() is the recorded trace afterwards.
+
+    snap(model, step) -> MapPoint is given by the caller (compute.py decodes the default source)."""
+
+    def __init__(self, on_progress: Callable[[Progress], None] | None, snap: Callable[[object, int], MapPoint]):
+        self._on_progress = on_progress
+        self._snap = snap
+        self._times: list[float] = []
+        self._maps: list[MapPoint] = []
+
+    def progress(self, p: Progress) -> None:
+        self._times.append(p.seconds)
+        if self._on_progress is not None:
+            self._on_progress(p)
+
+    def checkpoint(self, model: object, step: int) -> None:
+        self._maps.append(self._snap(model, step))
+
+    def trace(self) -> Trace:
+        return Trace(times=tuple(self._times), maps=tuple(self._maps))
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One moment of a replay, drawn like a live job's snapshot (and the map it had then)."""
+
+    step: int
+    total: int
+    seconds: float
+    losses: tuple[tuple[int, float, float], ...]
+    evals: tuple[EvalPoint, ...]
+    map: MapPoint | None  # the latest checkpoint map at this moment
+    ended: bool  # the replay has reached the run's last step
+
+
+def duration(trace: Trace) -> float:
+    """How long the replay lasts: the run's own training time."""
+    return trace.times[-1] if trace.times else 0.0
+
+
+def replay_frame(run: TrainRun, trace: Trace, total: int, elapsed: float) -> Frame:
+    """What the live run had shown `elapsed` seconds after it started: every step that had ended by then."""
+    done = bisect.bisect_right(trace.times, elapsed)  # steps ended by `elapsed`
+    step = run.losses[done - 1][0] if done else 0
+    evals = tuple(e for e in run.evals if e.step <= step)
+    maps = [m for m in trace.maps if m.step <= step]
+    seconds = min(elapsed, duration(trace))
+    return Frame(step, total, seconds, run.losses[:done], evals, maps[-1] if maps else None, done >= len(trace.times))

@@ -7,10 +7,11 @@ from dataclasses import replace
 import streamlit as st
 
 from s2s_core.fmt import num, vec
-from s2s_core.gated.charts import gate_heatmaps, override_lines, states_picture, step_charts
+from s2s_core.gated.charts import gate_heatmaps, override_lines, step_charts
 from s2s_core.gated.forcing import forces_from
-from s2s_core.gated.frames import first_difference, largest_states, picture_frame, weight_rows
+from s2s_core.gated.frames import first_difference, largest_states, weight_rows
 from s2s_core.gated.inputs import parse_sizes
+from s2s_core.gated.picture import STEP_PARAM, cell_chart
 from s2s_core.gru import GruConfig, GruResult, gru_gates, parse_config
 from s2s_core.gru.charts import params_chart
 from s2s_core.gru.code import script
@@ -28,11 +29,22 @@ from s2s_core.gru.frames import (
     step_bars,
     step_table,
 )
+from s2s_core.gru.picture import picture_data
 from s2s_ui.catalog import translate
 from s2s_ui.charts import cached_spec, draw
 from s2s_ui.explainer import TryCase, details, explainer
-from s2s_ui.gated import CellInputs, example_cases, page_buttons, pick_step, read_cell_inputs, read_override
+from s2s_ui.gated import (
+    CellInputs,
+    example_cases,
+    page_buttons,
+    pick_step,
+    picture_words,
+    read_cell_inputs,
+    read_override,
+    show_cell_picture,
+)
 from s2s_ui.i18n import lang, t
+from s2s_ui.steps import step_param
 from s2s_ui.widgets import check_badge, code_expander, guarded, notice_list, predict_then_reveal, revealed
 
 FORCE_DEFAULT = {"r": 0, "z": 1}  # z = 1 is "freeze h"; r = 0 is "ignore the old state in the candidate"
@@ -83,12 +95,7 @@ def chart_spec(kind: str, config: GruConfig, step: int, language: str) -> list:
     result = compute(config)
     run = result.run
     gate_titles = {g: tr(f"gate_title.{g}") for g in GATES}
-    if kind == "picture":  # the forced run once any gate is overridden: the experiment shows where the eye is
-        shown = result.forced if config.forces else run
-        title = tr("picture_forced" if config.forces else "picture_title")
-        frame = picture_frame(shown, ("h",), result.labels)
-        charts = [states_picture(frame, title, tr("picture_description"), {**labels, "component": tr("chart.row")})]
-    elif kind == "step":
+    if kind == "step":
         charts = step_charts(*step_bars(run, step), labels)
     elif kind == "gates":
         charts = gate_heatmaps(gates_frame(run, result.labels), ("z", "r", "n"), gate_titles, labels, tanh_gates=("n",))
@@ -112,10 +119,25 @@ def figure(kind: str, config: GruConfig, step: int = 0, where=None) -> None:
         draw(place, spec)
 
 
+@cached_spec(max_entries=256)
+def picture_spec(config: GruConfig, before: GruConfig | None, language: str, first: int) -> dict:
+    """The cell diagram at step `first` (the slider moves it in the browser), the previous input's h in the strip."""
+    words = picture_words("gru", language, bool(config.forces))
+    pic = picture_data(compute(config), config, words, compute(before) if before is not None else None)
+    return cell_chart(pic, words, step_param(STEP_PARAM, config.seq.S, first, translate(language, "steps.label")))
+
+
 def show_picture(config: GruConfig) -> None:
-    """The main picture: h at every step (of the forced run when a gate is overridden)."""
-    figure("picture", config)
-    st.caption(t("gru.untrained"))
+    """The main picture: the cell at one step (of the forced run when a gate is overridden), h under it; then
+    the parameter counts of both cells at these sizes, side by side."""
+    result = compute(config)
+    run = result.forced if result.forced is not None else result.run
+    show_cell_picture("gru", config, picture_spec, lambda step: reading(run, step), result.labels)
+    totals = compare(config.seq.E, config.H).totals
+    gru_col, lstm_col = st.columns(2)
+    gru_col.metric(t("gru.picture.params_gru"), totals["gru"], border=True)
+    lstm_col.metric(t("gru.picture.params_lstm"), totals["lstm"], border=True)
+    st.caption(t("gru.picture.params_why", E=config.seq.E, H=config.H))
 
 
 def show_check(config: GruConfig) -> None:
@@ -161,13 +183,13 @@ def freeze_from_step_2(S: int) -> None:
     st.session_state.update({"gru_force_z": list(range(2, S + 1)), "gru_force_z_to": 1, "gru_force_r": []})
 
 
-def show_override(config: GruConfig) -> GruConfig | None:
-    """The override experiment; returns the config with the overrides (for the picture and the code)."""
+def show_override(config: GruConfig, forced_config: GruConfig | None) -> None:
+    """The override experiment's results (its controls sit beside the picture): both runs' h."""
     st.caption(t("gru.override_intro"))
     result = compute(config)
-    forced_config = read_override("gru", config, result.labels, FORCEABLE, FORCE_DEFAULT, freeze_from_step_2)
     if forced_config is None:
-        return None
+        st.info(t("gru.override_none"), icon=":material/touch_app:")
+        return
     forced = compute(forced_config).forced
     natural = result.run
     figure("override", forced_config)
@@ -176,7 +198,6 @@ def show_override(config: GruConfig) -> GruConfig | None:
     st.caption(t("gru.override_same") if first is None else t("gru.override_first", step=first + 1))
     with st.expander(t("gru.forced_gates")):
         figure("forced_gates", forced_config)
-    return forced_config
 
 
 def sizes(inputs: CellInputs) -> tuple[int, int, int]:
@@ -245,30 +266,24 @@ def show_notice() -> None:
 controls, picture = explainer("gru")
 with controls:
     inputs = read_cell_inputs("gru", parse_config)
+    forced_config = None  # the config with the overrides: the picture, the override tab and the code show it
+    if inputs.config is not None:
+        labels = compute(inputs.config).labels
+        forced_config = read_override("gru", inputs.config, labels, FORCEABLE, FORCE_DEFAULT, freeze_from_step_2)
     page_buttons("gru", FORCEABLE, CASES)
+with picture:
+    guarded(lambda: show_picture(forced_config or inputs.need()))
 if inputs.config is not None:  # a bad input is named where the picture would be, not here too
     show_quiz(inputs.config)
-overridden: dict[str, GruConfig | None] = {"config": None}  # set by the override tab, read by the picture and code
-
-
-def override_tab() -> None:
-    overridden["config"] = show_override(inputs.need())
-
-
 details(
     [
-        ("gru.tab_override", override_tab),
+        ("gru.tab_override", lambda: show_override(inputs.need(), forced_config)),
         ("ui.tab_steps", lambda: show_step(inputs.need())),
         ("gru.tab_gates", lambda: show_gates(inputs.need())),
         ("gru.tab_compare", lambda: show_compare(inputs)),
         ("ui.tab_tables", lambda: show_weights(inputs)),
         ("ui.tab_check", lambda: show_check(inputs.need())),
-        (
-            "ui.tab_code",
-            lambda: code_expander(script(overridden["config"] or inputs.need()), file_name="gru_by_hand.py"),
-        ),
+        ("ui.tab_code", lambda: code_expander(script(forced_config or inputs.need()), file_name="gru_by_hand.py")),
         ("ui.tab_notice", show_notice),
     ]
 )
-with picture:  # drawn last: the override tab above decides which run the picture shows
-    guarded(lambda: show_picture(overridden["config"] or inputs.need()))

@@ -27,10 +27,19 @@ from s2s_core.lstm.frames import (
 from s2s_core.lstm.picture import picture_data
 from s2s_ui.catalog import translate
 from s2s_ui.charts import cached_spec, draw
-from s2s_ui.explainer import TryCase, before_after, details, explainer
-from s2s_ui.gated import CellInputs, example_cases, page_buttons, pick_step, read_cell_inputs, read_override
+from s2s_ui.explainer import TryCase, details, explainer
+from s2s_ui.gated import (
+    CellInputs,
+    example_cases,
+    page_buttons,
+    pick_step,
+    picture_words,
+    read_cell_inputs,
+    read_override,
+    show_cell_picture,
+)
 from s2s_ui.i18n import lang, t
-from s2s_ui.steps import StepEvent, step_param, step_view
+from s2s_ui.steps import step_param
 from s2s_ui.widgets import check_badge, code_expander, guarded, notice_list, predict_then_reveal
 
 FORCE_DEFAULT = {"i": 0, "f": 1, "o": 0}  # the values that make "freeze the cell" one click away
@@ -85,45 +94,19 @@ def figure(kind: str, config: LstmConfig, step: int = 0, where=None) -> None:
         draw(place, spec)
 
 
-PICTURE_WORDS = ("title", "title_forced", "description", "value", "component", "vector", "step", "path")
-PICTURE_WORDS += ("natural", "forced", "before", "state", "word")
-
-
 @cached_spec(max_entries=256)
 def picture_spec(config: LstmConfig, before: LstmConfig | None, language: str, first: int) -> dict:
     """The cell diagram at step `first` (the slider moves it in the browser), the previous input faint in the strip."""
-    words = {k: translate(language, f"lstm.picture.{k}") for k in PICTURE_WORDS}
-    if config.forces:
-        words["title"] = words["title_forced"]
-    paths = {"natural": words["natural"], "forced": words["forced"]}
-    old = compute(before) if before is not None else None
-    pic = picture_data(compute(config), config, paths, old)
-    param = step_param(STEP_PARAM, config.seq.S, first, translate(language, "steps.label"))
-    return cell_chart(pic, words, param)
-
-
-def follow_step(config: LstmConfig, event: StepEvent) -> None:
-    """Under the picture, for the slider's step: what the gates kept, wrote and exposed, in plain words."""
-    result = compute(config)
-    run = result.forced if result.forced is not None else result.run
-    step = event.step - 1
-    read = reading(run, step)
-    none = t("lstm.none")
-    st.caption(t("lstm.picture.reading", step=result.labels[step], **{k: read[k] or none for k in read}))
+    words = picture_words("lstm", language, bool(config.forces))
+    pic = picture_data(compute(config), config, words, compute(before) if before is not None else None)
+    return cell_chart(pic, words, step_param(STEP_PARAM, config.seq.S, first, translate(language, "steps.label")))
 
 
 def show_picture(config: LstmConfig) -> None:
     """The main picture: the cell at one step (of the forced run when a gate is overridden), c and h under it."""
-    before = before_after("lstm_picture", config)
-    step_view(
-        "lstm_step",
-        lambda first: picture_spec(config, before, lang(), first),
-        config.seq.S,
-        param=STEP_PARAM,
-        default=min(2, config.seq.S),
-        follow=lambda event: follow_step(config, event),
-    )
-    st.caption(t("lstm.untrained"))
+    result = compute(config)
+    run = result.forced if result.forced is not None else result.run
+    show_cell_picture("lstm", config, picture_spec, lambda step: reading(run, step), result.labels)
 
 
 def show_check(config: LstmConfig) -> None:

@@ -6,7 +6,7 @@ catalog key, so both pages keep their own links and texts. The math stays in s2s
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -26,9 +26,12 @@ from s2s_core.gated.inputs import (
     SOURCES,
     default_sentence,
 )
-from s2s_ui.explainer import TryCase, try_this
+from s2s_core.gated.picture import STEP_PARAM
+from s2s_ui.catalog import translate
+from s2s_ui.explainer import TryCase, before_after, try_this
 from s2s_ui.i18n import lang, t
 from s2s_ui.link import linked
+from s2s_ui.steps import StepEvent, step_view
 from s2s_ui.widgets import matrix_input, md_escape, reset_button, show_error
 
 
@@ -221,3 +224,48 @@ def page_buttons(ns: str, forceable: Sequence[str], cases: Sequence[TryCase]) ->
     keys = page_keys(ns, forceable)
     try_this(cases, keys)
     reset_button(keys)
+
+
+# ---- the cell picture (s2s_core/gated/picture.py) with the shared step control ----------------------------
+
+PICTURE_WORDS = ("title", "description", "value", "component", "vector", "step", "path", "natural", "forced")
+PICTURE_WORDS += ("before", "state", "word")
+
+
+def picture_words(ns: str, language: str, forced: bool) -> dict[str, str]:
+    """The picture's words in `language` (a cache argument, so read with translate, not the session's t)."""
+    words = {k: translate(language, f"{ns}.picture.{k}") for k in PICTURE_WORDS}
+    if forced:
+        words["title"] = translate(language, f"{ns}.picture.title_forced")
+    return words
+
+
+def show_cell_picture(
+    ns: str,
+    config: Any,
+    build: Callable[[Any, Any, str, int], dict],
+    reading: Callable[[int], Mapping[str, str]],
+    labels: Sequence[str],
+) -> None:
+    """The cell picture with its step slider and Play (in the browser), the previous input faint in its strip.
+
+    build(config, before, language, first): the page's cached spec; reading(step): the plain-words reading of a
+    0-based step, written under the picture for the slider's step (only that line reruns with a move).
+    """
+    before = before_after(f"{ns}_picture", config)
+    S = config.seq.S
+
+    def follow(event: StepEvent) -> None:
+        step = min(max(event.step, 1), S) - 1
+        none = t(f"{ns}.none")
+        st.caption(t(f"{ns}.picture.reading", step=labels[step], **{k: v or none for k, v in reading(step).items()}))
+
+    step_view(
+        f"{ns}_step",
+        lambda first: build(config, before, lang(), first),
+        S,
+        param=STEP_PARAM,
+        default=min(2, S),
+        follow=follow,
+    )
+    st.caption(t(f"{ns}.untrained"))

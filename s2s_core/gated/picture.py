@@ -83,6 +83,7 @@ class Layout:
     strip: tuple[str, ...]  # the carried states shown per step in the strip ("c", "h") or ("h",)
     formulas: tuple[str, ...]  # symbolic formulas written under the diagram (the numbers are in the columns)
     token_x: float = 34.0  # where the step's word (x_t) sits on the bottom row
+    carried_colour: str = CELL_C  # the carried state's line: teal for an LSTM's c (GUIDE.md role colour)
 
 
 @dataclass(frozen=True)
@@ -190,7 +191,7 @@ def columns_frame(
                     "label_y": geo.row_top(block.row) - 8,
                     "align": align,
                     "path": paths["forced" if is_forced else "natural"],
-                    "edge": CELL_C if block.state else WIRE,
+                    "edge": layout.carried_colour if block.state else WIRE,
                     "edge_w": 2.5 if block.state or is_forced else 1,
                 }
             )
@@ -213,7 +214,7 @@ def wires_frame(
                     "x2": wire.x2,
                     "y2": geo.y(wire.row2, wire.at2),
                     "path": paths["forced" if is_forced else "natural"],
-                    "stroke": CELL_C if wire.carried else WIRE,
+                    "stroke": layout.carried_colour if wire.carried else WIRE,
                     "width": 4 if wire.carried else 1.5,
                 }
             )

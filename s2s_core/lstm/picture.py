@@ -7,7 +7,7 @@ The products are columns of their own, so the picture writes c_t = f⊙c_(t-1) +
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 import torch
 
@@ -87,11 +87,10 @@ def picture_data(
     config: LstmConfig,
     paths: Mapping[str, str],
     before: LstmResult | None = None,
-    labels: Sequence[str] | None = None,
 ) -> CellPicture:
     """The picture's frames: the shown run at every step, forced gates marked, the previous input's states."""
     run = shown_run(result)
     S = run.h.shape[0]
     forced = {g: forced_mask(g, S, config.forces) for g in FORCEABLE}
     old = picture_values(shown_run(before)) if before is not None else None
-    return cell_picture(LAYOUT, picture_values(run), forced, labels or result.labels, paths, old)
+    return cell_picture(LAYOUT, picture_values(run), forced, result.labels, paths, old)

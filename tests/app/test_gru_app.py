@@ -12,7 +12,7 @@ from s2s_core.gru.compare import compare
 from s2s_core.gru.frames import mix_parts
 from s2s_ui.catalog import translate
 from tests.app.conftest import all_text, open_page
-from tests.app.test_lstm_app import chart_data
+from tests.app.test_lstm_app import chart_data, picture_rows
 
 SENTENCE = DEFAULT_SENTENCES["en"]  # the English page opens on an English sentence
 
@@ -39,6 +39,12 @@ def test_defaults_step_freeze_compare_and_empty_sentence(lang):
     assert "c_t" not in text.split("import math")[0]  # no cell state on this page (the script aside)
     assert at.success and not at.error and not at.warning
     assert _ratio(lang, 3, 4) in text
+    # The picture is the cell at the slider's step (2 by default): its h_t column is that step's h_t; both
+    # cells' parameter counts sit side by side under it.
+    assert [round(v, 9) for v in picture_rows(at, "h_t", 2)] == [round(float(v), 9) for v in result.run.h[1]]
+    assert translate(lang, "gru.picture.title") in chart_data(at)
+    counts = compare(3, 4).totals
+    assert [m.value for m in at.metric] == [str(counts["gru"]), str(counts["lstm"])]
 
     # 2) The hidden size changes the counts, read off the modules.
     at.number_input(key="gru_H").set_value(6).run()
@@ -50,7 +56,8 @@ def test_defaults_step_freeze_compare_and_empty_sentence(lang):
     assert not at.exception
     forced = gru_gates(parse_config("sentence", SENTENCE, None, 3, 6, 0, {"z": ([2, 3, 4], 1)})).forced
     assert f"h = {vec_text(forced.h[-1])}" in all_text(at) and vec_text(forced.h[0]) == vec_text(forced.h[-1])
-    assert translate(lang, "gru.picture_forced") in chart_data(at)
+    assert translate(lang, "gru.picture.title_forced") in chart_data(at)
+    assert [round(v, 9) for v in picture_rows(at, "h_t", 3)] == [round(float(v), 9) for v in forced.h[2]]
 
     # 4) An empty sentence names the field; the comparison and the weights (sizes only) still draw.
     at.text_input(key="gru_sentence").set_value("").run()

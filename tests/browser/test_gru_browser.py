@@ -29,4 +29,4 @@ def test_update_gate_one_freezes_h(app_server, new_page):
     assert vec_text(forced.h[0]) == vec_text(forced.h[-1])
     page.wait_for_function("() => location.search.includes('gru_force_z=')")  # the override is in the link
     page.wait_for_function(VISIBLE_CHARTS, arg=2)  # the picture (now the forced run) + the override tab's h lines
-    assert picture_title(page) == translate("ko", "gru.picture_forced")
+    assert picture_title(page) == translate("ko", "gru.picture.title_forced")

@@ -235,3 +235,39 @@ def test_frames_charts_and_comparison():
     assert gru_cell_dot({k: k for k in ("gates", "candidate", "output", "next_h", "keep", "take")}).startswith(
         "digraph"
     )
+
+
+def test_the_cell_picture_draws_the_runs_own_numbers_and_marks_a_forced_gate():
+    import altair as alt
+
+    from s2s_core.gated.picture import STEP_PARAM, cell_chart
+    from s2s_core.gru.picture import LAYOUT, picture_data
+
+    words = {k: k for k in ("title", "description", "value", "component", "vector", "step", "path", "before")}
+    words |= {"state": "state", "word": "x_t =", "natural": "computed", "forced": "forced"}
+    config = parse_config("sentence", "I read a book", None, 3, 4, 0)
+    result = gru_gates(config)
+    run = result.run
+
+    def column(frame, label, step):
+        rows = frame[(frame["block"] == label) & (frame["step"] == step)].sort_values("k")
+        return torch.tensor(rows["value"].tolist(), dtype=torch.float64)
+
+    # 1) Natural run: h_t = z⊙h_(t-1) + (1−z)⊙n, each term a column of the picture; no cell line at all.
+    pic = picture_data(result, config, words)
+    for t in range(4):
+        z, n = run.gates["z"].value[t], run.gates["n"].value[t]
+        assert torch.allclose(column(pic.cells, "z⊙h_(t-1)", t + 1), z * run.h_prev[t])
+        assert torch.allclose(column(pic.cells, "(1−z)⊙n", t + 1), (1 - z) * n)
+        assert torch.allclose(column(pic.cells, "h_t", t + 1), run.h[t])
+    assert LAYOUT.strip == ("h",) and not any(b.label.startswith("c") for b in LAYOUT.blocks)
+    # 2) Forced run (z = 1 at steps 2-4): h_t is h_(t-1); z's column, 1−z's and their wires dashed there only.
+    forced_config = parse_config("sentence", "I read a book", None, 3, 4, 0, {"z": ([2, 3, 4], 1)})
+    forced = gru_gates(forced_config)
+    pic = picture_data(forced, forced_config, words, before=result)
+    assert torch.allclose(column(pic.cells, "h_t", 4), forced.forced.h[0])
+    paths = pic.columns[pic.columns["block"].isin(["z", "1−z"])].groupby("step")["path"].agg(set)
+    assert paths[1] == {"computed"} and paths[2] == {"forced"}
+    assert pic.strip.sort_values("step")["before"].iloc[0] == pytest.approx(float(run.h[0, 0]))
+    param = alt.selection_point(name=STEP_PARAM, fields=["step"], value=[{"step": 2}])
+    cell_chart(pic, words, param).to_dict(validate=True)

@@ -1,8 +1,10 @@
 """Page: Training lab — train a tiny GRU seq2seq live; teacher forcing vs free-running, attention map, bottleneck.
 
 Read the settings -> the shared job that trains them (s2s_core/training/jobs.py; this page only watches it, so
-it never blocks in a training loop) -> draw the trained model: the loss curve beside the settings, the quiz under
-it, then accuracy, attention map and what-if, bottleneck, check, notice and code in tabs.
+it never blocks in a training loop) -> the picture beside the settings: before training the untrained model's
+attention map of the learner's source, while training (or replaying a recorded run) the live curves, after
+training the trained model's map; the quiz under it, then accuracy, map details and what-if, bottleneck, check,
+notice and code in tabs.
 """
 
 from __future__ import annotations
@@ -19,9 +21,10 @@ from s2s_ui.training.sections import (
     show_map,
     show_picture,
     show_quiz,
+    show_untrained,
     show_what_if,
 )
-from s2s_ui.training.settings import read_settings, read_source
+from s2s_ui.training.settings import read_settings
 from s2s_ui.training.specs import code_for
 from s2s_ui.widgets import code_expander, notice_list, reset_button, revealed
 
@@ -53,9 +56,8 @@ CASES = [
 ]
 
 
-def show_map_tab(done: Any, holder: dict[str, Any]) -> None:
-    """The typed source decoded with its attention map, then the what-if override (the source feeds both)."""
-    source = holder["source"] = read_source(done.result.config)
+def show_map_tab(done: Any, source: Any) -> None:
+    """The picture's source decoded step by step, then the what-if override (the source feeds both)."""
     if source is not None:
         base = show_map(done, source)
         if base.weights is not None:
@@ -76,8 +78,10 @@ with controls:
     try_this(CASES, INPUT_KEYS)
     reset_button(INPUT_KEYS)
 
-# 2) Compute: the finished job for these settings, or the Train button / live progress until there is one.
+# 2) Compute: the finished job for these settings, or the Train button over the untrained picture / the live
+#    progress (or the replay of the recorded run) until there is one.
 done = None
+holder: dict[str, Any] = {"source": None}  # the picture's typed source, for the map tab and the code tab's script
 with picture:
     if config is not None:
         done = trained_model(
@@ -85,18 +89,18 @@ with picture:
             "training_train",
             t("training.train"),
             t("training.press_train", steps=config.steps, seconds=f"{config.max_seconds:g}"),
+            before=lambda: show_untrained(config),
         )
     if done is not None:
-        show_picture(done)
+        holder["source"] = show_picture(done)
 
 # 3) The question under the picture, then the trained model's details, folded.
-holder: dict[str, Any] = {"source": None}  # the map tab's typed source, for the code tab's script
 sections: list[tuple[str, Any]] = []
 if done is not None:
     show_quiz(done)
     sections = [
         ("training.tab_accuracy", lambda: show_accuracy(done)),
-        ("training.tab_map", lambda: show_map_tab(done, holder)),
+        ("training.tab_map", lambda: show_map_tab(done, holder["source"])),
         ("training.tab_bottleneck", lambda: show_bottleneck(done)),
         ("ui.tab_check", lambda: show_check(done)),
     ]

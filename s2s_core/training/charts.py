@@ -69,20 +69,21 @@ def attention_heatmap(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.Lay
             title=None,
             sort=None,
             axis=alt.Axis(
-                orient="top", labelAngle=0, labelOverlap=False, labelFontSize=10, labelExpr="split(datum.label, ' · ')"
+                orient="top", labelAngle=0, labelOverlap=False, labelFontSize=12, labelExpr="split(datum.label, ' · ')"
             ),
         ),
-        y=alt.Y("step:N", title=None, sort=None, axis=alt.Axis(labelOverlap=False, labelFontSize=10)),
+        y=alt.Y("step:N", title=None, sort=None, axis=alt.Axis(labelOverlap=False, labelFontSize=12)),
     )
     cells = (
         base.mark_rect()
         .encode(
-            # A short gradient: a map of 3-4 rows is shorter than the default legend, which would be clipped.
+            # The legend under the map: beside it, it would take a phone's width from the cells (and a map of
+            # 3-4 rows is shorter than a vertical legend, which would be clipped).
             color=alt.Color(
                 "weight:Q",
                 title=labels["weight"],
                 scale=alt.Scale(scheme="blues", domain=[0, 1]),
-                legend=alt.Legend(gradientLength=60, tickCount=2),
+                legend=alt.Legend(orient="bottom", gradientLength=160, tickCount=5, format=".1f", labelFontSize=12),
             ),
             stroke=alt.condition(row | col, alt.value("#ff4b4b"), alt.value("#ffffff")),
             strokeWidth=alt.condition(row | col, alt.value(2.5), alt.value(0.5)),
@@ -96,13 +97,13 @@ def attention_heatmap(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.Lay
     )
     text = (
         with_cell_label(base, "weight", "position")
-        .mark_text(fontSize=10)
+        .mark_text(fontSize=11)
         .encode(
             text=alt.Text("label:N"),  # num() where a cell is wide enough, two decimals where it is not
             color=alt.condition("datum.weight > 0.5", alt.value("white"), alt.value("black")),
         )
     )
-    return (cells + text).properties(height=alt.Step(24), width="container", title=labels["map_title"])
+    return (cells + text).properties(height=alt.Step(28), width="container", title=labels["map_title"])
 
 
 def bottleneck_chart(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.Chart:

@@ -8,6 +8,7 @@ import pandas as pd
 
 from s2s_core.training.compute import DecodeResult
 from s2s_core.training.loop import EvalPoint, TrainRun
+from s2s_core.training.trace import MapPoint
 
 METRICS = ("tf_token_acc", "free_token_acc", "free_exact")
 
@@ -35,17 +36,29 @@ def position_label(s: int, token: str) -> str:
 
 def attention_frame(result: DecodeResult) -> pd.DataFrame:
     """One row per (output step, source position): the weight, and whether the position is PAD."""
-    if result.weights is None:
+    weights = None if result.weights is None else result.weights.tolist()  # (T, S)
+    return _map_frame(result.output, result.src_tokens, len(result.source), weights)
+
+
+def point_frame(point: MapPoint) -> pd.DataFrame:
+    """A checkpoint of a run's trace (or the untrained model) as attention_frame's rows."""
+    return _map_frame(point.output, point.source, len(point.source), point.weights)
+
+
+def _map_frame(
+    output: Sequence[str], src_tokens: Sequence[str], n_real: int, weights: Sequence[Sequence[float]] | None
+) -> pd.DataFrame:
+    if weights is None:
         return pd.DataFrame(columns=["step", "position", "weight", "pad", "t", "s"])
     rows = []
-    for t, out_tok in enumerate(result.output):
-        for s, src_tok in enumerate(result.src_tokens):
+    for t, out_tok in enumerate(output):
+        for s, src_tok in enumerate(src_tokens):
             rows.append(
                 {
                     "step": step_label(t, out_tok),
                     "position": position_label(s, src_tok),
-                    "weight": float(result.weights[t, s]),
-                    "pad": s >= len(result.source),
+                    "weight": float(weights[t][s]),
+                    "pad": s >= n_real,
                     "t": t,
                     "s": s,
                 }

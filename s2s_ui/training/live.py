@@ -5,6 +5,10 @@ process, so the page's Python is never busy training. The page submits the job, 
 every POLL_SECONDS to draw the progress bar, the curves so far, or the place in the queue with an estimate. When
 the job has ended, the whole page reruns once and draws the result (or says why there is none).
 
+A finished run can be watched again ("watch it train"): its trace (s2s_core/training/trace.py) holds when each step
+ended and the map at every checkpoint, so the same fragment replays it at its real pace, one frame per poll, with no
+new job and nothing that blocks the server; a fresh run only comes with new settings.
+
 Each browser session is a `visitor` (a session-scoped resource): polling a job holds it, and when the session
 disconnects (the tab is closed) Streamlit releases the resource, which tells the runner; a job nobody holds any
 more is cancelled after a short grace, so a visitor who left frees their place in the queue.
@@ -13,7 +17,9 @@ more is cancelled after a short grace, so a visitor who left frees their place i
 from __future__ import annotations
 
 import math
+import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import streamlit as st
@@ -21,7 +27,9 @@ import streamlit as st
 from s2s_core.fmt import num
 from s2s_core.training import TrainConfig, jobs
 from s2s_core.training.jobs import CANCELLED, DONE, FAILED, QUEUED, JobSnapshot
+from s2s_core.training.trace import replay_frame
 from s2s_ui.i18n import t
+from s2s_ui.training.picture import show_point
 from s2s_ui.training.specs import chart_labels, curve_specs, draw
 from s2s_ui.widgets import revealed
 
@@ -31,6 +39,7 @@ POLL_SECONDS = 1.0
 STOP_WAIT_SECONDS = 5.0  # at most this long for a stopped job to end (a worker is terminated at once)
 MINE = "_training_my_jobs"  # session key: ids of the jobs this session started (the others are "busy")
 QUIZ = "training_quiz"  # the page's question (sections.show_quiz): its answer is on the accuracy curves
+REPLAY = "_training_replay"  # session key: (config, monotonic start) of the recorded run this session replays
 
 
 @dataclass(frozen=True)
@@ -55,13 +64,19 @@ def seconds_text(x: float | None) -> str:
     return num(max(1, math.ceil(x or 0)))
 
 
-def trained_model(config: TrainConfig, key: str, label: str, pending: str) -> JobSnapshot | None:
-    """The finished job for config (its snapshot holds the result); until then the Train button, or the
-    live progress of the job that is training it (this visitor's or another's)."""
+def trained_model(
+    config: TrainConfig, key: str, label: str, pending: str, before: Callable[[], None] | None = None
+) -> JobSnapshot | None:
+    """The finished job for config (its snapshot holds the result); until then the Train button (and `before`:
+    the untrained picture), or the live progress of the job that is training it (this visitor's or another's),
+    or the replay of its recorded run that this visitor asked for."""
     job = jobs.find(config)
     snap = jobs.snapshot(job) if job is not None else None
     if snap is not None and snap.state == DONE:
-        return snap
+        if not replaying(config):
+            return snap
+        watch(config, key)
+        return None
     if snap is None or snap.ended:
         holder = st.empty()
         with holder.container():
@@ -78,6 +93,8 @@ def trained_model(config: TrainConfig, key: str, label: str, pending: str) -> Jo
             clicked = st.button(
                 label, key=key, type="primary", help=t("training.train_help"), icon=":material/play_arrow:"
             )
+            if before is not None and not clicked:
+                before()
         if not clicked:
             return None
         holder.empty()  # the last run's outcome, the prompt and the button give way to the progress bar
@@ -93,12 +110,67 @@ def start(config: TrainConfig, *, again: bool = False) -> None:
     st.session_state.setdefault(MINE, set()).add(job.id)
 
 
+def replay(config: TrainConfig) -> None:
+    """Watch the finished run for config again from its start (the fragment below draws it)."""
+    st.session_state[REPLAY] = (config, time.monotonic())
+
+
+def replaying(config: TrainConfig) -> bool:
+    return st.session_state.get(REPLAY, (None,))[0] == config
+
+
+def progress_bar(step: int, total: int, seconds: float, losses, ends_in: float | None) -> None:
+    """The live (or replayed) progress: steps, the latest loss, the training time, what is left."""
+    loss = num(losses[-1][1]) if losses else "–"
+    text = t("training.progress", step=step, total=total, loss=loss, seconds=f"{seconds:.1f}")
+    if ends_in is not None and step < total:
+        text += " · " + t("training.time_left", left=seconds_text(ends_in))
+    st.progress(step / max(1, total), text=text)
+
+
+def curves(losses, evals) -> None:
+    if losses:
+        specs = curve_specs(losses, evals, chart_labels())
+        draw(st, specs["loss"])
+        # The held-out accuracy curves answer the page's question (teacher-forced vs free-running): not before.
+        if "accuracy" in specs and revealed(QUIZ):
+            draw(st, specs["accuracy"])
+
+
+def show_replay(config: TrainConfig, snap: JobSnapshot, key: str) -> None:
+    """One frame of the recorded run: what the live run showed this many seconds after it started."""
+    result = snap.result
+    started = st.session_state[REPLAY][1]
+    frame = replay_frame(result.run, result.trace, config.steps, time.monotonic() - started)
+    if frame.ended:
+        st.session_state.pop(REPLAY, None)
+        st.rerun(scope="app")
+    st.info(t("training.replay_note"), icon=":material/replay:")
+    left = max(0.0, result.trace.times[-1] - frame.seconds)
+    progress_bar(frame.step, frame.total, frame.seconds, frame.losses, left)
+    curve_col, map_col = st.columns(2)
+    with curve_col:
+        curves(frame.losses, frame.evals)
+    with map_col:
+        if frame.map is not None:
+            title = t("training.replay_map_title", step=frame.map.step)
+            show_point(frame.map, config, title, side=False)
+    if st.button(t("training.replay_stop"), key=f"{key}_replay_stop", icon=":material/stop:"):
+        st.session_state.pop(REPLAY, None)
+        st.rerun(scope="app")
+
+
 @st.fragment(run_every=POLL_SECONDS)
 def watch(config: TrainConfig, key: str) -> None:
-    """Progress of the live job for config, redrawn on a timer; the whole page reruns once it has ended."""
+    """Progress of the live job for config (or the replay of its recorded run), redrawn on a timer; the whole
+    page reruns once it has ended."""
     job = jobs.find(config)
     snap = jobs.snapshot(job) if job is not None else None
+    if snap is not None and snap.state == DONE and replaying(config) and snap.result.trace is not None:
+        show_replay(config, snap, key)
+        return
     if snap is None or snap.ended:
+        st.session_state.pop(REPLAY, None)
         st.rerun(scope="app")
     jobs.hold(job, visitor().id)  # still here: the job keeps its watcher
     mine = snap.job_id in st.session_state.get(MINE, set())
@@ -108,17 +180,8 @@ def watch(config: TrainConfig, key: str) -> None:
         st.progress(0.0, text=t("training.queued", place=snap.ahead + 1, wait=seconds_text(snap.starts_in)))
         st.caption(t("training.queue_note", slots=snap.slots))
     else:
-        loss = num(snap.losses[-1][1]) if snap.losses else "–"
-        text = t("training.progress", step=snap.step, total=snap.total, loss=loss, seconds=f"{snap.seconds:.1f}")
-        if snap.ends_in is not None and snap.step < snap.total:
-            text += " · " + t("training.time_left", left=seconds_text(snap.ends_in))
-        st.progress(snap.step / max(1, snap.total), text=text)
-    if snap.losses:
-        specs = curve_specs(snap.losses, snap.evals, chart_labels())
-        draw(st, specs["loss"])
-        # The held-out accuracy curves answer the page's question (teacher-forced vs free-running): not before.
-        if "accuracy" in specs and revealed(QUIZ):
-            draw(st, specs["accuracy"])
+        progress_bar(snap.step, snap.total, snap.seconds, snap.losses, snap.ends_in)
+    curves(snap.losses, snap.evals)
     if not mine:
         return
     queued = snap.state == QUEUED

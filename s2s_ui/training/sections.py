@@ -1,5 +1,6 @@
-"""What a trained Training lab model shows: metrics and curves, the quiz, the attention map of a typed source,
-the what-if override, and the bottleneck measured against a twin model without (or with) attention."""
+"""What the Training lab shows: the picture (the untrained or trained model's attention map of the learner's
+source), metrics and curves, the quiz, the map's details, the what-if override, and the bottleneck measured
+against a twin model without (or with) attention."""
 
 from __future__ import annotations
 
@@ -7,12 +8,14 @@ import streamlit as st
 
 from s2s_core.errors import InputError
 from s2s_core.fmt import num, pct
-from s2s_core.training import DecodeResult, SourceInput, parse_override, twin_config
-from s2s_core.training.frames import join_tokens, step_label, steps_frame
+from s2s_core.training import DecodeResult, SourceInput, TrainConfig, parse_override, twin_config
+from s2s_core.training.frames import step_label, steps_frame
 from s2s_core.training.jobs import JobSnapshot
 from s2s_ui.i18n import t
 from s2s_ui.link import linked
-from s2s_ui.training.live import QUIZ, start, trained_model
+from s2s_ui.training.live import QUIZ, replay, start, trained_model
+from s2s_ui.training.picture import show_point, shown
+from s2s_ui.training.settings import read_source
 from s2s_ui.training.specs import (
     bottleneck_spec,
     chart_labels,
@@ -20,24 +23,31 @@ from s2s_ui.training.specs import (
     draw,
     map_labels,
     map_spec,
+    trained_point,
     training_specs,
+    untrained,
     what_if_decoded,
 )
-from s2s_ui.widgets import check_badge, matrix_input, md_escape, predict_then_reveal, revealed, show_error
+from s2s_ui.widgets import check_badge, matrix_input, predict_then_reveal, revealed, show_error
 
 
-def shown(task: str, tokens: tuple[str, ...]) -> str:
-    """Tokens as the learner reads them, escaped for markdown; an immediate <eos> is named, not blank."""
-    text = join_tokens(task, tokens)
-    return md_escape(text) if text else t("training.empty_output")
+def show_untrained(config: TrainConfig) -> None:
+    """Before any training: the learner's source through the seeded, untrained model (the picture training
+    will change: near-uniform weights, a wrong output)."""
+    source = read_source(config)
+    if source is not None:
+        show_point(untrained(config, source), config, t("training.untrained_map_title"))
+        st.caption(t("training.untrained_note"))
 
 
-def show_picture(done: JobSnapshot) -> None:
-    """The main picture: the loss curve of the trained model, what was trained, and a retry after a timeout."""
+def show_picture(done: JobSnapshot) -> SourceInput | None:
+    """The main picture: the learner's source above the trained model's map, its output beside it; what was
+    trained, "watch it train" (the recorded run replayed), and a retry after a timeout. Returns the source."""
     result = done.result
     config, run = result.config, result.run
-    specs = training_specs(done.job_id, chart_labels(), result)
-    draw(st, specs["loss"])
+    source = read_source(config)
+    if source is not None:
+        show_point(trained_point(done.job_id, source, result), config, t("training.trained_map_title"))
     st.caption(
         t(
             "training.trained_line",
@@ -47,6 +57,11 @@ def show_picture(done: JobSnapshot) -> None:
             n=run.n_heldout,
         )
     )
+    if result.trace is not None and st.button(
+        t("training.replay_button"), key="training_replay", icon=":material/replay:", help=t("training.replay_help")
+    ):
+        replay(config)
+        st.rerun()
     if run.stopped_by == "time":
         st.warning(
             t("training.stopped_time", seconds=f"{config.max_seconds:g}", steps=run.steps_done, total=config.steps),
@@ -56,6 +71,7 @@ def show_picture(done: JobSnapshot) -> None:
         if st.button(t("training.train_again"), key="training_again", icon=":material/replay:"):
             start(config, again=True)
             st.rerun()
+    return source
 
 
 def show_accuracy(done: JobSnapshot) -> None:
@@ -63,6 +79,7 @@ def show_accuracy(done: JobSnapshot) -> None:
     result = done.result
     config, run, final = result.config, result.run, result.final
     ratio = f"{config.tf_ratio:g}" if config.tf_schedule == "constant" else f"{config.tf_ratio:g} → 0"
+    draw(st, training_specs(done.job_id, chart_labels(), result)["loss"])
     st.caption(t("training.loss_chart_note", ratio=ratio))
     if not revealed(QUIZ):
         st.metric(t("training.metric_loss"), num(run.losses[-1][1]), help=t("training.metric_loss_help"))
@@ -109,30 +126,18 @@ def show_quiz(done: JobSnapshot) -> None:
 
 
 def show_map(done: JobSnapshot, source: SourceInput) -> DecodeResult:
-    """The typed source decoded: output vs expected, step table, heatmap with the seed's caution, check."""
+    """The picture's map in detail: how to read it, the check against the formula, the steps, free vs forced."""
     result = done.result
     config = result.config
     out = decoded(done.job_id, source, None, result)
-    st.markdown(
-        t("training.output_line", output=shown(config.task, out.output), expected=shown(config.task, out.expected))
-    )
-    if out.exact:
-        st.success(t("training.exact_yes"), icon=":material/check:")
-    else:
-        st.warning(t("training.exact_no"), icon=":material/rule:")
     if not config.min_len <= len(source.digits) <= config.max_len:
         st.info(t("training.longer_note", n=len(source.digits), lo=config.min_len, hi=config.max_len))
-    if out.weights is None:
-        st.info(t("training.no_attention_map"), icon=":material/info:")
-    else:
-        left, right = st.columns([3, 2])
-        draw(left, map_spec(done.job_id, source, None, map_labels(), result))
-        with right:
-            st.info(t("training.caution"), icon=":material/warning:")
-            st.caption(t("training.map_notice"))
-            if source.n_pad:
-                st.caption(t("training.pad_note", n=source.n_pad))
-            check_badge(t("training.attn_check_what"), out.max_abs_diff)
+    if out.weights is not None:
+        st.info(t("training.caution"), icon=":material/warning:")
+        st.caption(t("training.map_notice"))
+        if source.n_pad:
+            st.caption(t("training.pad_note", n=source.n_pad))
+        check_badge(t("training.attn_check_what"), out.max_abs_diff)
     st.markdown(f"**{t('training.steps_heading')}**")
     st.caption(t("training.steps_caption"))
     columns = {k: t(f"training.col_{k}") for k in ("step", "free_in", "free_out", "tf_in", "tf_out", "nll")}

@@ -19,13 +19,13 @@ from s2s_core.training.compute import (
 )
 from s2s_core.training.config import ATTENTIONS, SCHEDULES, TASKS
 from s2s_core.training.tasks import NUM_MAX_DIGITS, NUM_TASKS
+from s2s_core.training.trace import default_source_text, source_family
 from s2s_ui.i18n import t
 from s2s_ui.link import linked
 from s2s_ui.widgets import show_error
 
 DEFAULT = TrainConfig()
 NUM_DEFAULT_LENS = (1, 4)  # the number tasks read 1- to 4-digit numbers unless told otherwise
-DEFAULT_SOURCE = {"digits": "52813907", "number": "3017"}
 
 
 def read_settings() -> TrainConfig | None:
@@ -185,13 +185,13 @@ def read_settings() -> TrainConfig | None:
 
 def read_source(config: TrainConfig) -> SourceInput | None:
     """The source to decode: digits (or a number, for the number tasks), validated by the core."""
-    family = "number" if config.task in NUM_TASKS else "digits"
+    family = source_family(config.task)
     label = t("training.number_label") if family == "number" else t("training.source_label")
     text = linked(
         st.text_input,
         label,
         key="training_number" if family == "number" else "training_source",
-        default=DEFAULT_SOURCE[family],
+        default=default_source_text(config.task),  # the source every checkpoint map of a run decodes
         help=t("training.source_help"),
         max_chars=200,
     )

@@ -9,8 +9,11 @@ import streamlit as st
 from s2s_core.training import DecodeResult, EvalPoint, SourceInput, TrainConfig, TrainResult, decode, what_if
 from s2s_core.training.charts import accuracy_chart, attention_heatmap, bottleneck_chart, loss_chart
 from s2s_core.training.code import script
-from s2s_core.training.frames import METRICS, attention_frame, bottleneck_frame, eval_frame, loss_frame
+from s2s_core.training.compute import map_point, untrained_map
+from s2s_core.training.frames import METRICS, attention_frame, bottleneck_frame, eval_frame, loss_frame, point_frame
 from s2s_core.training.loop import TrainRun
+from s2s_core.training.trace import MapPoint
+from s2s_ui import charts
 from s2s_ui.i18n import t
 
 CHART_KEYS = (
@@ -44,7 +47,7 @@ def map_labels() -> dict[str, str]:
 
 
 def draw(where, spec: dict) -> None:
-    where.vega_lite_chart(spec=spec, width="stretch")
+    charts.draw(where, spec)  # finished: text >= 11 px in the theme's colour, a description, labelled marks
 
 
 def curve_specs(
@@ -93,3 +96,21 @@ def bottleneck_spec(
 @st.cache_data(max_entries=256, show_spinner=False)
 def code_for(config: TrainConfig, source: SourceInput | None) -> str:
     return script(config, source)  # reads and stitches the core's source files: worth keeping
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def untrained(config: TrainConfig, source: SourceInput) -> MapPoint:
+    """The seeded model before its first step on the learner's source (a few milliseconds, but every rerun)."""
+    return untrained_map(config, source)
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def trained_point(job_id: int, source: SourceInput, _result: TrainResult) -> MapPoint:
+    """The finished model on the learner's source, drawn like a checkpoint of its trace."""
+    return map_point(_result.config, _result.run.model, source, _result.run.steps_done)
+
+
+@charts.cached_spec
+def point_spec(point: MapPoint, labels: dict[str, str]):
+    """The map of one checkpoint (the untrained model, a replay's moment, or the trained model)."""
+    return attention_heatmap(point_frame(point), labels)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from s2s_core.training import jobs
 from s2s_ui.catalog import translate
 from tests.app.conftest import all_text, open_page, toasts
@@ -224,3 +226,47 @@ def test_a_try_this_case_loads_its_settings():
     at.button(key="try__training_task__0").click().run()  # no attention
     assert not at.exception
     assert at.selectbox(key="training_attention").value == "none"
+
+
+def _map_specs(at, title_key: str, lang: str = "en") -> list:
+    """The drawn maps whose title is the catalog's title_key (their vega_lite_chart elements)."""
+    title = translate(lang, title_key).split("{")[0]
+    return [c for c in at.get("vega_lite_chart") if title in c.proto.spec]
+
+
+def _rows(chart) -> list[dict]:
+    import pyarrow as pa
+
+    return [row for d in chart.proto.datasets for row in pa.ipc.open_stream(d.data.data).read_all().to_pylist()]
+
+
+def test_untrained_map_first_then_the_trained_map_then_a_replay_without_a_new_job():
+    from s2s_core.training.compute import untrained_map
+
+    lang = "en"
+    params = tiny(10)
+    at = open_page("training", lang, query=params)
+    # 1) Before training: the seeded untrained model's map of the default source, its (wrong) output beside it.
+    (chart,) = _map_specs(at, "training.untrained_map_title")
+    point = untrained_map(_config(params))
+    weights = [row["weight"] for row in _rows(chart)]
+    assert weights == pytest.approx([w for row in point.weights for w in row])
+    assert max(weights) < 0.5  # near-uniform over eight digits, nothing like a trained model's peak
+    assert translate(lang, "training.untrained_note") in all_text(at)
+    assert "70931825" in all_text(at)  # the right answer beside the map
+
+    # 2) After training: the trained map of the learner's source is the picture; the untrained one is gone.
+    train(at)
+    assert _map_specs(at, "training.trained_map_title") and not _map_specs(at, "training.untrained_map_title")
+    job = jobs.find(_config(params))
+
+    # 3) Watch it train: the recorded run replays in the polling fragment; no job is submitted.
+    at.button(key="training_replay").click().run()
+    assert not at.exception
+    assert translate(lang, "training.replay_note") in all_text(at) and at.get("progress")
+    assert jobs.find(_config(params)) is job and jobs.runner().wait_idle(1)
+    at.session_state["_training_replay"] = (_config(params), -1e9)  # the replay's time has run out
+    at.run()
+    assert not at.exception
+    assert translate(lang, "training.replay_note") not in all_text(at)
+    assert _map_specs(at, "training.trained_map_title")

@@ -1,7 +1,8 @@
-"""GRU page in real Chromium (Korean): the freeze button holds h still, and the picture redraws as that run.
+"""GRU page in real Chromium: the cell picture steps in the browser; update gate z = 1 copies h_(t-1) unchanged,
+so the freeze holds h at h_1, and the picture redraws as the forced run.
 
-Hidden sizes, parameter counts, the step view, bad input, the question and the prepared cases are tested through
-AppTest (tests/app/test_gru_app.py).
+The tab's step view, the LSTM comparison, bad input and the question are tested through AppTest
+(tests/app/test_gru_app.py).
 """
 
 from __future__ import annotations
@@ -13,15 +14,19 @@ from s2s_core.gated.inputs import DEFAULT_SENTENCES
 from s2s_core.gru import gru_gates, parse_config
 from s2s_ui.catalog import translate
 from tests.browser.harness import open_page, settle, wait_for_text
-from tests.browser.test_lstm_browser import VISIBLE_CHARTS, picture_title
+from tests.browser.test_lstm_browser import VISIBLE_CHARTS, open_forcing, picture_title, step_moves_in_the_browser
 
 pytestmark = pytest.mark.browser
 
 
-def test_update_gate_one_freezes_h(app_server, new_page):
+def test_update_gate_one_freezes_h_and_the_picture_steps(app_server, new_page):
     page = new_page(locale="ko-KR")
     open_page(page, app_server, "gru", "ko")
     page.wait_for_function(VISIBLE_CHARTS, arg=1)
+    assert picture_title(page) == translate("ko", "gru.picture.title")
+    run = gru_gates(parse_config("sentence", DEFAULT_SENTENCES["ko"], None, 3, 4, 0)).run
+    step_moves_in_the_browser(page, "gru", run.h, DEFAULT_SENTENCES["ko"].split())
+    open_forcing(page, translate("ko", "gru.force_heading"))
     page.get_by_role("button", name=translate("ko", "gru.freeze")).click()
     forced = gru_gates(parse_config("sentence", DEFAULT_SENTENCES["ko"], None, 3, 4, 0, {"z": ([2, 3, 4], 1)})).forced
     wait_for_text(page, f"h = {vec_text(forced.h[-1])}")

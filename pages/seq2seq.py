@@ -10,7 +10,7 @@ from s2s_core import caps
 from s2s_core.errors import InputError
 from s2s_core.fmt import num, pct, prob, sci, vec
 from s2s_core.seq2seq import Seq2SeqConfig, Seq2SeqResult, default_config, parse_config, run
-from s2s_core.seq2seq.charts import flow_spec, page_charts, topk_chart
+from s2s_core.seq2seq.charts import page_charts, topk_chart
 from s2s_core.seq2seq.code import script
 from s2s_core.seq2seq.compute import (
     BRIDGES,
@@ -27,10 +27,13 @@ from s2s_core.seq2seq.frames import (
     steps_frame,
     topk_frame,
 )
+from s2s_core.seq2seq.picture import model_picture, picture_frames
+from s2s_ui.catalog import translate
 from s2s_ui.charts import cached_spec, draw
-from s2s_ui.explainer import TryCase, details, explainer, try_this
+from s2s_ui.explainer import TryCase, before_after, details, explainer, try_this
 from s2s_ui.i18n import lang, t
 from s2s_ui.link import linked
+from s2s_ui.steps import StepEvent, step_param, step_view
 from s2s_ui.widgets import (
     check_badge,
     code_expander,
@@ -96,9 +99,20 @@ def chart_specs(config: Seq2SeqConfig, labels: dict[str, str]) -> Any:
     return dict(page_charts(compute(config), config.directions, config.enc_layers, labels))
 
 
+PICTURE_KEYS = ("title", "description", "encoder", "decoder", "handoff", "bridge", "before", "component")
+PICTURE_KEYS += ("state", "value", "word")
+STEP_PARAM = "step_sel"
+
+
 @cached_spec(max_entries=128)
-def picture_spec(config: Seq2SeqConfig, labels: dict[str, str]) -> Any:
-    return flow_spec(compute(config), config.directions, labels)
+def picture_spec(config: Seq2SeqConfig, before: Seq2SeqConfig | None, language: str, first: int) -> Any:
+    """The main picture (both chains and their waist), its step control starting at `first`."""
+    result = compute(config)
+    frames = picture_frames(result, config.directions, compute(before) if before is not None else None)
+    labels = {k: translate(language, f"seq2seq.picture.{k}") for k in PICTURE_KEYS}
+    dec = result.decoding
+    param = None if dec is None else step_param(STEP_PARAM, len(dec.steps), first, translate(language, "steps.label"))
+    return model_picture(frames, labels, param)
 
 
 @cached_spec(max_entries=256)
@@ -117,17 +131,12 @@ TITLE_KEYS = (
     "axis_layer",
     "axis_step",
 )
-FLOW_KEYS = ("flow_title", "flow_description", "encoder", "decoder", "part", "axis_state")
 
 
 def chart_labels() -> dict[str, str]:
     """Translated titles and axis names (part of the cache key, so each language is cached apart)."""
     labels = {k: t(f"seq2seq.chart.{k}") for k in CHART_KEYS} | {k: t(f"seq2seq.{k}") for k in TITLE_KEYS}
     return labels | {"title": t("seq2seq.chart.bn_title")}
-
-
-def flow_labels() -> dict[str, str]:
-    return {k: t(f"seq2seq.chart.{k}") for k in FLOW_KEYS} | {"axis_component": t("seq2seq.axis_component")}
 
 
 def size_input(label_key: str, key: str, value: int, hi: int, where: Any = st) -> int:
@@ -246,15 +255,43 @@ def read_inputs() -> tuple[Seq2SeqConfig | None, InputError | None]:
 
 
 def show_picture(config: Seq2SeqConfig, result: Seq2SeqResult) -> None:
-    """The main picture: encoder rows, then the decoder from h0; the output words under it."""
-    draw(st, picture_spec(config, flow_labels()))
+    """The main picture with its step control under it; the chosen step's numbers follow it."""
+    before = before_after("seq2seq_picture", config)
     dec = result.decoding
     if dec is None:
+        draw(st, picture_spec(config, before, lang(), 1))
         key, field, params = result.error
         show_error(InputError(key, field, **dict(params)))
         return
+    step_view(
+        "seq2seq_step",
+        lambda first: picture_spec(config, before, lang(), first),
+        len(dec.steps),
+        param=STEP_PARAM,
+        follow=lambda event: follow_step(config, result, event),
+    )
+
+
+def follow_step(config: Seq2SeqConfig, result: Seq2SeqResult, event: StepEvent) -> None:
+    """Under the picture, for the chosen decoder step: its input, how its state moved, the word it chose."""
+    dec = result.decoding
+    index = event.step - 1
+    step = dec.steps[index]
     words = " ".join(md_escape(w) for w in dec.output)
     st.markdown(t("seq2seq.output_line", words=words) + " · " + t("seq2seq.untrained_short"))
+    left, right = st.columns([1.3, 1])
+    with left:
+        st.markdown(t("seq2seq.step_heading", step=index + 1))
+        st.markdown(t("seq2seq.step_input", token=md_escape(step.input_token)))
+        st.markdown(t("seq2seq.step_h", before=vec(step.h_prev), after=vec(step.h_new), change=num(step.change)))
+        if step.c_new is not None:
+            st.markdown(t("seq2seq.step_c", cell=vec(step.c_new)))
+        st.markdown(t("seq2seq.step_chosen", token=md_escape(step.chosen), p=prob(step.top[0][1])))
+        if step.chosen == "<eos>":
+            st.info(t("seq2seq.step_eos"))
+    labels = {k: t(f"seq2seq.chart.{k}") for k in ("p", "token")}
+    labels["title"] = t("seq2seq.chart.topk_title", k=len(step.top), step=index + 1)
+    draw(right, topk_spec(config, index, labels))
 
 
 def show_encoder(config: Seq2SeqConfig, result: Seq2SeqResult) -> None:
@@ -308,43 +345,14 @@ def show_handoff(config: Seq2SeqConfig, result: Seq2SeqResult) -> None:
         st.markdown(t("seq2seq.c0_line", vector=vec(handoff.c0[-1, 0])))
 
 
-def pick_step(n_steps: int) -> int:
-    """The step to inspect (0-based); a stale value (fewer steps now) falls back to step 1."""
-    options = list(range(1, n_steps + 1))
-    step = linked(
-        st.segmented_control,
-        t("seq2seq.step_label"),
-        options,
-        key="seq2seq_step",
-        default=1,
-        labels={s: f"t{s}" for s in options},
-        parse=int,
-        required=True,
-    )
-    return int(step or 1) - 1
-
-
 def show_decoding(config: Seq2SeqConfig, result: Seq2SeqResult) -> None:
+    """Every decoding step at once (the picture's step control shows one at a time)."""
     st.subheader(t("seq2seq.dec_title"))
     dec = result.decoding
     if dec is None:  # section 2 has already said why, and that the rest still runs
         st.caption(t("seq2seq.dec_skipped"))
         return
     st.caption(t("seq2seq.untrained"))
-    index = pick_step(len(dec.steps))
-    step = dec.steps[index]
-    left, right = st.columns(2)
-    with left.container(border=True):
-        st.markdown(t("seq2seq.step_input", token=md_escape(step.input_token)))
-        st.markdown(t("seq2seq.step_h", before=vec(step.h_prev), after=vec(step.h_new), change=num(step.change)))
-        if step.c_new is not None:
-            st.markdown(t("seq2seq.step_c", cell=vec(step.c_new)))
-        st.markdown(t("seq2seq.step_chosen", token=md_escape(step.chosen), p=prob(step.top[0][1])))
-        if step.chosen == "<eos>":
-            st.info(t("seq2seq.step_eos"))
-    labels = {k: t(f"seq2seq.chart.{k}") for k in ("p", "token")}
-    labels["title"] = t("seq2seq.chart.topk_title", k=len(step.top), step=index + 1)
-    draw(right, topk_spec(config, index, labels))
     left, right = st.columns(2)
     with left:
         st.markdown(f"**{t('seq2seq.steps_table')}**")

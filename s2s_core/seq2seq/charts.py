@@ -12,7 +12,6 @@ from s2s_core.seq2seq.frames import (
     decoder_states_frame,
     encoder_outputs_frame,
     final_state_frame,
-    flow_frame,
 )
 from s2s_core.seq2seq.run import Seq2SeqResult
 
@@ -37,73 +36,6 @@ def heatmap(frame: pd.DataFrame, title: str, x_title: str, y_title: str) -> alt.
         .encode(text=alt.Text("label:N"), color=alt.value("black"))
     )
     return (cells + text).properties(title=title, height=alt.Step(26), width="container")
-
-
-ROLE_COLORS = {"encoder": "#2C7FB8", "decoder": "#D55E00"}  # GUIDE.md "One visual language": source / target
-STRIP = " "  # the x position of the role strip, left of the components (a blank tick label)
-MIN_LABEL_PX = 26  # narrowest cell that holds a two-decimal number such as −0.06 at 11 px (measured)
-
-
-def flow_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.LayerChart:
-    """The page's main picture: the encoder's states position by position, then the decoder's from h0 on,
-    as one heatmap read top to bottom. A strip on the left says which side a row belongs to (blue encoder,
-    vermillion decoder, named in the legend); with the default sizes the last encoder row and h0 are the
-    same numbers: the decoder starts where the encoder ended.
-
-    labels: flow_title, flow_description, encoder, decoder, part, axis_component, axis_state.
-    """
-    cols = list(dict.fromkeys(frame["col"]))  # encoder columns first, then any the decoder adds
-    order = list(frame.drop_duplicates("row").sort_values("order")["row"])
-    y = alt.Y("row:N", title=labels["axis_state"], sort=order, axis=alt.Axis(labelLimit=160))
-    x = alt.X("col:N", title=labels["axis_component"], sort=[STRIP, *cols], axis=alt.Axis(labelAngle=0))
-    strip_rows = frame.drop_duplicates("row").assign(col=STRIP)
-    strip_rows["side"] = strip_rows["part"].map({p: labels[p] for p in ROLE_COLORS})
-    strip = (
-        alt.Chart(strip_rows)
-        .mark_rect(cornerRadius=3)
-        .encode(
-            x=x,
-            y=y,
-            color=alt.Color(
-                "side:N",
-                title=labels["part"],
-                scale=alt.Scale(domain=[labels[p] for p in ROLE_COLORS], range=list(ROLE_COLORS.values())),
-                legend=alt.Legend(orient="bottom"),
-            ),
-            tooltip=[alt.Tooltip("row:N", title=labels["axis_state"]), alt.Tooltip("side:N", title=labels["part"])],
-        )
-    )
-    base = alt.Chart(frame).encode(x=x, y=y)
-    cells = base.mark_rect().encode(
-        color=alt.Color("value:Q", title=None, scale=alt.Scale(scheme="redblue", domain=[-1, 1], reverse=True)),
-        tooltip=[
-            alt.Tooltip("row:N", title=labels["axis_state"]),
-            alt.Tooltip("col:N", title=labels["axis_component"]),
-            alt.Tooltip("value:Q", format=NUM_D3),
-        ],
-    )
-    # Many columns on a narrow screen (a bidirectional encoder has 2·H_e): numbers that would overlap are left
-    # to the tooltip rather than printed on top of each other.
-    text = (
-        with_cell_label(base, "value", "col")
-        .transform_filter(f"width / max(datum._cols + 1, 1) >= {MIN_LABEL_PX}")
-        .mark_text(fontSize=11)
-        .encode(text=alt.Text("label:N"), color=alt.value("black"))
-    )
-    return (
-        alt.layer(strip, cells, text)
-        .resolve_scale(color="independent")
-        .properties(
-            title=labels["flow_title"],
-            description=labels["flow_description"],
-            height=alt.Step(26),
-            width="container",
-        )
-    )
-
-
-def flow_spec(result: Seq2SeqResult, K: int, labels: dict[str, str]) -> alt.LayerChart:
-    return flow_chart(flow_frame(result.encoder, result.decoding, K), labels)
 
 
 def topk_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:

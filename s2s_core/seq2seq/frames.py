@@ -137,27 +137,3 @@ def bottleneck_summary(b: Bottleneck) -> BottleneckSummary:
         backward_long=float(b.delta_first[1, N - 1]) if b.delta_first.shape[0] == 2 else None,
         handoff_numbers=b.handoff_numbers,
     )
-
-
-def flow_frame(enc: EncoderResult, dec: Decoding | None, K: int) -> pd.DataFrame:
-    """The page's main picture as one frame: the encoder's top layer at each position, then the decoder's
-    top layer from h0 (the hand-off) through each step, one row each in reading order.
-
-    part: "encoder" | "decoder"; row: the y label ("1 I", "h0", "t1 → a"); order: the row's place; col and
-    value: one component. Columns are the encoder's (→h1 … ←h1 … when bidirectional) then the decoder's h1 ….
-    """
-    outputs = enc.outputs[0]  # (S, K*H_e)
-    enc_cols = component_labels(outputs.shape[1] // K, K)
-    rows = [
-        {"part": "encoder", "row": position_label(s, tok), "order": s, "col": c, "value": float(outputs[s, j])}
-        for s, tok in enumerate(enc.tokens)
-        for j, c in enumerate(enc_cols)
-    ]
-    if dec is not None:
-        labels = ["h0"] + [f"t{t + 1} → {step.chosen}" for t, step in enumerate(dec.steps)]
-        for i, label in enumerate(labels):
-            rows += [
-                {"part": "decoder", "row": label, "order": len(enc.tokens) + i, "col": f"h{j + 1}", "value": float(v)}
-                for j, v in enumerate(dec.states[i].tolist())
-            ]
-    return pd.DataFrame(rows)

@@ -38,11 +38,15 @@ def test_defaults_show_the_live_encoder_and_decoder(lang):
     assert translate(lang, "seq2seq.handoff_as_is_lstm") in text
     assert "outputs (1, 4, 6)" in text and "h_n (1, 1, 6)" in text
     assert len(at.success) >= 1  # step-by-step == one call
-    # The picture: the encoder's rows, then the decoder's from h0, which equals the last encoder row here.
+    # The picture: both chains and the waist, h0 and c0, with its step control on the decoder's steps.
     picture = json.loads(at.get("vega_lite_chart")[0].proto.spec)
-    assert picture["title"] == translate(lang, "seq2seq.chart.flow_title")
+    assert picture["title"] == translate(lang, "seq2seq.picture.title")
+    assert picture["description"] == translate(lang, "seq2seq.picture.description")
+    params = picture.get("params", []) + [p for layer in picture["layer"] for p in layer.get("params", [])]
+    step = next(p for p in params if p["name"] == "step_sel")
+    assert step["value"] == [{"step": 1}] and step["bind"]["step"]["max"] == len(result.decoding.steps)
     data = _chart_data(at)
-    assert all(row in data for row in ("1 I", "4 book", "h0", "t1 → a"))
+    assert all(word in data for word in ("1 I", "4 book", "h0", "c0", "<sos>", result.decoding.output[0]))
 
 
 def test_bidirectional_without_bridge_names_the_bridge_and_keeps_the_page(lang):
@@ -124,7 +128,7 @@ def test_stepping_the_decoder_shows_that_steps_input(lang):
     assert not at.exception
     if len(dec.steps) < 2:
         return
-    at.segmented_control(key="seq2seq_step").set_value(2).run()
+    at = open_page("seq2seq", lang, query={"seq2seq_cell": "gru", "seq2seq_steps": "4", "seq2seq_step": "2"})
     assert not at.exception
     text = all_text(at)
     assert vector_text(dec.steps[1].h_new) in text

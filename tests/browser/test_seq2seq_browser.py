@@ -1,7 +1,8 @@
-"""Encoder–decoder page in real Chromium: in the "Step by step" tab, picking a decoder step (a segmented control,
-by its role and label) redraws that step, goes into the link, and the visible charts draw.
+"""Encoder–decoder page in real Chromium: the step slider inside the picture walks the decoder in the browser
+(the chosen step's frame moves before any script run, then the step's numbers under the picture follow and the
+step goes into the link); editing the sentence redraws the picture with the new words and its decoder.
 
-The hand-off, the bridge, sentence edits and bad input are tested through AppTest (tests/app/test_seq2seq_app.py).
+The hand-off, the bridge and bad input are tested through AppTest (tests/app/test_seq2seq_app.py).
 """
 
 from __future__ import annotations
@@ -11,39 +12,57 @@ from dataclasses import replace
 import pytest
 
 from s2s_core.fmt import vec as vector_text
-from s2s_core.seq2seq import default_config, run
-from s2s_ui.catalog import translate
-from tests.browser.harness import main_text, open_page, settle, wait_for_text
+from s2s_core.seq2seq import default_config, parse_config, run
+from tests.browser.harness import charts_drawn, open_page, wait_for_text
 
 pytestmark = pytest.mark.browser
+CHART = ".st-key-seq2seq_step_chart"
+
+# Move the slider as a hand does (value + `input`), wait two painted frames, and report the framed step's
+# accessible label (the frame is drawn only at the chosen step) and whether a script run had started.
+MOVE = """async ([chart, value]) => {
+    const input = document.querySelector(chart + ' .vega-bindings input[type=range]');
+    input.value = String(value);
+    input.dispatchEvent(new Event('input', {bubbles: true}));
+    await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const state = document.querySelector('[data-testid="stApp"]').getAttribute('data-test-script-state');
+    return {texts: drawn(chart), state};
+}"""
+DRAWN = "window.drawn = chart => [...document.querySelectorAll(chart + ' svg text')].map(t => t.textContent);"
 
 
-def visible_charts_drawn(page, at_least: int) -> None:
-    """Like harness.charts_drawn, for the charts in view: a chart in a folded tab has no height until opened."""
-    page.wait_for_function(
-        """n => {
-            const charts = [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
-                .filter(c => c.checkVisibility());
-            return charts.length >= n && charts.every(c => c.querySelector('svg, canvas')
-                && c.getBoundingClientRect().height > 40);
-        }""",
-        arg=at_least,
-        timeout=60_000,
-    )
+def drawn_texts(page) -> list[str]:
+    return page.evaluate(f"[...document.querySelectorAll('{CHART} svg text')].map(t => t.textContent)")
 
 
-def test_stepping_the_decoder_redraws_that_step(app_server, new_page):
+def test_the_step_slider_walks_the_decoder_in_the_browser(app_server, new_page):
     dec = run(replace(default_config("en"), steps=6)).decoding
     assert len(dec.steps) >= 2, "the default seed decodes at least two words"
     page = new_page()
     open_page(page, app_server, "seq2seq", "en", "seq2seq_steps=6")
-    page.get_by_role("tab", name=translate("en", "ui.tab_steps")).click()  # the steps sit in a folded tab
-    settle(page)
-    assert vector_text(dec.steps[0].h_new) in main_text(page)
-    group = page.get_by_role("radiogroup", name=translate("en", "seq2seq.step_label"))
-    group.get_by_role("radio", name="t2", exact=True).click()
-    wait_for_text(page, vector_text(dec.steps[1].h_new))
-    settle(page)
-    assert f"Input word: {dec.steps[1].input_token}" in main_text(page)
-    page.wait_for_function("() => location.search.includes('seq2seq_step=2')")  # the raw step, not the label
-    visible_charts_drawn(page, 3)  # the picture, the step's top-k bars, the decoder's states
+    charts_drawn(page)
+    texts = drawn_texts(page)
+    assert all(w in texts for w in ("I", "book", "h0", "c0", "<sos>", dec.steps[0].chosen))
+    page.evaluate(DRAWN)
+    seen = page.evaluate(MOVE, [CHART, 2])
+    assert seen["state"] == "notRunning"  # the picture moved before any script run
+    wait_for_text(page, vector_text(dec.steps[1].h_new))  # then the fragment follows with step 2's numbers
+    wait_for_text(page, f"Input word: {dec.steps[1].input_token}")
+    page.wait_for_function("() => location.search.includes('seq2seq_step=2')")
+
+
+def test_editing_the_sentence_redraws_the_picture(app_server, new_page):
+    new = parse_config("the cat sat", cell="lstm", replacement="She")
+    dec = run(new).decoding
+    page = new_page()
+    open_page(page, app_server, "seq2seq", "en")
+    box = page.get_by_role("textbox", name="Source sentence")
+    box.fill("the cat sat")
+    box.press("Enter")
+    page.wait_for_function(
+        "([chart, w]) => [...document.querySelectorAll(chart + ' svg text')].some(t => t.textContent === w)",
+        arg=[CHART, "cat"],
+    )
+    charts_drawn(page)
+    texts = drawn_texts(page)
+    assert "book" not in texts and all(w in texts for w in ("the", "cat", "sat", dec.steps[0].chosen))

@@ -14,8 +14,10 @@ from s2s_core.errors import InputError
 from s2s_core.seq2seq import Seq2SeqConfig, decode, default_config, encode, hand_off, parse_config, run
 from s2s_core.seq2seq.bottleneck import Bottleneck, bottleneck, cycled
 from s2s_core.seq2seq.compute import build_encoder, state_rows
-from s2s_core.seq2seq.frames import bottleneck_summary, flow_frame, state_labels
+from s2s_core.seq2seq.frames import bottleneck_summary, state_labels
 from s2s_core.seq2seq.modules import Decoder
+from s2s_core.seq2seq.picture import model_picture, picture_frames
+from s2s_ui.steps import step_param
 
 
 @pytest.mark.parametrize("cell", ["lstm", "gru"])
@@ -388,7 +390,7 @@ LABELS = {
     ],
 )
 def test_every_chart_is_valid_vega_lite(config):
-    from s2s_core.seq2seq.charts import flow_chart, page_charts, topk_chart
+    from s2s_core.seq2seq.charts import page_charts, topk_chart
     from s2s_core.seq2seq.frames import topk_frame
 
     result = run(config)
@@ -398,26 +400,52 @@ def test_every_chart_is_valid_vega_lite(config):
         chart.to_dict()  # validates against the Vega-Lite schema (the page skips this for speed)
     if result.decoding is not None:
         topk_chart(topk_frame(result.decoding.steps[0]), LABELS).to_dict()
-    flow_chart(flow_frame(result.encoder, result.decoding, config.directions), FLOW_LABELS).to_dict()
+    param = None if result.decoding is None else step_param("step_sel", len(result.decoding.steps), 1, "step")
+    model_picture(picture_frames(result, config.directions, before=result), PICTURE_LABELS, param).to_dict()
 
 
-FLOW_LABELS = {k: k for k in ("flow_title", "flow_description", "encoder", "decoder", "part", "axis_state")} | {
-    "axis_component": "component"
+PICTURE_LABELS = {
+    k: k
+    for k in ("title", "description", "encoder", "decoder", "handoff", "bridge", "before", "component", "state")
+    + ("value", "word")
 }
 
 
-def test_the_picture_reads_encoder_rows_then_the_decoder_from_its_hand_off():
-    """Without a bridge the decoder's first row, h0, is the encoder's last row: the picture shows the hand-off."""
+def test_the_picture_is_both_chains_with_the_hand_off_as_their_waist():
+    """Without a bridge the waist's h0 is the encoder's last state; each decoder column is that step's h_new,
+    under its input word and below the word it chose; every square is the live tensor's number."""
     config = default_config("en")
     result = run(config)
-    frame = flow_frame(result.encoder, result.decoding, config.directions)
-    rows = list(frame.drop_duplicates("row").sort_values("order")["row"])
-    assert rows == ["1 I", "2 read", "3 a", "4 book", "h0"] + [
-        f"t{t + 1} → {s.chosen}" for t, s in enumerate(result.decoding.steps)
-    ]
-    last, h0 = (frame[frame["row"] == r]["value"].to_numpy() for r in ("4 book", "h0"))
-    assert last.tolist() == h0.tolist()
-    assert frame.loc[frame["part"] == "decoder", "row"].iloc[0] == "h0"
+    frames = picture_frames(result, config.directions)
+    cells, tokens = frames.cells, frames.tokens
+    enc = cells[cells["part"] == "encoder"]
+    assert list(dict.fromkeys(enc["where"])) == ["1 I", "2 read", "3 a", "4 book"]
+    for s in range(4):
+        assert enc[enc["x"] == s]["value"].tolist() == result.encoder.outputs[0, s].tolist()
+    waist = cells[cells["part"] == "handoff"]
+    assert waist["value"].tolist() == result.handoff.h0[-1, 0].tolist() == enc[enc["x"] == 3]["value"].tolist()
+    assert cells[cells["part"] == "cell"]["value"].tolist() == result.handoff.c0[-1, 0].tolist()  # LSTM: c0 too
+    dec = result.decoding
+    for t, step in enumerate(dec.steps):
+        column = cells[(cells["part"] == "decoder") & (cells["step"] == t + 1)]
+        assert column["value"].tolist() == step.h_new.tolist()
+        words = tokens[tokens["step"] == t + 1].set_index("role")["text"]
+        assert (words["in"], words["out"]) == (step.input_token, step.chosen)
+    assert frames.bridge.empty and frames.before.empty
+    # The waist is narrower than either chain's outline: the band pinches to the states there.
+    band = frames.band.assign(span=frames.band["y2"] - frames.band["y"])
+    assert band["span"].min() < band["span"].max()
+
+
+def test_the_bridge_is_a_block_on_the_hand_off_and_an_edit_keeps_the_old_words():
+    config = replace(default_config("en"), cell="gru", bidirectional=True, bridge="linear", dec_layers=2)
+    result, old = run(config), run(default_config("en"))
+    frames = picture_frames(result, config.directions, before=old)
+    waist = frames.cells[frames.cells["part"] == "handoff"]
+    assert len(frames.bridge) == 1 and float(frames.bridge["x"].iloc[0]) < float(waist["x"].iloc[0])
+    assert waist["value"].tolist() == result.handoff.h0[-1, 0].tolist()  # what the bridge made, top layer
+    assert frames.rows == 12  # a bidirectional encoder's states are 2·H_e tall
+    assert frames.before["text"].tolist() == [s.chosen for s in old.decoding.steps]
 
 
 def test_each_language_opens_on_its_own_sentence():

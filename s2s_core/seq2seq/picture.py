@@ -1,0 +1,285 @@
+"""The encoder–decoder page's main picture: both chains with the one hand-off vector as their narrow waist.
+
+Time runs left to right in slots: the encoder's positions, the bridge (when there is one), the waist (h0, and
+c0 for an LSTM: what the decoder receives), then the decoder's steps. Every state is a column of small squares
+(one per component, top layer only, colour = value on the shared diverging scale), with its token under it and,
+for the decoder, the chosen word above it. The step control (s2s_ui.steps.step_param) walks the decoder in the
+browser: the chosen step is drawn at full opacity and framed, the other decoder steps faded. No streamlit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import altair as alt
+import pandas as pd
+
+from s2s_core.chartkit import FIT_X, records
+from s2s_core.fmt import CELL_D3, NUM_D3
+from s2s_core.seq2seq.frames import component_labels
+from s2s_core.seq2seq.run import Seq2SeqResult
+
+ENCODER, DECODER, CELL, PAD = "#2C7FB8", "#D55E00", "#0F8B8D", "#8A8A8A"  # GUIDE.md "One visual language"
+VALUE_SCALE = alt.Scale(domain=[-1, 1], scheme="redblue", reverse=True, clamp=True)
+FONT = 12
+HALF = 0.3  # half a state column's width, in slots (the rest of a slot is the arrow between states)
+ROW_PX = 22  # one component's height
+MIN_NUMBER_PX = 34  # a square narrower than this leaves its number to the tooltip ("−0.06" at 11 px)
+
+
+@dataclass(frozen=True)
+class PictureFrames:
+    """Everything the picture draws, in slot (x) and component (y) coordinates."""
+
+    cells: pd.DataFrame  # part, x, x1, x2, y, value, name, where, step
+    tokens: pd.DataFrame  # part, x, y, text, step, role ("in" under a state, "out" above a decoder state)
+    arrows: pd.DataFrame  # part, x, x2, y, step: a flow of state from one slot to the next
+    band: pd.DataFrame  # part, x, y, y2: the chains' outline, pinched to the hand-off at the waist
+    bridge: pd.DataFrame  # x, y, y2, text: the Linear bridge's block (empty without one)
+    before: pd.DataFrame  # x, y, text, step: the previous input's output words (empty without an edit)
+    rows: int  # components drawn (the taller of the encoder's K·H_e and the decoder's H_d)
+    slots: int  # columns of the picture
+
+
+def _slots(result: Seq2SeqResult) -> tuple[int, int, int]:
+    """(first bridge slot or -1, the waist's slot, number of slots)."""
+    S = len(result.encoder.tokens)
+    bridged = result.handoff is not None and result.handoff.bridged
+    waist = S + int(bridged)
+    T = 0 if result.decoding is None else len(result.decoding.steps)
+    return (S if bridged else -1), waist, waist + 1 + T
+
+
+def picture_frames(result: Seq2SeqResult, K: int, before: Seq2SeqResult | None = None) -> PictureFrames:
+    enc, dec, handoff = result.encoder, result.decoding, result.handoff
+    outputs = enc.outputs[0]  # (S, K*H_e): the top layer at every position (both directions side by side)
+    names = component_labels(outputs.shape[1] // K, K)
+    bridge_x, waist, slots = _slots(result)
+    rows = max(outputs.shape[1], 0 if handoff is None else handoff.h0.shape[-1])
+    cells, tokens, arrows = [], [], []
+    mid = (rows - 1) / 2  # arrows run between the columns at half their height
+
+    def column(part: str, x: float, vector, where: str, step: int, labels: list[str], half: float = HALF) -> None:
+        cells.extend(
+            dict(part=part, x=x, x1=x - half, x2=x + half, y=r, value=float(v), name=labels[r], where=where, step=step)
+            for r, v in enumerate(vector.tolist())
+        )
+
+    # 1) the encoder: each position's state over its source word, arrows from each state to the next
+    for s, token in enumerate(enc.tokens):
+        column("encoder", s, outputs[s], f"{s + 1} {token}", 0, names)
+        tokens.append(dict(part="encoder", x=s, y=rows + 0.7, text=token, step=0, role="in"))
+        arrows.append(dict(part="encoder", x=s + HALF, x2=s + 1 - HALF, y=mid, step=0))
+    # 2) the waist: the one state handed over (h0, and c0 for an LSTM), top layer, as the decoder receives it
+    if handoff is not None:
+        h_names = [f"h{i + 1}" for i in range(handoff.h0.shape[-1])]
+        lstm = handoff.c0 is not None
+        column("handoff", waist - (0.16 if lstm else 0), handoff.h0[-1, 0], "h0", 0, h_names, 0.14 if lstm else HALF)
+        tokens.append(dict(part="handoff", x=waist - (0.16 if lstm else 0), y=rows + 0.7, text="h0", step=0, role="in"))
+        if lstm:
+            column("cell", waist + 0.16, handoff.c0[-1, 0], "c0", 0, [f"c{i + 1}" for i in range(len(h_names))], 0.14)
+            tokens.append(dict(part="cell", x=waist + 0.16, y=rows + 0.7, text="c0", step=0, role="in"))
+        if bridge_x >= 0:
+            arrows.append(dict(part="handoff", x=bridge_x + HALF, x2=waist - HALF, y=mid, step=0))
+    # 3) the decoder: step t's state over its input word, the chosen word above; greedy feeds it back
+    for t, step in enumerate(dec.steps if dec is not None else ()):
+        x = waist + 1 + t
+        column("decoder", x, step.h_new, f"t{t + 1}", t + 1, [f"h{i + 1}" for i in range(len(step.h_new))])
+        tokens.append(dict(part="decoder", x=x, y=rows + 0.7, text=step.input_token, step=t + 1, role="in"))
+        tokens.append(dict(part="decoder", x=x, y=-1.6, text=step.chosen, step=t + 1, role="out"))
+        arrows.append(dict(part="decoder", x=x - 1 + HALF, x2=x - HALF, y=mid, step=t + 1))
+    if dec is None and arrows:
+        arrows.pop()  # the encoder's last arrow leads nowhere: the hand-off failed
+    band = _band(len(enc.tokens), waist, slots, rows)
+    bridge = pd.DataFrame(
+        [dict(x=bridge_x, y=-0.5, y2=rows - 0.5, text="Linear")] if bridge_x >= 0 else [],
+        columns=["x", "y", "y2", "text"],
+    )
+    old = before.decoding if before is not None else None
+    before_rows = [
+        dict(x=waist + 1 + t, y=-2.7, text=s.chosen, step=t + 1) for t, s in enumerate(old.steps if old else ())
+    ]
+    return PictureFrames(
+        cells=pd.DataFrame(cells),
+        tokens=pd.DataFrame(tokens),
+        arrows=pd.DataFrame(arrows, columns=["part", "x", "x2", "y", "step"]),
+        band=band,
+        bridge=bridge,
+        before=pd.DataFrame(before_rows, columns=["x", "y", "text", "step"]),
+        rows=rows,
+        slots=max(slots, len(before_rows) + waist + 1),
+    )
+
+
+def _band(S: int, waist: int, slots: int, rows: int) -> pd.DataFrame:
+    """The outline of both chains: full height over the tokens and states, pinched to the states at the waist."""
+    top, bottom = -2.2, rows + 1.3
+    pinch_top, pinch_bottom = -0.6, rows - 0.4
+    points = [
+        ("encoder", -0.5, top, bottom),
+        ("encoder", S - 0.5, top, bottom),
+        ("encoder", waist - 0.2, pinch_top, pinch_bottom),
+        ("decoder", waist + 0.2, pinch_top, pinch_bottom),
+        ("decoder", waist + 0.5, top, bottom),
+        ("decoder", slots - 0.5, top, bottom),
+    ]
+    if slots <= waist + 1:
+        points = points[:3]  # no decoder: the encoder's outline ends at its final state
+    return pd.DataFrame([dict(part=p, x=x, y=y, y2=y2) for p, x, y, y2 in points])
+
+
+def model_picture(frames: PictureFrames, labels: Mapping[str, str], step_param: alt.Parameter | None) -> alt.LayerChart:
+    """labels: title, description, encoder, decoder, handoff, bridge, before, component, state, value, word.
+
+    step_param: the shared step control on "step" (None when nothing was decoded: no decoder to walk).
+    """
+    n_slots, rows = max(frames.slots, 1), frames.rows
+    xs = alt.Scale(domain=[-0.5, n_slots - 0.5], nice=False, zero=False)
+    ys = alt.Scale(domain=[-3.2, rows + 2.5], reverse=True, nice=False, zero=False)
+    x, y = alt.X("x:Q", axis=None, scale=xs), alt.Y("y:Q", axis=None, scale=ys)
+    part_name = {"encoder": labels["encoder"], "handoff": labels["handoff"], "cell": labels["handoff"]}
+    part_name["decoder"] = labels["decoder"]
+    # The current decoder step at full opacity, the other decoder steps faded; the encoder and the waist stay.
+    if step_param is not None:
+        opacity = alt.when(step_param).then(alt.value(1)).when("datum.step == 0").then(alt.value(1))
+        opacity = opacity.otherwise(alt.value(0.3))
+    else:
+        opacity = alt.value(1)
+    # 1) the outline: blue over the encoder, vermillion over the decoder, pinched at the hand-off
+    band = (
+        alt.Chart(records(frames.band))
+        .mark_area(opacity=0.12, interpolate="linear")
+        .encode(
+            x=x,
+            y=y,
+            y2="y2:Q",
+            color=alt.Color(
+                "part:N", scale=alt.Scale(domain=["encoder", "decoder"], range=[ENCODER, DECODER]), legend=None
+            ),
+        )
+    )
+    # The chains' names under their outlines: the encoder's from the left edge, the decoder's to the right edge.
+    names = []
+    for part, where, align in (("encoder", -0.45, "left"), ("decoder", n_slots - 0.55, "right")):
+        if part == "decoder" and frames.slots <= 1:
+            continue
+        spot = pd.DataFrame([dict(x=where, y=rows + 2, text=labels[part])])
+        names.append(
+            alt.Chart(records(spot))
+            .mark_text(fontSize=FONT, fontWeight="bold", align=align, color=ENCODER if part == "encoder" else DECODER)
+            .encode(x=x, y=y, text="text:N")
+        )
+    # 2) flows of state: arrows from each state to the next, in the role's colour
+    arrow_colour = alt.Color(
+        "part:N",
+        scale=alt.Scale(domain=["encoder", "handoff", "decoder"], range=[ENCODER, PAD, DECODER]),
+        legend=None,
+    )
+    arrows = (
+        alt.Chart(records(frames.arrows))
+        .mark_rule(strokeWidth=2)
+        .encode(x=x, x2="x2:Q", y=y, color=arrow_colour, opacity=opacity)
+    )
+    heads = (
+        alt.Chart(records(frames.arrows))
+        .mark_point(shape="triangle-right", filled=True, size=60)
+        .encode(x=alt.X("x2:Q", scale=xs, axis=None), y=y, color=arrow_colour, opacity=opacity)
+    )
+    # 3) the states: one square per component, colour = value, the number where the square is wide enough
+    cells_base = alt.Chart(records(frames.cells)).encode(
+        x=x,
+        y=alt.Y("y0:Q", axis=None, scale=ys),
+        x2="x2:Q",
+        y2="y1:Q",
+    )
+    cells_base = cells_base.transform_calculate(y0="datum.y - 0.45", y1="datum.y + 0.45")
+    tooltip = [
+        alt.Tooltip("where:N", title=labels["state"]),
+        alt.Tooltip("name:N", title=labels["component"]),
+        alt.Tooltip("value:Q", title=labels["value"], format=NUM_D3),
+    ]
+    squares = cells_base.encode(x=alt.X("x1:Q", axis=None, scale=xs)).mark_rect(stroke="currentColor", strokeWidth=0.5)
+    squares = squares.encode(
+        color=alt.Color("value:Q", scale=VALUE_SCALE, title=labels["value"], legend=alt.Legend(orient="bottom")),
+        opacity=opacity,
+        tooltip=tooltip,
+    )
+    if step_param is not None:
+        squares = squares.add_params(step_param)
+    fits = f"width / {n_slots} * (datum.x2 - datum.x1) >= {MIN_NUMBER_PX}"
+    numbers = (
+        alt.Chart(records(frames.cells))
+        .transform_filter(fits)
+        .transform_calculate(label=f"format(datum.value, '{CELL_D3}')")
+        .mark_text(fontSize=11, color="black")
+        .encode(x=x, y=y, text="label:N", opacity=opacity)
+    )
+    # 4) the words: each state's input under it, the decoder's chosen word above it (bold: it is the output)
+    words = alt.Chart(records(frames.tokens)).encode(x=x, y=y, opacity=opacity)
+    inputs = words.transform_filter("datum.role == 'in'").mark_text(
+        fontSize=FONT, limit={"expr": f"max(width / {n_slots} - 2, 12)"}
+    )
+    inputs = inputs.encode(
+        text="text:N",
+        color=alt.Color(
+            "part:N",
+            scale=alt.Scale(domain=["encoder", "handoff", "cell", "decoder"], range=[ENCODER, PAD, CELL, DECODER]),
+            legend=None,
+        ),
+        tooltip=[alt.Tooltip("text:N", title=labels["word"])],
+    )
+    outputs = (
+        words.transform_filter("datum.role == 'out'")
+        .mark_text(
+            fontSize=FONT + 1, fontWeight="bold", color=DECODER, limit={"expr": f"max(width / {n_slots} - 2, 12)"}
+        )
+        .encode(text="text:N", tooltip=[alt.Tooltip("text:N", title=labels["word"])])
+    )
+    layers = [band, *names, arrows, heads, squares, numbers, inputs, outputs]
+    # 5) the chosen step framed; the waist named; the bridge as a block on the hand-off; the previous outputs
+    if step_param is not None:
+        frame = (
+            alt.Chart(records(frames.tokens[frames.tokens["role"] == "out"]))
+            .transform_filter(step_param)
+            .transform_calculate(x1="datum.x - 0.45", x2="datum.x + 0.45", y1="-2.2", y2=f"{rows + 1.2}")
+            .mark_rect(fill=None, stroke=DECODER, strokeWidth=2, cornerRadius=4)
+            .encode(
+                x=alt.X("x1:Q", axis=None, scale=xs),
+                x2="x2:Q",
+                y=alt.Y("y1:Q", axis=None, scale=ys),
+                y2="y2:Q",
+            )
+        )
+        layers.append(frame)
+    waist = frames.cells[frames.cells["part"].isin(["handoff", "cell"])]
+    if not waist.empty:
+        waist_x = float((waist["x1"].min() + waist["x2"].max()) / 2)
+        waist_name = pd.DataFrame([dict(x=waist_x, y=-1.6, text=labels["handoff"])])
+        layers.append(
+            alt.Chart(records(waist_name))
+            .mark_text(fontSize=11, fontStyle="italic", color=PAD)
+            .encode(x=x, y=y, text="text:N")
+        )
+    if not frames.bridge.empty:
+        block = alt.Chart(records(frames.bridge)).transform_calculate(x1="datum.x - 0.35", x2="datum.x + 0.35")
+        layers.append(
+            block.mark_rect(fill=PAD, opacity=0.25, stroke=PAD, cornerRadius=4).encode(
+                x=alt.X("x1:Q", axis=None, scale=xs), x2="x2:Q", y=y, y2="y2:Q"
+            )
+        )
+        layers.append(
+            block.mark_text(fontSize=11, angle=270)
+            .encode(x=x, y=alt.Y("mid:Q", axis=None, scale=ys), text=alt.value(labels["bridge"]))
+            .transform_calculate(mid="(datum.y + datum.y2) / 2")
+        )
+    if not frames.before.empty:
+        ghost = alt.Chart(records(frames.before)).mark_text(fontSize=11, fontStyle="italic", color=PAD, opacity=0.8)
+        layers.append(ghost.encode(x=x, y=y, text="text:N", tooltip=[alt.Tooltip("text:N", title=labels["before"])]))
+    return alt.layer(*layers).properties(
+        title=labels["title"],
+        description=labels["description"],
+        height=ROW_PX * (rows + 6),
+        width="container",
+        autosize=FIT_X,
+    )

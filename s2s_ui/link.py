@@ -154,8 +154,8 @@ def _number_field(
     last_key = f"{key}__last"  # explainer.load_case forgets it with the page's other inputs
     last = st.session_state.get(last_key, default)
     used, message = _checked_number(typed, label, kind, lo, hi, last)
-    if message:
-        getattr(widget, "__self__", st).warning(message, icon=":material/rule:")
+    if message:  # a caption, not an alert box: a field is often one of three in a narrow column
+        getattr(widget, "__self__", st).caption(f":orange[:material/warning:] {message}")
     st.session_state[last_key] = used
     to_link(key, None if _same(used, default) else _raw(used))
     return used

@@ -33,6 +33,9 @@ FONT = 12
 GATE_SCALE = alt.Scale(domain=[0, 1], scheme="greens")  # a gate is a 0-1 pass-through ratio
 VALUE_SCALE = alt.Scale(domain=[-1, 1], scheme="redblue", reverse=True, clamp=True)  # GUIDE.md: one diverging scale
 STRIP_X0 = 8.0  # the strip's cells start here; its row names sit left of it
+# Text that stands on the page, not on a square: the theme's text colour (charts.finish leaves text in a
+# layer with rects alone, taking it for a cell label).
+PAGE_TEXT = "currentColor"
 STEP_PARAM = "step_sel"  # the shared step control's selection name (s2s_ui/steps.py reads it)
 
 
@@ -92,6 +95,7 @@ class Geometry:
 
     H: int
     S: int
+    bottom: bool = True  # the bottom row holds columns (LSTM: h_(t-1), h_t); without, it is one line (GRU)
 
     @property
     def cell(self) -> int:
@@ -106,6 +110,8 @@ class Geometry:
 
     def y(self, row: int, at: str) -> float:
         top = self.row_top(row)
+        if row == 2 and not self.bottom:
+            return top + 14  # the feeding line alone: no column to centre on
         return {
             "top": top,
             "mid": top + self.block / 2,
@@ -115,7 +121,7 @@ class Geometry:
 
     @property
     def formulas_y(self) -> float:
-        return self.row_top(2) + self.block + 26
+        return self.row_top(2) + (self.block if self.bottom else 14) + 26
 
     @property
     def strip_top(self) -> float:
@@ -303,7 +309,7 @@ def cell_picture(
 ) -> CellPicture:
     """values: every block's (S, H) tensor and the strip's states; paths: the words for natural / forced."""
     S, H = values[layout.strip[0]].shape
-    geo = Geometry(H=H, S=S)
+    geo = Geometry(H=H, S=S, bottom=any(b.row == 2 for b in layout.blocks))
     return CellPicture(
         layout=layout,
         geo=geo,
@@ -340,8 +346,14 @@ def cell_chart(pic: CellPicture, words: Mapping[str, str], step_param: alt.Param
         "path:N",
         title=words["path"],
         scale=alt.Scale(domain=path_domain, range=[[1, 0], [6, 4]]),
+        # Under the strip, in one line: the first screen keeps its height for the diagram itself.
         legend=alt.Legend(
-            orient="top", direction="horizontal", symbolStrokeWidth=2, symbolType="stroke", symbolSize=300
+            orient="bottom",
+            direction="horizontal",
+            titleOrient="left",
+            symbolStrokeWidth=2,
+            symbolType="stroke",
+            symbolSize=300,
         ),
     )
 
@@ -400,7 +412,7 @@ def cell_chart(pic: CellPicture, words: Mapping[str, str], step_param: alt.Param
     # Vega-Lite has no align channel: one text layer per alignment (the edge columns' names stay inside).
     names = [
         columns.transform_filter(f"datum.align == '{align}'")
-        .mark_text(fontSize=FONT, fontWeight="bold", baseline="bottom", align=align)
+        .mark_text(fontSize=FONT, fontWeight="bold", baseline="bottom", align=align, color=PAGE_TEXT)
         .encode(**at("label_x", "label_y"), text="block:N")
         for align in ("left", "center", "right")
     ]
@@ -417,7 +429,7 @@ def cell_chart(pic: CellPicture, words: Mapping[str, str], step_param: alt.Param
     token = (
         word_data.transform_filter(step_param)
         .transform_calculate(text=f"'{words['word']} ' + datum.word")
-        .mark_text(fontSize=FONT, baseline="bottom", dy=-6)
+        .mark_text(fontSize=FONT, baseline="bottom", dy=-6, color=PAGE_TEXT)
         .encode(x=x, y=y, text="text:N")
     )
     formulas = (
@@ -428,7 +440,7 @@ def cell_chart(pic: CellPicture, words: Mapping[str, str], step_param: alt.Param
                 ]
             )
         )
-        .mark_text(fontSize=FONT + 1, align="left")
+        .mark_text(fontSize=FONT + 1, align="left", color=PAGE_TEXT)
         .encode(x=x, y=y, text="text:N")
     )
     # 6) The strip: the carried states at every step, the chosen step outlined, the others faded.
@@ -441,7 +453,7 @@ def cell_chart(pic: CellPicture, words: Mapping[str, str], step_param: alt.Param
             x2="x2:Q",
             y2="y2:Q",
             color=alt.Color("value:Q", scale=VALUE_SCALE, legend=None),
-            opacity=alt.condition(step_param, alt.value(1.0), alt.value(0.45)),
+            opacity=alt.condition(step_param, alt.value(1.0), alt.value(0.7)),
             tooltip=[
                 alt.Tooltip("row:N", title=words["state"]),
                 alt.Tooltip("step:O", title=words["step"]),
@@ -454,7 +466,7 @@ def cell_chart(pic: CellPicture, words: Mapping[str, str], step_param: alt.Param
     strip_now = (
         strip.transform_filter(step_param)
         .transform_aggregate(x="min(x)", x2="max(x2)", y="min(y)", y2="max(y2)")
-        .mark_rect(filled=False, stroke="#000000", strokeWidth=2.5)
+        .mark_rect(filled=False, stroke="currentColor", strokeWidth=2.5)  # the theme's text colour: light and dark
         .encode(x=x, y=y, x2="x2:Q", y2="y2:Q")
     )
     strip_before = (
@@ -468,10 +480,10 @@ def cell_chart(pic: CellPicture, words: Mapping[str, str], step_param: alt.Param
     )
     row_names = (
         strip.transform_filter("datum.step == 1")
-        .mark_text(fontSize=11, align="right", dx=-4)
+        .mark_text(fontSize=11, align="right", dx=-4, color=PAGE_TEXT)
         .encode(**at("x", "yc"), text="row:N")
     )
-    heads = word_data.mark_text(fontSize=11, baseline="bottom", limit=120).encode(
+    heads = word_data.mark_text(fontSize=11, baseline="bottom", limit=120, color=PAGE_TEXT).encode(
         **at("head_x", "head_y"),
         text="word:N",
         opacity=alt.condition(step_param, alt.value(1.0), alt.value(0.6)),

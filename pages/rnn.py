@@ -11,7 +11,7 @@ from s2s_core import caps
 from s2s_core.errors import InputError
 from s2s_core.fmt import num, sci, vec
 from s2s_core.rnn import RnnConfig, RnnResult, parse_config, seeded_weights, unroll
-from s2s_core.rnn.charts import step_chart, timeline_chart, unroll_chart
+from s2s_core.rnn.charts import step_chart
 from s2s_core.rnn.code import script
 from s2s_core.rnn.compute import (
     DEFAULT_E,
@@ -32,16 +32,16 @@ from s2s_core.rnn.frames import (
     repeated_tokens,
     squash_range,
     step_frame,
-    timeline_frame,
     unit_expansion,
-    unroll_frames,
     weights_table,
 )
+from s2s_core.rnn.picture import STEP_PARAM, picture_data, unroll_picture
 from s2s_ui.catalog import translate
 from s2s_ui.charts import cached_spec, draw
-from s2s_ui.explainer import TryCase, details, explainer, try_this
+from s2s_ui.explainer import TryCase, before_after, details, explainer, try_this
 from s2s_ui.i18n import lang, t
 from s2s_ui.link import linked, to_link
+from s2s_ui.steps import StepEvent, step_param, step_view
 from s2s_ui.widgets import (
     check_badge,
     code_expander,
@@ -54,7 +54,6 @@ from s2s_ui.widgets import (
     revealed,
 )
 
-PLAY_SECONDS = 1.0  # one step per tick while playing; stops by itself at the last step
 TABLES = ("W_x", "W_h", "b")
 QUIZ = "rnn_quiz"
 QUIZ_OPTIONS = ("none", "only_first", "all", "only_last", "some")
@@ -210,108 +209,62 @@ def read_inputs() -> RnnInputs:
     return RnnInputs(config, None, E, H, seed)
 
 
-# --- the picture: the unrolled graph, its step slider, and every state at once --------------------------------
+# --- the picture: the unrolled chain with its step slider inside (s2s_ui/steps.py) -----------------------------
 
 
-def _start_play() -> None:
-    st.session_state["rnn_step"] = 1
-    st.session_state["rnn_playing"] = True
-    st.session_state["rnn_play_fresh"] = True  # show step 1 first, advance on the next tick
+@cached_spec(max_entries=256)
+def chart_spec(config: RnnConfig, before: RnnConfig | None, language: str, first_step: int) -> Any:
+    """The picture's finished Vega-Lite spec, cached by value (building it in Altair costs far more than the math).
 
-
-def _stop_play() -> None:
-    st.session_state["rnn_playing"] = False
-
-
-def _advance(S: int) -> None:
-    """One tick of Play: next step; at the last step stop (a full rerun drops the timer)."""
-    if st.session_state.pop("rnn_play_fresh", False):
-        return
-    st.session_state["rnn_step"] = min(int(st.session_state.get("rnn_step", 1)) + 1, S)
-    if st.session_state["rnn_step"] >= S:
-        st.session_state["rnn_playing"] = False
-        st.rerun()
-
-
-def current_step(S: int) -> int:
-    """The slider's step (1-based), clamped into 1..S: the sentence may have got shorter."""
-    if int(st.session_state.get("rnn_step", 1) or 1) > S:
-        st.session_state["rnn_step"] = S
-    return max(1, min(int(st.session_state.get("rnn_step", 1) or 1), S))
-
-
-@cached_spec(max_entries=512)
-def chart_specs(config: RnnConfig, step: int, language: str) -> Any:
-    """The three figures' Vega-Lite specs for one step, cached by value: Altair costs far more than the math.
-
-    Not validated here (to_dict(validate=False)): tests/core/test_rnn.py validates the charts' structure.
+    Not validated here (to_dict(validate=False)): tests/core/test_rnn.py validates the picture's structure.
     """
     result = compute(config)
-    labels = chart_labels(step, language)
-    nodes, edges = unroll_frames(result, step)
-    return {
-        "unroll": unroll_chart(nodes, edges, labels),
-        "step": step_chart(step_frame(result, step), labels),
-        "timeline": timeline_chart(timeline_frame(result, step), labels),
-    }
+    previous = compute(before) if before is not None else None
+    keys = ("title", "subtitle", "description", "vector", "component", "value", "before", "token")
+    words = {k: translate(language, f"rnn.picture.{k}") for k in keys}
+    param = step_param(STEP_PARAM, len(result.tokens), first_step, translate(language, "steps.label"))
+    return unroll_picture(picture_data(result, previous), words, param)
 
 
-def chart_labels(step: int, language: str) -> dict[str, str]:
-    def tr(key: str, **fmt: object) -> str:
-        return translate(language, f"rnn.chart.{key}", **fmt)
-
-    keys = ("weight", "node", "token", "unroll_title", "step", "unit", "timeline_title", "value", "term")
-    labels = {k: tr(k) for k in keys}
-    labels["step_title"] = tr("step_title", t=step + 1)
-    labels |= {f"term_{i}": tr(f"term_{i}") for i in range(5)}
-    return labels
+@cached_spec(max_entries=256)
+def step_bars_spec(config: RnnConfig, step: int, language: str) -> Any:
+    """One step's terms as bars (the step's details, under the picture)."""
+    labels = {k: translate(language, f"rnn.chart.{k}") for k in ("unit", "value", "term")}
+    labels |= {f"term_{i}": translate(language, f"rnn.chart.term_{i}") for i in range(5)}
+    return step_chart(step_frame(compute(config), step), labels)
 
 
-def picture_body(config: RnnConfig, result: RnnResult) -> None:
-    """The unrolled graph, the step slider under it, and the h_t heatmap (reruns alone while playing)."""
+def follow_step(config: RnnConfig, event: StepEvent) -> None:
+    """Under the picture, for the slider's step: which token, then the step written out (folded)."""
+    result = compute(config)
     S = len(result.tokens)
-    playing = bool(st.session_state.get("rnn_playing"))
-    if playing:
-        _advance(S)
-    current_step(S)
-    specs_now = chart_specs(config, int(st.session_state.get("rnn_step", 1)) - 1, lang())
-    draw(st, specs_now["unroll"])
-    if S > 1:
-        t_ = linked(
-            st.slider, t("rnn.step_label"), key="rnn_step", default=1, min_value=1, max_value=S, disabled=playing
-        )
-    else:
-        t_ = 1
-    step = int(t_) - 1
-    # A moved slider reruns only this fragment; the step-by-step tab below follows on a full rerun.
-    if not playing and step + 1 != st.session_state.get("rnn_full_step", step + 1):
-        st.rerun()
-    specs = chart_specs(config, step, lang())
-    st.caption(t("rnn.step_heading", t=step + 1, S=S, token=md_escape(result.tokens[step])))
-    st.markdown(f"**{chart_labels(step, lang())['timeline_title']}**")
-    draw(st, specs["timeline"])
+    step = event.step - 1
+    token = md_escape(result.tokens[step])
+    st.caption(t("rnn.step_heading", t=step + 1, S=S, token=token))
+    with st.expander(t("rnn.step_detail")):
+        st.markdown(t("rnn.x_line", t=step + 1, token=token, x=f"`{vec(result.x[step])}`"))
+        st.markdown(t("rnn.hprev_line", tp=step, h=f"`{vec(result.h_prev[step])}`"))
+        if step == 0:
+            st.caption(t("rnn.h0_note"))
+        for line in formula_latex(result, step):
+            st.latex(line)
+        st.caption(t("rnn.expansion", t=step + 1, expr=f"`{unit_expansion(result, step, 0)}`"))
+        st.markdown(t("rnn.squash_note", t=step + 1, **squash_range(result, step)))
+        st.markdown(f"**{t('rnn.chart.step_title', t=step + 1)}**")
+        draw(st, step_bars_spec(config, step, lang()))
 
 
 def show_picture(config: RnnConfig) -> None:
-    result = compute(config)
-    S = len(result.tokens)
-    playing = bool(st.session_state.get("rnn_playing"))
-    title, button = st.columns([4, 1], vertical_alignment="bottom")
-    title.markdown(f"**{translate(lang(), 'rnn.chart.unroll_title')}**")
-    if S > 1:
-        if playing:
-            button.button(t("rnn.stop"), key="rnn_stop", icon=":material/stop:", on_click=_stop_play)
-        else:
-            button.button(
-                t("rnn.play"),
-                key="rnn_play",
-                icon=":material/play_arrow:",
-                on_click=_start_play,
-                help=t("rnn.play_help"),
-            )
-    st.session_state["rnn_full_step"] = current_step(S)
-    # While playing, only this part reruns, once a tick; the timer is set only then.
-    st.fragment(picture_body, run_every=PLAY_SECONDS if playing else None)(config, result)
+    """The chain with its step slider and Play; before/after keeps the previous input's states as dots."""
+    before = before_after("rnn_picture", config)
+    S = len(compute(config).tokens)
+    step_view(
+        "rnn_step",
+        lambda first: chart_spec(config, before, lang(), first),
+        S,
+        param=STEP_PARAM,
+        follow=lambda event: follow_step(config, event),
+    )
 
 
 def show_quiz(config: RnnConfig) -> None:
@@ -330,27 +283,6 @@ def show_quiz(config: RnnConfig) -> None:
 
 
 # --- the details, folded under the picture --------------------------------------------------------------------
-
-
-def show_step(inputs: RnnInputs) -> None:
-    """The slider's step written out: x_t, h_(t-1), the formula with its numbers, and the step's bars."""
-    config = inputs.need()
-    result = compute(config)
-    S = len(result.tokens)
-    step = current_step(S) - 1
-    token = md_escape(result.tokens[step])
-    st.latex(r"h_t = \tanh(W_x\,x_t + W_h\,h_{t-1} + b)")
-    st.markdown(f"**{t('rnn.step_heading', t=step + 1, S=S, token=token)}**")
-    st.markdown(t("rnn.x_line", t=step + 1, token=token, x=f"`{vec(result.x[step])}`"))
-    st.markdown(t("rnn.hprev_line", tp=step, h=f"`{vec(result.h_prev[step])}`"))
-    if step == 0:
-        st.caption(t("rnn.h0_note"))
-    for line in formula_latex(result, step):
-        st.latex(line)
-    st.caption(t("rnn.expansion", t=step + 1, expr=f"`{unit_expansion(result, step, 0)}`"))
-    st.markdown(t("rnn.squash_note", t=step + 1, **squash_range(result, step)))
-    st.markdown(f"**{chart_labels(step, lang())['step_title']}**")
-    draw(st, chart_specs(config, step, lang())["step"])
 
 
 def show_weights(inputs: RnnInputs) -> None:
@@ -406,7 +338,6 @@ with picture:
     guarded(lambda: show_quiz(inputs.need()))
 details(
     [
-        ("ui.tab_steps", lambda: show_step(inputs)),
         ("ui.tab_tables", lambda: show_weights(inputs)),
         ("ui.tab_check", lambda: show_check(inputs)),
         ("ui.tab_code", lambda: show_code(inputs)),

@@ -42,7 +42,7 @@ START, END = "<!-- bench:start -->", "<!-- bench:end -->"
 STEPS_START, STEPS_END = "<!-- bench-steps:start -->", "<!-- bench-steps:end -->"
 # Pages whose picture has the shared step control (s2s_ui/steps.py): page namespace -> the control's key.
 # A page that gets one registers here; its slider is `.st-key-<key>_chart .vega-bindings input[type=range]`.
-STEPPED = {"attention": "att_step"}
+STEPPED = {"attention": "att_step", "rnn": "rnn_step"}
 STEP_MOVES = 20
 STEP_BUDGET_MS = 50
 BUDGET = {"rerun_median": 60, "rerun_p95": 150, "edit_median": 250, "cold": 5.0, "rss1": 400, "rss10": 600}

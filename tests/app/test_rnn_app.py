@@ -33,21 +33,33 @@ def test_defaults_stepping_play_and_quiz(lang):
     assert _check_passes(at, lang)  # hand loop == nn.RNN
     assert str(result.n_params) in text
     assert not [k for k in at.query_params if k.startswith("rnn_")]  # the language's own default: no parameter
-    # 1) The slider to the last step: its formula shows h_S.
+    # 1) The picture: its h_1 squares carry the live h_1; a link's step opens the picture on that step.
+    assert picture_values(at, "h1", 1) == [float(v) for v in result.h[0]]
     S = len(result.tokens)
-    at.slider(key="rnn_step").set_value(S).run()
-    assert not at.exception
-    assert f"h_{{{S}}} = \\tanh" in _latex(at)
+    at = open_page("rnn", lang, query={"rnn_step": str(S)})
+    assert _step_value(json.loads(at.get("vega_lite_chart")[0].proto.spec)) == [{"step": S}]
+    assert f"h_{{{S}}} = \\tanh" in _latex(at)  # the fragment's step written out follows the step
     assert num(result.h[-1, 0]) in _latex(at)
-    # 2) Play restarts at step 1; Stop ends it.
-    at.button(key="rnn_play").click().run()
-    assert not at.exception and at.session_state["rnn_playing"] is True
-    assert at.slider(key="rnn_step").value == 1
-    at.button(key="rnn_stop").click().run()
-    assert not at.exception and at.session_state["rnn_playing"] is False
+    assert translate(lang, "rnn.step_heading", t=S, S=S, token=result.tokens[-1]) in all_text(at)
     # 3) The quiz is graded against the live result (the first word reaches every column).
     at.radio(key="rnn_quiz").set_value(translate(lang, "rnn.quiz_all")).run()
     assert not at.exception and at.success and not at.warning
+
+
+def _step_value(spec: dict) -> list:
+    return next(p["value"] for p in spec["params"] if p["name"] == "step_sel")
+
+
+def picture_values(at, vector: str, step: int) -> list[float]:
+    """One column of the chain picture (the first chart), read from the chart's data (Arrow datasets)."""
+    import pyarrow as pa
+
+    chart = at.get("vega_lite_chart")[0]
+    rows = [r for d in chart.proto.datasets for r in pa.ipc.open_stream(d.data.data).read_all().to_pylist()]
+    picked = {
+        r["k"]: r["value"] for r in rows if r.get("vector") == vector and r.get("step") == step and not r.get("dup")
+    }
+    return [picked[k] for k in sorted(picked)]
 
 
 def _chart_data(at) -> str:

@@ -1,7 +1,7 @@
-"""RNN page in real Chromium (Korean): Play walks the step view to the last step by itself, on a timer only a
-browser runs, and every chart draws.
+"""RNN page in real Chromium: an edit redraws the chain from the new sentence; the step slider inside the picture
+redraws in the browser (no server rerun) and the step lands in the link; Play walks to the last step.
 
-The step slider, the formula, the check, the quiz and bad input are tested through AppTest (tests/app/test_rnn_app.py).
+The formula from a link's step, the check, the quiz and bad input are tested in tests/app/test_rnn_app.py.
 """
 
 from __future__ import annotations
@@ -9,19 +9,63 @@ from __future__ import annotations
 import pytest
 
 from s2s_ui.catalog import translate
-from tests.browser.harness import charts_drawn, main_text, open_page, settle, wait_for_text
+from tests.browser.harness import charts_drawn, open_page, wait_for_text
 
 pytestmark = pytest.mark.browser
+CHART = ".st-key-rnn_step_chart"
+SLIDER = f"{CHART} .vega-bindings input[type=range]"
+
+# Move the slider as a hand does (value + `input`), wait two painted frames, report what is drawn then and
+# whether a script run had started by that moment.
+MOVE = """async ([chart, value]) => {
+    const input = document.querySelector(chart + ' .vega-bindings input[type=range]');
+    input.value = String(value);
+    input.dispatchEvent(new Event('input', {bubbles: true}));
+    await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const texts = [...document.querySelectorAll(chart + ' svg text')].map(t => t.textContent);
+    const state = document.querySelector('[data-testid="stApp"]').getAttribute('data-test-script-state');
+    return {texts, state};
+}"""
+
+
+def drawn_texts(page) -> list[str]:
+    return page.evaluate(f"[...document.querySelectorAll('{CHART} svg text')].map(t => t.textContent)")
+
+
+def test_an_edit_redraws_the_chain_and_a_step_redraws_in_the_browser(app_server, new_page):
+    page = new_page()
+    open_page(page, app_server, "rnn", "en")
+    charts_drawn(page)
+    texts = drawn_texts(page)
+    assert "book" in texts and "h1 = tanh(W_x·x1 + W_h·h0 + b)" in texts
+    # 1) Step 3 in the browser: its formula is drawn before any script run starts.
+    seen = page.evaluate(MOVE, [CHART, 3])
+    assert "h3 = tanh(W_x·x3 + W_h·h2 + b)" in seen["texts"] and "h1 = tanh(W_x·x1 + W_h·h0 + b)" not in seen["texts"]
+    assert seen["state"] == "notRunning"
+    wait_for_text(page, translate("en", "rnn.step_heading", t=3, S=4, token="a"))  # the fragment followed
+    page.wait_for_function("() => location.search.includes('rnn_step=3')")
+    # 2) A new sentence reruns the page: the chain is redrawn from it (five words, five steps).
+    box = page.get_by_label(translate("en", "rnn.field.sentence"), exact=True)
+    box.fill("the dog saw the cat")
+    box.press("Enter")
+    page.wait_for_function(
+        "([chart, text]) => [...document.querySelectorAll(chart + ' svg text')].some(t => t.textContent === text)",
+        arg=[CHART, "h5"],
+    )
+    assert "dog" in drawn_texts(page) and "book" not in drawn_texts(page)
 
 
 def test_play_walks_to_the_last_step(app_server, new_page):
+    """In Korean: Play moves the picture's own slider and stops at the last step."""
+    from playwright.sync_api import expect  # imported here: a machine without Playwright skips, not errors
+
     page = new_page(locale="ko-KR")
     open_page(page, app_server, "rnn", "ko")
-    assert "3단계 중 1단계: 토큰 “나는”" in main_text(page)
-    play = page.get_by_role("button", name=translate("ko", "rnn.play"))
+    charts_drawn(page)
+    play = page.locator("button.s2s-play")
+    expect(play).to_have_text("▶ " + translate("ko", "steps.play"))
     play.click()
-    # One step per tick; it stops by itself at the last step (and the Play button comes back).
-    wait_for_text(page, "3단계 중 3단계: 토큰 “읽는다”", timeout=180_000)  # a loaded CI box ticks slowly
-    play.wait_for(timeout=60_000)
-    settle(page)
-    charts_drawn(page, 3)
+    page.wait_for_function(f"() => document.querySelector('{SLIDER}').value === '3'", timeout=60_000)
+    expect(play).to_have_attribute("aria-pressed", "false", timeout=30_000)  # stopped at the last step
+    assert "h3 = tanh(W_x·x3 + W_h·h2 + b)" in drawn_texts(page)
+    wait_for_text(page, "3단계 중 3단계: 토큰 “읽는다”", timeout=60_000)

@@ -243,3 +243,34 @@ def test_any_input_gives_a_checked_result_or_an_input_error(sentence, E, H, seed
     assert result.h.shape == (len(config.tokens), config.H)
     assert torch.isfinite(result.h).all()
     assert result.max_abs_diff < 1e-9
+
+
+def test_the_chain_picture_holds_the_run():
+    """Every h_t and x_t square of the picture is the computed value; h_(t-1) lights up again at step t; the
+    step's formula lines carry the step's numbers; the spec is valid Vega-Lite with the step control on it."""
+    from s2s_core.fmt import vec
+    from s2s_core.rnn.picture import STEP_PARAM, picture_data, unroll_picture
+    from s2s_ui.steps import step_param
+
+    result = unroll(parse_config("the dog saw the cat", 3, 4, 0))
+    before = unroll(parse_config("a b", 3, 2, 0))
+    pic = picture_data(result, before)
+    own = pic.cells[~pic.cells["dup"]]
+    for t in range(1, 6):
+        h = own[(own["vector"] == f"h{t}")].sort_values("k")["value"].tolist()
+        x = own[(own["vector"] == f"x{t}")].sort_values("k")["value"].tolist()
+        assert h == pytest.approx(result.h[t - 1].tolist()) and x == pytest.approx(result.x[t - 1].tolist())
+        handed = pic.cells[pic.cells["dup"] & (pic.cells["step"] == t)]
+        assert set(handed["vector"]) == {f"h{t - 1}"}
+        lines = pic.formulas[pic.formulas["step"] == t]["text"].tolist()
+        assert lines[-1].endswith(vec(result.h[t - 1]))
+    assert own[own["vector"] == "h0"]["value"].tolist() == [0.0] * 4
+    # The previous input's states sit where they existed (2 steps, 2 units), nowhere else.
+    was = own.dropna(subset=["before"])
+    assert len(was) == 4 and was[was["vector"] == "h2"].sort_values("k")["before"].tolist() == pytest.approx(
+        before.h[1].tolist()
+    )
+    words = dict.fromkeys(("title", "subtitle", "description", "vector", "component", "value", "before", "token"), "w")
+    spec = unroll_picture(pic, words, step_param(STEP_PARAM, 5, 2, "step")).to_dict()  # validates
+    params = [*spec.get("params", []), *(p for layer in spec["layer"] for p in layer.get("params", []))]
+    assert [p["value"] for p in params if p["name"] == STEP_PARAM] == [[{"step": 2}]]

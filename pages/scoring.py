@@ -36,12 +36,15 @@ from s2s_core.scoring.frames import (
 )
 from s2s_core.scoring.from_encoder import DEFAULT_SENTENCES, states_from_encoder
 from s2s_core.scoring.modules import SCORERS
+from s2s_core.scoring.picture import compare_picture, focus_picture
 from s2s_core.scoring.quiz import DoubledQuery, doubled_query
+from s2s_ui.catalog import translate
 from s2s_ui.charts import cached_spec, draw
-from s2s_ui.explainer import TryCase, details, explainer, try_this
+from s2s_ui.explainer import TryCase, before_after, details, explainer, try_this
 from s2s_ui.i18n import lang, t
 from s2s_ui.link import linked
 from s2s_ui.registry import PAGES
+from s2s_ui.steps import StepEvent, step_param, step_view
 from s2s_ui.widgets import (
     check_badge,
     code_expander,
@@ -70,6 +73,7 @@ INPUT_KEYS = [
     "scoring_D",
     "scoring_query",
     "scoring_into",
+    "scoring_pos",
 ]
 
 
@@ -290,13 +294,106 @@ def read_inputs() -> ScoringConfig | None:
         return None
 
 
-def show_picture(specs: dict[str, dict]) -> None:
-    """The main picture: every score function's weights over the source positions, one row each."""
-    st.caption(t("scoring.formulas_caption"))
-    if "compare" in specs:
-        draw(st, specs["compare"])
-    else:
+STEP_PARAM = "scoring_pos_sel"
+PICTURE_KEYS = ("title", "subtitle", "subtitle_before", "before", "unavailable", "position", "score", "weight")
+
+
+@cached_spec(max_entries=256)
+def compare_spec(config: ScoringConfig, before: ScoringConfig | None, language: str) -> Any:
+    """Picture 1: every function's scores and weights; the previous input's weights as dashes."""
+    result = compute(config)
+    fn = {n: translate(language, f"scoring.fn.{n}") for n in SCORERS}
+    word = {k: translate(language, f"scoring.chart.{k}") for k in ("picture_title", "before", "unavailable")}
+    word |= {k: translate(language, f"scoring.chart.{k}") for k in ("position", "score", "weight")}
+    peaks = "; ".join(
+        translate(
+            language,
+            "scoring.chart.peak_item",
+            name=fn[f.name],
+            position=position_label(int(f.read.weights[0].argmax())),
+            weight=num(float(f.read.weights[0].max())),
+        )
+        for f in result.functions
+        if f.read is not None
+    )
+    previous = compute(before) if before is not None else None
+    labels = word | {
+        "title": word["picture_title"],
+        "subtitle": translate(language, "scoring.chart.picture_subtitle" + ("_before" if previous is not None else "")),
+        "description": translate(language, "scoring.chart.picture_description", S=result.S, peaks=peaks),
+    }
+    return compare_picture(result, fn, labels, previous)
+
+
+def focused(result: ScoringResult, focus: str):
+    """The function in focus, or additive when it cannot score these states (the window is the same for all)."""
+    f = result.get(focus)
+    return f if f.read is not None else result.get("additive")
+
+
+@cached_spec(max_entries=256)
+def focus_spec(config: ScoringConfig, language: str, first: int) -> Any:
+    """Picture 2: keys on top, values below, the function between; the window on the source row."""
+    result = compute(config)
+    f = focused(result, config.focus)
+    name = translate(language, f"scoring.fn.{f.name}")
+    words = ("key", "value_row", "context", "position", "score", "weight", "gauss", "value", "component", "p")
+    labels = {k: translate(language, f"scoring.chart.{k}") for k in words}
+    window = {"global": {}, "local_m": {"t": config.step}, "local_p": {}}[config.window]
+    p = num(float(f.read.center[0])) if f.read.center is not None else ""
+    labels |= {
+        "title": translate(language, "scoring.chart.focus_title", name=name),
+        "subtitle": translate(language, f"scoring.chart.focus_{config.window}", p=p, **window),
+        "description": translate(
+            language, "scoring.chart.focus_description", name=name, weights=vec(f.read.weights[0])
+        ),
+        "keys": translate(language, "scoring.chart.keys_row"),
+        "scores": translate(
+            language, "scoring.chart.scores_row", formula=translate(language, f"scoring.formula.{f.name}")
+        ),
+        "values": translate(language, "scoring.chart.values_row"),
+    }
+    step = step_param(STEP_PARAM, result.S, first, translate(language, "scoring.chart.position"))
+    return focus_picture(f.read, config.window, labels, step)
+
+
+def follow_position(result: ScoringResult, focus: str, event: StepEvent) -> None:
+    """Under picture 2, for the chosen position j: its score, weight and share of the context."""
+    read = focused(result, focus).read
+    j = event.step - 1
+    position = position_label(j)
+    if not bool(read.mask[0, j]):
+        st.markdown(t("scoring.position_outside", position=position))
+        return
+    weight = float(read.weights[0, j])
+    st.markdown(
+        t(
+            "scoring.position_line",
+            position=position,
+            score=num(float(read.scores[0, j])),
+            weight=num(weight),
+            value=vec(read.values[0, j]),
+            term=vec(weight * read.values[0, j]),
+            context=vec(read.context[0]),
+        )
+    )
+
+
+def show_picture(config: ScoringConfig, result: ScoringResult) -> None:
+    """Picture 1 (every function side by side), then picture 2 (keys, values, window) with its position slider."""
+    before = before_after("scoring_picture", config)
+    if not any(f.read is not None for f in result.functions):
         st.info(t("scoring.no_function_scores"), icon=":material/info:")
+        return
+    draw(st, compare_spec(config, before, lang()))
+    step_view(
+        "scoring_pos",
+        lambda first: focus_spec(config, lang(), first),
+        result.S,
+        param=STEP_PARAM,
+        follow=lambda event: follow_position(result, config.focus, event),
+        play=False,
+    )
 
 
 def show_comparison(result: ScoringResult) -> None:
@@ -332,8 +429,6 @@ def show_focus(config: ScoringConfig, result: ScoringResult, specs: dict[str, di
         return
     read = f.read
     st.caption(t("scoring.qkv_caption"))
-    for column, part in zip(st.columns(3), ("query", "keys", "values"), strict=True):
-        draw(column, specs[part])
     if f.maps == "none":
         st.markdown(t("scoring.keys_are_values", name=name))
     else:
@@ -485,7 +580,7 @@ if config is not None:
     result = compute(config)
     specs = chart_specs(config, chart_labels(config, result))
     with picture:
-        show_picture(specs)
+        show_picture(config, result)
     show_quiz(config)
     details(
         [

@@ -207,3 +207,34 @@ def test_a_bad_state_is_named_and_the_frame_stays(lang):
     assert translate(lang, "scoring.field.dec_state") in " ".join(e.value for e in at.error)
     assert at.segmented_control(key="scoring_focus") is not None  # the controls are still drawn
     assert at.button(key="try__scoring_from__0") is not None
+
+
+def _picture_rows(at, index: int) -> list[dict]:
+    """The rows of the index-th chart on the page (its datasets, as Streamlit sends them)."""
+    import pyarrow as pa
+
+    rows: list[dict] = []
+    for dataset in at.get("vega_lite_chart")[index].proto.datasets:
+        rows += pa.ipc.open_stream(dataset.data.data).read_all().to_pylist()
+    return rows
+
+
+def test_the_picture_draws_every_function_and_the_previous_weights_after_an_edit(lang):
+    """Picture 1 carries each function's live weights; after editing s, the old weights ride along as dashes.
+    Picture 2 carries the focus function's keys and values and its title names the function."""
+    import json
+
+    at = open_page("scoring", lang)
+    first = [r for r in _picture_rows(at, 0) if "weight" in r and "function" in r]
+    dot = compare(ScoringConfig()).get("dot").read.weights[0].tolist()
+    drawn = [r["weight"] for r in first if r["function"] == translate(lang, "scoring.fn.dot")]
+    assert [num(w) for w in drawn] == [num(w) for w in dot]
+    assert all(r.get("before") is None for r in first)
+    focus = json.loads(at.get("vega_lite_chart")[1].proto.spec)
+    assert translate(lang, "scoring.fn.additive") in json.dumps(focus["title"], ensure_ascii=False)
+    at.text_input(key="scoring_dec").set_value("0.6, 0.4").run()
+    assert not at.exception
+    rows = [r for r in _picture_rows(at, 0) if r.get("function") == translate(lang, "scoring.fn.dot")]
+    assert [num(r["before"]) for r in rows] == [num(w) for w in dot]
+    new = compare(ScoringConfig(dec_state=(0.6, 0.4))).get("dot").read.weights[0].tolist()
+    assert [num(r["weight"]) for r in rows] == [num(w) for w in new]

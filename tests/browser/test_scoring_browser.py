@@ -38,3 +38,36 @@ def test_switching_the_score_function_changes_the_weights(app_server, new_page):
     page.wait_for_function("() => location.search.includes('scoring_focus=dot')")
     page.get_by_role("tab", name=translate("en", "scoring.tab_flow")).click()
     page.locator('[data-testid="stGraphVizChart"] svg').first.wait_for()  # the wiring diagram drew
+
+
+def test_editing_s_redraws_the_picture_and_the_slider_picks_a_position(app_server, new_page):
+    """The picture's marks name each function's weights (aria-labels); a new s redraws them with the new weights,
+    and the position slider inside picture 2 moves the line under it with no full rerun."""
+    from s2s_core.fmt import num
+    from tests.browser.harness import chart_labels, charts_drawn
+
+    page = new_page()
+    open_page(page, app_server, "scoring", "en")
+    charts_drawn(page, at_least=2)
+
+    def dot_weight(config: ScoringConfig) -> str:
+        return num(float(compare(config).get("dot").read.weights[0, 2]))
+
+    def drawn(weight: str) -> bool:
+        return any("dot (Luong)" in x and "s3" in x and weight in x for x in chart_labels(page, 0))
+
+    assert drawn(dot_weight(ScoringConfig()))
+    field = page.get_by_label(translate("en", "scoring.dec_label"), exact=True)
+    field.fill("0.6, 0.4")
+    field.press("Enter")
+    settle(page)
+    new = dot_weight(ScoringConfig(dec_state=(0.6, 0.4)))
+    for _ in range(50):
+        if drawn(new):
+            break
+        page.wait_for_timeout(100)
+    assert drawn(new)
+    slider = page.locator(".st-key-scoring_pos_chart .vega-bindings input[type=range]")
+    slider.evaluate("(el) => { el.value = 4; el.dispatchEvent(new Event('input', {bubbles: true})); }")
+    wait_for_text(page, "s4: score")
+    page.wait_for_function("() => location.search.includes('scoring_pos=4')")

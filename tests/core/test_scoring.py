@@ -513,3 +513,33 @@ def test_doubling_s_sharpens_dot_products_but_not_the_additive_score():
     # dot cannot score H_d != H_e: the question falls back to additive
     q = doubled_query(replace(ScoringConfig(), focus="dot", dec_state=(0.3, 0.2, 0.1)))
     assert q is not None and q.name == "additive"
+
+
+def test_the_pictures_data_equals_the_computation():
+    """Picture 1's weights and scores are every function's own; picture 2's squares are the keys, values and
+    context, its window is the read's, and local-p's Gaussian is drawn from the read's factor."""
+    from s2s_core.scoring.modules import SCORERS as NAMES
+    from s2s_core.scoring.picture import compare_frame, focus_frames
+
+    config = ScoringConfig(window="local_p", half_width=2)
+    result = compare(config)
+    frame = compare_frame(result, {n: n for n in NAMES})
+    for f in result.functions:
+        rows = frame[frame["function"] == f.name]
+        assert rows["weight"].tolist() == pytest.approx(f.read.weights[0].tolist())
+        assert rows["score"].tolist() == pytest.approx(f.read.scores[0].tolist())
+        assert rows[rows["peak"]]["x"].tolist() == [int(f.read.weights[0].argmax()) + 1]
+    read = result.get("general").read
+    frames = focus_frames(read, config.window)
+    squares = frames["squares"]
+    assert squares[squares["part"] == "key"]["value"].tolist() == pytest.approx(read.keys[0].flatten().tolist())
+    assert squares[squares["part"] == "value"]["value"].tolist() == pytest.approx(read.values[0].flatten().tolist())
+    assert squares[squares["part"] == "context"]["value"].tolist() == pytest.approx(read.context[0].tolist())
+    assert frames["bars"]["inside"].tolist() == read.mask[0].tolist()
+    assert frames["bars"]["gauss"].tolist() == pytest.approx(read.gauss[0].tolist())
+    assert frames["band"]["p"].tolist() == pytest.approx([float(read.center[0])])
+    # Before an edit: the previous input's weights, position by position.
+    before = compare(ScoringConfig(dec_state=(0.6, 0.4)))
+    old = compare_frame(result, {n: n for n in NAMES}, before)
+    dot = old[old["function"] == "dot"]
+    assert dot["before"].tolist() == pytest.approx(before.get("dot").read.weights[0].tolist())

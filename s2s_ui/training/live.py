@@ -128,9 +128,9 @@ def progress_bar(step: int, total: int, seconds: float, losses, ends_in: float |
     st.progress(step / max(1, total), text=text)
 
 
-def curves(losses, evals) -> None:
+def curves(losses, evals, labels: dict[str, str] | None = None) -> None:
     if losses:
-        specs = curve_specs(losses, evals, chart_labels())
+        specs = curve_specs(losses, evals, labels or chart_labels())
         draw(st, specs["loss"])
         # The held-out accuracy curves answer the page's question (teacher-forced vs free-running): not before.
         if "accuracy" in specs and revealed(QUIZ):
@@ -150,7 +150,8 @@ def show_replay(config: TrainConfig, snap: JobSnapshot, key: str) -> None:
     progress_bar(frame.step, frame.total, frame.seconds, frame.losses, left)
     curve_col, map_col = st.columns(2)
     with curve_col:
-        curves(frame.losses, frame.evals)
+        # Half the picture's width: a short title, not cut off.
+        curves(frame.losses, frame.evals, chart_labels() | {"loss_title": t("training.replay_loss_title")})
     with map_col:
         if frame.map is not None:
             title = t("training.replay_map_title", step=frame.map.step)

@@ -13,7 +13,7 @@ from s2s_ui.i18n import t
 from s2s_ui.training.specs import draw, map_labels, point_spec
 from s2s_ui.widgets import md_escape
 
-MAP_WIDTH, SIDE_WIDTH = 3, 1  # the map is the picture; the output is a narrow column beside it
+MAP_WIDTH, SIDE_WIDTH = 4, 1  # the map is the picture; the output is a narrow column beside it
 
 
 def shown(task: str, tokens: tuple[str, ...]) -> str:

@@ -1,5 +1,6 @@
-"""Training lab in real Chromium: train a few steps, see the progress bar and the attention map appear, edit the
-source and read the redrawn output; a bad source gets a message; screenshots of the trained page."""
+"""Training lab in real Chromium: the untrained map first, train a few steps, see the progress bar and the trained
+map appear, edit the source and read the redrawn output; a second session replays the recorded run; a bad source
+gets a message; screenshots of the trained page."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.harness import DESKTOP, PHONE, main_text, wait_for_text, wait_idle
+from tests.browser.harness import DESKTOP, PHONE, charts_drawn, main_text, wait_for_text, wait_idle
 
 pytestmark = pytest.mark.browser
 OUT = Path(__file__).resolve().parent.parent.parent / "screenshots"
@@ -57,19 +58,76 @@ def test_train_see_progress_and_map_then_edit_the_source(app_server, new_page):
     page = new_page()
     _open(page, app_server, "en", f"{SMALL}&training_seed=9001")
     assert "No model has been trained" in main_text(page)
+    assert "Untrained: attention spread evenly" in _titles(page)  # the picture training will change
+    untrained = _map_weights(page)
+    assert len(untrained) >= 8 and max(untrained) < 0.5  # near-uniform over the eight digits
     _train(page, "Train", TRAINED["en"])
+    assert "Trained: where each step looks" in _titles(page)
     assert "Sequences, free-running" not in main_text(page)  # the accuracies are the quiz's answer
     page.get_by_role("button", name="Show me the answer").click()
     wait_for_text(page, "Sequences, free-running")  # now the metrics (first tab, open)
     assert page.locator('[data-testid="stVegaLiteChart"]').count() >= 3  # loss, accuracy, map (+ what-if map)
-    # Edit the source: the output and the expected answer are redrawn for the new digits.
-    _tab(page, "Attention map")
+    # Edit the source above the map: the output and the right answer beside it are redrawn for the new digits.
     box = page.get_by_role("textbox", name="Source digits")
     box.fill("4321")
     box.press("Enter")
-    wait_for_text(page, "expected: 1234", timeout=120_000)
+    wait_for_text(page, "Right answer: 1234", timeout=120_000)
     wait_idle(page)
     page.wait_for_function("() => location.search.includes('training_source=4321')")  # shareable link
+
+
+def _titles(page) -> list[str]:
+    """The drawn titles of the visible charts (each SVG's title text)."""
+    charts_drawn(page)
+    return page.locator('[data-testid="stVegaLiteChart"] svg .role-title text').evaluate_all(
+        "els => els.filter(e => e.checkVisibility()).map(e => e.textContent)"
+    )
+
+
+def _map_weights(page) -> list[float]:
+    """The weights of the first visible map's cells, read from their accessible labels ('…; weight: 0.1092')."""
+    labels = page.locator('[data-testid="stVegaLiteChart"] svg [role="graphics-symbol"]').evaluate_all(
+        "els => els.filter(e => e.checkVisibility()).map(e => e.getAttribute('aria-label') || '')"
+    )
+    return [float(x.rsplit("weight: ", 1)[1]) for x in labels if "weight: " in x]
+
+
+def test_a_second_session_watches_the_recorded_run(app_server, new_page):
+    """Training is deterministic: a visitor who comes after the run replays its trace (progress, the loss so far,
+    the map at its checkpoints) at its real pace, and no new job trains."""
+    settings = f"{SMALL}&training_seed=9004"
+    page = new_page()
+    _open(page, app_server, "en", settings)
+    _train(page, "Train", TRAINED["en"])
+    page.context.close()
+
+    later = new_page()
+    _open(later, app_server, "en", settings)
+    assert later.get_by_role("button", name="Train", exact=True).count() == 0  # nothing left to train
+    later.evaluate(r"""() => {
+        window.__replay = {steps: new Set(), maps: new Set()};
+        const seen = () => {
+            const bar = document.querySelector('[data-testid="stProgress"]');
+            const m = bar && bar.innerText.match(/Step (\d+) of 80/);
+            if (m) window.__replay.steps.add(+m[1]);
+            for (const title of document.querySelectorAll('[data-testid="stVegaLiteChart"] svg .role-title text')) {
+                const t = title.textContent.match(/After step (\d+)/);
+                if (t) window.__replay.maps.add(+t[1]);
+            }
+        };
+        new MutationObserver(seen).observe(document.body, {childList: true, subtree: true, characterData: true});
+    }""")
+    later.get_by_role("button", name="Watch it train").click()
+    wait_for_text(later, "Replaying the recorded run", timeout=60_000)
+    # The replay ends by itself (its recorded seconds) and gives the trained picture back.
+    wait_for_text(later, TRAINED["en"], timeout=180_000)
+    later.wait_for_function("() => !document.querySelector('[data-testid=\"stProgress\"]')", timeout=180_000)
+    wait_idle(later)
+    steps = later.evaluate("() => [...window.__replay.steps]")
+    maps = later.evaluate("() => [...window.__replay.maps]")
+    assert len(steps) >= 2 and max(steps) <= 80, steps  # the bar moved through the recorded steps
+    assert maps and all(m % 8 == 0 for m in maps), maps  # checkpoint maps: step 0 and every 80 // 10 steps
+    assert "Trained: where each step looks" in _titles(later)
 
 
 def test_bad_source_from_a_link_is_named_in_korean(app_server, new_page):

@@ -50,6 +50,7 @@ class Block:
     gate: bool = False  # a 0-1 gate (green scale) rather than a value (diverging scale)
     force: str | None = None  # the overridable gate this column shows (dashed when forced)
     state: bool = False  # the carried state's own column (outlined in its role colour)
+    align: str | None = None  # its name's alignment ("left": clear of a wire leaving the column's top centre)
 
 
 @dataclass(frozen=True)
@@ -181,7 +182,7 @@ def columns_frame(
     """One row per (step, column): the column's outline, its label above it, and its line (natural / forced)."""
     rows = []
     for block in layout.blocks:
-        align = "left" if block.x < COL_W else "right" if block.x > 100 - COL_W else "center"
+        align = block.align or ("left" if block.x < COL_W else "right" if block.x > 100 - COL_W else "center")
         label_x = block.x - COL_W / 2 if align == "left" else block.x + COL_W / 2 if align == "right" else block.x
         for t in range(geo.S):
             is_forced = bool(block.force and forced.get(block.force, [False] * geo.S)[t])

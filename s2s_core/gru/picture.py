@@ -22,7 +22,7 @@ LAYOUT = Layout(
         Block("zh", "z⊙h_(t-1)", 33, 0),
         Block("zn", "(1−z)⊙n", 53, 0),
         Block("h_t", "h_t", 91, 0, state=True),
-        Block("z", "z", 20, 1, gate=True, force="z"),
+        Block("z", "z", 20, 1, gate=True, force="z", align="left"),
         Block("one_z", "1−z", 46, 1, gate=True, force="z"),
         Block("n", "n", 61, 1),
         Block("r", "r", 77, 1, gate=True, force="r"),

@@ -21,7 +21,7 @@ LAYOUT = Layout(
         Block("fc", "f⊙c_(t-1)", 33, 0),
         Block("ig", "i⊙g", 53, 0),
         Block("c_t", "c_t", 91, 0, state=True),
-        Block("f", "f", 20, 1, gate=True, force="f"),
+        Block("f", "f", 20, 1, gate=True, force="f", align="left"),
         Block("i", "i", 46, 1, gate=True, force="i"),
         Block("g", "g", 61, 1),
         Block("o", "o", 77, 1, gate=True, force="o"),

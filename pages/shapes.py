@@ -13,7 +13,7 @@ from s2s_core.errors import InputError
 from s2s_core.fmt import sci
 from s2s_core.shapes import ShapesConfig, ShapesResult, parse_config, run_shapes
 from s2s_core.shapes.bridge import BridgeConfig, BridgeResult, BridgeStep, bridge_view, parse_bridge
-from s2s_core.shapes.charts import packed_chart, padding_diff_chart, padding_error_chart, shapes_chart
+from s2s_core.shapes.charts import packed_chart, padding_diff_chart, padding_error_chart
 from s2s_core.shapes.checks import EqualityCheck, equality_checks
 from s2s_core.shapes.code import script
 from s2s_core.shapes.failures import KINDS, FailureDemo, failure_demo
@@ -22,10 +22,10 @@ from s2s_core.shapes.frames import (
     padding_error_frame,
     padding_states_frame,
     shape_text,
-    shapes_frame,
 )
 from s2s_core.shapes.model import CELLS
 from s2s_core.shapes.padding import PaddingResult, padding_notice, padding_view
+from s2s_core.shapes.picture import picture_frames, shape_picture
 from s2s_core.shapes.quiz import ShapeQuestion, grade, make_question, question_code
 from s2s_ui.catalog import translate
 from s2s_ui.charts import cached_spec, draw
@@ -93,21 +93,6 @@ def chart_specs(config: ShapesConfig, language: str) -> Any:
     def labels(prefix: str, names: tuple[str, ...]) -> dict[str, str]:
         return {n: translate(language, f"shapes.{prefix}.{n}") for n in names}
 
-    shape_labels = labels(
-        "chart",
-        (
-            "title",
-            "dim",
-            "tensor",
-            "axis",
-            "role",
-            "role_batch",
-            "role_time",
-            "role_feature",
-            "role_stack",
-            "role_rows",
-        ),
-    )
     pad_labels = labels(
         "padding.chart",
         (
@@ -128,11 +113,24 @@ def chart_specs(config: ShapesConfig, language: str) -> Any:
     )
     packed_labels = labels("packed.chart", ("title", "step", "sentence", "token", "row", "pad", "real"))
     return {
-        "shapes": shapes_chart(shapes_frame(result), shape_labels),
         "errors": padding_error_chart(padding_error_frame(padding), pad_labels),
         "diff": padding_diff_chart(padding_states_frame(padding), pad_labels | {"title": pad_labels["diff_title"]}),
         "packed": packed_chart(packed_frame(result), packed_labels),
     }
+
+
+PICTURE_KEYS = ("title", "description", "pad", "slice", "tensor", "index")
+
+
+@cached_spec(max_entries=128)
+def picture_spec(config: ShapesConfig, language: str, answered: bool) -> Any:
+    """The blocks picture; once the question is answered, whether the two outlined slices are equal."""
+    result, (_, checks, _) = compute(config), views(config)
+    labels = {k: translate(language, f"shapes.picture.{k}") for k in PICTURE_KEYS}
+    last = next(ch for ch in checks if ch.key == "last_step")
+    labels["slice"] = translate(language, "shapes.picture.slice", lhs=last.lhs, rhs=last.rhs)
+    verdict = translate(language, f"shapes.picture.{'equal' if last.equal else 'not_equal'}") if answered else None
+    return shape_picture(picture_frames(result), labels, verdict)
 
 
 @st.cache_data(max_entries=128, show_spinner=False)
@@ -256,7 +254,7 @@ def show_picture(config: ShapesConfig, lengths_error: InputError | None) -> None
     if lengths_error is not None and config.packed:
         st.caption(t("shapes.needs_lengths"))
         return
-    draw(st, chart_specs(config, lang())["shapes"])
+    draw(st, picture_spec(config, lang(), revealed(QUIZ)))
 
 
 def show_shapes(config: ShapesConfig, result: ShapesResult) -> None:

@@ -5,6 +5,8 @@ Each test drives one session through several edits (an AppTest start costs far m
 
 from __future__ import annotations
 
+import json
+
 import pyarrow as pa
 
 from s2s_core.fmt import sci
@@ -57,7 +59,13 @@ def test_defaults_then_batch_first_and_bidirectional(lang):
     note = translate(lang, "shapes.check.last_step.equal")
     assert verdict not in text and note not in text and note not in _chart_data(at)
     assert translate(lang, "shapes.after_quiz") in text
-    text = all_text(_reveal(at))
+    picture = json.loads(at.get("vega_lite_chart")[0].proto.spec)
+    assert picture["title"] == translate(lang, "shapes.picture.title")
+    said = translate(lang, "shapes.picture.equal")
+    assert said not in _chart_data(at)  # the picture's verdict waits for the answer too
+    at = _reveal(at)
+    text = all_text(at)
+    assert said in _chart_data(at)
     assert verdict in text
     assert translate(lang, "shapes.check.last_step.equal") in text
     assert translate(lang, "shapes.padding.no_padding")[:15] in text

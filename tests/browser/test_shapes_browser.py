@@ -50,6 +50,14 @@ def test_batch_first_and_bidirectional_redraw_the_shapes(app_server, new_page):
     assert "(S, B, K·H)" in _row(text, "outputs") and "(3, 2, 6)" in _row(text, "outputs")
     assert "(L·K, B, H)" in _row(text, "h_n") and "(1, 2, 6)" in _row(text, "h_n")  # batch_first never reaches h_n
     page.wait_for_function("() => location.search.includes('shapes_batch_first=false')")
+    # The picture redrew: outputs' top side is now B=2 (time runs down its left side), h_n's top side stays B=2.
+    page.wait_for_function(
+        """() => {
+            const texts = [...document.querySelectorAll('[data-testid="stVegaLiteChart"] svg text')]
+                .map(t => t.textContent);
+            return texts.includes('(S=3, B=2, K·H=6)') && texts.includes('(L·K=1, B=2, H=6)');
+        }"""
+    )
     _toggle(page, translate("en", "shapes.field.bidirectional"))
     wait_for_text(page, "(3, 2, 12)")
     text = main_text(page)

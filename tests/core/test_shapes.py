@@ -494,3 +494,26 @@ def test_core_never_imports_streamlit():
                 assert not any(a.name.split(".")[0] == "streamlit" for a in node.names), path
             if isinstance(node, ast.ImportFrom):
                 assert (node.module or "").split(".")[0] != "streamlit", path
+
+
+def test_the_picture_draws_each_tensors_sides_from_the_real_shapes():
+    """The blocks' faces are the real tensors' first two axes (batch_first swaps them on x and outputs, never on
+    h_n); PAD cells are the positions past each length; the outlined slices are outputs' last step and h_n[-1]."""
+    from s2s_core.shapes.picture import picture_frames, shape_picture
+
+    for batch_first in (True, False):
+        r = run_shapes(ShapesConfig(lengths=(3, 1), batch_first=batch_first))
+        p = picture_frames(r)
+        sizes = {b["tensor"]: (b["y2"] - b["y"], round(b["x2"] - b["x"], 6)) for b in p.blocks.to_dict("records")}
+        assert sizes["x"] == tuple(r.x.shape[:2]) and sizes["outputs"] == tuple(r.outputs.shape[:2])
+        assert sizes["h_n"] == tuple(r.h_n.shape[:2]) == (1, 2) and sizes["c_n"] == tuple(r.c_n.shape[:2])
+        top = p.blocks.set_index("tensor")["top"]
+        assert top["outputs"] == ("S=3" if batch_first else "B=2") and top["h_n"] == "B=2"
+        for name in ("x", "outputs"):
+            pads = p.cells[(p.cells["tensor"] == name) & p.cells["pad"]]
+            assert len(pads) == 2  # sentence 2 has length 1 of 3
+        outs = p.cells[(p.cells["tensor"] == "outputs") & p.cells["slice"]]
+        assert set(outs["j" if batch_first else "i"]) == {2} and len(outs) == 2
+        assert set(p.cells[(p.cells["tensor"] == "h_n") & p.cells["slice"]]["i"]) == {0}
+        labels = {k: k for k in ("title", "description", "pad", "slice", "tensor", "index")}
+        shape_picture(p, labels, None).to_dict()  # validates against the Vega-Lite schema

@@ -14,6 +14,7 @@ x runs 0…100 across the container's width; y is in pixels from the top (fixed 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -133,7 +134,7 @@ class Geometry:
         return 13
 
     def height(self, n_strip_states: int) -> int:
-        return int(self.strip_top + n_strip_states * self.H * self.strip_cell + 8)
+        return int(self.strip_top + n_strip_states * self.H * self.strip_cell + 24)  # + the before dots' key
 
 
 def _ink(value: float, gate: bool) -> str:
@@ -472,12 +473,20 @@ def cell_chart(pic: CellPicture, words: Mapping[str, str], step_param: alt.Param
     )
     strip_before = (
         strip.transform_filter("isValid(datum.before)")
-        .mark_point(shape="circle", filled=True, size=30, opacity=0.8, stroke="#ffffff", strokeWidth=0.5)
+        .mark_point(shape="circle", filled=True, size=55, opacity=1, stroke=PAGE_TEXT, strokeWidth=1)
         .encode(
             **at("x2", "yc"),
             color=alt.Color("before:Q", scale=VALUE_SCALE, legend=None),
             xOffset=alt.value(-6),
         )
+    )
+    # Their key, once, under the strip's right end (only when there was an edit to compare with).
+    before_key = (
+        strip.transform_filter("isValid(datum.before)")
+        .transform_aggregate(x="max(x2)", y="max(y2)")
+        .transform_calculate(text=f"'● ' + {json.dumps(words['before'], ensure_ascii=False)}")
+        .mark_text(fontSize=11, align="right", baseline="top", dy=4, color=PAGE_TEXT)
+        .encode(**at("x", "y"), text="text:N")
     )
     row_names = (
         strip.transform_filter("datum.step == 1")
@@ -490,7 +499,7 @@ def cell_chart(pic: CellPicture, words: Mapping[str, str], step_param: alt.Param
         opacity=alt.condition(step_param, alt.value(1.0), alt.value(0.6)),
     )
     layers = [wires, *squares, outlines, numbers, *names, node_marks, node_text, token, formulas]
-    layers += [strip_cells, strip_now, strip_before, row_names, heads]
+    layers += [strip_cells, strip_now, strip_before, before_key, row_names, heads]
     return (
         alt.layer(*layers)
         .resolve_scale(color="independent")

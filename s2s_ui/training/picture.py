@@ -37,7 +37,8 @@ def show_point(point: MapPoint, config: TrainConfig, title: str, *, side: bool =
     with right:
         st.markdown(t("training.picture_output", output=shown(config.task, point.output)))
         st.markdown(t("training.picture_expected", expected=shown(config.task, expected)))
+        # No icons: the side column is narrow at 1280 px, and an icon would wrap a two-word verdict.
         if point.exact:
-            st.success(t("training.exact_yes"), icon=":material/check:")
+            st.success(t("training.exact_yes"))
         else:
-            st.warning(t("training.picture_wrong"), icon=":material/rule:")
+            st.warning(t("training.picture_wrong"))

@@ -22,11 +22,12 @@ from s2s_core.bptt.frames import (
     ratio_band,
     reach,
 )
+from s2s_core.bptt.picture import gradient_picture, picture_data
 from s2s_core.errors import InputError
 from s2s_core.fmt import num, sci
 from s2s_ui.catalog import translate
 from s2s_ui.charts import cached_spec, draw
-from s2s_ui.explainer import TryCase, details, explainer, try_this
+from s2s_ui.explainer import TryCase, before_after, details, explainer, try_this
 from s2s_ui.i18n import lang, t
 from s2s_ui.link import linked
 from s2s_ui.widgets import (
@@ -53,7 +54,7 @@ def compute(config: BpttConfig) -> BpttResult:
     return backprop_through_time(config)
 
 
-def read_inputs() -> BpttConfig | None:
+def read_inputs() -> tuple[BpttConfig, float] | None:
     """The controls column: cell, T and ρ, then the other settings folded; None (with a message) when bad."""
     cell = linked(
         st.segmented_control,
@@ -109,10 +110,13 @@ def read_inputs() -> BpttConfig | None:
             max_value=caps.MAX_SEED,
             step=1,
         )
+        max_norm = read_max_norm()
     try_this(CASES, KEYS)
     reset_button(KEYS)
+    if max_norm is None:
+        return None
     try:
-        return parse_config(T, rho, cell, linear, gate, k, seed)
+        return parse_config(T, rho, cell, linear, gate, k, seed), max_norm
     except InputError as err:
         show_error(err)
         return None
@@ -145,8 +149,28 @@ def clip_spec(config: BpttConfig, max_norm: float, language: str) -> Any:
     }
 
 
-def show_picture(config: BpttConfig) -> None:
-    """The main picture: ‖∂L/∂h_(T−k)‖ against steps back, every cell, the focused one thick."""
+@cached_spec(max_entries=128)
+def picture_spec(config: BpttConfig, before: BpttConfig | None, max_norm: float, language: str) -> Any:
+    """The chain with the gradient flowing back (s2s_core/bptt/picture.py), cached by value."""
+    result = compute(config)
+    clipped = clip(result.by_cell(config.cell), max_norm)
+    previous = compute(before) if before is not None else None
+    keys = ("step", "norm", "loss", "flow", "cut", "clip_title", "before", "after", "untouched", "description")
+    words = {k: translate(language, f"bptt.picture.{k}") for k in keys}
+    words["title"] = translate(language, "bptt.picture.title", cell=CELL_NAMES[config.cell])
+    words["subtitle"] = translate(language, "bptt.picture.subtitle", rho=f"{config.rho:g}", T=config.T)
+    words["clip_title"] = translate(language, "bptt.picture.clip_title", max_norm=f"{max_norm:g}")
+    return gradient_picture(picture_data(config, result, clipped, previous), words)
+
+
+def show_picture(config: BpttConfig, max_norm: float) -> None:
+    """The main picture: the chain, ‖∂L/∂h_t‖ as the band's width and colour, the cuts, clipping under it."""
+    before = before_after("bptt_picture", config)
+    draw(st, picture_spec(config, before, max_norm, lang()))
+
+
+def show_curves(config: BpttConfig) -> None:
+    """‖∂L/∂h_(T−k)‖ against steps back for every cell, the focused one thick (log scale)."""
     st.markdown(f"**{t('bptt.chart.grad_title')}**")
     draw(st, grad_spec(config, lang()))
 
@@ -208,13 +232,10 @@ def read_max_norm() -> float | None:
         return None
 
 
-def show_clipping(config: BpttConfig, result: BpttResult) -> float | None:
+def show_clipping(config: BpttConfig, result: BpttResult, max_norm: float) -> None:
     """clip_grad_norm_ on the chosen cell: sizes before/after, the unchanged direction, and each step's part of
     ∂L/∂W_hh before and after (why a vanished part stays vanished)."""
     st.markdown(t("bptt.clip_intro"))
-    max_norm = read_max_norm()
-    if max_norm is None:
-        return None
     clipped: ClipResult = clip(result.by_cell(config.cell), max_norm)
     specs = clip_spec(config, max_norm, lang())
     st.caption(t("bptt.clip_cell", cell=CELL_NAMES[config.cell]))
@@ -237,7 +258,6 @@ def show_clipping(config: BpttConfig, result: BpttResult) -> float | None:
     }
     st.info(t(f"bptt.clip_far_{clipped.far_band}", **far), icon=":material/info:")
     check_badge(t("bptt.check_parts"), clipped.parts_sum_diff, tol=1e-9)
-    return max_norm
 
 
 def quiz_key(config: BpttConfig) -> str:
@@ -292,30 +312,22 @@ def show_notices(config: BpttConfig, result: BpttResult) -> None:
 
 controls, picture = explainer("bptt")
 with controls:
-    config = read_inputs()
-if config is not None:
+    inputs = read_inputs()
+if inputs is not None:
+    config, max_norm = inputs
     result = compute(config)
     with picture:
-        show_picture(config)
+        show_picture(config, max_norm)
         show_quiz(config, result)
-    clipped_at: dict[str, float] = {}
-
-    def clipping() -> None:
-        max_norm = show_clipping(config, result)
-        if max_norm is not None:
-            clipped_at["max_norm"] = max_norm
-
     details(
         [
             ("bptt.tab_reach", lambda: show_reach(config, result)),
+            ("bptt.tab_curves", lambda: show_curves(config)),
             ("bptt.tab_truncate", lambda: show_truncation(config, result)),
-            ("bptt.tab_clip", clipping),
+            ("bptt.tab_clip", lambda: show_clipping(config, result, max_norm)),
             ("ui.tab_tables", lambda: show_table(result)),
             ("ui.tab_check", lambda: show_checks(result)),
-            (
-                "ui.tab_code",
-                lambda: code_expander(script(config, clipped_at.get("max_norm", 1.0)), file_name="bptt.py"),
-            ),
+            ("ui.tab_code", lambda: code_expander(script(config, max_norm), file_name="bptt.py")),
             ("ui.tab_notice", lambda: show_notices(config, result)),
         ]
     )

@@ -17,6 +17,15 @@ def _metrics(at) -> list[str]:
     return [str(m.value) for m in at.metric]
 
 
+def _band_norms(at) -> list[float]:
+    """‖∂L/∂h_t‖ per step as the main picture (the first chart) carries it in its data."""
+    import pyarrow as pa
+
+    chart = at.get("vega_lite_chart")[0]
+    rows = [r for d in chart.proto.datasets for r in pa.ipc.open_stream(d.data.data).read_all().to_pylist()]
+    return [r["norm"] for r in sorted((r for r in rows if "half" in r), key=lambda r: r["step"])]
+
+
 def test_defaults_show_gradients_checks_clipping_and_quiz(lang):
     at = open_page("bptt", lang)
     assert not at.exception
@@ -26,6 +35,7 @@ def test_defaults_show_gradients_checks_clipping_and_quiz(lang):
     for cell in result.cells:  # the readout per cell: 20 steps back
         assert sci(cell.ratio(20, full=False)) in text
     assert any("nn.LSTM" in s.value for s in at.success)  # loops == nn modules
+    assert _band_norms(at) == list(reversed(result.by_cell("rnn").norms))  # the picture: ‖∂L/∂h_t‖ for t = 1..T
     # ρ per cell: the plain RNN's one block vs the gated cells' stacks, with the measured stretches.
     rnn = result.by_cell("rnn")
     assert translate(lang, "bptt.stretch_one", cell="RNN", H=8, stretch=num(rnn.stretch), rho="0.9") in text

@@ -15,13 +15,13 @@ from tests.browser.harness import chart_labels, charts_drawn, open_page, settle,
 pytestmark = pytest.mark.browser
 
 
-def _rnn_norm_drawn(page, k: int) -> float:
-    """The RNN curve's gradient norm k steps back, as the chart drew it (its mark's aria-label: "field: value; …")."""
+def _rnn_norm_drawn(page, k: int, T: int = 30) -> float:
+    """‖∂L/∂h_t‖ k steps back as the picture drew it: the band's mark at step T - k (aria-label "field: value; …")."""
     for label in chart_labels(page, 0):
         fields = dict(part.split(": ", 1) for part in label.split("; ") if ": " in part)
-        if fields.get("series") == "RNN" and fields.get(translate("en", "bptt.chart.k")) == str(k):
-            return float(fields[translate("en", "bptt.chart.norm")].replace("−", "-"))
-    raise AssertionError(f"no RNN point at k = {k}")
+        if fields.get(translate("en", "bptt.picture.step")) == str(T - k):
+            return float(fields[translate("en", "bptt.picture.norm")].replace("−", "-"))
+    raise AssertionError(f"no band mark at step {T - k}")
 
 
 def test_raising_rho_redraws_the_readout_and_the_curves(app_server, new_page):
@@ -38,5 +38,5 @@ def test_raising_rho_redraws_the_readout_and_the_curves(app_server, new_page):
     at_10 = backprop_through_time(BpttConfig(rho=1.0)).by_cell("rnn").ratio(20, full=False)
     wait_for_text(page, f"RNN: 20 steps back the gradient is {sci(at_10)}")
     charts_drawn(page, 1)  # the picture; the other charts wait in folded tabs
-    assert at_10 > at_09 and _rnn_norm_drawn(page, 20) > before  # less vanishing, in the text and in the curve
+    assert at_10 > at_09 and _rnn_norm_drawn(page, 20) > before  # less vanishing, in the text and in the band
     assert "bptt_rho=1" in page.url

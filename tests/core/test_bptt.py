@@ -304,3 +304,28 @@ def test_any_input_gives_finite_gradients_or_an_input_error(T, rho, cell, linear
 def test_the_question_asks_about_a_rho_the_page_is_not_showing():
     assert quiz_edit(BpttConfig(rho=0.9)).rho == 2.0 and quiz_edit(BpttConfig(rho=1.5)).rho == 0.5
     assert quiz_edit(BpttConfig(rho=0.9, cell="gru", T=40)) == BpttConfig(rho=2.0, cell="gru", T=40)
+
+
+def test_the_chain_picture_holds_the_gradients_the_cut_and_clipping():
+    """The band's norms are the chosen cell's ‖∂L/∂h_t‖ (0 left of a cut); the cut sits at the detached state;
+    the clipping bars are clip_grad_norm_'s norms; the previous input's band only where it existed."""
+    from s2s_core.bptt import clip
+    from s2s_core.bptt.picture import gradient_picture, picture_data
+
+    config = BpttConfig(T=24, rho=0.9, cell="gru", truncate=10)
+    result = backprop_through_time(config)
+    clipped = clip(result.by_cell("gru"), 0.5)
+    before = backprop_through_time(BpttConfig(T=12, cell="gru"))
+    pic = picture_data(config, result, clipped, before)
+    grad = result.by_cell("gru")
+    assert pic.band.sort_values("step")["norm"].tolist() == [grad.norms[24 - t] for t in range(1, 25)]
+    first_cut = min(result.cuts)  # steps back of the nearest detached state: it and every step before it get 0
+    assert pic.band[pic.band["cut"]]["step"].tolist() == list(range(1, 24 - first_cut + 1))
+    assert pic.cuts["x"].tolist() == [24 - k + 0.5 for k in result.cuts]
+    assert pic.clip["norm"].tolist() == [clipped.total_before, clipped.total_after]
+    assert pic.band["was"].notna().sum() == 12  # the previous input had 12 steps
+    words = dict.fromkeys(
+        ("title", "subtitle", "description", "step", "norm", "loss", "flow", "cut", "clip_title", "before", "after"),
+        "w",
+    )
+    gradient_picture(pic, words | {"untouched": "w"}).to_dict()  # valid Vega-Lite

@@ -23,10 +23,13 @@ from s2s_core.masks.compute import (
 )
 from s2s_core.masks.empty import EmptySourceDemo, empty_source_demo
 from s2s_core.masks.frames import final_state_table
+from s2s_core.masks.picture import Rejected, masks_picture, weight_line
+from s2s_ui.catalog import translate
 from s2s_ui.charts import cached_spec, draw
-from s2s_ui.explainer import TryCase, details, explainer, try_this
-from s2s_ui.i18n import lang, t
+from s2s_ui.explainer import TryCase, before_after, details, explainer, try_this
+from s2s_ui.i18n import error_text, lang, t
 from s2s_ui.link import linked
+from s2s_ui.steps import StepEvent, step_param, step_view
 from s2s_ui.widgets import (
     check_badge,
     code_expander,
@@ -40,7 +43,24 @@ from s2s_ui.widgets import (
 
 QUIZ = "masks_quiz"
 ROW_KEYS = [f"masks_{side}_{row}" for row in range(1, MAX_PAIRS + 1) for side in ("src", "tgt")]
-INPUT_KEYS = ["masks_rows", *ROW_KEYS, "masks_seed", "masks_hidden", "masks_embed", "masks_row"]
+INPUT_KEYS = ["masks_rows", *ROW_KEYS, "masks_seed", "masks_hidden", "masks_embed", "masks_row", "masks_pick"]
+STEP_PARAM = "masks_pick_sel"
+PICTURE_KEYS = (
+    "overlay",
+    "loss",
+    "attention",
+    "sentence",
+    "rejected",
+    "source",
+    "target",
+    "strip",
+    "counted",
+    "position",
+    "token",
+    "masked",
+    "unmasked",
+    "before",
+)
 CHART_KEYS = (
     "position",
     "sentence",
@@ -120,7 +140,7 @@ def chart_labels(row: int = 0) -> dict[str, str]:
     return labels | {"final_chart": t("masks.final_chart", row=row)}
 
 
-def read_inputs() -> MasksConfig | None:
+def read_inputs() -> tuple[MasksConfig | None, tuple[Rejected, ...]]:
     """Widgets -> validated config; a bad pair is named under the fields and left out, the others still run."""
     defaults = default_pairs(lang())  # each language's own sentences are its "no parameter" defaults
     n = linked(
@@ -175,6 +195,7 @@ def read_inputs() -> MasksConfig | None:
         st.caption(t("masks.untrained_note"))
     try_this(cases(), INPUT_KEYS)
     reset_button(INPUT_KEYS)
+    rejected: tuple[Rejected, ...] = ()
     try:
         screened = screen_pairs(pairs)
         for err in screened.errors:
@@ -182,17 +203,69 @@ def read_inputs() -> MasksConfig | None:
         if screened.errors and screened.pairs:
             dropped = [r for r in range(1, len(pairs) + 1) if r not in screened.rows]
             st.caption(t("masks.dropped", rows=", ".join(str(r) for r in dropped)))
-        return parse_config(pairs, seed, hidden, embed, drop_bad=True)
+        # An all-PAD source is drawn in the picture as a rejected row, with the same message.
+        rejected = tuple(
+            Rejected(row, str(pairs[row - 1][0]), error_text(err))
+            for err in screened.errors
+            if err.key == "errors.all_pad"
+            for row in [int(err.field.rsplit("_", 1)[-1])]
+        )
+        return parse_config(pairs, seed, hidden, embed, drop_bad=True), rejected
     except InputError as err:
         show_error(err)
-        return None
+        return None, rejected
 
 
-def show_picture(result: MasksResult, specs: dict[str, dict]) -> None:
-    """The main picture: the targets the loss compares with, PAD cells grey, one row per sentence."""
-    S, T = result.src_ids.shape[1], result.dec_out.shape[1]
-    st.caption(t("masks.picture_caption", S=S, T=T))
-    draw(st, specs["dec_out"])
+@cached_spec(max_entries=256)
+def picture_spec(
+    config: MasksConfig,
+    before: MasksConfig | None,
+    rejected: tuple[Rejected, ...],
+    language: str,
+    answered: bool,
+    first: int,
+) -> Any:
+    """The grid with its two mask overlays and the chosen sentence's weights (answered: the counts may show)."""
+    result = compute(config)
+    labels = {k: translate(language, f"masks.picture.{k}") for k in PICTURE_KEYS}
+    B, S, T = len(config.rows), int(result.src_ids.shape[1]), int(result.dec_out.shape[1])
+    labels |= {
+        "title": translate(language, "masks.picture.title"),
+        "subtitle": translate(language, "masks.picture.subtitle" + ("_before" if before is not None else "")),
+        "description": translate(language, "masks.picture.description", B=B, S=S, T=T),
+        "denominator": translate(
+            language, "masks.picture.denominator", n_real=result.n_real, loss=num(result.loss_ignore)
+        ),
+    }
+    step = step_param(STEP_PARAM, B, first, translate(language, "masks.picture.sentence", row="").strip())
+    previous = (compute(before), before) if before is not None else None
+    return masks_picture(result, config, rejected, labels, step, answered, previous)
+
+
+def follow_sentence(config: MasksConfig, result: MasksResult, event: StepEvent) -> None:
+    """Under the picture, for the chosen sentence: how much weight reaches PAD with and without the mask."""
+    b = event.step - 1
+    row = config.rows[b]
+    if bool(result.src_mask[b].all()):
+        st.caption(t("masks.picture.follow_no_pad", row=row))
+        return
+    masked, unmasked = weight_line(result, b)
+    st.markdown(t("masks.picture.follow", row=row, masked=masked, unmasked=unmasked))
+
+
+def show_picture(config: MasksConfig, result: MasksResult, rejected: tuple[Rejected, ...]) -> None:
+    """The main picture: the padded batch with the two masks; the slider picks the sentence whose weights show."""
+    most_pad = min(range(len(config.rows)), key=lambda b: len(config.sources[b]))  # the clearest leak
+    before = before_after("masks_picture", config)
+    step_view(
+        "masks_pick",
+        lambda first: picture_spec(config, before, rejected, lang(), revealed(QUIZ), first),
+        len(config.rows),
+        param=STEP_PARAM,
+        default=most_pad + 1,
+        follow=lambda event: follow_sentence(config, result, event),
+        play=False,
+    )
 
 
 def show_batch(result: MasksResult, specs: dict[str, dict]) -> None:
@@ -343,7 +416,7 @@ def show_quiz(config: MasksConfig, result: MasksResult) -> None:
 
 controls, picture = explainer("masks")
 with controls:
-    config = read_inputs()
+    config, rejected = read_inputs()
 S = len(DEFAULT_PAIRS[2][0].split())
 sections: list[tuple[str, Any]] = []
 if config is not None:
@@ -351,7 +424,7 @@ if config is not None:
     S = int(result.src_ids.shape[1])
     specs = batch_specs(config, chart_labels())
     with picture:
-        show_picture(result, specs)
+        show_picture(config, result, rejected)
     show_quiz(config, result)
     chosen = {"b": 0}  # the attention tab's sentence picker sets it; the final-state tab draws the same sentence
     sections = [

@@ -36,11 +36,17 @@ MIN_LABEL_PX = 44  # a position narrower than this leaves its weight's number to
 TITLE_CHARS, SUBTITLE_CHARS = 44, 58  # what fits a 390 px phone's column at the title's and subtitle's size
 
 
+def text_width(text: str) -> int:
+    """Width in Latin characters: a Hangul or CJK character is about two of them wide."""
+    return sum(2 if ord(c) >= 0x1100 and not 0x2000 <= ord(c) < 0x2E80 else 1 for c in text)
+
+
 def lines(text: str, width: int) -> list[str]:
-    """A title cut into lines of at most about `width` characters: Vega cuts a long title short on a phone."""
+    """A title cut into lines of at most about `width` Latin characters: Vega cuts a long title short on a phone.
+    (Shared with the masks picture; a candidate for s2s_core/chartkit.py.)"""
     out: list[str] = []
     for word in text.split(" "):
-        if out and len(out[-1]) + 1 + len(word) <= width:
+        if out and text_width(out[-1]) + 1 + text_width(word) <= width:
             out[-1] += " " + word
         else:
             out.append(word)

@@ -117,3 +117,34 @@ def test_url_values_over_the_caps_never_crash(lang):
         },
     )
     assert not at.exception
+
+
+def _picture(at) -> list[dict]:
+    """The main picture's rows (the first chart on the page)."""
+    chart = at.get("vega_lite_chart")[0]
+    rows = []
+    for dataset in chart.proto.datasets:
+        rows += pa.ipc.open_stream(dataset.data.data).read_all().to_pylist()
+    return rows
+
+
+def test_the_picture_draws_the_batch_the_chosen_rows_weights_and_a_rejected_row(lang):
+    """The grid's cells are the padded batch; the strip is the chosen sentence's weights (the one with the most
+    PAD by default); the counts appear only after the answer; an all-PAD source is drawn as rejected."""
+    at = open_page("masks", lang)
+    rows = _picture(at)
+    targets = [r for r in rows if r.get("side") == "target"]
+    assert len(targets) == DEFAULT.dec_out.numel()  # B x T cells
+    assert sum(1 for r in targets if r["pad"]) == DEFAULT.n_pad
+    strip = [r for r in rows if "unmasked" in r and r.get("step") == 2]  # "thanks": the most PAD
+    assert [fmt(r["masked"]) for r in strip] == [fmt(w) for w in DEFAULT.weights_masked[1, 0].tolist()]
+    assert all(r.get("n") is None for r in rows if "n" in r)  # the per-row counts add up to the answer
+    at.radio(key="masks_quiz").set_value(str(DEFAULT.n_real)).run()
+    rows = _picture(at)
+    assert sum(r["n"] for r in rows if r.get("n") is not None) == DEFAULT.n_real
+    at = open_page("masks", lang, query={"masks_src_2": "<pad>"})
+    assert not at.exception
+    rows = _picture(at)
+    rejected = translate(lang, "masks.picture.rejected", row=2)
+    assert any(r.get("text") == rejected for r in rows)
+    assert any(r.get("side") == "rejected" and r["token"] == "PAD" for r in rows)

@@ -273,3 +273,27 @@ def test_each_language_opens_on_its_own_sentences_of_the_same_shape():
     r = compute_masks(en)
     assert r.n_pad > 0 and r.leak_by_row[1] > 0  # a short row with PAD: the mechanics show as in Korean
     assert parse_config(default_pairs("en")[:3], 0, 4, 4) == en
+
+
+def test_the_pictures_data_equals_the_computation():
+    """Every cell is the padded batch's token (PAD labelled), the strip is each row's weights at decoder step 1,
+    and the counts of targets that count appear only once the question is answered."""
+    from s2s_core.masks.picture import Rejected, picture_frames
+
+    config = MasksConfig()
+    result = compute_masks(config)
+    names = {"sentence": "s{row}", "rejected": "x{row}", "source": "src", "target": "tgt"}
+    f = picture_frames(result, config, [Rejected(4, "<pad>", "why")], names)
+    cells = f["cells"]
+    src = cells[cells["side"] == "source"]
+    assert src["pad"].tolist() == (~result.src_mask).flatten().tolist()
+    tgt = cells[cells["side"] == "target"]
+    assert tgt["pad"].tolist() == (~result.tgt_mask).flatten().tolist()
+    assert set(tgt[tgt["pad"]]["token"]) == {"PAD"}
+    w = f["weights"]
+    assert w["masked"].tolist() == pytest.approx(result.weights_masked[:, 0].flatten().tolist())
+    assert w["unmasked"].tolist() == pytest.approx(result.weights_unmasked[:, 0].flatten().tolist())
+    assert f["heads"]["n"].isna().all()
+    shown = picture_frames(result, config, [], names, revealed=True)["heads"]
+    assert shown["n"].sum() == result.n_real
+    assert "why" in f["rejected"]["text"].tolist() and (cells["side"] == "rejected").sum() == 1

@@ -1,0 +1,298 @@
+"""The padding & masks page's picture: the padded batch as a grid with the two masks as overlays. No streamlit.
+
+One layered view in (position, row) coordinates, rows growing downwards. Each sentence is a block: its source
+tokens (blue outline) over its target tokens, the ones the loss compares with (vermillion outline); PAD cells
+grey and labelled PAD. A radio inside the chart switches the overlay in the browser:
+- the loss mask: PAD target cells struck out (`ignore_index`); once the question is answered, each row's count
+  of positions that count and the loss's denominator are printed (they are the question's answer);
+- the attention mask: PAD source cells marked −∞ (their scores before the softmax).
+Under the grid, the chosen sentence's attention weights at decoder step 1 over the source columns: with the
+mask (filled) and without it (outlined, the weight that leaks onto PAD). The shared step slider
+(s2s_ui.steps) picks the sentence. A source that is all PAD is drawn as a struck-out block with its message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import altair as alt
+import pandas as pd
+
+from s2s_core.chartkit import FIT_X, records
+from s2s_core.fmt import NUM_D3, num
+from s2s_core.masks.compute import MasksConfig, MasksResult
+from s2s_core.scoring.picture import lines
+from s2s_core.vocab import PAD
+
+SOURCE, TARGET, ATTENTION, PAD_GREY = "#2C7FB8", "#D55E00", "#B8588F", "#8A8A8A"  # GUIDE.md roles
+OVERLAY = "masks_overlay"  # the chart's own radio (browser-only view state, like a hover)
+HALF = 0.45  # half a cell's width, in positions
+CELL = 0.8  # a token cell's height, in rows
+BLOCK = 2.6  # one sentence: its name (0-0.35), source (0.45-1.25), target (1.4-2.2), a gap
+WEIGHTS_TALL = 1.6  # the attention strip's height for a weight of 1
+ROW_PX = 30
+WRAP = 52  # characters per line of a rejected row's message (fits a 390 px phone at 11 px)
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """A typed row that was left out of the batch: its number, its text, and the message that says why."""
+
+    row: int
+    text: str
+    message: str
+
+
+def _wrap(text: str, width: int = WRAP) -> list[str]:
+    return lines(text, width)
+
+
+def picture_frames(
+    result: MasksResult,
+    config: MasksConfig,
+    rejected: Sequence[Rejected],
+    names: Mapping[str, str],
+    revealed: bool = False,
+) -> dict[str, pd.DataFrame]:
+    """Cells (source and target tokens), row names with counts, the attention strip, rejected blocks.
+
+    revealed: the question is answered, so each row's count of targets that count may be in the data.
+    """
+    src, tgt = result.src_ids.tolist(), result.dec_out.tolist()  # (B, S), (B, T)
+    cells, heads, weights = [], [], []
+    for b, row in enumerate(config.rows):
+        top = b * BLOCK
+        counted = int(result.tgt_mask[b].sum())
+        heads.append(
+            {
+                "x": 0.55,
+                "y": top + 0.18,
+                "step": b + 1,
+                "text": names["sentence"].format(row=row),
+                "n": counted if revealed else None,
+            }
+        )
+        for side, ids, itos, y in (
+            ("source", src[b], result.src_itos, top + 0.45),
+            ("target", tgt[b], result.tgt_itos, top + 1.4),
+        ):
+            for j, i in enumerate(ids):
+                token = itos[i]
+                cells.append(
+                    {
+                        "side": side,
+                        "role": names[side],
+                        "step": b + 1,
+                        "x": j + 1,
+                        "y": y,
+                        "y2": y + CELL,
+                        "token": "PAD" if token == PAD else token,
+                        "pad": token == PAD,
+                    }
+                )
+        masked, unmasked = result.weights_masked[b, 0].tolist(), result.weights_unmasked[b, 0].tolist()  # (S,)
+        for j, (w_m, w_u) in enumerate(zip(masked, unmasked, strict=True)):
+            weights.append(
+                {"step": b + 1, "x": j + 1, "masked": w_m, "unmasked": w_u, "pad": not bool(result.src_mask[b, j])}
+            )
+    gone = []
+    for k, r in enumerate(rejected):
+        top = (len(config.rows) + k) * BLOCK
+        gone.append({"x": 0.55, "y": top + 0.18, "text": names["rejected"].format(row=r.row), "line": 0})
+        tokens = r.text.split() or [""]
+        for j, token in enumerate(tokens[: max(len(src[0]), 1)]):
+            cells.append(
+                {
+                    "side": "rejected",
+                    "role": names["source"],
+                    "step": 0,
+                    "x": j + 1,
+                    "y": top + 0.45,
+                    "y2": top + 0.45 + CELL,
+                    "token": "PAD" if token == PAD else token,
+                    "pad": True,
+                }
+            )
+        for n, line in enumerate(_wrap(r.message)):
+            gone.append({"x": 0.55, "y": top + 1.55 + 0.45 * n, "text": line, "line": n + 1})
+    return {
+        "cells": pd.DataFrame(cells),
+        "heads": pd.DataFrame(heads),
+        "weights": pd.DataFrame(weights),
+        "rejected": pd.DataFrame(gone),
+    }
+
+
+def grid_units(config: MasksConfig, rejected: Sequence[Rejected]) -> tuple[float, float]:
+    """(where the attention strip's baseline sits, the picture's height), in rows."""
+    grid = (len(config.rows) + len(rejected)) * BLOCK
+    extra = max((len(_wrap(r.message)) for r in rejected), default=0) * 0.45
+    base = grid + extra + 0.6 + WEIGHTS_TALL
+    return base, base + 1.5
+
+
+def masks_picture(
+    result: MasksResult,
+    config: MasksConfig,
+    rejected: Sequence[Rejected],
+    labels: Mapping[str, str],
+    step: alt.Parameter,
+    revealed: bool,
+    before: tuple[MasksResult, MasksConfig] | None = None,
+) -> alt.LayerChart:
+    """The picture (module docstring). labels: title, subtitle, description, overlay, loss, attention, sentence
+    ({row}), rejected ({row}), source, target, position, token, pad, weight, masked, unmasked, strip, counted
+    ({n}), denominator (the loss line, only used when revealed)."""
+    frames = picture_frames(result, config, rejected, labels, revealed)
+    width = max(int(result.src_ids.shape[1]), int(result.dec_out.shape[1]))
+    base_y, units = grid_units(config, rejected)
+    scale_x = alt.Scale(domain=[0.5, width + 0.5], nice=False, zero=False)
+    scale_y = alt.Scale(domain=[units, -0.1], nice=False, zero=False)
+    axis = alt.Axis(values=list(range(1, width + 1)), format="d", grid=False, ticks=False, domain=False)
+    x = alt.X("x:Q", title=labels["position"], scale=scale_x, axis=axis)
+    xs = {"x": alt.X("x0:Q", scale=scale_x), "x2": "x1:Q"}
+    y = alt.Y("y:Q", scale=scale_y, axis=None)
+    overlay = alt.param(
+        name=OVERLAY,
+        value="loss",
+        bind=alt.binding_radio(
+            options=["loss", "attention"], labels=[labels["loss"], labels["attention"]], name=labels["overlay"] + " "
+        ),
+    )
+    on_loss, on_attention = f"{OVERLAY} == 'loss'", f"{OVERLAY} == 'attention'"
+    chosen = alt.condition(step, alt.value(1.0), alt.value(0.45))
+    cells = alt.Chart(records(frames["cells"])).transform_calculate(x0=f"datum.x - {HALF}", x1=f"datum.x + {HALF}")
+    tip = [
+        alt.Tooltip("role:N", title=" "),
+        alt.Tooltip("x:Q", title=labels["position"]),
+        alt.Tooltip("token:N", title=labels["token"]),
+    ]
+    dim = f"(datum.side == 'source' && {on_loss}) || (datum.side == 'target' && {on_attention})"
+    layers = []
+    if before is not None:
+        # 0) The previous batch's cells, faint and dashed behind the new grid: where the padding grew or shrank.
+        old = picture_frames(before[0], before[1], (), labels)["cells"]
+        if max(old["y"].max(), 0) < units and max(old["x"].max(), 0) <= width:
+            layers.append(
+                alt.Chart(records(old[["x", "y", "y2", "token"]]))
+                .transform_calculate(x0=f"datum.x - {HALF}", x1=f"datum.x + {HALF}")
+                .mark_rect(fill="transparent", stroke="currentColor", strokeDash=[2, 3], opacity=0.35, cornerRadius=4)
+                .encode(**xs, y=y, y2="y2:Q", tooltip=[alt.Tooltip("token:N", title=labels["before"])])
+            )
+    layers += [
+        # 1) The token cells: PAD grey, the side's role colour as the outline; the other mask's side faded.
+        cells.mark_rect(cornerRadius=4, strokeWidth=1.5)
+        .encode(
+            **xs,
+            y=y,
+            y2="y2:Q",
+            fill=alt.condition("datum.pad", alt.value(PAD_GREY), alt.value("transparent")),
+            fillOpacity=alt.value(0.35),
+            stroke=alt.Color(
+                "side:N",
+                scale=alt.Scale(domain=["source", "target", "rejected"], range=[SOURCE, TARGET, PAD_GREY]),
+                legend=None,
+            ),
+            opacity=alt.condition(dim, alt.value(0.3), alt.value(1.0)),
+            tooltip=tip,
+        )
+        .add_params(overlay),
+        cells.transform_calculate(cy=f"datum.y + {CELL / 2}")
+        .mark_text(fontSize=11, limit=alt.ExprRef(f"width / {width} - 6"))
+        .encode(
+            x=x,
+            y=alt.Y("cy:Q", scale=scale_y, axis=None),
+            text="token:N",
+            opacity=alt.condition(dim, alt.value(0.35), alt.value(1.0)),
+        ),
+        # 2) The loss mask: a PAD target is struck out (ignore_index); the attention mask: a PAD source is −∞.
+        cells.transform_filter(f"datum.pad && datum.side == 'target' && {on_loss}")
+        .mark_rule(color=TARGET, strokeWidth=2)
+        .encode(**xs, y=y, y2="y2:Q"),
+        cells.transform_filter(f"datum.pad && datum.side == 'source' && {on_attention}")
+        .transform_calculate(cy=f"datum.y + {CELL / 2}", x0=f"datum.x + {HALF * 0.2}")
+        .mark_text(text="−∞", fontSize=13, fontWeight="bold", color=ATTENTION, align="left", dy=-9)
+        .encode(x=alt.X("x0:Q", scale=scale_x), y=alt.Y("cy:Q", scale=scale_y, axis=None)),
+        cells.transform_filter("datum.side == 'rejected'")
+        .mark_rule(color=PAD_GREY, strokeWidth=2)
+        .encode(**xs, y=y, y2="y2:Q"),
+    ]
+    # 3) Each sentence's name; with the loss overlay and an answered question, how many of its targets count.
+    heads = alt.Chart(records(frames["heads"]))
+    show_count = f"{on_loss} && {'true' if revealed else 'false'}"  # the counts are the question's answer
+    count_text = f"replace('{_q(labels['counted'] if revealed else '')}', '{{n}}', datum.n)"
+    layers.append(
+        heads.transform_calculate(label=f"datum.text + ({show_count} ? ' · ' + {count_text} : '')")
+        .mark_text(align="left", baseline="middle", fontSize=12, fontWeight="bold")
+        .encode(x=x, y=y, text="label:N", opacity=chosen)
+        .add_params(step)
+    )
+    if not frames["rejected"].empty:
+        layers.append(
+            alt.Chart(records(frames["rejected"]))
+            .mark_text(align="left", baseline="middle", fontSize=11)
+            .encode(x=x, y=y, text="text:N")
+        )
+    # 4) The chosen sentence framed, and its attention at decoder step 1 under the grid.
+    frame = alt.Chart(records(frames["heads"])).transform_calculate(
+        x0="0.5", x1=f"{width + 0.5}", y0="datum.y - 0.16", y1="datum.y + 2.3"
+    )
+    layers.append(
+        frame.transform_filter(step)
+        .mark_rect(fill="transparent", stroke="currentColor", strokeDash=[4, 3], strokeWidth=1.5, cornerRadius=6)
+        .encode(**xs, y=alt.Y("y0:Q", scale=scale_y, axis=None), y2="y1:Q")
+    )
+    weights = alt.Chart(records(frames["weights"])).transform_calculate(
+        x0=f"datum.x - {HALF * 0.85}",
+        x1=f"datum.x + {HALF * 0.85}",
+        base=f"{base_y}",
+        top_m=f"{base_y} - {WEIGHTS_TALL} * datum.masked",
+        top_u=f"{base_y} - {WEIGHTS_TALL} * datum.unmasked",
+    )
+    wtip = [
+        alt.Tooltip("x:Q", title=labels["position"]),
+        alt.Tooltip("masked:Q", title=labels["masked"], format=NUM_D3),
+        alt.Tooltip("unmasked:Q", title=labels["unmasked"], format=NUM_D3),
+    ]
+    layers += [
+        alt.Chart(records(pd.DataFrame([{"x": 0.55, "y": base_y - WEIGHTS_TALL - 0.35, "text": labels["strip"]}])))
+        .mark_text(align="left", baseline="middle", fontSize=12, fontWeight="bold")
+        .encode(x=x, y=y, text="text:N"),
+        weights.transform_filter(step)
+        .mark_rect(color=ATTENTION)
+        .encode(**xs, y=alt.Y("base:Q", scale=scale_y, axis=None), y2="top_m:Q", tooltip=wtip),
+        weights.transform_filter(step)
+        .mark_rect(fill="transparent", stroke="currentColor", strokeDash=[3, 2], strokeWidth=1.5)
+        .encode(**xs, y=alt.Y("base:Q", scale=scale_y, axis=None), y2="top_u:Q", tooltip=wtip),
+        weights.transform_filter(step)
+        .transform_filter(f"width / {width} >= 40")
+        .transform_calculate(label="format(datum.masked, '.2f')")
+        .mark_text(fontSize=11, baseline="top", dy=3)
+        .encode(x=x, y=alt.Y("base:Q", scale=scale_y, axis=None), text="label:N"),
+    ]
+    if revealed:
+        layers.append(
+            alt.Chart(records(pd.DataFrame([{"x": 0.55, "y": units - 0.3, "text": labels["denominator"]}])))
+            .transform_filter(on_loss)
+            .mark_text(align="left", baseline="middle", fontSize=12, color=TARGET, fontWeight="bold")
+            .encode(x=x, y=y, text="text:N")
+        )
+    title = alt.TitleParams(_wrap(labels["title"], 44), subtitle=_wrap(labels["subtitle"], 58), anchor="start")
+    return alt.layer(*layers).properties(
+        title=title,
+        description=labels["description"],
+        width="container",
+        height=int(units * ROW_PX),
+        autosize=FIT_X,
+    )
+
+
+def _q(text: str) -> str:
+    """Text made safe inside a single-quoted Vega expression string."""
+    return text.replace("\\", "\\\\").replace("'", "\\'")
+
+
+def weight_line(result: MasksResult, b: int) -> tuple[str, str]:
+    """The chosen sentence's weight on PAD at decoder step 1, with and without the mask (for the line under it)."""
+    return num(float(result.pad_share_masked[b, 0])), num(float(result.pad_share_unmasked[b, 0]))

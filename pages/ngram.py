@@ -59,6 +59,7 @@ from s2s_core.ngram.frames import (
     sparsity_frame,
     window_frame,
 )
+from s2s_core.ngram.picture import PICK_PARAM, ngram_picture, picture_data
 from s2s_ui.catalog import translate
 from s2s_ui.charts import cached_spec, draw
 from s2s_ui.explainer import TryCase, details, explainer, try_this
@@ -297,9 +298,32 @@ def read_inputs() -> NgramInputs:
 # --- 1) continuations -------------------------------------------------------------------------------
 
 
+@cached_spec(max_entries=128, hash_funcs=FAST_KEYS)
+def picture_spec(config: NgramConfig, prefix: Sentence, sentence: Sentence | None, code: str) -> Any:
+    """The main picture (s2s_core/ngram/picture.py): the prefix, its candidates, the sentence's factors."""
+    cont = cached_continuations(config, prefix)
+    sent = cached_sentence(config, sentence) if sentence is not None else None
+    keys = ("title", "description", "prefix", "next", "empty", "sentence", "product", "never", "p", "word")
+    words = {k: translate(code, f"ngram.picture.{k}") for k in keys}
+    words |= {k: translate(code, f"ngram.picture.{k}") for k in ("history", "count")}
+    return ngram_picture(picture_data(prefix, max(config.n - 1, 0), cont, sent, config.smoothing), words)
+
+
+def _extend_prefix(key: str, chart_key: str, window: int) -> None:
+    """A candidate clicked on the picture: append it to the prefix and keep the model's window of n - 1 words, so the
+    history slides along the sentence being built (a callback: it runs before the widgets are drawn)."""
+    try:
+        picked = st.session_state[chart_key].selection.get(PICK_PARAM) or []
+        word = str(picked[0]["word"])
+    except (AttributeError, IndexError, KeyError, TypeError):
+        return
+    words = [*str(st.session_state.get(key, "")).split(), word]
+    st.session_state[key] = " ".join(words[len(words) - window :] if window > 0 else [])
+
+
 def show_picture(inputs: NgramInputs) -> None:
-    """The main picture: P(next word | prefix) for the corpus, with the counts it comes from in one line."""
-    st.markdown(f"**{t('ngram.cont.header')}**")
+    """The main picture: the prefix and its next-word candidates (click one to extend the prefix), the sentence's
+    probability as the product of its factors; the counts behind the candidates in one line above it."""
     config: NgramConfig = inputs.need("config")
     prefix: Sentence = inputs.need("prefix")
     res = cached_continuations(config, prefix)
@@ -309,10 +333,19 @@ def show_picture(inputs: NgramInputs) -> None:
         st.warning(t("ngram.cont.unseen", prefix=_words(prefix), vocab=res.vocab_size))
     else:
         st.caption(t("ngram.cont.caption", prefix=_words(prefix), history=res.history_count, vocab=res.vocab_size))
-    if res.words or config.smoothing:
-        show_chart(continuation_spec(config, prefix, lang()))
-        if len(res.words) > CHART_TOP:
-            st.caption(t("ngram.cont.top", shown=CHART_TOP, total=len(res.words)))
+    code = lang()
+    chart_key = "ngram_pick_chart"
+    st.vega_lite_chart(
+        spec=picture_spec(config, prefix, inputs.get("sentence"), code),
+        on_select=lambda: _extend_prefix(f"ngram_prefix_{code}", chart_key, config.n - 1),
+        selection_mode=[PICK_PARAM],
+        key=chart_key,
+        width="stretch",
+    )
+    if len(res.words) > CHART_TOP:
+        st.caption(t("ngram.cont.top", shown=CHART_TOP, total=len(res.words)))
+    if res.words:
+        st.caption(t("ngram.picture.pick_hint"))
 
 
 def show_continuations(inputs: NgramInputs) -> None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+import pytest
+
 from s2s_core.fmt import num
 from s2s_core.fmt import prob as fmt_prob
 from s2s_core.ngram import continuations, parse_config, parse_sentence, sentence_probability
@@ -21,6 +23,14 @@ def _errors(at) -> str:
     return " ".join(e.value for e in at.error)
 
 
+def _picture_rows(at) -> list[dict]:
+    """The main picture's (the first chart's) data rows, decoded from its Arrow datasets."""
+    import pyarrow as pa
+
+    chart = at.get("vega_lite_chart")[0]
+    return [r for d in chart.proto.datasets for r in pa.ipc.open_stream(d.data.data).read_all().to_pylist()]
+
+
 def test_defaults_show_the_live_product_and_checks(lang):
     at = open_page("ngram", lang)
     assert not at.exception
@@ -32,6 +42,8 @@ def test_defaults_show_the_live_product_and_checks(lang):
     )
     assert product_text(expected, False) in text and fmt_prob(expected.probability) in text
     assert len(at.success) >= 2  # both hand-vs-torch checks pass
+    factors = [r["p"] for r in _picture_rows(at) if "zero" in r]  # the picture's factor columns, from its data
+    assert factors == pytest.approx(expected.probs.tolist())
     assert not at.error
     assert not [k for k in at.query_params if k.startswith("ngram_")]  # the language's own example: no parameter
 
@@ -110,7 +122,7 @@ def test_empty_corpus_and_empty_sentence(lang):
     at = open_page("ngram", lang, query={f"ngram_sentence_{lang}": ""})
     assert not at.exception
     assert translate(lang, "ngram.field.sentence") in _errors(at)
-    assert translate(lang, "ngram.cont.header") in all_text(at)  # the continuation table still works
+    assert at.get("vega_lite_chart")  # the picture still draws the prefix and its candidates
 
 
 def test_n_larger_than_any_sentence_and_a_reserved_marker(lang):

@@ -1,5 +1,5 @@
 """Next-token page in real Chromium (Korean): a line typed into the corpus (committed with Ctrl+Enter) changes
-the counts in the text and the bars of the continuation chart.
+the counts in the text and the picture's candidate bars; clicking a candidate's bar extends the prefix.
 
 The product, smoothing, the quiz and bad input are tested through AppTest (tests/app/test_ngram_app.py).
 """
@@ -15,12 +15,12 @@ pytestmark = pytest.mark.browser
 
 
 def _drawn_probability(page, word: str) -> float:
-    """The continuation chart's bar for `word`, as drawn: its aria-label reads "<word>: w; <model>: m; <p>: p"."""
+    """The picture's candidate bar for `word`, as drawn: its aria-label reads "<word>: w; <p>: count/c = p"."""
     labels = chart_labels(page, 0)
     for label in labels:
-        parts = [part.split(": ", 1)[-1] for part in label.split("; ")]
-        if len(parts) > 1 and parts[0] == word:
-            return float(parts[-1])  # the last tooltip field is the probability
+        fields = dict(part.split(": ", 1) for part in label.split("; ") if ": " in part)
+        if fields.get(translate("ko", "ngram.picture.word")) == word and translate("ko", "ngram.picture.p") in fields:
+            return float(fields[translate("ko", "ngram.picture.p")].rsplit("= ", 1)[-1])
     raise AssertionError(f"no bar for {word!r} in {labels}")
 
 
@@ -44,3 +44,19 @@ def test_adding_a_corpus_line_changes_the_counts_and_the_bars(app_server, new_pa
         next_frame(page)
     assert _drawn_probability(page, "김밥을") == pytest.approx(3 / 5)
     assert "ngram_corpus_ko=" in page.url
+
+
+def test_clicking_a_candidate_extends_the_prefix(app_server, new_page):
+    page = new_page(locale="ko-KR")
+    open_page(page, app_server, "ngram", "ko")
+    charts_drawn(page, 1)
+    bar = page.locator(".st-key-ngram_pick_chart svg [aria-label*='라면을'][aria-label*='1/4']").first
+    bar.click()
+    settle(page)
+    box = page.get_by_role("textbox", name=translate("ko", "ngram.field.prefix"), exact=True)
+    page.wait_for_function(
+        "(name) => [...document.querySelectorAll('input')].some(i => i.value === '점심에 라면을')", arg="x"
+    )
+    assert box.input_value() == "점심에 라면을"  # the window (n - 1 = 2 words) slides along
+    wait_for_text(page, "“점심에 라면을”")  # the candidates now follow the new history (먹었다, 끓였다)
+    assert "먹었다" in [label.split("; ")[0].split(": ")[-1] for label in chart_labels(page, 0)]

@@ -508,3 +508,28 @@ def test_the_question_asks_about_an_edit_and_grades_its_direction():
     assert quiz_edit(on).k == 0.2  # k x10 would pass the cap of 10: a tenth instead
     assert quiz_edit(replace(on, k=0.5)).k == 5.0
     assert quiz_change(0.0, 1e-9) == "higher" and quiz_change(0.5, 0.25) == "lower" and quiz_change(0.3, 0.3) == "same"
+
+
+def test_the_picture_holds_the_candidates_and_the_factors():
+    """The candidates' bars are P(word | prefix) with their counts; the factors are the sentence's own, a zero
+    factor flagged; the product line ends with P(sentence); the spec is valid Vega-Lite."""
+    from s2s_core.fmt import prob
+    from s2s_core.ngram import continuations, parse_config, parse_prefix, parse_sentence, sentence_probability
+    from s2s_core.ngram.examples import default_example
+    from s2s_core.ngram.picture import ngram_picture, picture_data
+
+    example = default_example("ko")
+    config = parse_config(example.corpus, 4, False, 1.0)
+    prefix, sentence = parse_prefix(example.prefix, 4), parse_sentence(example.sentence)
+    cont, sent = continuations(config, prefix), sentence_probability(config, sentence)
+    pic = picture_data(prefix, 3, cont, sent, smoothing=False)
+    assert pic.candidates["word"].tolist() == list(cont.words)
+    assert pic.candidates["p"].tolist() == pytest.approx(cont.probs_mle.tolist())
+    assert pic.candidates["count"].tolist() == list(cont.counts)
+    assert pic.factors["p"].tolist() == pytest.approx(sent.probs.tolist())
+    assert pic.factors["zero"].tolist() == [p == 0 for p in sent.probs.tolist()] and pic.factors["zero"].any()
+    assert pic.product.endswith(f"= {prob(sent.probability)}")
+    words = dict.fromkeys(
+        ("title", "description", "prefix", "next", "empty", "sentence", "product", "never", "p", "word"), "w"
+    )
+    ngram_picture(pic, words | {"history": "w", "count": "w"}).to_dict()  # validates

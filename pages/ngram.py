@@ -24,7 +24,6 @@ from s2s_core.ngram import (
     window_view,
 )
 from s2s_core.ngram.charts import (
-    continuation_chart,
     embedding_bars_chart,
     embedding_chart,
     factors_chart,
@@ -49,7 +48,6 @@ from s2s_core.ngram.examples import default_example
 from s2s_core.ngram.frames import (
     CHART_TOP,
     continuation_frame,
-    continuation_long,
     embedding_bars_frame,
     embedding_points_frame,
     factors_frame,
@@ -163,12 +161,6 @@ def chart_labels(code: str, n: int = 1) -> dict[str, str]:
     """Every "ngram.chart.*" text in language `code` (charts and frames take the same dict)."""
     labels = {k: translate(code, f"ngram.chart.{k}") for k in CHART_KEYS}
     return labels | {"ngram": translate(code, "ngram.chart.ngram", n=n)}
-
-
-@cached_spec(max_entries=128, hash_funcs=FAST_KEYS)
-def continuation_spec(config: NgramConfig, prefix: Sentence, code: str) -> Any:
-    names = chart_labels(code)
-    return continuation_chart(continuation_long(continuations(config, prefix), config.smoothing, names), names)
 
 
 @cached_spec(max_entries=128, hash_funcs=FAST_KEYS)

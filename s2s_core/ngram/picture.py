@@ -194,19 +194,21 @@ def ngram_picture(pic: Picture, words: Mapping[str, str]) -> alt.LayerChart:
                 alt.Tooltip("label:N", title=words["p"]),
             ],
         )
+        # Two layers: a zero's "0 ✕" in the warm role colour, the other numbers in the theme's text colour.
         flabels = (
-            fac.transform_calculate(text="datum.zero ? '0 ✕' : datum.label")
+            fac.transform_filter("!datum.zero")
             .mark_text(fontSize=11, baseline="bottom")
-            .encode(
-                **at("xc", "y_label"),
-                text="text:N",
-                color=alt.condition("datum.zero", alt.value(ZERO), alt.value("#000000")),
-            )
+            .encode(**at("xc", "y_label"), text="label:N")
+        )
+        fzero = (
+            fac.transform_filter("datum.zero")
+            .mark_text(fontSize=FONT, fontWeight="bold", baseline="bottom", color=ZERO)
+            .encode(**at("xc", "y_label"), text=alt.value("0 ✕"))
         )
         fwords = fac.mark_text(
             fontSize=FONT, baseline="top", limit=alt.ExprRef(f"width / {len(pic.factors)} - 2")
         ).encode(**at("xc", "y_word"), text="word:N")
-        layers += [frame, fbars, flabels, fwords]
+        layers += [frame, fbars, flabels, fzero, fwords]
         layers.append(note(0, top - 22, words["sentence"], fontWeight="bold"))
         layers.append(note(0, top + COLUMN_H + 42, f"{words['product']} {pic.product}"))
         if bool(pic.factors["zero"].any()):

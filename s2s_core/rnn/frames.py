@@ -11,31 +11,8 @@ from s2s_core.rnn.compute import RnnResult
 TERMS = ("W_x·x_t", "W_h·h_(t-1)", "b", "sum", "h_t")  # the bars of one step, in formula order
 
 
-def step_label(t: int, token: str) -> str:
-    """0-based step and its token -> '1 · 나는' (axis labels; Altair draws text, never HTML)."""
-    return f"{t + 1} · {token}"
-
-
 def unit_label(i: int) -> str:
     return f"h{i + 1}"
-
-
-def timeline_frame(result: RnnResult, step: int) -> pd.DataFrame:
-    """Every h_t: one row per (step, unit); 'current' marks the slider's step."""
-    S, H = result.h.shape
-    rows = []
-    for t in range(S):
-        for i in range(H):
-            rows.append(
-                {
-                    "step": step_label(t, result.tokens[t]),
-                    "t": t + 1,
-                    "unit": unit_label(i),
-                    "value": float(result.h[t, i]),
-                    "current": t == step,
-                }
-            )
-    return pd.DataFrame(rows)
 
 
 def step_frame(result: RnnResult, step: int) -> pd.DataFrame:
@@ -46,24 +23,6 @@ def step_frame(result: RnnResult, step: int) -> pd.DataFrame:
         for i, v in enumerate(values.tolist()):
             rows.append({"term": term, "unit": unit_label(i), "value": float(v)})
     return pd.DataFrame(rows)
-
-
-def unroll_frames(result: RnnResult, step: int) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The unrolled graph: nodes (x_t below, h_t above, h_0 at the left) and edges labelled by the shared weight."""
-    S = len(result.tokens)
-    nodes = [{"x": 0, "y": 1, "label": "h0", "kind": "h", "current": step == 0, "token": ""}]
-    edges = []
-    for t in range(S):
-        cur = t == step
-        nodes.append({"x": t + 1, "y": 0, "label": f"x{t + 1}", "kind": "x", "current": cur, "token": result.tokens[t]})
-        nodes.append({"x": t + 1, "y": 1, "label": f"h{t + 1}", "kind": "h", "current": cur, "token": ""})
-        edges.append(
-            {"x": t + 1, "y": 0.12, "x2": t + 1, "y2": 0.88, "weight": "W_x", "current": cur, "lx": t + 1.12, "ly": 0.5}
-        )
-        edges.append(
-            {"x": t + 0.12, "y": 1, "x2": t + 0.88, "y2": 1, "weight": "W_h", "current": cur, "lx": t + 0.5, "ly": 1.16}
-        )
-    return pd.DataFrame(nodes), pd.DataFrame(edges)
 
 
 def weights_table(matrix: torch.Tensor, col_prefix: str) -> list[list[str]]:

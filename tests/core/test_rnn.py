@@ -13,7 +13,7 @@ from torch import nn
 from s2s_core.errors import InputError
 from s2s_core.fmt import num, vec
 from s2s_core.rnn import RnnConfig, parse_config, seeded_weights, unroll
-from s2s_core.rnn.charts import step_chart, timeline_chart, unroll_chart
+from s2s_core.rnn.charts import step_chart
 from s2s_core.rnn.compute import (
     MAX_H,
     MAX_S,
@@ -25,9 +25,7 @@ from s2s_core.rnn.compute import (
 from s2s_core.rnn.frames import (
     formula_latex,
     step_frame,
-    timeline_frame,
     unit_expansion,
-    unroll_frames,
     weights_table,
 )
 
@@ -164,34 +162,13 @@ def test_formula_text_shows_the_numbers():
     assert weights_table(result.weights.b, "b")[0] == [num(float(result.weights.b[0]))]
 
 
-def test_frames_and_charts():
+def test_step_frame_and_chart():
     result = unroll(RnnConfig())
-    S, H = result.h.shape
-    timeline = timeline_frame(result, 2)
-    assert len(timeline) == S * H and timeline["current"].sum() == H
-    assert timeline["value"].between(-1, 1).all()
+    H = result.h.shape[1]
     steps = step_frame(result, 2)
     assert len(steps) == 5 * H
-    nodes, edges = unroll_frames(result, 2)
-    assert len(nodes) == 2 * S + 1 and len(edges) == 2 * S
-    assert set(edges["weight"]) == {"W_x", "W_h"}  # the same two weights at every step
-    labels = {
-        k: k
-        for k in (
-            "weight",
-            "node",
-            "token",
-            "unroll_title",
-            "step",
-            "unit",
-            "timeline_title",
-            "value",
-            "term",
-            "step_title",
-        )
-    } | {f"term_{i}": f"t{i}" for i in range(5)}
-    for chart in (unroll_chart(nodes, edges, labels), timeline_chart(timeline, labels), step_chart(steps, labels)):
-        assert chart.to_dict()
+    labels = {k: k for k in ("unit", "value", "term")} | {f"term_{i}": f"t{i}" for i in range(5)}
+    assert step_chart(steps, labels).to_dict()
 
 
 @pytest.mark.parametrize(

@@ -26,6 +26,7 @@ from s2s_core.scoring.picture import lines
 from s2s_core.vocab import PAD
 
 SOURCE, TARGET, ATTENTION, PAD_GREY = "#2C7FB8", "#D55E00", "#B8588F", "#8A8A8A"  # GUIDE.md roles
+THEME = "currentColor"  # text follows the light or dark theme (the cells are outlines, not fills)
 OVERLAY = "masks_overlay"  # the chart's own radio (browser-only view state, like a hover)
 HALF = 0.45  # half a cell's width, in positions
 CELL = 0.8  # a token cell's height, in rows
@@ -199,7 +200,7 @@ def masks_picture(
         )
         .add_params(overlay),
         cells.transform_calculate(cy=f"datum.y + {CELL / 2}")
-        .mark_text(fontSize=11, limit=alt.ExprRef(f"width / {width} - 6"))
+        .mark_text(color=THEME, fontSize=11, limit=alt.ExprRef(f"width / {width} - 6"))
         .encode(
             x=x,
             y=alt.Y("cy:Q", scale=scale_y, axis=None),
@@ -212,7 +213,7 @@ def masks_picture(
         .encode(**xs, y=y, y2="y2:Q"),
         cells.transform_filter(f"datum.pad && datum.side == 'source' && {on_attention}")
         .transform_calculate(cy=f"datum.y + {CELL / 2}", x0=f"datum.x + {HALF * 0.2}")
-        .mark_text(text="−∞", fontSize=13, fontWeight="bold", color=ATTENTION, align="left", dy=-9)
+        .mark_text(text="−∞", fontSize=13, fontWeight="bold", color=THEME, align="left", dy=-9)
         .encode(x=alt.X("x0:Q", scale=scale_x), y=alt.Y("cy:Q", scale=scale_y, axis=None)),
         cells.transform_filter("datum.side == 'rejected'")
         .mark_rule(color=PAD_GREY, strokeWidth=2)
@@ -224,19 +225,19 @@ def masks_picture(
     count_text = f"replace('{_q(labels['counted'] if revealed else '')}', '{{n}}', datum.n)"
     layers.append(
         heads.transform_calculate(label=f"datum.text + ({show_count} ? ' · ' + {count_text} : '')")
-        .mark_text(align="left", baseline="middle", fontSize=12, fontWeight="bold")
+        .mark_text(color=THEME, align="left", baseline="middle", fontSize=12, fontWeight="bold")
         .encode(x=x, y=y, text="label:N", opacity=chosen)
         .add_params(step)
     )
     if not frames["rejected"].empty:
         layers.append(
             alt.Chart(records(frames["rejected"]))
-            .mark_text(align="left", baseline="middle", fontSize=11)
+            .mark_text(color=THEME, align="left", baseline="middle", fontSize=11)
             .encode(x=x, y=y, text="text:N")
         )
     # 4) The chosen sentence framed, and its attention at decoder step 1 under the grid.
     frame = alt.Chart(records(frames["heads"])).transform_calculate(
-        x0="0.5", x1=f"{width + 0.5}", y0="datum.y - 0.16", y1="datum.y + 2.3"
+        x0="0.5", x1=f"{width + 0.5}", y0="datum.y - 0.42", y1="datum.y + 2.12"
     )
     layers.append(
         frame.transform_filter(step)
@@ -257,7 +258,7 @@ def masks_picture(
     ]
     layers += [
         alt.Chart(records(pd.DataFrame([{"x": 0.55, "y": base_y - WEIGHTS_TALL - 0.35, "text": labels["strip"]}])))
-        .mark_text(align="left", baseline="middle", fontSize=12, fontWeight="bold")
+        .mark_text(color=THEME, align="left", baseline="middle", fontSize=12, fontWeight="bold")
         .encode(x=x, y=y, text="text:N"),
         weights.transform_filter(step)
         .mark_rect(color=ATTENTION)
@@ -268,14 +269,14 @@ def masks_picture(
         weights.transform_filter(step)
         .transform_filter(f"width / {width} >= 40")
         .transform_calculate(label="format(datum.masked, '.2f')")
-        .mark_text(fontSize=11, baseline="top", dy=3)
+        .mark_text(color=THEME, fontSize=11, baseline="top", dy=3)
         .encode(x=x, y=alt.Y("base:Q", scale=scale_y, axis=None), text="label:N"),
     ]
     if revealed:
         layers.append(
             alt.Chart(records(pd.DataFrame([{"x": 0.55, "y": units - 0.3, "text": labels["denominator"]}])))
             .transform_filter(on_loss)
-            .mark_text(align="left", baseline="middle", fontSize=12, color=TARGET, fontWeight="bold")
+            .mark_text(align="left", baseline="middle", fontSize=12, color=THEME, fontWeight="bold")
             .encode(x=x, y=y, text="text:N")
         )
     title = alt.TitleParams(_wrap(labels["title"], 44), subtitle=_wrap(labels["subtitle"], 58), anchor="start")

@@ -25,6 +25,7 @@ from s2s_core.scoring.attend import Read
 from s2s_core.scoring.compute import ScoringResult
 
 SOURCE, DECODER, CONTEXT = "#2C7FB8", "#D55E00", "#B8588F"  # GUIDE.md "One visual language"
+THEME = "currentColor"  # text on the page follows the light or dark theme (text in a cell too: cells are outlines)
 VALUE_SCALE = alt.Scale(scheme="redblue", reverse=True, domainMid=0)  # one diverging scale, centred at 0
 FONT = 12
 HALF = 0.32  # half a bar's width, in positions
@@ -134,7 +135,7 @@ def compare_picture(result: ScoringResult, names: Mapping[str, str], labels: Map
     ]
     layers: list[alt.Chart] = [
         alt.Chart(records(row_names(result, names, labels["unavailable"])))
-        .mark_text(align="left", baseline="middle", fontSize=FONT, fontWeight="bold")
+        .mark_text(color=THEME, align="left", baseline="middle", fontSize=FONT, fontWeight="bold")
         .encode(x=x.channel, y=y.channel, text="text:N")
     ]
     if not frame.empty:
@@ -162,7 +163,7 @@ def compare_picture(result: ScoringResult, names: Mapping[str, str], labels: Map
             *(
                 base.transform_filter(f"width / {result.S} >= {MIN_LABEL_PX} && {'' if bold else '!'}datum.peak")
                 .transform_calculate(label="format(datum.weight, '.2f')")
-                .mark_text(baseline="bottom", dy=-2, fontSize=11, fontWeight="bold" if bold else "normal")
+                .mark_text(color=THEME, baseline="bottom", dy=-2, fontSize=11, fontWeight="bold" if bold else "normal")
                 .encode(x=x.channel, y=alt.Y("w_y2:Q", scale=y.scale, axis=None), text="label:N")
                 for bold in (True, False)
             ),
@@ -272,7 +273,7 @@ def focus_picture(read: Read, window: str, labels: Mapping[str, str], step: alt.
                 x=alt.X("p:Q", scale=x.scale), y=alt.Y("y:Q", scale=y.scale, axis=None), y2="y2:Q"
             ),
             band.transform_calculate(text=f"'{labels['p']} = ' + format(datum.p, '.2~f')")
-            .mark_text(baseline="top", dy=2, fontSize=11, color=CONTEXT, fontWeight="bold")
+            .mark_text(baseline="top", dy=2, fontSize=11, color=THEME, fontWeight="bold")
             .encode(x=alt.X("p:Q", scale=x.scale), y=alt.Y("y2:Q", scale=y.scale, axis=None), text="text:N"),
         ]
     # 2) Row names.
@@ -285,7 +286,7 @@ def focus_picture(read: Read, window: str, labels: Mapping[str, str], step: alt.
     ).assign(x=0.55)
     layers.append(
         alt.Chart(records(names))
-        .mark_text(align="left", baseline="middle", fontSize=FONT, fontWeight="bold")
+        .mark_text(color=THEME, align="left", baseline="middle", fontSize=FONT, fontWeight="bold")
         .encode(x=x.channel, y=y.channel, text="text:N")
     )
     # 3) The vectors: keys on top, values (and the context) below; the chosen position at full opacity.
@@ -310,7 +311,7 @@ def focus_picture(read: Read, window: str, labels: Mapping[str, str], step: alt.
     ]
     layers.append(
         alt.Chart(records(pd.DataFrame([{"x": S + 1, "y": VALUE_BOTTOM + 0.05, "text": labels["context"]}])))
-        .mark_text(baseline="top", fontSize=11, color=CONTEXT, fontWeight="bold")
+        .mark_text(baseline="top", fontSize=11, color=THEME, fontWeight="bold")
         .encode(x=alt.X("x:Q", scale=x.scale), y=alt.Y("y:Q", scale=y.scale, axis=None), text="text:N")
     )
     # 4) Between them: the scores around a zero line (outlined), the weights (filled), the Gaussian (dashed).
@@ -339,7 +340,7 @@ def focus_picture(read: Read, window: str, labels: Mapping[str, str], step: alt.
         ),
         bars.transform_filter(f"width / {S + 1} >= {MIN_LABEL_PX}")
         .transform_calculate(label="datum.inside ? format(datum.weight, '.2f') : '0'")
-        .mark_text(baseline="bottom", dy=-2, fontSize=11)
+        .mark_text(color=THEME, baseline="bottom", dy=-2, fontSize=11)
         .encode(x=alt.X("x:Q", scale=x.scale), y=alt.Y("w_y2:Q", scale=y.scale, axis=None), text="label:N"),
     ]
     if frames["bars"]["gauss"].notna().any():

@@ -297,3 +297,18 @@ def test_the_pictures_data_equals_the_computation():
     shown = picture_frames(result, config, [], names, revealed=True)["heads"]
     assert shown["n"].sum() == result.n_real
     assert "why" in f["rejected"]["text"].tolist() and (cells["side"] == "rejected").sum() == 1
+
+
+def test_the_picture_is_valid_vega_lite():
+    """The page draws the spec unvalidated (cached_spec): validated against the schema here, with every layer."""
+    from s2s_core.masks.picture import Rejected, masks_picture
+    from s2s_ui.steps import step_param
+
+    config = MasksConfig()
+    result = compute_masks(config)
+    keys = ("title", "subtitle", "description", "overlay", "loss", "attention", "source", "target", "strip")
+    labels = {k: k for k in keys} | {"sentence": "s{row}", "rejected": "x{row}", "counted": "{n} count"}
+    labels |= {k: k for k in ("position", "token", "masked", "unmasked", "before", "denominator")}
+    step = step_param("sel", len(config.rows), 1, "row")
+    before = (result, config)
+    masks_picture(result, config, (Rejected(4, "<pad>", "why"),), labels, step, True, before).to_dict()

@@ -543,3 +543,18 @@ def test_the_pictures_data_equals_the_computation():
     old = compare_frame(result, {n: n for n in NAMES}, before)
     dot = old[old["function"] == "dot"]
     assert dot["before"].tolist() == pytest.approx(before.get("dot").read.weights[0].tolist())
+
+
+@pytest.mark.parametrize("window", ["global", "local_m", "local_p"])
+def test_the_pictures_are_valid_vega_lite(window):
+    """The page draws these specs unvalidated (cached_spec): they are validated against the schema here."""
+    from s2s_core.scoring.modules import SCORERS as NAMES
+    from s2s_core.scoring.picture import compare_picture, focus_picture
+    from s2s_ui.steps import step_param
+
+    result = compare(ScoringConfig(window=window, half_width=2))
+    words = ("title", "subtitle", "description", "position", "score", "weight", "before", "unavailable")
+    labels = {k: k for k in words} | {k: k for k in ("key", "value_row", "context", "gauss", "value", "component")}
+    labels |= {"p": "p", "keys": "keys", "scores": "scores", "values": "values"}
+    compare_picture(result, {n: n for n in NAMES}, labels, compare(ScoringConfig(dec_state=(1.0, 2.0)))).to_dict()
+    focus_picture(result.get("general").read, window, labels, step_param("sel", result.S, 2, "j")).to_dict()

@@ -26,6 +26,7 @@ from s2s_core.fmt import SCI_D3, sci
 STATE = "#2C7FB8"  # GUIDE.md: an encoder's states (the chain's steps)
 CUT = "#D55E00"  # the cut stands out in the one warm role colour (always also labelled)
 GREY = "#8A8A8A"
+TEXT = "currentColor"  # the theme's text colour: charts.finish leaves text beside shapes as it is given
 LOG_LO, LOG_HI = -10.0, 2.0  # log10 ‖∂L/∂h_t‖ shown: below 1e-10 is "vanished" at any width on screen
 NORM_SCALE = alt.Scale(type="log", domain=[10**LOG_LO, 10**LOG_HI], clamp=True, scheme="viridis")
 CHAIN_Y = 78  # px: the chain's centre line
@@ -134,10 +135,12 @@ def gradient_picture(pic: Picture, words: Mapping[str, str]) -> alt.LayerChart:
     )
     # 4) The loss at h_T and the direction of the flow, above the chain.
     top = alt.Chart(alt.InlineData(values=[{"x": T + 0.5, "y": 22, "text": words["loss"]}]))
-    loss = top.mark_text(fontSize=FONT, fontWeight="bold", align="right").encode(**at("x", "y"), text="text:N")
+    loss = top.mark_text(fontSize=FONT, fontWeight="bold", align="right", color=TEXT).encode(
+        **at("x", "y"), text="text:N"
+    )
     flow = (
         alt.Chart(alt.InlineData(values=[{"x": 0.5, "y": 22, "text": words["flow"]}]))
-        .mark_text(fontSize=FONT, align="left")
+        .mark_text(fontSize=FONT, align="left", color=TEXT)
         .encode(**at("x", "y"), text="text:N")
     )
     # 5) Milestones: the step's name and its norm under the chain.
@@ -149,12 +152,12 @@ def gradient_picture(pic: Picture, words: Mapping[str, str]) -> alt.LayerChart:
     )
     names = (
         marks.transform_calculate(y=f"{CHAIN_Y + MAX_BAND / 2 + 22}")
-        .mark_text(fontSize=FONT, fontWeight="bold")
+        .mark_text(fontSize=FONT, fontWeight="bold", color=TEXT)
         .encode(**at("step", "y"), text="name:N")
     )
     numbers = (
         marks.transform_calculate(y=f"{CHAIN_Y + MAX_BAND / 2 + 38}")
-        .mark_text(fontSize=11)
+        .mark_text(fontSize=11, color=TEXT)
         .encode(**at("step", "y"), text="label:N")
     )
     # 6) Truncation: the cut in the chain (the state is detached there; everything left of it gets 0).
@@ -188,7 +191,7 @@ def gradient_picture(pic: Picture, words: Mapping[str, str]) -> alt.LayerChart:
         y2="y2:Q",
         tooltip=[alt.Tooltip("text:N", title=words["clip_title"])],
     )
-    clip_text = clip.mark_text(fontSize=FONT, align="left", dx=5).encode(**at("xt", "ym"), text="text:N")
+    clip_text = clip.mark_text(fontSize=FONT, align="left", dx=5, color=TEXT).encode(**at("xt", "ym"), text="text:N")
     clip_head = (
         alt.Chart(
             alt.InlineData(
@@ -198,7 +201,7 @@ def gradient_picture(pic: Picture, words: Mapping[str, str]) -> alt.LayerChart:
                 ]
             )
         )
-        .mark_text(fontSize=FONT, align="left", limit=alt.ExprRef("width"))
+        .mark_text(fontSize=FONT, align="left", limit=alt.ExprRef("width"), color=TEXT)
         .encode(**at("x", "y"), text="text:N")
     )
     layers = [line, strip, was, loss, flow, tick, names, numbers, cut_rule, cut_text, clip_bars, clip_text, clip_head]

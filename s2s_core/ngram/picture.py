@@ -27,6 +27,7 @@ from s2s_core.ngram.frames import CHART_TOP
 SOURCE = "#2C7FB8"  # GUIDE.md: what is read (the prefix, the candidates)
 ZERO = "#D55E00"  # the one warm role colour: a zero factor (always also written "0")
 GREY = "#8A8A8A"
+TEXT = "currentColor"  # the theme's text colour: charts.finish leaves text beside shapes as it is given
 PICK_PARAM = "pick"  # click a candidate: the page appends it to the prefix
 FONT = 12
 PATH_Y = 40  # px: the prefix's boxes
@@ -126,7 +127,7 @@ def ngram_picture(pic: Picture, words: Mapping[str, str]) -> alt.LayerChart:
     def note(x: float, y: float, text: str, **style: object) -> alt.Chart:
         return (
             alt.Chart(alt.InlineData(values=[{"x": x, "y": y, "text": text}]))
-            .mark_text(fontSize=FONT, align="left", limit=alt.ExprRef("width"), **style)
+            .mark_text(fontSize=FONT, align="left", limit=alt.ExprRef("width"), **({"color": TEXT} | style))
             .encode(**at("x", "y"), text="text:N")
         )
 
@@ -141,7 +142,7 @@ def ngram_picture(pic: Picture, words: Mapping[str, str]) -> alt.LayerChart:
         stroke=alt.condition("datum.read", alt.value(SOURCE), alt.value(GREY)),
         strokeWidth=alt.condition("datum.read", alt.value(2.0), alt.value(1.0)),
     )
-    path_words = path.mark_text(fontSize=FONT, limit=alt.ExprRef("width * 0.16")).encode(
+    path_words = path.mark_text(fontSize=FONT, color=TEXT, limit=alt.ExprRef("width * 0.16")).encode(
         **at("xc", "ym"),
         text="word:N",
         opacity=alt.condition("datum.read", alt.value(1.0), alt.value(0.6)),
@@ -166,10 +167,10 @@ def ngram_picture(pic: Picture, words: Mapping[str, str]) -> alt.LayerChart:
         )
         .add_params(pick)
     )
-    cand_words = cand.mark_text(fontSize=FONT, align="right", limit=alt.ExprRef(f"width * {BAR_X0 - 2} / 100")).encode(
-        **at("xw", "y"), text="word:N"
-    )
-    cand_text = cand.mark_text(fontSize=11, align="left", dx=4).encode(**at("x2", "y"), text="text:N")
+    cand_words = cand.mark_text(
+        fontSize=FONT, align="right", color=TEXT, limit=alt.ExprRef(f"width * {BAR_X0 - 2} / 100")
+    ).encode(**at("xw", "y"), text="word:N")
+    cand_text = cand.mark_text(fontSize=11, align="left", dx=4, color=TEXT).encode(**at("x2", "y"), text="text:N")
     layers = [boxes, path_words, bars, cand_words, cand_text]
     layers.append(note(0, PATH_Y - 12, words["prefix"], fontWeight="bold"))
     layers.append(note(0, PATH_Y + BOX_H + 10, words["next"] if len(pic.candidates) else words["empty"]))
@@ -197,7 +198,7 @@ def ngram_picture(pic: Picture, words: Mapping[str, str]) -> alt.LayerChart:
         # Two layers: a zero's "0 ✕" in the warm role colour, the other numbers in the theme's text colour.
         flabels = (
             fac.transform_filter("!datum.zero")
-            .mark_text(fontSize=11, baseline="bottom")
+            .mark_text(fontSize=11, baseline="bottom", color=TEXT)
             .encode(**at("xc", "y_label"), text="label:N")
         )
         fzero = (
@@ -206,7 +207,7 @@ def ngram_picture(pic: Picture, words: Mapping[str, str]) -> alt.LayerChart:
             .encode(**at("xc", "y_label"), text=alt.value("0 ✕"))
         )
         fwords = fac.mark_text(
-            fontSize=FONT, baseline="top", limit=alt.ExprRef(f"width / {len(pic.factors)} - 2")
+            fontSize=FONT, baseline="top", color=TEXT, limit=alt.ExprRef(f"width / {len(pic.factors)} - 2")
         ).encode(**at("xc", "y_word"), text="word:N")
         layers += [frame, fbars, flabels, fzero, fwords]
         layers.append(note(0, top - 22, words["sentence"], fontWeight="bold"))

@@ -26,6 +26,7 @@ from s2s_core.rnn.compute import RnnResult
 
 STATE = "#2C7FB8"  # GUIDE.md role colour of an encoder's states: h and the W_h that carries it
 WIRE = "#666666"  # the input's arrow: neutral (charts.finish keeps text readable on both themes)
+TEXT = "currentColor"  # the theme's text colour: charts.finish leaves text beside shapes as it is given
 VALUE_SCALE = alt.Scale(domain=[-1, 1], scheme="redblue", reverse=True, clamp=True)  # GUIDE.md: one diverging scale
 COL_W = 0.46  # a vector column's width in step units (the rest of the step is the W_h arrow)
 CELL = 16  # px per square (text of 11 px fits)
@@ -270,7 +271,7 @@ def unroll_picture(pic: Picture, words: Mapping[str, str], step_param: alt.Param
     )
     heads_text = (
         columns.transform_calculate(ny="datum.y - 5")
-        .mark_text(fontSize=FONT, fontWeight="bold", baseline="bottom")
+        .mark_text(fontSize=FONT, fontWeight="bold", baseline="bottom", color=TEXT)
         .encode(
             **at("x", "ny"),
             text="name:N",
@@ -290,7 +291,9 @@ def unroll_picture(pic: Picture, words: Mapping[str, str], step_param: alt.Param
             strokeWidth=alt.condition(step_param, alt.value(2.0), alt.value(1.0)),
         )
     )
-    words_text = tokens.mark_text(fontSize=FONT, limit=alt.ExprRef(f"{_px(COL_W + 0.08, geo.S)} - 4")).encode(
+    words_text = tokens.mark_text(
+        fontSize=FONT, color=TEXT, limit=alt.ExprRef(f"{_px(COL_W + 0.08, geo.S)} - 4")
+    ).encode(
         **at("x", "y"),
         text="word:N",
         opacity=alt.condition(step_param, alt.value(1.0), alt.value(0.7)),
@@ -301,12 +304,12 @@ def unroll_picture(pic: Picture, words: Mapping[str, str], step_param: alt.Param
     limit = alt.ExprRef("width")
     formula_head = (
         formula_data.transform_filter("datum.line == 1")
-        .mark_text(fontSize=FONT + 1, fontWeight="bold", align="left", baseline="middle", limit=limit)
+        .mark_text(fontSize=FONT + 1, fontWeight="bold", align="left", baseline="middle", limit=limit, color=TEXT)
         .encode(**at("x0", "y"), text="text:N")
     )
     formula_terms = (
         formula_data.transform_filter("datum.line > 1")
-        .mark_text(fontSize=FONT + 1, align="left", baseline="middle", limit=limit)
+        .mark_text(fontSize=FONT + 1, align="left", baseline="middle", limit=limit, color=TEXT)
         .encode(**at("x0", "y"), text="text:N")
     )
     layers = [band, faint_shafts, strong_shafts, heads, names, faint, strong, before, numbers, outlines]

@@ -103,6 +103,17 @@ def duration(trace: Trace) -> float:
     return trace.times[-1] if trace.times else 0.0
 
 
+MIN_REPLAY_SECONDS = 5.0  # the page polls once a second: a shorter run is replayed slowed down to this
+
+
+def replay_clock(trace: Trace, wall_seconds: float) -> float:
+    """The run's own clock `wall_seconds` into a replay: its real pace, except that a run shorter than
+    MIN_REPLAY_SECONDS is stretched to that length, so a watcher sees the bar and the map move (a 1 s run at
+    its real pace would show one frame)."""
+    real = duration(trace)
+    return wall_seconds * (real / max(real, MIN_REPLAY_SECONDS)) if real > 0 else wall_seconds
+
+
 def replay_frame(run: TrainRun, trace: Trace, total: int, elapsed: float) -> Frame:
     """What the live run had shown `elapsed` seconds after it started: every step that had ended by then."""
     done = bisect.bisect_right(trace.times, elapsed)  # steps ended by `elapsed`

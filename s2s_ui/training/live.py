@@ -27,7 +27,7 @@ import streamlit as st
 from s2s_core.fmt import num
 from s2s_core.training import TrainConfig, jobs
 from s2s_core.training.jobs import CANCELLED, DONE, FAILED, QUEUED, JobSnapshot
-from s2s_core.training.trace import replay_frame
+from s2s_core.training.trace import replay_clock, replay_frame
 from s2s_ui.i18n import t
 from s2s_ui.training.picture import show_point
 from s2s_ui.training.specs import chart_labels, curve_specs, draw
@@ -141,7 +141,7 @@ def show_replay(config: TrainConfig, snap: JobSnapshot, key: str) -> None:
     """One frame of the recorded run: what the live run showed this many seconds after it started."""
     result = snap.result
     started = st.session_state[REPLAY][1]
-    frame = replay_frame(result.run, result.trace, config.steps, time.monotonic() - started)
+    frame = replay_frame(result.run, result.trace, config.steps, replay_clock(result.trace, time.monotonic() - started))
     if frame.ended:
         st.session_state.pop(REPLAY, None)
         st.rerun(scope="app")

@@ -56,7 +56,7 @@ from s2s_core.training.tasks import (
     target_tokens,
     target_vocab,
 )
-from s2s_core.training.trace import default_source_text, duration, replay_frame
+from s2s_core.training.trace import MIN_REPLAY_SECONDS, default_source_text, duration, replay_clock, replay_frame
 
 KINDS = ("bahdanau", "luong_general", "luong_dot", "none")
 TINY = TrainConfig(embed=8, hidden=16, steps=12, batch=16, max_len=6, lr=0.01)
@@ -848,6 +848,10 @@ def test_replay_gives_the_frames_the_live_run_showed():
     assert replay_frame(run, trace, TINY.steps, -1.0).step == 0
     assert replay_frame(run, trace, TINY.steps, -1.0).map.step == 0
     assert replay_frame(run, trace, TINY.steps, duration(trace)).ended
+    # A short run is replayed stretched to MIN_REPLAY_SECONDS (so a watcher sees it move), a long one at its pace.
+    stretched = max(duration(trace), MIN_REPLAY_SECONDS)
+    assert abs(replay_clock(trace, stretched) - duration(trace)) < 1e-9
+    assert replay_clock(trace, 0.0) == 0.0
     assert not replay_frame(run, trace, TINY.steps, progress[0].seconds).ended
 
 

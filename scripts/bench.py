@@ -42,7 +42,15 @@ START, END = "<!-- bench:start -->", "<!-- bench:end -->"
 STEPS_START, STEPS_END = "<!-- bench-steps:start -->", "<!-- bench-steps:end -->"
 # Pages whose picture has the shared step control (s2s_ui/steps.py): page namespace -> the control's key.
 # A page that gets one registers here; its slider is `.st-key-<key>_chart .vega-bindings input[type=range]`.
-STEPPED = {"attention": "att_step", "rnn": "rnn_step"}
+STEPPED = {  # page -> the key of its step_view (s2s_ui/steps.py)
+    "attention": "att_step",
+    "rnn": "rnn_step",
+    "lstm": "lstm_step",
+    "gru": "gru_step",
+    "seq2seq": "seq2seq_step",
+    "scoring": "scoring_pos",
+    "masks": "masks_pick",
+}
 STEP_MOVES = 20
 STEP_BUDGET_MS = 50
 BUDGET = {"rerun_median": 60, "rerun_p95": 150, "edit_median": 250, "cold": 5.0, "rss1": 400, "rss10": 600}
@@ -213,7 +221,10 @@ def open_settled(page, url: str) -> None:
 def _edit_once(page, i: int) -> str | None:
     """One generic edit on the page: a number step (alternating up/down), a segmented option, a checkbox."""
     main = page.locator('[data-testid="stMain"]')
-    steppers = main.locator('[data-testid="stNumberInputStep%s"]:not([disabled])' % ("Up" if i % 2 == 0 else "Down"))
+    # visible ones only: a number field folded into a closed expander cannot be clicked
+    steppers = main.locator(
+        '[data-testid="stNumberInputStep%s"]:not([disabled]):visible' % ("Up" if i % 2 == 0 else "Down")
+    )
     if steppers.count():
         steppers.first.click()
         return "number step"

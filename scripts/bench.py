@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import hashlib
 import os
 import platform
 import statistics
@@ -37,6 +38,13 @@ from tests.browser.harness import CHROMIUM, CHROMIUM_ARGS, IDLE  # noqa: E402
 from tests.robustness.fuzz import run_moves  # noqa: E402
 
 BASELINE = ROOT / "scripts" / "bench_baseline_app.py"
+
+
+def baseline_hash() -> str:
+    """The baseline page's script is frozen: its hash, printed with the figures, shows two runs' ratios compare."""
+    return hashlib.sha256(BASELINE.read_bytes()).hexdigest()[:12]
+
+
 README = ROOT / "README.md"
 START, END = "<!-- bench:start -->", "<!-- bench:end -->"
 STEPS_START, STEPS_END = "<!-- bench-steps:start -->", "<!-- bench-steps:end -->"
@@ -483,7 +491,8 @@ def report(rows: list[Row], base: Row, browser: dict, base_browser: dict, train:
         f"Measured {meta['date']} with `{meta['command']}` on {meta['machine']}; {meta['reruns']} reruns per figure, "
         f"{meta['edits']} browser edits per page. Server figures are AppTest script runs (router + page). "
         f"⚠ marks a figure over GUIDE.md §5's budget; × is the ratio to the bare baseline page "
-        f"(`scripts/bench_baseline_app.py`: one torch softmax, one Altair chart) measured in the same run.",
+        f"(`scripts/bench_baseline_app.py`, sha256 {baseline_hash()}…: one torch softmax, one Altair chart) "
+        f"measured in the same run.",
         "",
         "| page | first run ms | rerun median / p95 ms | after a change median / p95 ms (widget) | "
         "browser edit → redraw median ms (edit) | rerun × baseline |",

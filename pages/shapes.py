@@ -119,7 +119,18 @@ def chart_specs(config: ShapesConfig, language: str) -> Any:
     }
 
 
-PICTURE_KEYS = ("title", "description", "pad", "slice", "tensor", "index")
+PICTURE_KEYS = (
+    "title",
+    "description",
+    "pad",
+    "slice",
+    "tensor",
+    "index",
+    "packed_row",
+    "step",
+    "batch_size",
+    "sentence",
+)
 
 
 @cached_spec(max_entries=128)
@@ -129,6 +140,7 @@ def picture_spec(config: ShapesConfig, language: str, answered: bool) -> Any:
     labels = {k: translate(language, f"shapes.picture.{k}") for k in PICTURE_KEYS}
     last = next(ch for ch in checks if ch.key == "last_step")
     labels["slice"] = translate(language, "shapes.picture.slice", lhs=last.lhs, rhs=last.rhs)
+    labels["packed"] = translate(language, "shapes.picture.packed", rows=sum(config.lengths), E=config.E)
     verdict = translate(language, f"shapes.picture.{'equal' if last.equal else 'not_equal'}") if answered else None
     return shape_picture(picture_frames(result), labels, verdict)
 

@@ -5,7 +5,9 @@ input x → nn.RNN / nn.LSTM / nn.GRU → outputs, h_n (and c_n). A block's face
 its third axis is the depth written on the block's back edge. PAD positions (beyond a sentence's length) are
 shaded grey and labelled; the cells of `outputs`' last time step and of `h_n[-1]` are outlined as the two
 slices the page's question compares. Whether they are equal is the question's answer: the caller passes
-`verdict` only once the question is answered. No streamlit.
+`verdict` only once the question is answered. With PAD in the batch, packed.data is drawn under the blocks:
+its ΣS rows left to right in storage order, grouped by time step with that step's batch_sizes above the group,
+so the PAD cells visibly are not stored. No streamlit.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ DRAWN = ("x", "outputs", "h_n", "c_n")  # the tensors the picture draws (ids is 
 GAP = 2.0  # slots between two blocks (room for the arrow and the depth's label)
 MODULE = 2.4  # the module's box width, in slots
 ROW_PX = 26
+STEP_GAP = 0.6  # slots between two time steps' groups in the packed strip
+PACKED_ROWS = 4.2  # the packed strip's height under the blocks: heading, batch_sizes, cells, steps
 
 
 @dataclass(frozen=True)
@@ -35,6 +39,8 @@ class ShapePicture:
     arrows: pd.DataFrame  # x, x2, y
     width: float  # slots across
     rows: int  # the tallest block's rows
+    packed: pd.DataFrame  # packed_row, step, batch_size, sentence, x, y: packed.data's rows (empty without PAD)
+    steps: pd.DataFrame  # step, batch_size, x, y, ty: one per time step of the packed strip
 
 
 def picture_frames(r: ShapesResult) -> ShapePicture:
@@ -82,23 +88,46 @@ def picture_frames(r: ShapesResult) -> ShapePicture:
             arrows.append(dict(x=left - GAP + 0.25, x2=left - 0.15, y=rows / 2))
             arrows.append(dict(x=left + MODULE + 0.15, x2=left + MODULE + GAP - 0.25, y=rows / 2))
             left = round(left + MODULE + GAP, 6)
+    packed, steps = _packed_strip(r, rows) if c.padded else (pd.DataFrame(), pd.DataFrame())
+    width = max(left - GAP, float(packed["x"].max()) + 0.5 if not packed.empty else 0.0)
     return ShapePicture(
         cells=pd.DataFrame(cells),
         blocks=pd.DataFrame(blocks),
         module=module,
         arrows=pd.DataFrame(arrows),
-        width=left - GAP,
+        width=width,
         rows=rows,
+        packed=packed,
+        steps=steps,
     )
 
 
+def _packed_strip(r: ShapesResult, rows: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """packed.data's rows in the order PyTorch stores them: step by step, and within a step the sentences
+    still running, longest first (sorted_indices). batch_sizes (from the real PackedSequence) says how many."""
+    cells, steps = [], []
+    row, left = 0, 0.0
+    for t, n_running in enumerate(r.batch_sizes):
+        for b in r.sorted_indices[:n_running]:
+            cells.append(
+                dict(packed_row=row, step=t + 1, batch_size=n_running, sentence=f"#{b + 1}", x=left + 0.5, y=rows + 5)
+            )
+            row, left = row + 1, left + 1
+        mid = left - n_running / 2
+        steps.append(dict(step=t + 1, batch_size=n_running, x=mid, y=rows + 4, ty=rows + 6, t=f"t{t + 1}"))
+        left = round(left + STEP_GAP, 6)
+    return pd.DataFrame(cells), pd.DataFrame(steps)
+
+
 def shape_picture(p: ShapePicture, labels: Mapping[str, str], verdict: str | None = None) -> alt.LayerChart:
-    """labels: title, description, pad, slice, tensor, index, cell_pad, cell_real.
+    """labels: title, description, pad, slice, tensor, index; with a packed strip also packed (its heading,
+    with {rows} and {E} filled in by the caller), packed_row, step, batch_size, sentence.
 
     verdict: the equal / not-equal line under the slices (None until the page's question is answered).
     """
     xs = alt.Scale(domain=[-1.2, p.width + 1.2], nice=False, zero=False)
-    ys = alt.Scale(domain=[-2.2, p.rows + 2.6], reverse=True, nice=False, zero=False)
+    below = PACKED_ROWS if not p.packed.empty else 0.0
+    ys = alt.Scale(domain=[-2.2, p.rows + 2.6 + below], reverse=True, nice=False, zero=False)
     x, y = alt.X("x:Q", axis=None, scale=xs), alt.Y("y:Q", axis=None, scale=ys)
     blocks = alt.Chart(records(p.blocks))
     # 1) each block's depth: a shadow behind its face, offset up and right, with the third axis written on it
@@ -187,10 +216,43 @@ def shape_picture(p: ShapePicture, labels: Mapping[str, str], verdict: str | Non
         .mark_text(fontSize=12, align="left", color=SLICE, fontWeight="bold")
         .encode(x=x, y=y, text="text:N")
     )
+    if not p.packed.empty:
+        layers += _packed_layers(p, labels, x, y, xs, ys)
     return alt.layer(*layers).properties(
         title=labels["title"],
         description=labels["description"],
-        height=ROW_PX * (p.rows + 5),
+        height=round(ROW_PX * (p.rows + 5 + below)),
         width="container",
         autosize=FIT_X,
     )
+
+
+def _packed_layers(p: ShapePicture, labels: Mapping[str, str], x: alt.X, y: alt.Y, xs: alt.Scale, ys: alt.Scale):
+    """The packed strip: a heading, each step's batch_sizes over its group, the stored rows, the step names."""
+    strip = alt.Chart(records(p.packed)).transform_calculate(
+        x1="datum.x - 0.46", x2="datum.x + 0.46", y1="datum.y - 0.46", y2="datum.y + 0.46"
+    )
+    rows = strip.mark_rect(cornerRadius=2, color="#9ECAE1", stroke="#2C7FB8").encode(
+        x=alt.X("x1:Q", axis=None, scale=xs),
+        x2="x2:Q",
+        y=alt.Y("y1:Q", axis=None, scale=ys),
+        y2="y2:Q",
+        tooltip=[
+            alt.Tooltip("packed_row:Q", title=labels["packed_row"]),
+            alt.Tooltip("step:Q", title=labels["step"]),
+            alt.Tooltip("sentence:N", title=labels["sentence"]),
+            alt.Tooltip("batch_size:Q", title=labels["batch_size"]),
+        ],
+    )
+    # The sentence each stored row came from, where a cell is wide enough for "#8" at 11 px.
+    slots = p.width + 2.4
+    who = strip.transform_filter(f"width / {slots} >= 16").mark_text(fontSize=11, color="black")
+    who = who.encode(x=x, y=y, text="sentence:N")
+    steps = alt.Chart(records(p.steps))
+    sizes = steps.mark_text(fontSize=12, fontWeight="bold", color="currentColor").encode(x=x, y=y, text="batch_size:Q")
+    names = steps.mark_text(fontSize=11, color="currentColor").encode(
+        x=x, y=alt.Y("ty:Q", axis=None, scale=ys), text="t:N"
+    )
+    head = pd.DataFrame([dict(x=-1.1, y=p.rows + 3.1, text=labels["packed"])])
+    heading = alt.Chart(records(head)).mark_text(fontSize=12, align="left", fontWeight="bold", color="currentColor")
+    return [rows, who, sizes, names, heading.encode(x=x, y=y, text="text:N")]

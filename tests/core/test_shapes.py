@@ -515,5 +515,31 @@ def test_the_picture_draws_each_tensors_sides_from_the_real_shapes():
         outs = p.cells[(p.cells["tensor"] == "outputs") & p.cells["slice"]]
         assert set(outs["j" if batch_first else "i"]) == {2} and len(outs) == 2
         assert set(p.cells[(p.cells["tensor"] == "h_n") & p.cells["slice"]]["i"]) == {0}
-        labels = {k: k for k in ("title", "description", "pad", "slice", "tensor", "index")}
+        labels = {k: k for k in ("title", "description", "pad", "slice", "tensor", "index", "packed")}
+        labels |= {k: k for k in ("packed_row", "step", "batch_size", "sentence")}
         shape_picture(p, labels, None).to_dict()  # validates against the Vega-Lite schema
+
+
+def test_the_picture_draws_packed_data_as_pytorch_stores_it():
+    """Under the blocks, packed.data's rows and each step's batch_sizes are PyTorch's own PackedSequence for the
+    same lengths (sorted longest first within a step); without PAD there is no strip."""
+    from torch.nn.utils.rnn import pack_padded_sequence
+
+    from s2s_core.shapes.picture import picture_frames, shape_picture
+
+    for lengths, batch_first in (((3, 1), True), ((2, 4, 1), False)):
+        c = ShapesConfig(B=len(lengths), S=4, lengths=lengths, batch_first=batch_first)
+        r = run_shapes(c)
+        p = picture_frames(r)
+        ref = pack_padded_sequence(r.x, torch.tensor(lengths), batch_first=batch_first, enforce_sorted=False)
+        assert len(p.packed) == ref.data.shape[0] == sum(lengths)
+        assert list(p.steps["batch_size"]) == ref.batch_sizes.tolist()
+        # Each drawn row is the sentence whose vector PyTorch stored in that row of packed.data.
+        x = r.x if batch_first else r.x.transpose(0, 1)  # (B, S, E)
+        for row in p.packed.to_dict("records"):
+            b = int(row["sentence"][1:]) - 1
+            assert torch.equal(ref.data[row["packed_row"]], x[b, row["step"] - 1])
+        labels = {k: k for k in ("title", "description", "pad", "slice", "tensor", "index", "packed")}
+        labels |= {k: k for k in ("packed_row", "step", "batch_size", "sentence")}
+        shape_picture(p, labels, None).to_dict()  # validates against the Vega-Lite schema
+    assert picture_frames(run_shapes(ShapesConfig(lengths=(3, 3)))).packed.empty

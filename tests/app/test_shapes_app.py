@@ -204,3 +204,20 @@ def test_try_this_loads_a_packed_padded_batch(lang):
     assert at.text_input(key="shapes_lengths").value == "3, 1" and at.toggle(key="shapes_packed").value
     assert at.number_input(key="shapes_B").value == 2  # an input the case does not name is back to its default
     assert "| `packed.data` | `(ΣS, E)` | `(4, 4)` |" in all_text(at)
+    # The picture draws packed.data under the blocks: its rows and batch_sizes are PyTorch's for these lengths.
+    packed = run_shapes(parse_config(lengths="3, 1", packed=True))
+    rows = _picture_rows(at, "packed_row")
+    assert sorted(r["packed_row"] for r in rows) == list(range(packed.packed_data.shape[0]))
+    steps = sorted((r["step"], r["batch_size"]) for r in _picture_rows(at, "t"))
+    assert [n for _, n in steps] == list(packed.batch_sizes) == [2, 1, 1]
+
+
+def _picture_rows(at, column: str) -> list[dict]:
+    """The picture's data rows that carry `column` (the packed strip's cells or its steps): inline in the spec or
+    shipped by Streamlit as Arrow datasets."""
+    chart = at.get("vega_lite_chart")[0]
+    spec = json.loads(chart.proto.spec)
+    rows = [row for layer in spec.get("layer", []) for row in (layer.get("data") or {}).get("values", [])]
+    for d in chart.proto.datasets:
+        rows += pa.ipc.open_stream(d.data.data).read_all().to_pylist()
+    return [row for row in rows if row.get(column) is not None]

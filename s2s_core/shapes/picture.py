@@ -135,7 +135,7 @@ def shape_picture(p: ShapePicture, labels: Mapping[str, str], verdict: str | Non
     shadow = depth.mark_rect(fill=PAD, opacity=0.25, stroke=PAD).encode(
         x=alt.X("dx:Q", axis=None, scale=xs), x2="dx2:Q", y=alt.Y("dy:Q", axis=None, scale=ys), y2="y2:Q"
     )
-    depth_text = depth.mark_text(fontSize=11, align="left", dx=4).encode(
+    depth_text = depth.mark_text(fontSize=11, align="left", dx=4, color="currentColor").encode(
         x=alt.X("dx2:Q", axis=None, scale=xs), y=alt.Y("dy:Q", axis=None, scale=ys), text="depth:N"
     )
     # 2) the face: one cell per (axis 0, axis 1) index; PAD grey, the compared slices outlined
@@ -178,14 +178,14 @@ def shape_picture(p: ShapePicture, labels: Mapping[str, str], verdict: str | Non
         color=alt.Color("side_role:N", scale=role, legend=None),
     )
     name = blocks.transform_calculate(mx="(datum.x + datum.x2) / 2", ny="datum.y2 + 0.7")
-    name = name.mark_text(fontSize=13, fontWeight="bold", font="monospace").encode(
+    name = name.mark_text(fontSize=13, fontWeight="bold", font="monospace", color="currentColor").encode(
         x=alt.X("mx:Q", axis=None, scale=xs), y=alt.Y("ny:Q", axis=None, scale=ys), text="name:N"
     )
     shape = blocks.transform_calculate(mx="(datum.x + datum.x2) / 2", sy="datum.y2 + 1.5")
     # A block's full shape where its slot is wide enough (about 6 px a character at 11 px); the sides say it anyway.
     slots = p.width + 2.4
     shape = shape.transform_filter(f"width / {slots} * (datum.x2 - datum.x + {GAP}) >= length(datum.shape) * 6")
-    shape = shape.mark_text(fontSize=11).encode(
+    shape = shape.mark_text(fontSize=11, color="currentColor").encode(
         x=alt.X("mx:Q", axis=None, scale=xs), y=alt.Y("sy:Q", axis=None, scale=ys), text="shape:N"
     )
     layers = [shadow, face, pad_text, depth_text, top, side, name, shape]
@@ -199,7 +199,7 @@ def shape_picture(p: ShapePicture, labels: Mapping[str, str], verdict: str | Non
         )
         layers.append(
             box.transform_calculate(mx="(datum.x + datum.x2) / 2", my="(datum.y + datum.y2) / 2")
-            .mark_text(fontSize=12, fontWeight="bold", font="monospace", angle=270)
+            .mark_text(fontSize=12, fontWeight="bold", font="monospace", angle=270, color="currentColor")
             .encode(x=alt.X("mx:Q", axis=None, scale=xs), y=alt.Y("my:Q", axis=None, scale=ys), text="text:N")
         )
         flow = alt.Chart(records(p.arrows))
@@ -244,9 +244,9 @@ def _packed_layers(p: ShapePicture, labels: Mapping[str, str], x: alt.X, y: alt.
             alt.Tooltip("batch_size:Q", title=labels["batch_size"]),
         ],
     )
-    # The sentence each stored row came from, where a cell is wide enough for "#8" at 11 px.
+    # The sentence each stored row came from, where a cell is wide enough for "#8" at 11 px (about 13 px).
     slots = p.width + 2.4
-    who = strip.transform_filter(f"width / {slots} >= 16").mark_text(fontSize=11, color="black")
+    who = strip.transform_filter(f"width / {slots} >= 14").mark_text(fontSize=11, color="black")
     who = who.encode(x=x, y=y, text="sentence:N")
     steps = alt.Chart(records(p.steps))
     sizes = steps.mark_text(fontSize=12, fontWeight="bold", color="currentColor").encode(x=x, y=y, text="batch_size:Q")

@@ -256,8 +256,10 @@ def show_notice() -> None:
 controls, picture = explainer("attention")
 with controls:
     config = read_inputs()
-    try_this(CASES, KEYS)
-    reset_button(KEYS)
+    left, right = st.columns(2)  # side by side: both stay on the first 1280 x 900 screen
+    try_this(CASES, KEYS, where=left)
+    with right:
+        reset_button(KEYS)
 if config is not None:
     result = compute(config)
     with picture:

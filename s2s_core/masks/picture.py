@@ -195,7 +195,7 @@ def masks_picture(
                 scale=alt.Scale(domain=["source", "target", "rejected"], range=[SOURCE, TARGET, PAD_GREY]),
                 legend=None,
             ),
-            opacity=alt.condition(dim, alt.value(0.3), alt.value(1.0)),
+            opacity=alt.condition(dim, alt.value(0.45), alt.value(1.0)),  # faded, still readable
             tooltip=tip,
         )
         .add_params(overlay),
@@ -205,7 +205,7 @@ def masks_picture(
             x=x,
             y=alt.Y("cy:Q", scale=scale_y, axis=None),
             text="token:N",
-            opacity=alt.condition(dim, alt.value(0.35), alt.value(1.0)),
+            opacity=alt.condition(dim, alt.value(0.7), alt.value(1.0)),  # text keeps >= 4.5:1 when faded
         ),
         # 2) The loss mask: a PAD target is struck out (ignore_index); the attention mask: a PAD source is −∞.
         cells.transform_filter(f"datum.pad && datum.side == 'target' && {on_loss}")

@@ -236,7 +236,7 @@ def _edit_once(page, i: int) -> str | None:
     if steppers.count():
         steppers.first.click()
         return "number step"
-    groups = main.locator('[data-testid="stButtonGroup"]')
+    groups = main.locator('[data-testid="stButtonGroup"]:visible')
     if groups.count():
         # An option that is not the chosen one (a narrow column hides a number input's steppers, and clicking
         # the chosen option again changes nothing, so nothing would rerun).
@@ -244,7 +244,7 @@ def _edit_once(page, i: int) -> str | None:
         if buttons.count():
             buttons.nth(i % buttons.count()).click()
             return "segmented option"
-    boxes = main.locator('[data-testid="stCheckbox"] label')
+    boxes = main.locator('[data-testid="stCheckbox"]:visible label')
     if boxes.count():
         boxes.first.click()
         return "checkbox"

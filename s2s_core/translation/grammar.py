@@ -1,0 +1,527 @@
+"""A toy Korean → English grammar that generates parallel sentences and knows, for every English word, the Korean
+word it translates (the alignment a good attention map should find).
+
+Stdlib only: the training worker and the code expander import this file.
+
+Korean order (SOV):  subject, [time], [place], [[adjective] object], [안] verb
+English order (SVO): subject, verb (or do/does/did not + base form), [a/an [adjective]] object, [place], [time]
+Time moves from second place in Korean to the end in English and the verb from the end to second place, so the
+alignment crosses. Korean tokens are eojeol (a word with its particle attached: 책을, 도서관에서); English tokens
+are lower-case words. It is a toy: one plain declarative clause, 안 always right before the verb (even where
+Korean prefers 공부 안 한다), no honorifics, no word order other than the one above.
+"""
+
+from __future__ import annotations
+
+import difflib
+import random
+import unicodedata
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+MIN_WORDS, MAX_WORDS = 2, 7  # Korean words: subject + verb .. every slot filled
+TENSES = ("present", "past")
+PARTICLES = ("topic", "nominative")  # 은/는 vs 이/가: both translate the same in this grammar
+NEGATION = "안"
+FUNCTION_WORDS = ("a", "an", "the")  # English words with no Korean source (Korean has no articles)
+ROLES = ("subject", "time", "place", "adjective", "object", "negation", "verb")  # the Korean slot order
+
+
+@dataclass(frozen=True)
+class Meaning:
+    """One combination of slot choices; hashable, so the held-out split is by meaning, not by string."""
+
+    subject: str  # a key of SUBJECTS
+    subject_particle: str  # "topic" (은/는) | "nominative" (이/가)
+    verb: str  # a key of VERBS
+    tense: str  # "present" | "past"
+    negated: bool  # 안 + verb  ->  do/does/did not + base form
+    obj: str | None = None  # a key of OBJECTS the verb takes
+    adjective: str | None = None  # a key of ADJECTIVES; only with a countable object that allows it
+    place: str | None = None  # a key of PLACES: 에서 (at/in) with most verbs, 에 (to) with 가다
+    time: str | None = None  # a key of TIMES; must agree with the tense
+
+
+@dataclass(frozen=True)
+class Pair:
+    """A generated sentence pair; align[i] is the index into ko of the word en[i] translates (None: no source)."""
+
+    meaning: Meaning
+    ko: tuple[str, ...]
+    en: tuple[str, ...]
+    align: tuple[int | None, ...]
+
+
+@dataclass(frozen=True)
+class Subject:
+    ko: str  # the noun; its particle follows the batchim rule (내가/네가 excepted)
+    en: tuple[str, ...]
+    third_singular: bool  # takes reads / does not
+
+
+@dataclass(frozen=True)
+class Verb:
+    present: str  # Korean plain present: 읽는다
+    past: str  # Korean plain past: 읽었다
+    base: str  # read
+    third: str  # reads
+    en_past: str  # read
+    objects: tuple[str, ...] = ()  # the OBJECTS keys that make sense with it
+    needs_object: bool = False  # "I buy." is not a sentence; "I read." is
+    destination: bool = False  # 가다: the place takes 에 ("to the library"), not 에서
+
+
+@dataclass(frozen=True)
+class Thing:
+    ko: str
+    en: str
+    countable: bool  # a/an before it; uncountable nouns (bread, water, ...) take no article
+    adjectives: tuple[str, ...] = ()  # the ADJECTIVES keys that make sense with it (only countable ones have any)
+
+
+@dataclass(frozen=True)
+class Place:
+    ko: str
+    at: tuple[str, ...]  # with 에서: where it happens
+    to: tuple[str, ...]  # with 에 (가다 only): where one goes
+
+
+@dataclass(frozen=True)
+class Time:
+    ko: str
+    en: tuple[str, ...]
+    tenses: tuple[str, ...]  # 어제 is past only; 매일 and 지금 present only
+
+
+SUBJECTS = {
+    "i": Subject("나", ("i",), False),
+    "you": Subject("너", ("you",), False),
+    "he": Subject("그", ("he",), True),
+    "she": Subject("그녀", ("she",), True),
+    "we": Subject("우리", ("we",), False),
+    "they": Subject("그들", ("they",), False),
+    "student": Subject("학생", ("the", "student"), True),
+    "child": Subject("아이", ("the", "child"), True),
+    "teacher": Subject("선생님", ("the", "teacher"), True),
+    "doctor": Subject("의사", ("the", "doctor"), True),
+}
+IRREGULAR_NOMINATIVE = {"나": "내가", "너": "네가"}  # not 나가/너가
+
+VERBS = {
+    "read": Verb("읽는다", "읽었다", "read", "reads", "read", ("book", "newspaper", "letter")),
+    "write": Verb("쓴다", "썼다", "write", "writes", "wrote", ("letter", "book")),
+    "eat": Verb("먹는다", "먹었다", "eat", "eats", "ate", ("apple", "bread", "cake")),
+    "drink": Verb("마신다", "마셨다", "drink", "drinks", "drank", ("water", "coffee", "milk")),
+    "watch": Verb("본다", "봤다", "watch", "watches", "watched", ("movie",), needs_object=True),
+    "buy": Verb("산다", "샀다", "buy", "buys", "bought", ("book", "apple", "cake", "milk", "bag"), needs_object=True),
+    "like": Verb(
+        "좋아한다", "좋아했다", "like", "likes", "liked", ("music", "coffee", "milk", "bread"), needs_object=True
+    ),
+    "make": Verb("만든다", "만들었다", "make", "makes", "made", ("cake", "bread"), needs_object=True),
+    "go": Verb("간다", "갔다", "go", "goes", "went", destination=True),
+    "sleep": Verb("잔다", "잤다", "sleep", "sleeps", "slept"),
+    "study": Verb("공부한다", "공부했다", "study", "studies", "studied"),
+    "work": Verb("일한다", "일했다", "work", "works", "worked"),
+}
+
+ADJECTIVES = {"big": "큰", "small": "작은", "new": "새", "old": "오래된", "red": "빨간"}
+_ANY = tuple(ADJECTIVES)
+
+OBJECTS = {
+    "book": Thing("책", "book", True, _ANY),
+    "newspaper": Thing("신문", "newspaper", True, ("new", "old")),
+    "letter": Thing("편지", "letter", True, ("new", "old")),
+    "apple": Thing("사과", "apple", True, ("big", "small", "red")),
+    "cake": Thing("케이크", "cake", True, ("big", "small")),
+    "movie": Thing("영화", "movie", True, ("new", "old")),
+    "bag": Thing("가방", "bag", True, _ANY),
+    "bread": Thing("빵", "bread", False),
+    "water": Thing("물", "water", False),
+    "coffee": Thing("커피", "coffee", False),
+    "milk": Thing("우유", "milk", False),
+    "music": Thing("음악", "music", False),
+}
+
+PLACES = {
+    "library": Place("도서관", ("in", "the", "library"), ("to", "the", "library")),
+    "school": Place("학교", ("at", "school"), ("to", "school")),
+    "home": Place("집", ("at", "home"), ("home",)),  # "went home": no preposition
+    "park": Place("공원", ("in", "the", "park"), ("to", "the", "park")),
+    "cafe": Place("카페", ("at", "the", "cafe"), ("to", "the", "cafe")),
+    "restaurant": Place("식당", ("at", "the", "restaurant"), ("to", "the", "restaurant")),
+}
+
+TIMES = {
+    "yesterday": Time("어제", ("yesterday",), ("past",)),
+    "today": Time("오늘", ("today",), TENSES),
+    "every_day": Time("매일", ("every", "day"), ("present",)),  # two English words, both from 매일
+    "now": Time("지금", ("now",), ("present",)),
+}
+
+
+# 1) Korean morphology: the particle after a noun depends on whether its last syllable has a final consonant.
+def has_batchim(syllable: str) -> bool:
+    """True when a Hangul syllable ends in a consonant (책, 학생), False for 나, 사과 or a non-Hangul character."""
+    code = ord(syllable) - 0xAC00
+    return 0 <= code < 11172 and code % 28 != 0
+
+
+def _with_particle(noun: str, after_consonant: str, after_vowel: str) -> str:
+    return noun + (after_consonant if has_batchim(noun[-1]) else after_vowel)
+
+
+def subject_word(key: str, particle: str) -> str:
+    """나는 / 내가, 학생은 / 학생이."""
+    noun = SUBJECTS[key].ko
+    if particle == "topic":
+        return _with_particle(noun, "은", "는")
+    return IRREGULAR_NOMINATIVE.get(noun) or _with_particle(noun, "이", "가")
+
+
+def object_word(key: str) -> str:
+    """책을, 사과를."""
+    return _with_particle(OBJECTS[key].ko, "을", "를")
+
+
+def place_word(key: str, destination: bool) -> str:
+    """도서관에서 (where it happens) or 도서관에 (where 가다 goes)."""
+    return PLACES[key].ko + ("에" if destination else "에서")
+
+
+# 2) Which combinations are sentences of the grammar.
+def is_valid(m: Meaning) -> bool:
+    """Every key known, the object one the verb takes, the adjective one the object takes, the time in tense."""
+    verb = VERBS.get(m.verb)
+    if verb is None or m.subject not in SUBJECTS or m.subject_particle not in PARTICLES or m.tense not in TENSES:
+        return False
+    if not isinstance(m.negated, bool):
+        return False
+    if m.obj is None:
+        if verb.needs_object or m.adjective is not None:
+            return False
+    elif m.obj not in verb.objects:
+        return False
+    if m.adjective is not None and m.adjective not in OBJECTS[m.obj].adjectives:
+        return False
+    if m.place is not None and m.place not in PLACES:
+        return False
+    return m.time is None or (m.time in TIMES and m.tense in TIMES[m.time].tenses)
+
+
+def _require(m: Meaning) -> None:
+    if not is_valid(m):
+        raise ValueError(f"not a meaning of the toy grammar: {m}")
+
+
+# 3) Generation: Korean words with their roles, then English words aligned to those positions.
+def _korean_slots(m: Meaning) -> list[tuple[str, str]]:
+    """(role, word) in Korean order."""
+    verb = VERBS[m.verb]
+    slots = [("subject", subject_word(m.subject, m.subject_particle))]
+    if m.time is not None:
+        slots.append(("time", TIMES[m.time].ko))
+    if m.place is not None:
+        slots.append(("place", place_word(m.place, verb.destination)))
+    if m.adjective is not None:
+        slots.append(("adjective", ADJECTIVES[m.adjective]))
+    if m.obj is not None:
+        slots.append(("object", object_word(m.obj)))
+    if m.negated:
+        slots.append(("negation", NEGATION))
+    slots.append(("verb", verb.past if m.tense == "past" else verb.present))
+    return slots
+
+
+def korean(m: Meaning) -> tuple[str, ...]:
+    """The Korean sentence as eojeol tokens: ("나는", "도서관에서", "책을", "읽었다")."""
+    _require(m)
+    return tuple(word for _, word in _korean_slots(m))
+
+
+def _verb_phrase(m: Meaning) -> list[tuple[str, str]]:
+    """(word, role its source has): reads / read / does not read / did not read."""
+    verb, third = VERBS[m.verb], SUBJECTS[m.subject].third_singular
+    if m.negated:
+        aux = "did" if m.tense == "past" else ("does" if third else "do")
+        return [(aux, "verb"), ("not", "negation"), (verb.base, "verb")]  # do/does/did carry the verb's tense
+    if m.tense == "past":
+        return [(verb.en_past, "verb")]
+    return [(verb.third if third else verb.base, "verb")]
+
+
+def _object_phrase(m: Meaning) -> list[tuple[str, str]]:
+    if m.obj is None:
+        return []
+    thing = OBJECTS[m.obj]
+    words = [(thing.en, "object")]
+    if m.adjective is not None:
+        words.insert(0, (m.adjective, "adjective"))
+    if thing.countable:
+        article = "an" if words[0][0][0] in "aeiou" else "a"  # by the next word: an apple, an old book, a big apple
+        words.insert(0, (article, "object"))
+    return words
+
+
+def english(m: Meaning) -> tuple[tuple[str, ...], tuple[int | None, ...]]:
+    """English tokens and, per token, the index of its Korean source word (None for a/an/the)."""
+    _require(m)
+    position = {role: i for i, (role, _) in enumerate(_korean_slots(m))}
+    phrase = [(word, "subject") for word in SUBJECTS[m.subject].en]
+    phrase += _verb_phrase(m) + _object_phrase(m)
+    if m.place is not None:
+        place = PLACES[m.place]
+        phrase += [(word, "place") for word in (place.to if VERBS[m.verb].destination else place.at)]
+    if m.time is not None:
+        phrase += [(word, "time") for word in TIMES[m.time].en]
+    words = tuple(word for word, _ in phrase)
+    align = tuple(None if word in FUNCTION_WORDS else position[role] for word, role in phrase)
+    return words, align
+
+
+@lru_cache(maxsize=1 << 16)  # training draws the same short sentences many times
+def pair(m: Meaning) -> Pair:
+    """The Korean sentence, its English translation and the alignment."""
+    en, align = english(m)
+    return Pair(m, korean(m), en, align)
+
+
+# 4) Reading Korean back: each word names its slot, so parsing is a lookup plus the order and agreement checks.
+@dataclass(frozen=True)
+class _Entry:
+    role: str
+    key: str = ""
+    form: str = ""  # the particle of a subject, or the tense of a verb
+
+
+def _index() -> dict[str, _Entry]:
+    index: dict[str, _Entry] = {}
+    for key in SUBJECTS:
+        for particle in PARTICLES:
+            index[subject_word(key, particle)] = _Entry("subject", key, particle)
+    for key, time in TIMES.items():
+        index[time.ko] = _Entry("time", key)
+    for key in PLACES:
+        index[place_word(key, False)] = _Entry("place", key)
+        index[place_word(key, True)] = _Entry("place", key)  # 에 vs 에서 is checked against the verb by regenerating
+    for key, word in ADJECTIVES.items():
+        index[word] = _Entry("adjective", key)
+    for key in OBJECTS:
+        index[object_word(key)] = _Entry("object", key)
+    index[NEGATION] = _Entry("negation")
+    for key, verb in VERBS.items():
+        index[verb.present] = _Entry("verb", key, "present")
+        index[verb.past] = _Entry("verb", key, "past")
+    return index
+
+
+_KO_INDEX = _index()
+
+
+def _normal(word: object) -> str:
+    """NFC: a word typed on some systems arrives as separate jamo (NFD) and would not match the vocabulary."""
+    return unicodedata.normalize("NFC", str(word)).strip()
+
+
+def parse_korean(tokens: Sequence[str] | str) -> Meaning | None:
+    """The meaning of a Korean sentence (tokens, or a string split on spaces), or None when the grammar cannot
+    produce it: an unknown word, wrong order, a slot twice, no subject or verb, 어제 with a present verb, an
+    adjective without a countable object, an object the verb does not take, 에서 with 가다 ..."""
+    words = tuple(_normal(w) for w in (tokens.split() if isinstance(tokens, str) else tokens))
+    if not MIN_WORDS <= len(words) <= MAX_WORDS:
+        return None
+    found: dict[str, _Entry] = {}
+    last = -1
+    for word in words:
+        entry = _KO_INDEX.get(word)
+        if entry is None:
+            return None
+        rank = ROLES.index(entry.role)
+        if rank <= last:  # out of the Korean order, or the same slot twice
+            return None
+        last, found[entry.role] = rank, entry
+    if "subject" not in found or "verb" not in found:
+        return None
+    m = Meaning(
+        subject=found["subject"].key,
+        subject_particle=found["subject"].form,
+        verb=found["verb"].key,
+        tense=found["verb"].form,
+        negated="negation" in found,
+        obj=found["object"].key if "object" in found else None,
+        adjective=found["adjective"].key if "adjective" in found else None,
+        place=found["place"].key if "place" in found else None,
+        time=found["time"].key if "time" in found else None,
+    )
+    # Regenerating catches what the lookup cannot: 에 vs 에서 must match the verb.
+    return m if is_valid(m) and korean(m) == words else None
+
+
+def translate(tokens: Sequence[str] | str) -> Pair | None:
+    """The pair for a Korean sentence of the grammar, or None."""
+    m = parse_korean(tokens)
+    return None if m is None else pair(m)
+
+
+# 5) Enumeration and sampling. A "skeleton" is a meaning without its subject; all subjects fit every skeleton.
+def _object_options(verb: Verb) -> list[tuple[str | None, str | None]]:
+    options: list[tuple[str | None, str | None]] = [] if verb.needs_object else [(None, None)]
+    for key in verb.objects:
+        options += [(key, None)] + [(key, adjective) for adjective in OBJECTS[key].adjectives]
+    return options
+
+
+@cache
+def _skeletons() -> dict[int, tuple[dict[str, object], ...]]:
+    """Meaning fields other than the subject, grouped by Korean length, in a fixed order (sampling repeats)."""
+    by_length: dict[int, list[dict[str, object]]] = {n: [] for n in range(MIN_WORDS, MAX_WORDS + 1)}
+    for verb_key, verb in VERBS.items():
+        for tense in TENSES:
+            times = [None] + [key for key, time in TIMES.items() if tense in time.tenses]
+            for negated in (False, True):
+                for obj, adjective in _object_options(verb):
+                    for place in (None, *PLACES):
+                        for time in times:
+                            fields = dict(verb=verb_key, tense=tense, negated=negated, obj=obj, adjective=adjective)
+                            fields |= dict(place=place, time=time)
+                            extra = sum(v is not None for v in (obj, adjective, place, time)) + negated
+                            by_length[MIN_WORDS + extra].append(fields)
+    return {n: tuple(skeletons) for n, skeletons in by_length.items()}
+
+
+def _check_lengths(min_len: int, max_len: int) -> None:
+    if not MIN_WORDS <= min_len <= max_len <= MAX_WORDS:
+        raise ValueError(f"lengths must satisfy {MIN_WORDS} <= min_len <= max_len <= {MAX_WORDS}: {min_len}, {max_len}")
+
+
+def all_meanings(min_len: int = MIN_WORDS, max_len: int = MAX_WORDS) -> Iterator[Meaning]:
+    """Every meaning whose Korean has min_len..max_len words (188 160 in all: enumerate with care)."""
+    _check_lengths(min_len, max_len)
+    for length in range(min_len, max_len + 1):
+        for fields in _skeletons()[length]:
+            for subject in SUBJECTS:
+                for particle in PARTICLES:
+                    yield Meaning(subject=subject, subject_particle=particle, **fields)  # type: ignore[arg-type]
+
+
+def count_meanings(min_len: int, max_len: int) -> int:
+    """How many distinct Korean sentences of min_len..max_len words the grammar has."""
+    _check_lengths(min_len, max_len)
+    per_skeleton = len(SUBJECTS) * len(PARTICLES)
+    return per_skeleton * sum(len(_skeletons()[n]) for n in range(min_len, max_len + 1))
+
+
+def random_meaning(rng: random.Random, length: int) -> Meaning:
+    """A meaning whose Korean has exactly `length` words, uniform over all such meanings."""
+    _check_lengths(length, length)
+    fields = rng.choice(_skeletons()[length])
+    subject, particle = rng.choice(tuple(SUBJECTS)), rng.choice(PARTICLES)
+    return Meaning(subject=subject, subject_particle=particle, **fields)  # type: ignore[arg-type]
+
+
+def _fresh_meaning(rng: random.Random, length: int, exclude: set[Meaning]) -> Meaning:
+    for _ in range(64):  # the held-out set is a small share of a length, so this almost always succeeds at once
+        m = random_meaning(rng, length)
+        if m not in exclude:
+            return m
+    left = [m for m in all_meanings(length, length) if m not in exclude]  # nearly all excluded: pick from the rest
+    if not left:
+        raise ValueError(f"every sentence of {length} words is excluded")
+    return rng.choice(left)
+
+
+def sample_pairs(rng: random.Random, n: int, min_len: int, max_len: int, exclude: set[Meaning]) -> list[Pair]:
+    """n pairs (repeats allowed) with lengths uniform in [min_len, max_len], none of whose meanings is excluded."""
+    _check_lengths(min_len, max_len)
+    return [pair(_fresh_meaning(rng, rng.randint(min_len, max_len), exclude)) for _ in range(n)]
+
+
+def make_heldout(n_per_len: int, min_len: int, max_len: int, seed: int) -> list[Pair]:
+    """n_per_len distinct meanings per length, from their own random stream (so they never shift the training
+    batches), sorted by length then Korean words. ValueError if a length has fewer than n_per_len meanings."""
+    _check_lengths(min_len, max_len)
+    rng = random.Random(f"ko-en-heldout-{seed}")
+    chosen: set[Meaning] = set()
+    for length in range(min_len, max_len + 1):
+        if not 0 <= n_per_len <= count_meanings(length, length):
+            raise ValueError(f"{n_per_len} held-out sentences of {length} words: only {count_meanings(length, length)}")
+        picked: set[Meaning] = set()
+        while len(picked) < n_per_len:
+            picked.add(random_meaning(rng, length))
+        chosen |= picked
+    return sorted((pair(m) for m in chosen), key=lambda p: (len(p.ko), p.ko))
+
+
+# 6) Vocabularies and help for the page.
+KO_VOCAB: tuple[str, ...] = tuple(sorted(_KO_INDEX))
+
+
+def _english_words() -> set[str]:
+    words = {w for s in SUBJECTS.values() for w in s.en} | {"do", "does", "did", "not", "a", "an"}
+    words |= {w for v in VERBS.values() for w in (v.base, v.third, v.en_past)}
+    words |= set(ADJECTIVES) | {t.en for t in OBJECTS.values()}
+    words |= {w for p in PLACES.values() for w in p.at + p.to} | {w for t in TIMES.values() for w in t.en}
+    return words
+
+
+EN_VOCAB: tuple[str, ...] = tuple(sorted(_english_words()))
+
+
+def _shown(words: Sequence[str]) -> str:
+    return " ".join("I" if w == "i" else w for w in words)
+
+
+def vocabulary_table() -> list[tuple[str, str, str]]:
+    """(kind, Korean word(s), English) in the Korean slot order; kind is one of ROLES (the page translates it)."""
+    rows = [
+        ("subject", f"{subject_word(k, 'topic')} / {subject_word(k, 'nominative')}", _shown(s.en))
+        for k, s in SUBJECTS.items()
+    ]
+    rows += [("time", t.ko, _shown(t.en)) for t in TIMES.values()]
+    rows += [
+        ("place", f"{place_word(k, False)} / {place_word(k, True)}", f"{_shown(p.at)} / {_shown(p.to)}")
+        for k, p in PLACES.items()
+    ]
+    rows += [("adjective", ko, en) for en, ko in ADJECTIVES.items()]
+    rows += [("object", object_word(k), t.en) for k, t in OBJECTS.items()]
+    rows += [("negation", NEGATION, "not")]
+    rows += [("verb", f"{v.present} / {v.past}", f"{v.base} ({v.third}) / {v.en_past}") for v in VERBS.values()]
+    return rows
+
+
+def _by_english() -> dict[str, tuple[str, ...]]:
+    """An English word a learner may type by mistake -> the Korean words that translate it."""
+    out: dict[str, list[str]] = {}
+    for ko, entry in _KO_INDEX.items():
+        if entry.role == "negation":
+            glosses: tuple[str, ...] = ("not",)
+        elif entry.role == "subject":
+            glosses = SUBJECTS[entry.key].en[-1:]
+        elif entry.role == "verb":
+            verb = VERBS[entry.key]
+            glosses = (verb.base, verb.third, verb.en_past)
+        elif entry.role in ("object", "adjective", "place"):
+            glosses = (entry.key,)
+        else:
+            glosses = TIMES[entry.key].en[-1:] if entry.key != "every_day" else ()
+        for gloss in set(glosses):
+            out.setdefault(gloss, []).append(ko)
+    return {gloss: tuple(sorted(words)) for gloss, words in out.items()}
+
+
+_BY_ENGLISH = _by_english()
+_JAMO = {word: unicodedata.normalize("NFD", word) for word in KO_VOCAB}  # 읽 -> ᄋ ᅵ ᆰ: letters, not syllables
+NEAR_CUTOFF = 0.3  # below this a suggestion shares at most a letter or two: more confusing than helpful
+
+
+def nearest_words(word: str, n: int = 3) -> list[str]:
+    """Up to n KO_VOCAB words closest to an unknown word, compared letter by letter (Hangul jamo), so 책 finds
+    책을 and 읽다 finds 읽는다 / 읽었다; an English word of the vocabulary gives its Korean words (book -> 책을)."""
+    text = _normal(word)
+    if n <= 0 or not text:
+        return []
+    if text.lower() in _BY_ENGLISH:
+        return list(_BY_ENGLISH[text.lower()][:n])
+    letters = unicodedata.normalize("NFD", text)
+    scored = [(-difflib.SequenceMatcher(None, letters, jamo).ratio(), known) for known, jamo in _JAMO.items()]
+    return [known for score, known in sorted(scored)[:n] if -score >= NEAR_CUTOFF]

@@ -23,6 +23,7 @@ from s2s_core.seq2seq.compute import (
 )
 from s2s_core.seq2seq.frames import (
     bottleneck_summary,
+    brief,
     state_labels,
     steps_frame,
     topk_frame,
@@ -283,9 +284,14 @@ def follow_step(config: Seq2SeqConfig, result: Seq2SeqResult, event: StepEvent) 
     with left:
         st.markdown(t("seq2seq.step_heading", step=index + 1))
         st.markdown(t("seq2seq.step_input", token=md_escape(step.input_token)))
-        st.markdown(t("seq2seq.step_h", before=vec(step.h_prev), after=vec(step.h_new), change=num(step.change)))
+        # Short vectors here (a phone's line); every component with num()'s 4 decimals one click away.
+        st.markdown(t("seq2seq.step_h", before=brief(step.h_prev), after=brief(step.h_new), change=num(step.change)))
         if step.c_new is not None:
-            st.markdown(t("seq2seq.step_c", cell=vec(step.c_new)))
+            st.markdown(t("seq2seq.step_c", cell=brief(step.c_new)))
+        with st.expander(t("seq2seq.step_full", H=len(step.h_new))):
+            st.markdown(t("seq2seq.step_full_h", before=vec(step.h_prev), after=vec(step.h_new)))
+            if step.c_new is not None:
+                st.markdown(t("seq2seq.step_c", cell=vec(step.c_new)))
         st.markdown(t("seq2seq.step_chosen", token=md_escape(step.chosen), p=prob(step.top[0][1])))
         if step.chosen == "<eos>":
             st.info(t("seq2seq.step_eos"))

@@ -7,11 +7,21 @@ from dataclasses import dataclass
 import pandas as pd
 import torch
 
-from s2s_core.fmt import DIGITS
+from s2s_core.fmt import DIGITS, num
 from s2s_core.seq2seq.bottleneck import Bottleneck
 from s2s_core.seq2seq.compute import DecodeStep, Decoding, EncoderResult, state_rows
 
 ARROWS = ("→", "←")  # forward, backward direction
+BRIEF_SHOWN, BRIEF_DIGITS = 4, 2  # the step text's short vectors: first components, the picture's 2 decimals
+
+
+def brief(values: torch.Tensor) -> str:
+    """A state vector short enough for a phone's line: '[0.04, -0.17, 0.19, 0.18, …]', its first BRIEF_SHOWN
+    components at the two decimals the picture's squares print (num() of the rounded value, so the signs and
+    trailing zeros read as everywhere else); the page gives the full vec() beside it."""
+    items = values.tolist()  # (H,)
+    shown = ", ".join(num(round(v, BRIEF_DIGITS)) for v in items[:BRIEF_SHOWN])
+    return "[" + shown + (", …" if len(items) > BRIEF_SHOWN else "") + "]"
 
 
 def position_label(s: int, token: str) -> str:

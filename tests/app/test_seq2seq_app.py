@@ -11,7 +11,7 @@ from s2s_core.fmt import num, pct, sci
 from s2s_core.fmt import vec as vector_text
 from s2s_core.seq2seq import Seq2SeqConfig, default_config, run
 from s2s_core.seq2seq.compute import DEFAULT_SOURCE
-from s2s_core.seq2seq.frames import bottleneck_summary, state_labels
+from s2s_core.seq2seq.frames import bottleneck_summary, brief, state_labels
 from s2s_ui.catalog import translate
 from tests.app.conftest import all_text, open_page
 
@@ -131,7 +131,8 @@ def test_stepping_the_decoder_shows_that_steps_input(lang):
     at = open_page("seq2seq", lang, query={"seq2seq_cell": "gru", "seq2seq_steps": "4", "seq2seq_step": "2"})
     assert not at.exception
     text = all_text(at)
-    assert vector_text(dec.steps[1].h_new) in text
+    assert vector_text(dec.steps[1].h_new) in text  # every component, in the step's expander
+    assert brief(dec.steps[1].h_new) in text  # the short form in the step's text
     assert (
         translate(lang, "seq2seq.step_input", token=dec.steps[1].input_token.replace("<", "\\<").replace(">", "\\>"))
         in text

@@ -11,8 +11,8 @@ from dataclasses import replace
 
 import pytest
 
-from s2s_core.fmt import vec as vector_text
 from s2s_core.seq2seq import default_config, parse_config, run
+from s2s_core.seq2seq.frames import brief
 from tests.browser.harness import charts_drawn, open_page, wait_for_text
 
 pytestmark = pytest.mark.browser
@@ -46,7 +46,7 @@ def test_the_step_slider_walks_the_decoder_in_the_browser(app_server, new_page):
     page.evaluate(DRAWN)
     seen = page.evaluate(MOVE, [CHART, 2])
     assert seen["state"] == "notRunning"  # the picture moved before any script run
-    wait_for_text(page, vector_text(dec.steps[1].h_new))  # then the fragment follows with step 2's numbers
+    wait_for_text(page, brief(dec.steps[1].h_new))  # then the fragment follows with step 2's numbers
     wait_for_text(page, f"Input word: {dec.steps[1].input_token}")
     page.wait_for_function("() => location.search.includes('seq2seq_step=2')")
 

@@ -14,7 +14,7 @@ from s2s_core.errors import InputError
 from s2s_core.seq2seq import Seq2SeqConfig, decode, default_config, encode, hand_off, parse_config, run
 from s2s_core.seq2seq.bottleneck import Bottleneck, bottleneck, cycled
 from s2s_core.seq2seq.compute import build_encoder, state_rows
-from s2s_core.seq2seq.frames import bottleneck_summary, state_labels
+from s2s_core.seq2seq.frames import bottleneck_summary, brief, state_labels
 from s2s_core.seq2seq.modules import Decoder
 from s2s_core.seq2seq.picture import model_picture, picture_frames
 from s2s_ui.steps import step_param
@@ -452,3 +452,9 @@ def test_each_language_opens_on_its_own_sentence():
     assert default_config("ko") == Seq2SeqConfig()  # the syllabus's Korean example
     assert default_config("en").source == ("I", "read", "a", "book") and default_config("en").replacement == "She"
     assert bottleneck_summary(run(default_config("en")).bottleneck).band is not None  # the question is asked
+
+
+def test_the_step_text_writes_a_state_short():
+    """The first four components at the picture's two decimals, '…' when more follow; never '-0'."""
+    assert brief(torch.tensor([0.0444, -0.1671, 0.1857, 0.1811, -0.075, 0.0104])) == "[0.04, -0.17, 0.19, 0.18, …]"
+    assert brief(torch.tensor([-0.001, 0.5])) == "[0, 0.5]"

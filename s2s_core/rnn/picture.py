@@ -9,10 +9,17 @@ strength, the rest faded, and the step's formula written with its numbers under 
 h_t (before an edit) are small dots in the corner of each square.
 
 x is in step units; y is in pixels from the top (a fixed height that follows H and E).
+
+The formula is written out in several wrappings, one per line budget (characters per line), and the chart
+keeps the one that fits its live width: on a 390 px phone each term breaks over two or three lines instead
+of ending in "…". The height is the widest wrapping's (five lines); a narrower one draws more lines below it,
+and Vega's fit-x autosize grows the view downwards to hold them (it pads in y), so no space is wasted on a
+desktop and nothing is cut on a phone.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -35,6 +42,14 @@ GAP = 46  # px between the h row and the x row (the W_x arrow and its name)
 TOKEN_H = 24  # px of a token's box
 LINE = 18  # px per formula line
 FONT = 12
+FORMULA_FONT = FONT + 1
+# px per character of the 13 px formula text: a digit of the theme's sans-serif is ≈ 6.5 px and ", " "." much
+# narrower (a filled-in line measured 5.2 px a character in Chromium), so a line estimated to fit does fit.
+CHAR_PX = 6.4
+INDENT_PX = 22  # a wrapped term's continuation lines start this far right of its first line
+# Line budgets (characters) below the one-line-per-term layout: the chart keeps the widest that fits its width.
+# 36 characters (230 px) fits a 320 px phone's chart; the step's headline (at most 33 characters) fits in all.
+BUDGETS = (110, 90, 74, 62, 52, 44, 36)
 STEP_PARAM = "step_sel"  # the shared step control's selection name (s2s_ui/steps.py reads it)
 
 
@@ -138,21 +153,93 @@ def _arrows(geo: Geometry) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def formula_terms(result: RnnResult, step: int) -> list[tuple[str, ...]]:
+    """The step's formula, then each of its terms with the step's numbers (fmt.vec): one tuple per formula line,
+    holding the line's parts (the last line's two: tanh of the sum, then its value, which may go on new lines)."""
+    t = step + 1
+    return [
+        (f"h{t} = tanh(W_x·x{t} + W_h·h{t - 1} + b)",),
+        (f"W_x·x{t} = {vec(result.wx[step])}",),
+        (f"W_h·h{t - 1} = {vec(result.wh[step])}",),
+        (f"b = {vec(result.weights.b)}",),
+        (f"h{t} = tanh({vec(result.pre[step])})", f"= {vec(result.h[step])}"),
+    ]
+
+
+def wrap_line(text: str, budget: int, indent: int) -> list[str]:
+    """Words (the text split at its spaces) in lines of at most `budget` characters, the lines after the first
+    `indent` characters shorter (they start further right); a word longer than a line stays whole."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split(" "):
+        candidate = f"{current} {word}" if current else word
+        room = budget - (indent if lines else 0)
+        if len(candidate) <= room or not current:
+            current = candidate
+        else:
+            lines.append(current)
+            current = word
+    return [*lines, current]
+
+
+def wrapped(parts: tuple[str, ...], budget: int | None) -> list[tuple[str, bool]]:
+    """One formula line as (text, continues) rows for a budget (None: the whole line on one row)."""
+    whole = " ".join(parts)
+    if budget is None or len(whole) <= budget:
+        return [(whole, False)]
+    indent = round(INDENT_PX / CHAR_PX)
+    rows: list[tuple[str, bool]] = []
+    for i, part in enumerate(parts):
+        room = budget - (indent if i else 0)
+        lines = wrap_line(part, room, indent)
+        # Balanced: the shortest budget that still needs as many lines, so a vector does not end in one number.
+        while room > 1 and len(shorter := wrap_line(part, room - 1, indent)) == len(lines):
+            room, lines = room - 1, shorter
+        rows += [(line, bool(i or j)) for j, line in enumerate(lines)]
+    return rows
+
+
+def layouts(result: RnnResult) -> list[int | None]:
+    """The budgets drawn for this result: None (a term per line), then every budget shorter than its longest line."""
+    longest = max(len(" ".join(parts)) for s in range(result.h.shape[0]) for parts in formula_terms(result, s))
+    return [None, *(b for b in BUDGETS if b < longest)]
+
+
 def _formulas(result: RnnResult, geo: Geometry) -> pd.DataFrame:
-    """The step's formula, then each of its terms with the step's numbers (fmt.vec), one line each."""
-    rows = []
-    for t in range(1, geo.S + 1):
-        s = t - 1
-        lines = (
-            f"h{t} = tanh(W_x·x{t} + W_h·h{t - 1} + b)",
-            f"W_x·x{t} = {vec(result.wx[s])}",
-            f"W_h·h{t - 1} = {vec(result.wh[s])}",
-            f"b = {vec(result.weights.b)}",
-            f"h{t} = tanh({vec(result.pre[s])}) = {vec(result.h[s])}",
-        )
-        for i, line in enumerate(lines):
-            rows.append({"step": t, "line": i + 1, "text": line, "y": geo.formula_top + i * LINE})
+    """Every step's formula in every wrapping: one row per drawn line, with its budget (0 = unwrapped)."""
+    rows, last = [], math.inf
+    for budget in layouts(result):
+        drawn = [
+            [row for parts in formula_terms(result, t - 1) for row in wrapped(parts, budget)]
+            for t in range(1, geo.S + 1)
+        ]
+        need = max(len(text) * CHAR_PX + cont * INDENT_PX for lines in drawn for text, cont in lines)
+        if need >= last:
+            continue  # no narrower than a wider budget's lines: that one is drawn at every width this one fits
+        last = need
+        for t, lines in enumerate(drawn, start=1):
+            for i, (text, cont) in enumerate(lines):
+                rows.append(
+                    {"step": t, "budget": budget or 0, "line": i + 1, "text": text, "indent": int(cont)}
+                    | {"y": geo.formula_top + i * LINE}
+                )
     return pd.DataFrame(rows)
+
+
+def wrap_thresholds(formulas: pd.DataFrame) -> list[tuple[float, int]]:
+    """(px its longest line needs, budget) per drawn wrapping, widest first: a line is estimated at CHAR_PX a
+    character, a continuation line from its indent."""
+    need = (formulas["text"].str.len() * CHAR_PX + formulas["indent"] * INDENT_PX).groupby(formulas["budget"]).max()
+    return sorted(((float(px), int(budget)) for budget, px in need.items()), reverse=True)
+
+
+def chosen_budget(formulas: pd.DataFrame) -> str:
+    """A Vega expression: the budget of the widest wrapping that fits the live `width` (the narrowest if none)."""
+    ordered = wrap_thresholds(formulas)
+    expr = str(ordered[-1][1])
+    for px, budget in reversed(ordered[:-1]):
+        expr = f"(width >= {math.ceil(px)} ? {budget} : {expr})"
+    return expr
 
 
 def picture_data(result: RnnResult, before: RnnResult | None = None) -> Picture:
@@ -299,17 +386,23 @@ def unroll_picture(pic: Picture, words: Mapping[str, str], step_param: alt.Param
         opacity=alt.condition(step_param, alt.value(1.0), alt.value(0.7)),
         tooltip=alt.Tooltip("word:N", title=words["token"]),
     )
-    # 6) The chosen step's formula, written with its numbers (one line per term; clipped to the width).
-    formula_data = alt.Chart(records(pic.formulas)).transform_filter(step_param).transform_calculate(x0="-0.45")
-    limit = alt.ExprRef("width")
+    # 6) The chosen step's formula, written with its numbers, in the wrapping that fits the live width (the
+    # unwrapped one, budget 0, from where its longest line fits); continuation lines indented.
+    formula_data = (
+        alt.Chart(records(pic.formulas))
+        .transform_filter(step_param)
+        .transform_filter(f"datum.budget == {chosen_budget(pic.formulas)}")
+        .transform_calculate(x0=f"-0.45 + datum.indent * {INDENT_PX} * {geo.S + 1} / width")
+    )
+    limit = alt.ExprRef("width")  # a last resort: every line was wrapped to fit
     formula_head = (
         formula_data.transform_filter("datum.line == 1")
-        .mark_text(fontSize=FONT + 1, fontWeight="bold", align="left", baseline="middle", limit=limit, color=TEXT)
+        .mark_text(fontSize=FORMULA_FONT, fontWeight="bold", align="left", baseline="middle", limit=limit, color=TEXT)
         .encode(**at("x0", "y"), text="text:N")
     )
     formula_terms = (
         formula_data.transform_filter("datum.line > 1")
-        .mark_text(fontSize=FONT + 1, align="left", baseline="middle", limit=limit, color=TEXT)
+        .mark_text(fontSize=FORMULA_FONT, align="left", baseline="middle", limit=limit, color=TEXT)
         .encode(**at("x0", "y"), text="text:N")
     )
     layers = [band, faint_shafts, strong_shafts, heads, names, faint, strong, before, numbers, outlines]

@@ -15,6 +15,7 @@ from s2s_core.fmt import num, vec
 from s2s_core.rnn import RnnConfig, parse_config, seeded_weights, unroll
 from s2s_core.rnn.charts import step_chart
 from s2s_core.rnn.compute import (
+    MAX_E,
     MAX_H,
     MAX_S,
     first_word_effect,
@@ -239,8 +240,8 @@ def test_the_chain_picture_holds_the_run():
         assert h == pytest.approx(result.h[t - 1].tolist()) and x == pytest.approx(result.x[t - 1].tolist())
         handed = pic.cells[pic.cells["dup"] & (pic.cells["step"] == t)]
         assert set(handed["vector"]) == {f"h{t - 1}"}
-        lines = pic.formulas[pic.formulas["step"] == t]["text"].tolist()
-        assert lines[-1].endswith(vec(result.h[t - 1]))
+        unwrapped = pic.formulas[(pic.formulas["step"] == t) & (pic.formulas["budget"] == 0)]
+        assert unwrapped["text"].tolist()[-1].endswith(vec(result.h[t - 1]))
     assert own[own["vector"] == "h0"]["value"].tolist() == [0.0] * 4
     # The previous input's states sit where they existed (2 steps, 2 units), nowhere else.
     was = own.dropna(subset=["before"])
@@ -251,3 +252,27 @@ def test_the_chain_picture_holds_the_run():
     spec = unroll_picture(pic, words, step_param(STEP_PARAM, 5, 2, "step")).to_dict()  # validates
     params = [*spec.get("params", []), *(p for layer in spec["layer"] for p in layer.get("params", []))]
     assert [p["value"] for p in params if p["name"] == STEP_PARAM] == [[{"step": 2}]]
+
+
+@pytest.mark.parametrize("H", [1, 4, MAX_H])
+def test_the_formula_wraps_to_the_width_and_loses_nothing(H):
+    """Every wrapping of every step's formula holds the same words as the unwrapped lines; a wrapped line keeps to
+    its budget; the widest wrapping that fits is picked by width, and the narrowest fits a 320 px phone's chart."""
+    from s2s_core.rnn.picture import CHAR_PX, INDENT_PX, formula_terms, picture_data, wrap_thresholds
+
+    # Eight words and weights of both signs: the longest numbers (-0.1234) at every component.
+    result = unroll(parse_config("a b c d e f g h", MAX_E, H, 3))
+    pic = picture_data(result)
+    frame = pic.formulas
+    for budget, rows in frame.groupby("budget"):
+        for t, lines in rows.groupby("step"):
+            whole = " ".join(" ".join(parts) for parts in formula_terms(result, t - 1))
+            assert " ".join(lines.sort_values("line")["text"]) == whole
+            if budget:
+                room = budget - lines["indent"] * round(INDENT_PX / CHAR_PX)
+                assert (lines["text"].str.len() <= room).all(), lines["text"].tolist()
+    thresholds = wrap_thresholds(frame)
+    assert thresholds[0][1] == 0  # the widest is one line per term
+    assert thresholds[-1][0] <= 290  # a 320 px phone's chart holds the narrowest
+    widths = [px for px, _ in thresholds]
+    assert widths == sorted(widths, reverse=True) and len(set(widths)) == len(widths)

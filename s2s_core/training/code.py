@@ -11,6 +11,8 @@ from s2s_core.training import config as config_module
 from s2s_core.training import loop, model, tasks
 from s2s_core.training.compute import MAX_DECODE, SourceInput
 from s2s_core.training.config import TrainConfig
+from s2s_core.training.tasks import KO_EN
+from s2s_core.translation import grammar
 
 MODULES = (config_module, tasks, model, loop)  # dependency order
 
@@ -39,12 +41,14 @@ def script(config: TrainConfig, source: SourceInput | None = None) -> str:
     """A self-contained script: train with these settings, print held-out scores and decode the source."""
     imports: list[str] = []
     bodies = []
-    for module in MODULES:
+    # The Translation lab's task needs its grammar too (stdlib only), before the tasks that call it.
+    modules = (config_module, grammar, *MODULES[1:]) if config.task == KO_EN else MODULES
+    for module in modules:
         mod_imports, body = _split(module)
         imports += [line for line in mod_imports if line not in imports]
         bodies.append(f"# ---- {module.__name__.rsplit('.', 1)[-1]}.py " + "-" * 60 + "\n" + body)
     settings = ", ".join(f"{f.name}={getattr(config, f.name)!r}" for f in fields(config))
-    digits = "".join(source.digits) if source else ""
+    words = list(source.tokens) if source else []
     n_pad = source.n_pad if source else 0
     main = f"""
 # ---- your settings ------------------------------------------------------------
@@ -62,13 +66,13 @@ if __name__ == "__main__":
     print("exact match by length:", {{n: round(acc, 4) for n, acc, _ in run.by_length}})
 
     # Free-running decoding of one source: every input after <sos> is the model's own previous output.
-    digits, n_pad = {digits!r}, {n_pad}
-    if digits:
-        src_itos, tgt_itos = source_vocab(), target_vocab(config.task)
-        tokens = list(digits) + [PAD] * n_pad
+    words, n_pad = {words!r}, {n_pad}
+    if words:
+        src_itos, tgt_itos = source_vocab(config.task), target_vocab(config.task)
+        tokens = words + [PAD] * n_pad
         src = torch.tensor([[src_itos.index(tok) for tok in tokens]])  # (1, S)
-        lengths = torch.tensor([len(digits)])  # (1,)
-        expected = target_tokens(config.task, list(digits))
+        lengths = torch.tensor([len(words)])  # (1,)
+        expected = target_tokens(config.task, words)
         with torch.no_grad():
             trace = run.model.greedy(src, lengths, max_steps=min({MAX_DECODE}, len(expected) + 3))
         out_ids = cut_at_eos(trace["preds"][0].tolist())

@@ -7,6 +7,7 @@ Shapes: B batch, S source length, T output steps, H hidden, V vocabulary.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from typing import Any
@@ -16,7 +17,7 @@ import torch.nn.functional as F
 
 from s2s_core import caps
 from s2s_core.errors import InputError
-from s2s_core.training.config import ATTENTIONS, SCHEDULES, TASKS, TrainConfig
+from s2s_core.training.config import ATTENTIONS, CELLS, SCHEDULES, TASKS, TrainConfig
 from s2s_core.training.loop import (
     HELDOUT_PER_LEN,
     EvalPoint,
@@ -31,17 +32,19 @@ from s2s_core.training.model import Memory, Seq2Seq
 from s2s_core.training.tasks import (
     DIGITS,
     EOS_ID,
+    KO_EN,
     NUM_MAX_DIGITS,
     NUM_TASKS,
     PAD,
     PAD_ID,
     SOS_ID,
     make_heldout,
+    reference,
     source_vocab,
-    target_tokens,
     target_vocab,
 )
 from s2s_core.training.trace import MapPoint, Recorder, Trace, default_source_text
+from s2s_core.translation.grammar import KO_VOCAB, MAX_WORDS, MIN_WORDS, nearest_words
 from s2s_core.validate import check_choice, check_float, check_int, check_text, parse_number
 
 # Hard caps (a URL can carry any value): they bound one run to well under a minute on 2 cores. The sizes are
@@ -77,20 +80,24 @@ def parse_config(
     max_len: Any = DEFAULT.max_len,
     seed: Any = DEFAULT.seed,
     max_seconds: Any = DEFAULT.max_seconds,
+    cell: Any = DEFAULT.cell,
 ) -> TrainConfig:
     """Raw widget / URL values -> a validated config; the first problem raises InputError naming its field."""
     task = check_choice(task, _field("task"), TASKS)
     attention = check_choice(attention, _field("attention"), ATTENTIONS)
     tf_schedule = check_choice(tf_schedule, _field("tf_schedule"), SCHEDULES)
+    cell = check_choice(cell, _field("cell"), CELLS)
     embed = check_int(embed, _field("embed"), 2, MAX_TRAIN_EMBED)
     hidden = check_int(hidden, _field("hidden"), 2, MAX_TRAIN_HIDDEN)
     steps = check_int(steps, _field("steps"), 1, MAX_STEPS)
     batch = check_int(batch, _field("batch"), 1, MAX_TRAIN_BATCH)
     lr = check_float(lr, _field("lr"), MIN_LR, MAX_LR)
     tf_ratio = check_float(tf_ratio, _field("tf_ratio"), 0.0, 1.0)
-    longest = NUM_MAX_DIGITS if task in NUM_TASKS else MAX_LEN
-    min_len = check_int(min_len, _field("min_len"), 1, longest)
-    max_len = check_int(max_len, _field("max_len"), 1, longest)
+    shortest, longest = 1, NUM_MAX_DIGITS if task in NUM_TASKS else MAX_LEN
+    if task == KO_EN:
+        shortest, longest = MIN_WORDS, MAX_WORDS  # the toy grammar's sentences have 2..7 Korean words
+    min_len = check_int(min_len, _field("min_len"), shortest, longest)
+    max_len = check_int(max_len, _field("max_len"), shortest, longest)
     if min_len > max_len:
         raise InputError("training.error.lengths_order", _field("max_len"), lo=min_len, hi=max_len)
     seed = check_int(seed, _field("seed"), 0, caps.MAX_SEED)
@@ -101,21 +108,39 @@ def parse_config(
 
 @dataclass(frozen=True)
 class SourceInput:
-    """A typed source: its digits, and how many PAD tokens were typed after them."""
+    """A typed source: its tokens (digits, or Korean words for ko_en), and how many PAD tokens were typed after."""
 
-    digits: tuple[str, ...]
+    tokens: tuple[str, ...]
     n_pad: int = 0
 
 
+def _split_words(text: str) -> list[str]:
+    """A Korean sentence -> its words (spaces separate them); PAD in any letter case is the PAD token."""
+    # NFC: Hangul typed as separate letters (jamo) becomes the syllables the vocabulary is written in.
+    return [PAD if word.lower() == PAD else unicodedata.normalize("NFC", word) for word in text.split()]
+
+
 def parse_source(task: str, text: Any, field: str = "training.field.source") -> SourceInput:
-    """'12345' or '1 2 3 <pad> <pad>' -> digits (+ trailing PADs); empty, all-PAD, unknown characters,
-    PAD inside the sentence, too long, or (number tasks) a leading zero raise InputError."""
+    """'12345' or '1 2 3 <pad> <pad>' -> digits (+ trailing PADs); for ko_en, Korean words separated by spaces.
+    Empty, all-PAD, unknown characters or words (named, with the nearest known words), PAD inside the sentence,
+    too long, or (number tasks) a leading zero raise InputError."""
     text = check_text(text, field)
-    tokens = [tok.lower() for tok in _TOKEN.findall(text)]  # spaces only separate; each digit is a token
+    if task == KO_EN:
+        tokens = _split_words(text)
+    else:
+        tokens = [tok.lower() for tok in _TOKEN.findall(text)]  # spaces only separate; each digit is a token
     if all(tok == PAD for tok in tokens):
         raise InputError("errors.all_pad", field)
+    if task == KO_EN:
+        unknown_words = list(dict.fromkeys(tok for tok in tokens if tok != PAD and tok not in KO_VOCAB))
+        if unknown_words:
+            word = unknown_words[0]  # the first one named with its neighbours; the rest listed
+            near = ", ".join(nearest_words(word)) or "—"
+            raise InputError(
+                "training.error.unknown_words", field, words=" ".join(unknown_words[:6]), word=word, near=near
+            )
     unknown = sorted({tok for tok in tokens if tok != PAD and tok not in DIGITS})
-    if unknown:
+    if unknown and task != KO_EN:
         raise InputError("training.error.unknown_chars", field, chars=" ".join(unknown[:8]))
     real = [tok for tok in tokens if tok != PAD]
     n_pad = len(tokens) - len(real)
@@ -208,9 +233,9 @@ def untrained_map(config: TrainConfig, source: SourceInput | None = None) -> Map
 class DecodeResult:
     """One typed source through the trained model: free-running and teacher-forced, step by step."""
 
-    source: tuple[str, ...]  # the digits typed
+    source: tuple[str, ...]  # the tokens typed (digits, or Korean words)
     src_tokens: tuple[str, ...]  # with the typed PADs: the columns of the attention map
-    expected: tuple[str, ...]  # the task's right answer
+    expected: tuple[str, ...]  # the task's right answer; () for a Korean sentence outside the toy grammar
     output: tuple[str, ...]  # free-running output tokens up to and including <eos> (if it came)
     inputs: tuple[str, ...]  # the token fed at each output step: <sos>, then the previous OUTPUT
     weights: torch.Tensor | None  # (T, S) attention weights per output step; None without attention
@@ -222,11 +247,11 @@ class DecodeResult:
     first_changed: int | None = None  # what-if: first output step whose token differs from the original
 
 
-def _source_tensors(source: SourceInput) -> tuple[torch.Tensor, torch.Tensor, tuple[str, ...]]:
-    stoi = {tok: i for i, tok in enumerate(source_vocab())}
-    tokens = source.digits + (PAD,) * source.n_pad
+def _source_tensors(task: str, source: SourceInput) -> tuple[torch.Tensor, torch.Tensor, tuple[str, ...]]:
+    stoi = {tok: i for i, tok in enumerate(source_vocab(task))}
+    tokens = source.tokens + (PAD,) * source.n_pad
     src = torch.tensor([[stoi[tok] for tok in tokens]])  # (1, S)
-    return src, torch.tensor([len(source.digits)]), tokens  # lengths (1,)
+    return src, torch.tensor([len(source.tokens)]), tokens  # lengths (1,)
 
 
 def hand_attention(kind: str, attention: torch.nn.Module, queries: torch.Tensor, memory: Memory) -> torch.Tensor:
@@ -264,9 +289,11 @@ def decode_model(
     """decode() for any model of config's shape: the trained one, or one at a checkpoint of its training."""
     itos = target_vocab(config.task)
     tgt_stoi = {tok: i for i, tok in enumerate(itos)}
-    src, lengths, src_tokens = _source_tensors(source)
-    expected = tuple(target_tokens(config.task, list(source.digits)))
-    max_steps = min(MAX_DECODE, len(expected) + 3)
+    src, lengths, src_tokens = _source_tensors(config.task, source)
+    known = reference(config.task, list(source.tokens))  # None: a Korean sentence outside the toy grammar
+    expected = tuple(known) if known is not None else ()
+    # Without a reference (outside the grammar), room for an English sentence about twice the Korean's length.
+    max_steps = min(MAX_DECODE, (len(expected) if known is not None else 2 * len(source.tokens)) + 3)
     w_override = None
     if override is not None:
         w_override = (override[0], torch.tensor([override[1]], dtype=torch.float32))  # (1, S)
@@ -290,13 +317,13 @@ def decode_model(
                 hand[override[0]] = weights[override[0]]  # that row was typed, not computed
             diff = float((hand - weights).abs().max())
     return DecodeResult(
-        source=source.digits,
+        source=source.tokens,
         src_tokens=src_tokens,
         expected=expected,
         output=tuple(itos[i] for i in out_ids),
         inputs=tuple(itos[i] for i in trace["inputs"][0, :T].tolist()),
         weights=weights,
-        exact=out_ids == [tgt_stoi[tok] for tok in expected] + [EOS_ID],
+        exact=known is not None and out_ids == [tgt_stoi[tok] for tok in expected] + [EOS_ID],
         tf_preds=tuple(itos[i] for i in tf_logits.argmax(-1).tolist()),
         tf_nll=tuple(float(x) for x in tf_nll),
         hand_weights=hand,

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-TASKS = ("reverse", "copy", "sort", "num_ko", "num_en")
+LAB_TASKS = ("reverse", "copy", "sort", "num_ko", "num_en")  # the Training lab's choices
+TASKS = (*LAB_TASKS, "ko_en")  # ko_en: the Translation lab's toy grammar (its own page)
 ATTENTIONS = ("bahdanau", "luong_general", "luong_dot", "none")
 SCHEDULES = ("constant", "linear")
+CELLS = ("gru", "lstm", "rnn")
 
 
 @dataclass(frozen=True)
@@ -26,3 +28,4 @@ class TrainConfig:
     max_len: int = 10  # longest source (digits)
     seed: int = 0
     max_seconds: float = 30.0  # wall-clock cap: training stops early (and says so) when it is reached
+    cell: str = "gru"  # one of CELLS: the encoder's and the decoder's recurrent cell (last: packed results keep order)

@@ -76,8 +76,8 @@ class TrainRun:
 
 
 def encode_batch(task: str, sources: list[list[str]]) -> tuple[torch.Tensor, ...]:
-    """Digit sources -> src (B, S), lengths (B,), y_in (B, T) = SOS + target, y_out (B, T) = target + EOS."""
-    src_stoi = {tok: i for i, tok in enumerate(source_vocab())}
+    """Token sources -> src (B, S), lengths (B,), y_in (B, T) = SOS + target, y_out (B, T) = target + EOS."""
+    src_stoi = {tok: i for i, tok in enumerate(source_vocab(task))}
     tgt_stoi = {tok: i for i, tok in enumerate(target_vocab(task))}
     targets = [[tgt_stoi[tok] for tok in target_tokens(task, s)] for s in sources]
     S = max(len(s) for s in sources)
@@ -96,7 +96,12 @@ def new_model(config: TrainConfig, generator: torch.Generator) -> Seq2Seq:
     #    which other sessions of the same server may be seeding at this very moment.
     with torch.device("meta"):
         model = Seq2Seq(
-            len(source_vocab()), len(target_vocab(config.task)), config.embed, config.hidden, config.attention
+            len(source_vocab(config.task)),
+            len(target_vocab(config.task)),
+            config.embed,
+            config.hidden,
+            config.attention,
+            config.cell,
         )
     # 2) Real memory, then every number from the run's own generator.
     model = model.to_empty(device="cpu")

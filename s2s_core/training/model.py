@@ -1,4 +1,5 @@
-"""The tiny seq2seq: GRU encoder, GRU decoder, Bahdanau (additive) or Luong (general / dot) attention, or none.
+"""The tiny seq2seq: a recurrent encoder and decoder (GRU by default; RNN or LSTM for the comparison), with
+Bahdanau (additive) or Luong (general / dot) attention, or none.
 
 Shapes: B batch, S source length, T target steps, E embedding, H hidden, V vocabulary.
 torch only (the code expander copies this file). Names follow the papers: s decoder state, h encoder state.
@@ -11,8 +12,18 @@ from typing import NamedTuple
 
 import torch
 from torch import nn
+from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 PAD_ID, SOS_ID, EOS_ID = 0, 1, 2
+CELLS = {"rnn": nn.RNN, "lstm": nn.LSTM, "gru": nn.GRU}  # the same sizes and training for all three
+
+# A decoder state: (1, B, H) for an RNN or a GRU; (h, c), each (1, B, H), for an LSTM.
+State = torch.Tensor | tuple[torch.Tensor, torch.Tensor]
+
+
+def top(state: State) -> torch.Tensor:
+    """The hidden state h (1, B, H): what attention queries and the output layer read (an LSTM's c stays inside)."""
+    return state[0] if isinstance(state, tuple) else state
 
 
 class Memory(NamedTuple):
@@ -24,19 +35,27 @@ class Memory(NamedTuple):
 
 
 class Encoder(nn.Module):
-    """Embedding -> GRU over the whole padded batch; the true last state is read at length - 1."""
+    """Embedding -> RNN / LSTM / GRU over the whole padded batch; the state handed on is the one at each
+    sentence's true last token, not after its PADs."""
 
-    def __init__(self, vocab_size: int, embed: int, hidden: int) -> None:
+    def __init__(self, vocab_size: int, embed: int, hidden: int, cell: str = "gru") -> None:
         super().__init__()
         self.embedding = nn.Embedding(vocab_size, embed, padding_idx=PAD_ID)
-        self.rnn = nn.GRU(embed, hidden, batch_first=True)
+        self.rnn = CELLS[cell](embed, hidden, batch_first=True)
 
-    def forward(self, src: torch.Tensor, lengths: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def forward(self, src: torch.Tensor, lengths: torch.Tensor) -> tuple[torch.Tensor, State]:
         x = self.embedding(src)  # (B, S) -> (B, S, E)
+        if isinstance(self.rnn, nn.LSTM):
+            # An LSTM's cell state c is not among its outputs, so the final (h, c) at each true length comes
+            # from a packed run (PAD steps are skipped; their outputs come back as zeros, masked by attention).
+            packed = pack_padded_sequence(x, lengths, batch_first=True, enforce_sorted=False)
+            packed_out, (h_n, c_n) = self.rnn(packed)  # h_n, c_n: (1, B, H) at each sentence's last token
+            outputs, _ = pad_packed_sequence(packed_out, batch_first=True, total_length=src.shape[1])  # (B, S, H)
+            return outputs, (h_n, c_n)
         outputs, _ = self.rnn(x)  # (B, S, H); PAD steps run too, but attention masks them out
         # h_n would be the state after the PAD steps; the sentence really ends at length - 1.
         last = outputs[torch.arange(src.shape[0]), lengths - 1]  # (B, H)
-        return outputs, last
+        return outputs, last.unsqueeze(0)  # (1, B, H)
 
 
 class BahdanauAttention(nn.Module):
@@ -88,47 +107,49 @@ def attend(
 
 
 class Decoder(nn.Module):
-    """GRU decoder. Bahdanau: context from s_(t-1) goes INTO the GRU input and to the output layer.
-    Luong: the GRU runs first; context from s_t is combined with it: s~ = tanh(W_c [context; s_t]).
+    """Recurrent decoder (the same cell as the encoder). Bahdanau: context from s_(t-1) goes INTO the cell's
+    input and to the output layer. Luong: the cell runs first; context from s_t is combined with it:
+    s~ = tanh(W_c [context; s_t]).
     """
 
-    def __init__(self, vocab_size: int, embed: int, hidden: int, attention: str) -> None:
+    def __init__(self, vocab_size: int, embed: int, hidden: int, attention: str, cell: str = "gru") -> None:
         super().__init__()
         self.kind = attention
         self.embedding = nn.Embedding(vocab_size, embed, padding_idx=PAD_ID)
         if attention == "bahdanau":
             self.attention = BahdanauAttention(hidden)
-            self.rnn = nn.GRU(embed + hidden, hidden, batch_first=True)
+            self.rnn = CELLS[cell](embed + hidden, hidden, batch_first=True)
             self.out = nn.Linear(2 * hidden, vocab_size)
         elif attention in ("luong_general", "luong_dot"):
             self.attention = LuongAttention(hidden, attention.removeprefix("luong_"))
-            self.rnn = nn.GRU(embed, hidden, batch_first=True)
+            self.rnn = CELLS[cell](embed, hidden, batch_first=True)
             self.W_c = nn.Linear(2 * hidden, hidden)
             self.out = nn.Linear(hidden, vocab_size)
         else:
             self.attention = None
-            self.rnn = nn.GRU(embed, hidden, batch_first=True)
+            self.rnn = CELLS[cell](embed, hidden, batch_first=True)
             self.out = nn.Linear(hidden, vocab_size)
 
     @property
     def parallel(self) -> bool:
-        """With every input known (full teacher forcing), can all steps run in one GRU call?
-        Luong and no-attention: yes. Bahdanau: no, each GRU input needs the context of the step before."""
+        """With every input known (full teacher forcing), can all steps run in one recurrent call?
+        Luong and no-attention: yes. Bahdanau: no, each step's input needs the context of the step before."""
         return self.kind != "bahdanau"
 
     def readout(self, states: torch.Tensor, memory: Memory, override: torch.Tensor | None = None):
-        """Luong / none: GRU outputs (B, T, H) -> logits (B, T, V), weights (B, T, S) or None, queries."""
+        """Luong / none: the cell's outputs (B, T, H) -> logits (B, T, V), weights (B, T, S) or None, queries."""
         if self.attention is None:
             return self.out(states), None  # (B, T, V)
         context, weights = attend(self.attention, states, memory, override)  # (B, T, H), (B, T, S)
         mixed = torch.tanh(self.W_c(torch.cat([context, states], dim=-1)))  # (B, T, 2H) -> (B, T, H)
         return self.out(mixed), weights  # (B, T, V), (B, T, S)
 
-    def step(self, y_prev: torch.Tensor, state: torch.Tensor, memory: Memory, override: torch.Tensor | None = None):
-        """One output step: y_prev (B,), state (1, B, H) -> logits (B, V), new state, weights (B, S), query (B, H)."""
+    def step(self, y_prev: torch.Tensor, state: State, memory: Memory, override: torch.Tensor | None = None):
+        """One output step: y_prev (B,), state (1, B, H) or (h, c) -> logits (B, V), new state, weights (B, S),
+        query (B, H)."""
         x = self.embedding(y_prev).unsqueeze(1)  # (B,) -> (B, 1, E)
         if self.kind == "bahdanau":
-            query = state.transpose(0, 1)  # (1, B, H) -> (B, 1, H): s_(t-1), the state BEFORE this step
+            query = top(state).transpose(0, 1)  # (1, B, H) -> (B, 1, H): s_(t-1), the state BEFORE this step
             context, weights = attend(self.attention, query, memory, override)  # (B, 1, H), (B, 1, S)
             output, state = self.rnn(torch.cat([x, context], dim=-1), state)  # (B, 1, E+H) -> (B, 1, H)
             logits = self.out(torch.cat([output, context], dim=-1))  # (B, 1, 2H) -> (B, 1, V)
@@ -140,18 +161,21 @@ class Decoder(nn.Module):
 
 
 class Seq2Seq(nn.Module):
-    """Encoder + decoder; the encoder's true last state starts the decoder (the one-vector bridge)."""
+    """Encoder + decoder; the encoder's true last state starts the decoder (the one-vector bridge; for an LSTM
+    the pair h, c)."""
 
-    def __init__(self, src_vocab: int, tgt_vocab: int, embed: int, hidden: int, attention: str) -> None:
+    def __init__(
+        self, src_vocab: int, tgt_vocab: int, embed: int, hidden: int, attention: str, cell: str = "gru"
+    ) -> None:
         super().__init__()
-        self.encoder = Encoder(src_vocab, embed, hidden)
-        self.decoder = Decoder(tgt_vocab, embed, hidden, attention)
+        self.encoder = Encoder(src_vocab, embed, hidden, cell)
+        self.decoder = Decoder(tgt_vocab, embed, hidden, attention, cell)
 
-    def encode(self, src: torch.Tensor, lengths: torch.Tensor) -> tuple[Memory, torch.Tensor]:
-        values, last = self.encoder(src, lengths)  # (B, S, H), (B, H)
+    def encode(self, src: torch.Tensor, lengths: torch.Tensor) -> tuple[Memory, State]:
+        values, state = self.encoder(src, lengths)  # (B, S, H), (1, B, H) or (h, c)
         attention = self.decoder.attention
         keys = attention.keys(values) if attention is not None else values  # (B, S, H)
-        return Memory(values, keys, src != PAD_ID), last.unsqueeze(0)  # state (1, B, H)
+        return Memory(values, keys, src != PAD_ID), state
 
     def forward(
         self,
@@ -165,7 +189,7 @@ class Seq2Seq(nn.Module):
         else the model's own argmax from step t-1 (scheduled sampling); y_in[:, 0] is always SOS."""
         memory, state = self.encode(src, lengths)
         if tf_ratio >= 1.0 and self.decoder.parallel:
-            # 1) Every input is known: one GRU call over all T steps, attention for all steps in one bmm.
+            # 1) Every input is known: one recurrent call over all T steps, attention for all steps in one bmm.
             states, _ = self.decoder.rnn(self.decoder.embedding(y_in), state)  # (B, T, E) -> (B, T, H)
             return self.decoder.readout(states, memory)[0]  # (B, T, V)
         # 2) Otherwise step by step: an input may be the model's own previous prediction.
@@ -221,14 +245,15 @@ class Seq2Seq(nn.Module):
 def init_parameters(model: nn.Module, generator: torch.Generator) -> None:
     """PyTorch's default initialisation, every number drawn from `generator`: the run's own random stream,
     not the process-wide one that every session of a server shares. Embeddings N(0, 1) with a zero PAD row;
-    Linear and GRU weights and biases U(-1/√fan_in, 1/√fan_in), where a GRU's fan_in is its hidden size."""
+    Linear and recurrent weights and biases U(-1/√fan_in, 1/√fan_in), where a recurrent layer's fan_in is its
+    hidden size."""
     with torch.no_grad():
         for module in model.modules():  # a fixed order: the same generator state gives the same weights
             if isinstance(module, nn.Embedding):
                 module.weight.normal_(0.0, 1.0, generator=generator)
                 if module.padding_idx is not None:
                     module.weight[module.padding_idx].zero_()
-            elif isinstance(module, (nn.Linear, nn.GRU)):
+            elif isinstance(module, (nn.Linear, nn.RNNBase)):  # RNNBase: nn.RNN, nn.LSTM, nn.GRU
                 fan_in = module.in_features if isinstance(module, nn.Linear) else module.hidden_size
                 bound = 1 / math.sqrt(fan_in)
                 for param in module.parameters(recurse=False):

@@ -1,11 +1,15 @@
-"""Toy tasks generated from a seed: reverse, copy, sort, and reading a number aloud in Korean or English.
+"""Toy tasks generated from a seed: reverse, copy, sort, reading a number aloud in Korean or English, and
+translating a Korean sentence of the Translation lab's toy grammar into English (ko_en).
 
-Stdlib only (the code expander copies this file). Sources are digit strings; targets are token lists.
+Stdlib only (the code expander copies this file). Sources are token lists (digits, or Korean words for ko_en);
+targets are token lists.
 """
 
 from __future__ import annotations
 
 import random
+
+from s2s_core.translation.grammar import EN_VOCAB, KO_VOCAB, count_meanings, korean, random_meaning, translate
 
 PAD, SOS, EOS, UNK = "<pad>", "<sos>", "<eos>", "<unk>"
 PAD_ID, SOS_ID, EOS_ID, UNK_ID = 0, 1, 2, 3
@@ -13,6 +17,7 @@ SPECIALS = (PAD, SOS, EOS, UNK)
 DIGITS = tuple("0123456789")
 NUM_TASKS = ("num_ko", "num_en")
 NUM_MAX_DIGITS = 6  # the number tasks read 0 .. 999 999
+KO_EN = "ko_en"  # the Translation lab: sources are Korean words, not digits
 
 KO_DIGITS = ("영", "일", "이", "삼", "사", "오", "육", "칠", "팔", "구")
 KO_UNITS = ("", "십", "백", "천")
@@ -86,7 +91,13 @@ def english_number(n: int) -> list[str]:
 
 
 def target_tokens(task: str, source: list[str]) -> list[str]:
-    """The right answer for a digit source (a list of one-digit strings)."""
+    """The right answer for a source (one-digit strings, or Korean words for ko_en). A Korean sentence outside
+    the toy grammar has no right answer: ValueError (reference() says None instead)."""
+    if task == KO_EN:
+        found = translate(source)
+        if found is None:
+            raise ValueError(f"outside the grammar: {' '.join(source)}")
+        return list(found.en)
     if task == "reverse":
         return source[::-1]
     if task == "copy":
@@ -100,9 +111,18 @@ def target_tokens(task: str, source: list[str]) -> list[str]:
     raise ValueError(task)
 
 
+def reference(task: str, source: list[str]) -> list[str] | None:
+    """target_tokens(), or None for a typed Korean sentence the grammar cannot produce (no reference to compare)."""
+    if task == KO_EN and translate(source) is None:
+        return None
+    return target_tokens(task, source)
+
+
 def target_vocab(task: str) -> tuple[str, ...]:
     """Every token the task's targets can use, after the four specials (ids 0..3)."""
-    if task == "num_ko":
+    if task == KO_EN:
+        words = EN_VOCAB
+    elif task == "num_ko":
         words = KO_DIGITS + ("십", "백", "천", "만")
     elif task == "num_en":
         words = EN_ONES + EN_TENS[2:] + ("hundred", "thousand")
@@ -111,12 +131,16 @@ def target_vocab(task: str) -> tuple[str, ...]:
     return SPECIALS + words
 
 
-def source_vocab() -> tuple[str, ...]:
-    return SPECIALS + DIGITS
+def source_vocab(task: str) -> tuple[str, ...]:
+    """Every source token, after the four specials: the ten digits, or the toy grammar's Korean words."""
+    return SPECIALS + (KO_VOCAB if task == KO_EN else DIGITS)
 
 
 def random_source(rng: random.Random, task: str, length: int) -> list[str]:
-    """One source of `length` digits; a number has no leading zero (except the number 0 itself)."""
+    """One source of `length` tokens: digits (a number has no leading zero, except the number 0 itself), or a
+    Korean sentence of `length` words drawn from the toy grammar."""
+    if task == KO_EN:
+        return list(korean(random_meaning(rng, length)))
     digits = [rng.choice(DIGITS) for _ in range(length)]
     if task in NUM_TASKS and length > 1 and digits[0] == "0":
         digits[0] = rng.choice(DIGITS[1:])
@@ -125,6 +149,8 @@ def random_source(rng: random.Random, task: str, length: int) -> list[str]:
 
 def possible_sources(task: str, length: int) -> int:
     """How many different sources of this length exist (bounds the held-out set for short lengths)."""
+    if task == KO_EN:
+        return count_meanings(length, length)
     return 9 * 10 ** (length - 1) if task in NUM_TASKS and length > 1 else 10**length
 
 

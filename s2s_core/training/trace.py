@@ -11,14 +11,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from s2s_core.training.loop import EvalPoint, Progress, TrainRun
-from s2s_core.training.tasks import NUM_TASKS
+from s2s_core.training.tasks import KO_EN, NUM_TASKS
 
 # The source every checkpoint map decodes (and the page's default source): eight digits for the digit tasks
-# (inside the trained lengths 3..10), a four-digit number for the number tasks.
-DEFAULT_SOURCES = {"digits": "52813907", "number": "3017"}
+# (inside the trained lengths 3..10), a four-digit number for the number tasks, and for the Translation lab the
+# syllabus's sentence, whose English verb must look back at the last Korean word.
+DEFAULT_SOURCES = {"digits": "52813907", "number": "3017", "sentence": "나는 도서관에서 책을 읽었다"}
 
 
 def source_family(task: str) -> str:
+    if task == KO_EN:
+        return "sentence"
     return "number" if task in NUM_TASKS else "digits"
 
 
@@ -31,7 +34,7 @@ class MapPoint:
     """The default source decoded by the model as it was after `step` optimiser steps (0 = untrained)."""
 
     step: int
-    source: tuple[str, ...]  # the digits (the map's columns)
+    source: tuple[str, ...]  # the source tokens (the map's columns)
     output: tuple[str, ...]  # free-running output, up to and including <eos> if it came (the map's rows)
     weights: tuple[tuple[float, ...], ...] | None  # (T, S) attention weights; None without attention
     exact: bool  # the output is the task's right answer

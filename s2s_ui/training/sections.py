@@ -130,8 +130,8 @@ def show_map(done: JobSnapshot, source: SourceInput) -> DecodeResult:
     result = done.result
     config = result.config
     out = decoded(done.job_id, source, None, result)
-    if not config.min_len <= len(source.digits) <= config.max_len:
-        st.info(t("training.longer_note", n=len(source.digits), lo=config.min_len, hi=config.max_len))
+    if not config.min_len <= len(source.tokens) <= config.max_len:
+        st.info(t("training.longer_note", n=len(source.tokens), lo=config.min_len, hi=config.max_len))
     if out.weights is not None:
         st.info(t("training.caution"), icon=":material/warning:")
         st.caption(t("training.map_notice"))

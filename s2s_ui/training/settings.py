@@ -17,7 +17,7 @@ from s2s_core.training.compute import (
     MAX_TRAIN_HIDDEN,
     MIN_LR,
 )
-from s2s_core.training.config import ATTENTIONS, SCHEDULES, TASKS
+from s2s_core.training.config import ATTENTIONS, LAB_TASKS, SCHEDULES
 from s2s_core.training.tasks import NUM_MAX_DIGITS, NUM_TASKS
 from s2s_core.training.trace import default_source_text, source_family
 from s2s_ui.i18n import t
@@ -34,10 +34,10 @@ def read_settings() -> TrainConfig | None:
     task = linked(
         st.selectbox,
         t("training.task_label"),
-        TASKS,
+        LAB_TASKS,
         key="training_task",
         default=DEFAULT.task,
-        labels={k: t(f"training.task_{k}") for k in TASKS},
+        labels={k: t(f"training.task_{k}") for k in LAB_TASKS},
         help=t("training.task_help"),
     )
     attention = linked(

@@ -1,0 +1,224 @@
+"""The Translation lab's math beyond training itself: its settings, the alignment score (does the largest weight
+fall on the Korean word an English word translates?), the three-cell comparison's settings, and the proof that
+attention leaves the decoder recurrent.
+
+Training, decoding and the attention map are the Training lab's own code (s2s_core/training) run on the task
+"ko_en"; this module only reads the trained model. Shapes: B batch, S source words, T output steps, V vocabulary.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, replace
+from typing import Any
+
+import torch
+
+from s2s_core.training.compute import SourceInput, TrainResult, parse_config
+from s2s_core.training.config import CELLS, TrainConfig
+from s2s_core.training.loop import HELDOUT_PER_LEN, encode_batch, new_model
+from s2s_core.training.model import Seq2Seq
+from s2s_core.training.tasks import EOS_ID, KO_EN, PAD_ID, SOS_ID, make_heldout, source_vocab, target_vocab
+from s2s_core.translation.grammar import FUNCTION_WORDS, MAX_WORDS, MIN_WORDS, translate
+
+# The lab's defaults (measured by scripts/bench_translation.py; README "Translation lab"): with Luong attention
+# a GRU passed 90 % exact match on held-out sentences after about 1.2 s and ended at 100 % after 300 steps
+# (about 5 s) on one thread of this 2-core machine; the 20 s limit leaves room for a busy server.
+DEFAULT = TrainConfig(
+    task=KO_EN,
+    attention="luong_general",
+    embed=32,
+    hidden=64,
+    steps=300,
+    batch=64,
+    lr=0.01,
+    tf_ratio=1.0,
+    tf_schedule="constant",
+    min_len=MIN_WORDS,
+    max_len=MAX_WORDS,
+    seed=0,
+    max_seconds=20.0,
+    cell="gru",
+)
+
+
+def lab_config(**raw: Any) -> TrainConfig:
+    """Raw widget / URL values for the settings the page offers -> a validated ko_en config (the rest from
+    DEFAULT). The first bad value raises InputError naming its field."""
+    values = {name: getattr(DEFAULT, name) for name in DEFAULT.__dataclass_fields__}
+    values.update(raw)
+    values["task"] = KO_EN  # the page trains nothing else
+    return parse_config(**values)
+
+
+def comparison_configs(config: TrainConfig) -> tuple[TrainConfig, ...]:
+    """The same data, seed, sizes, steps and time limit, one config per recurrent cell (RNN, LSTM, GRU)."""
+    return tuple(replace(config, cell=cell) for cell in ("rnn", "lstm", "gru") if cell in CELLS)
+
+
+def n_parameters(config: TrainConfig) -> int:
+    """The model's parameter count for config, without training it (a fresh untrained model is counted)."""
+    return sum(p.numel() for p in new_model(config, torch.Generator()).parameters())
+
+
+# --- alignment -----------------------------------------------------------------------------------------------
+
+
+@torch.no_grad()
+def teacher_forced_weights(model: Seq2Seq, src: torch.Tensor, lengths: torch.Tensor, y_in: torch.Tensor):
+    """Attention weights (B, T, S) with the TRUE previous word fed at every step: row t is where the model looked
+    while predicting target word t. Step by step, so it serves Bahdanau (whose steps chain) as well as Luong."""
+    memory, state = model.encode(src, lengths)
+    rows = []
+    for t in range(y_in.shape[1]):
+        _, state, weights, _ = model.decoder.step(y_in[:, t], state, memory)  # weights: (B, S)
+        rows.append(weights)
+    return torch.stack(rows, dim=1)  # T x (B, S) -> (B, T, S)
+
+
+@dataclass(frozen=True)
+class Alignment:
+    """Over the held-out sentences: how often an English word's largest attention weight is on its source word."""
+
+    accuracy: float  # hits / n_words
+    hits: int
+    n_words: int  # English words that have a source word (counted)
+    n_function: int  # English tokens without a source (left out: articles and the like), and <eos>
+    function_words: tuple[str, ...]  # which of FUNCTION_WORDS occurred (named on the page)
+    per_word: tuple[tuple[str, float, int], ...]  # (English word, its accuracy, how often it occurred), worst first
+    n_sentences: int
+
+
+def alignment_score(result: TrainResult) -> Alignment | None:
+    """The alignment score of a trained ko_en model on its held-out set (None without attention)."""
+    config = result.config
+    if config.attention == "none":
+        return None
+    heldout = make_heldout(config.task, config.min_len, config.max_len, HELDOUT_PER_LEN, config.seed)
+    src, lengths, y_in, _ = encode_batch(config.task, heldout)
+    weights = teacher_forced_weights(result.run.model, src, lengths, y_in)  # (B, T, S)
+    looked = weights.argmax(dim=-1).tolist()  # (B, T) the source position with the largest weight
+    hits, counted, left_out = 0, 0, 0
+    seen_function: set[str] = set()
+    by_word: dict[str, list[int]] = defaultdict(list)
+    for b, source in enumerate(heldout):
+        pair = translate(source)
+        for t, (word, true_source) in enumerate(zip(pair.en, pair.align, strict=True)):
+            if true_source is None:
+                left_out += 1
+                seen_function.add(word)
+                continue
+            hit = int(looked[b][t] == true_source)
+            hits += hit
+            counted += 1
+            by_word[word].append(hit)
+        left_out += 1  # <eos>: the end of the sentence has no source word either
+    per_word = sorted(((w, sum(h) / len(h), len(h)) for w, h in by_word.items()), key=lambda x: (x[1], x[0]))
+    return Alignment(
+        accuracy=hits / counted if counted else 0.0,
+        hits=hits,
+        n_words=counted,
+        n_function=left_out,
+        function_words=tuple(w for w in FUNCTION_WORDS if w in seen_function),
+        per_word=tuple(per_word),
+        n_sentences=len(heldout),
+    )
+
+
+def true_sources(source: SourceInput) -> tuple[int | None, ...] | None:
+    """For a typed sentence the grammar knows: per English word, the index of its Korean source word (None for a
+    function word); the page marks these cells on the map. None outside the grammar."""
+    pair = translate(list(source.tokens))
+    return None if pair is None else pair.align
+
+
+# --- attention does not remove recurrence ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Recurrence:
+    """The decoder, free-running, fed its own previous word; and what changes when one fed word is swapped."""
+
+    inputs: tuple[str, ...]  # the word fed at each step: <sos>, then the previous step's OUTPUT
+    outputs: tuple[str, ...]  # the word chosen at each step (up to <eos>)
+    chained: bool  # inputs[t] == outputs[t-1] for every t >= 1: step t needs step t-1 first
+    swap_step: int  # 0-based step whose fed word is swapped (the first step after <sos>)
+    swap_word: str  # the word fed there instead
+    swapped_outputs: tuple[str, ...]  # outputs of the same model with that one input swapped
+    first_changed: int | None  # first step whose output differs (never before swap_step)
+    tf_loss: float  # the teacher-forced loss of the reference, ALL steps in ONE call of the model
+    tf_loss_steps: float  # the same loss computed step by step (equal: the inputs were known in advance)
+    tf_calls: int  # decoder calls for the teacher-forced loss: 1 (Luong / none) or T (Bahdanau chains steps)
+    free_calls: int  # decoder calls for free-running decoding: always T
+
+
+@torch.no_grad()
+def _free_run(model: Seq2Seq, src, lengths, max_steps: int, swap: tuple[int, int] | None = None) -> tuple[list, list]:
+    """Greedy decoding; swap=(k, id) feeds word id at step k instead of the previous output. -> (inputs, outputs)."""
+    memory, state = model.encode(src, lengths)
+    y = torch.tensor([SOS_ID])  # (1,)
+    inputs, outputs = [], []
+    for t in range(max_steps):
+        if swap is not None and t == swap[0]:
+            y = torch.tensor([swap[1]])  # (1,) the swapped input
+        logits, state, _, _ = model.decoder.step(y, state, memory)  # (1, V)
+        inputs.append(int(y))
+        y = logits.argmax(dim=-1)  # (1,) fed back at the next step
+        outputs.append(int(y))
+        if int(y) == EOS_ID:
+            break
+    return inputs, outputs
+
+
+@torch.no_grad()
+def recurrence(result: TrainResult, source: SourceInput) -> Recurrence:
+    """Free-running vs teacher-forced on one typed sentence (its PADs dropped). The swapped word is the first
+    English word of the vocabulary that differs from the model's own first output."""
+    config, model = result.config, result.run.model
+    src_ids = [source_vocab(config.task).index(w) for w in source.tokens]
+    src, lengths = torch.tensor([src_ids]), torch.tensor([len(src_ids)])  # (1, S), (1,)
+    itos = target_vocab(config.task)
+    max_steps = 2 * len(src_ids) + 3
+    inputs, outputs = _free_run(model, src, lengths, max_steps)
+    # Swap the word fed at step 1 (the model's first output): the first vocabulary word (in order) that changes
+    # what comes after shows that each step waits on the one before; attention often repairs a swap, so the
+    # search is needed, and when no word changes anything the page says that too.
+    k = 1 if len(outputs) > 1 else 0
+    swap_id, swapped, changed = 4, outputs, []
+    for candidate in range(4, len(itos)):  # ids 0..3 are the specials
+        if candidate == inputs[k]:
+            continue
+        _, trial = _free_run(model, src, lengths, max_steps, (k, candidate))
+        diff = [t for t, (a, b) in enumerate(zip(outputs, trial, strict=False)) if a != b]
+        if not diff and len(outputs) != len(trial):
+            diff = [min(len(outputs), len(trial))]
+        if diff or candidate == 4:
+            swap_id, swapped, changed = candidate, trial, diff
+        if diff:
+            break
+    # Teacher forcing on the reference (or, outside the grammar, on the model's own output): every input known.
+    pair = translate(list(source.tokens))
+    stoi = {w: i for i, w in enumerate(itos)}
+    target = [stoi[w] for w in pair.en] if pair is not None else [i for i in outputs if i != EOS_ID]
+    y_in = torch.tensor([[SOS_ID, *target]])  # (1, T)
+    y_out = torch.tensor([[*target, EOS_ID]])  # (1, T)
+    logits = model(src, lengths, y_in)  # (1, T, V): one call over every step
+    tf_loss = torch.nn.functional.cross_entropy(logits.transpose(1, 2), y_out, ignore_index=PAD_ID)
+    memory, state = model.encode(src, lengths)
+    step_losses = []
+    for t in range(y_in.shape[1]):
+        step_logits, state, _, _ = model.decoder.step(y_in[:, t], state, memory)  # (1, V)
+        step_losses.append(torch.nn.functional.cross_entropy(step_logits, y_out[:, t]))
+    return Recurrence(
+        inputs=tuple(itos[i] for i in inputs),
+        outputs=tuple(itos[i] for i in outputs),
+        chained=all(inputs[t] == outputs[t - 1] for t in range(1, len(inputs))),
+        swap_step=k,
+        swap_word=itos[swap_id],
+        swapped_outputs=tuple(itos[i] for i in swapped),
+        first_changed=changed[0] if changed else None,
+        tf_loss=float(tf_loss),
+        tf_loss_steps=float(torch.stack(step_losses).mean()),
+        tf_calls=1 if model.decoder.parallel else y_in.shape[1],
+        free_calls=len(outputs),
+    )

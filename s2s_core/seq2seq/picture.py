@@ -25,7 +25,12 @@ VALUE_SCALE = alt.Scale(domain=[-1, 1], scheme="redblue", reverse=True, clamp=Tr
 FONT = 12
 HALF = 0.3  # half a state column's width, in slots (the rest of a slot is the arrow between states)
 ROW_PX = 22  # one component's height
-MIN_NUMBER_PX = 34  # a square narrower than this leaves its number to the tooltip ("−0.06" at 11 px)
+# A square's number at 11 px: "−0.06" needs about 32 px; from 20 px the leading zero goes ("−.06", as a phone's
+# seven columns of 30 px squares print it); narrower squares leave the number to the tooltip.
+FULL_NUMBER_PX, SHORT_NUMBER_PX = 32, 20
+STRONG = 0.7  # |value| from which the diverging scale's fill is dark enough for white digits (>= 4.5:1)
+FADED_TEXT = 0.75  # a faded step's words and digits: the theme's text colour at this opacity keeps >= 4.5:1
+WAIST_SHIFT, WAIST_HALF = 0.2, 0.18  # an LSTM's h0 and c0 side by side in the waist's slot
 
 
 @dataclass(frozen=True)
@@ -71,24 +76,29 @@ def picture_frames(result: Seq2SeqResult, K: int, before: Seq2SeqResult | None =
         column("encoder", s, outputs[s], f"{s + 1} {token}", 0, names)
         tokens.append(dict(part="encoder", x=s, y=rows + 0.7, text=token, step=0, role="in"))
         arrows.append(dict(part="encoder", x=s + HALF, x2=s + 1 - HALF, y=mid, step=0))
+    edge = HALF  # how far the waist's states reach either side of its slot
     # 2) the waist: the one state handed over (h0, and c0 for an LSTM), top layer, as the decoder receives it
     if handoff is not None:
         h_names = [f"h{i + 1}" for i in range(handoff.h0.shape[-1])]
         lstm = handoff.c0 is not None
-        column("handoff", waist - (0.16 if lstm else 0), handoff.h0[-1, 0], "h0", 0, h_names, 0.14 if lstm else HALF)
-        tokens.append(dict(part="handoff", x=waist - (0.16 if lstm else 0), y=rows + 0.7, text="h0", step=0, role="in"))
+        shift, half = (WAIST_SHIFT, WAIST_HALF) if lstm else (0, HALF)
+        edge = shift + half
+        if bridge_x < 0 and arrows:
+            arrows[-1]["x2"] = waist - edge  # the encoder's last arrow stops at h0
+        column("handoff", waist - shift, handoff.h0[-1, 0], "h0", 0, h_names, half)
+        tokens.append(dict(part="handoff", x=waist - shift, y=rows + 0.7, text="h0", step=0, role="in"))
         if lstm:
-            column("cell", waist + 0.16, handoff.c0[-1, 0], "c0", 0, [f"c{i + 1}" for i in range(len(h_names))], 0.14)
-            tokens.append(dict(part="cell", x=waist + 0.16, y=rows + 0.7, text="c0", step=0, role="in"))
+            column("cell", waist + shift, handoff.c0[-1, 0], "c0", 0, [f"c{i + 1}" for i in range(len(h_names))], half)
+            tokens.append(dict(part="cell", x=waist + shift, y=rows + 0.7, text="c0", step=0, role="in"))
         if bridge_x >= 0:
-            arrows.append(dict(part="handoff", x=bridge_x + HALF, x2=waist - HALF, y=mid, step=0))
+            arrows.append(dict(part="handoff", x=bridge_x + HALF, x2=waist - edge, y=mid, step=0))
     # 3) the decoder: step t's state over its input word, the chosen word above; greedy feeds it back
     for t, step in enumerate(dec.steps if dec is not None else ()):
         x = waist + 1 + t
         column("decoder", x, step.h_new, f"t{t + 1}", t + 1, [f"h{i + 1}" for i in range(len(step.h_new))])
         tokens.append(dict(part="decoder", x=x, y=rows + 0.7, text=step.input_token, step=t + 1, role="in"))
         tokens.append(dict(part="decoder", x=x, y=-1.6, text=step.chosen, step=t + 1, role="out"))
-        arrows.append(dict(part="decoder", x=x - 1 + HALF, x2=x - HALF, y=mid, step=t + 1))
+        arrows.append(dict(part="decoder", x=x - 1 + (edge if t == 0 else HALF), x2=x - HALF, y=mid, step=t + 1))
     if dec is None and arrows:
         arrows.pop()  # the encoder's last arrow leads nowhere: the hand-off failed
     band = _band(len(enc.tokens), waist, slots, rows)
@@ -141,11 +151,15 @@ def model_picture(frames: PictureFrames, labels: Mapping[str, str], step_param: 
     part_name = {"encoder": labels["encoder"], "handoff": labels["handoff"], "cell": labels["handoff"]}
     part_name["decoder"] = labels["decoder"]
     # The current decoder step at full opacity, the other decoder steps faded; the encoder and the waist stay.
+    # A faded step's text is written in the theme's text colour instead (a faded role colour or black digit on a
+    # faded square fell below 2:1 on the dark theme), at an opacity that keeps it readable on both.
     if step_param is not None:
-        opacity = alt.when(step_param).then(alt.value(1)).when("datum.step == 0").then(alt.value(1))
-        opacity = opacity.otherwise(alt.value(0.3))
+        faded = ~(step_param | (alt.datum.step == 0))
+        opacity = alt.when(faded).then(alt.value(0.3)).otherwise(alt.value(1))
+        text_opacity = alt.when(faded).then(alt.value(FADED_TEXT)).otherwise(alt.value(1))
     else:
-        opacity = alt.value(1)
+        faded = None
+        opacity = text_opacity = alt.value(1)
     # 1) the outline: blue over the encoder, vermillion over the decoder, pinched at the hand-off
     band = (
         alt.Chart(records(frames.band))
@@ -207,34 +221,43 @@ def model_picture(frames: PictureFrames, labels: Mapping[str, str], step_param: 
     )
     if step_param is not None:
         squares = squares.add_params(step_param)
-    fits = f"width / {n_slots} * (datum.x2 - datum.x1) >= {MIN_NUMBER_PX}"
+    px = f"width / {n_slots} * (datum.x2 - datum.x1)"  # the square's width on screen, live in the browser
+    digits = f"format(datum.value, '{CELL_D3}')"
+    # Black digits on the scale's light middle, white on its dark ends; the theme's colour on a faded square.
+    strong = f"abs(datum.value) >= {STRONG}"
+    if faded is not None:
+        ink = alt.when(faded).then(alt.value("currentColor")).when(strong).then(alt.value("white"))
+    else:
+        ink = alt.when(strong).then(alt.value("white"))
+    ink = ink.otherwise(alt.value("black"))
     numbers = (
         alt.Chart(records(frames.cells))
-        .transform_filter(fits)
-        .transform_calculate(label=f"format(datum.value, '{CELL_D3}')")
-        .mark_text(fontSize=11, color="black")
-        .encode(x=x, y=y, text="label:N", opacity=opacity)
+        .transform_filter(f"{px} >= {SHORT_NUMBER_PX}")
+        .transform_calculate(
+            label=f"{px} >= {FULL_NUMBER_PX} ? {digits} : replace({digits}, regexp('^([−-]?)0[.]'), '$1.')"
+        )
+        .mark_text(fontSize=11)
+        .encode(x=x, y=y, text="label:N", color=ink, opacity=text_opacity)
     )
     # 4) the words: each state's input under it, the decoder's chosen word above it (bold: it is the output)
-    words = alt.Chart(records(frames.tokens)).encode(x=x, y=y, opacity=opacity)
+    words = alt.Chart(records(frames.tokens)).encode(x=x, y=y, opacity=text_opacity)
+    role = alt.Color(
+        "part:N",
+        scale=alt.Scale(domain=["encoder", "handoff", "cell", "decoder"], range=[ENCODER, PAD, CELL, DECODER]),
+        legend=None,
+    )
+    word_ink = role if faded is None else alt.when(faded).then(alt.value("currentColor")).otherwise(role)
     inputs = words.transform_filter("datum.role == 'in'").mark_text(
         fontSize=FONT, limit={"expr": f"max(width / {n_slots} - 2, 12)"}
     )
-    inputs = inputs.encode(
-        text="text:N",
-        color=alt.Color(
-            "part:N",
-            scale=alt.Scale(domain=["encoder", "handoff", "cell", "decoder"], range=[ENCODER, PAD, CELL, DECODER]),
-            legend=None,
-        ),
-        tooltip=[alt.Tooltip("text:N", title=labels["word"])],
-    )
+    inputs = inputs.encode(text="text:N", color=word_ink, tooltip=[alt.Tooltip("text:N", title=labels["word"])])
+    out_ink = alt.value(DECODER)
+    if faded is not None:
+        out_ink = alt.when(faded).then(alt.value("currentColor")).otherwise(alt.value(DECODER))
     outputs = (
         words.transform_filter("datum.role == 'out'")
-        .mark_text(
-            fontSize=FONT + 1, fontWeight="bold", color=DECODER, limit={"expr": f"max(width / {n_slots} - 2, 12)"}
-        )
-        .encode(text="text:N", tooltip=[alt.Tooltip("text:N", title=labels["word"])])
+        .mark_text(fontSize=FONT + 1, fontWeight="bold", limit={"expr": f"max(width / {n_slots} - 2, 12)"})
+        .encode(text="text:N", color=out_ink, tooltip=[alt.Tooltip("text:N", title=labels["word"])])
     )
     layers = [band, *names, arrows, heads, squares, numbers, inputs, outputs]
     # 5) the chosen step framed; the waist named; the bridge as a block on the hand-off; the previous outputs

@@ -11,9 +11,10 @@ from dataclasses import replace
 
 import pytest
 
+from s2s_core.fmt import num
 from s2s_core.seq2seq import default_config, parse_config, run
 from s2s_core.seq2seq.frames import brief
-from tests.browser.harness import charts_drawn, open_page, wait_for_text
+from tests.browser.harness import PHONE, charts_drawn, open_page, wait_for_text
 
 pytestmark = pytest.mark.browser
 CHART = ".st-key-seq2seq_step_chart"
@@ -66,3 +67,15 @@ def test_editing_the_sentence_redraws_the_picture(app_server, new_page):
     charts_drawn(page)
     texts = drawn_texts(page)
     assert "book" not in texts and all(w in texts for w in ("the", "cat", "sat", dec.steps[0].chosen))
+
+
+def test_a_phone_prints_the_states_numbers(new_page, app_server):
+    """At 390 px the default picture's squares are about 30 px wide: their numbers are printed without the leading
+    zero ("−.13"), the decoder's first state among them (the tooltip keeps 4 decimals)."""
+    h_new = run(default_config("en")).decoding.steps[0].h_new
+    page = new_page(PHONE)
+    open_page(page, app_server, "seq2seq", "en")
+    charts_drawn(page)
+    texts = {t.replace("−", "-") for t in drawn_texts(page)}
+    for v in h_new.tolist():
+        assert num(round(v, 2)).replace("0.", ".", 1) in texts, (v, sorted(texts))

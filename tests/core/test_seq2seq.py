@@ -16,7 +16,7 @@ from s2s_core.seq2seq.bottleneck import Bottleneck, bottleneck, cycled
 from s2s_core.seq2seq.compute import build_encoder, state_rows
 from s2s_core.seq2seq.frames import bottleneck_summary, brief, state_labels
 from s2s_core.seq2seq.modules import Decoder
-from s2s_core.seq2seq.picture import model_picture, picture_frames
+from s2s_core.seq2seq.picture import SHORT_NUMBER_PX, model_picture, picture_frames
 from s2s_ui.steps import step_param
 
 
@@ -458,3 +458,19 @@ def test_the_step_text_writes_a_state_short():
     """The first four components at the picture's two decimals, '…' when more follow; never '-0'."""
     assert brief(torch.tensor([0.0444, -0.1671, 0.1857, 0.1811, -0.075, 0.0104])) == "[0.04, -0.17, 0.19, 0.18, …]"
     assert brief(torch.tensor([-0.001, 0.5])) == "[0, 0.5]"
+
+
+def test_faded_steps_write_their_text_in_the_theme_colour_and_narrow_squares_keep_short_numbers():
+    """A faded decoder step's digits and words use the theme's text colour (a faded role colour or black digit
+    vanished on the dark theme); a square from SHORT_NUMBER_PX wide prints its number without the leading 0."""
+    config = default_config("en")
+    result = run(config)
+    param = step_param("step_sel", len(result.decoding.steps), 1, "step")
+    spec = model_picture(picture_frames(result, config.directions), PICTURE_LABELS, param).to_dict()
+    texts = [layer for layer in spec["layer"] if layer["mark"]["type"] == "text"]
+    numbers = next(layer for layer in texts if layer["encoding"]["text"]["field"] == "label")
+    faded = numbers["encoding"]["color"]["condition"][0]
+    assert faded["value"] == "currentColor" and faded["test"]["not"]["or"][0] == {"param": "step_sel"}
+    assert f">= {SHORT_NUMBER_PX}" in numbers["transform"][0]["filter"]
+    words = [layer for layer in texts if "currentColor" in str(layer["encoding"].get("color"))]
+    assert len(words) == 3  # the digits, the input words and the chosen words

@@ -41,6 +41,7 @@ from s2s_core.training.compute import MAX_SECONDS, LossCheck, TrainResult, train
 from s2s_core.training.config import TrainConfig
 from s2s_core.training.loop import EvalPoint, Progress, TrainingCancelled, TrainRun, new_model
 from s2s_core.training.trace import Trace
+from s2s_core.translation.lab import DEFAULT as TRANSLATION
 
 QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
 ENDED = frozenset({DONE, FAILED, CANCELLED})
@@ -153,7 +154,13 @@ def unpack(data: bytes) -> TrainResult:
 
 LAB = Trainer("training", train, pack, unpack)  # the Training lab (and its comparison model)
 # Trained when the server starts, so a class's first visitor finds them ready: each trainer's default settings.
-WARM: tuple[tuple[Trainer, Any], ...] = ((LAB, TrainConfig()), (LAB, twin_config(TrainConfig())))
+# The Translation lab's default (and its no-attention twin, for the bottleneck by length) run on the same trainer.
+WARM: tuple[tuple[Trainer, Any], ...] = (
+    (LAB, TrainConfig()),
+    (LAB, twin_config(TrainConfig())),
+    (LAB, TRANSLATION),
+    (LAB, twin_config(TRANSLATION)),
+)
 
 
 def as_trainer(trainer: Trainer | Callable[..., Any] | None) -> Trainer:

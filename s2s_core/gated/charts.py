@@ -1,4 +1,4 @@
-"""Altair charts for both gated-cell pages (LSTM, GRU): gate heatmaps, one step's bars, h vs c, overrides.
+"""Altair charts for both gated-cell pages (LSTM, GRU): gate heatmaps, one step's bars, overrides.
 
 Every chart takes translated `labels`; no streamlit here. Each function returns single-view charts (not
 concatenations) with width "container": the page draws them one under the other, so they fit any screen.
@@ -16,12 +16,7 @@ from s2s_core.fmt import NUM_D3
 
 GATE_SCALE = alt.Scale(domain=[0, 1], scheme="greens")  # a gate is a 0-1 pass-through ratio
 TANH_SCALE = alt.Scale(domain=[-1, 1], scheme="redblue", reverse=True)  # candidates live in (-1, 1)
-
-
-def _diverging(values: pd.Series) -> alt.Scale:
-    """A red-blue scale symmetric around 0 (so white means 0), wide enough for every value."""
-    m = max(float(values.abs().max()), 1e-9)
-    return alt.Scale(domain=[-m, m], scheme="redblue", reverse=True)
+ROW_PX = 22  # one component row of a heatmap: its 11 px number fits
 
 
 def _angle(frame: pd.DataFrame) -> int:
@@ -34,8 +29,6 @@ def _heatmap(
     scale: alt.Scale,
     title: str,
     labels: dict[str, str],
-    row_px: int = 22,
-    row_axis: bool = True,
 ) -> alt.LayerChart:
     """Steps across, components down, the value written in each cell; a thick outline marks forced cells.
 
@@ -49,8 +42,7 @@ def _heatmap(
         edge=[3 if f else 0 for f in frame["forced"]] if "forced" in frame.columns else 0,
     )
     x = alt.X("step:N", title=labels["step"], sort=None, axis=alt.Axis(labelAngle=_angle(frame)))
-    # row_axis=False: rows that name themselves (c1, h1) need no rotated axis title, which Korean reads badly
-    y = alt.Y("component:N", title=labels["component"] if row_axis else None, sort=None)
+    y = alt.Y("component:N", title=labels["component"], sort=None)
     cells = (
         alt.Chart()
         .mark_rect(stroke="#222")
@@ -80,7 +72,7 @@ def _heatmap(
     )
     # Plain records (not a DataFrame) and sizes given at construction: both spare Altair deep copies.
     return alt.LayerChart(
-        layer=[cells, text], data=records(data), width="container", height=alt.Step(row_px), title=title, autosize=FIT_X
+        layer=[cells, text], data=records(data), width="container", height=alt.Step(ROW_PX), title=title, autosize=FIT_X
     )
 
 
@@ -152,23 +144,6 @@ def step_charts(gate_bars: pd.DataFrame, state_bars: pd.DataFrame, labels: dict[
         autosize=FIT_X,
     )
     return [layered, states]
-
-
-def states_heatmaps(frame: pd.DataFrame, titles: dict[str, str], labels: dict[str, str]) -> list[alt.LayerChart]:
-    """c (top) and h (bottom) over all steps on one shared scale, so their sizes can be compared."""
-    scale = _diverging(frame["value"])
-    return [_heatmap(frame[frame["state"] == s], scale, titles[s], labels) for s in ("c", "h") if s in titles]
-
-
-def states_picture(frame: pd.DataFrame, title: str, description: str, labels: dict[str, str]) -> alt.LayerChart:
-    """The page's main picture: every carried state (rows c1…, h1…) at every step (columns), one layered view.
-
-    One shared scale centred at 0, so a c row and an h row compare by colour; a single view (not a concat)
-    fits the container's width on a phone. `frame` comes from gated.frames.picture_frame.
-    """
-    chart = _heatmap(frame, _diverging(frame["value"]), title, labels, row_px=28, row_axis=False)
-    chart.description = description
-    return chart
 
 
 def override_lines(frame: pd.DataFrame, titles: dict[str, str], labels: dict[str, str]) -> list[alt.Chart]:

@@ -63,12 +63,6 @@ def states_frame(run, states: Sequence[str], labels: Sequence[str]) -> pd.DataFr
     )
 
 
-def picture_frame(run, states: Sequence[str], labels: Sequence[str]) -> pd.DataFrame:
-    """The carried states as one heatmap's rows, steps across: c1…cH above h1…hH (the row says which state)."""
-    frame = states_frame(run, states, labels)
-    return frame.assign(component=frame["state"] + frame["component"])
-
-
 def override_frame(
     natural, forced, states: Sequence[str], labels: Sequence[str], names: dict[str, str]
 ) -> pd.DataFrame:

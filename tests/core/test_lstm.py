@@ -10,9 +10,9 @@ from torch import nn
 
 from s2s_core.errors import InputError
 from s2s_core.fmt import vec
-from s2s_core.gated.charts import gate_heatmaps, override_lines, states_heatmaps, states_picture, step_charts
+from s2s_core.gated.charts import gate_heatmaps, override_lines, step_charts
 from s2s_core.gated.forcing import Force, forces_from
-from s2s_core.gated.frames import first_difference, keeps_moving, picture_frame, weight_rows
+from s2s_core.gated.frames import first_difference, keeps_moving, weight_rows
 from s2s_core.gated.inputs import (
     DEFAULT_SENTENCES,
     MAX_E,
@@ -253,14 +253,8 @@ def test_charts_build_valid_specs():
     titles = {g: g for g in GATES}
     assert all(c.to_dict() for c in gate_heatmaps(gates_frame(result.run, result.labels), GATES, titles, LABELS))
     assert all(c.to_dict() for c in step_charts(*step_bars(result.run, 0), LABELS))
-    states = states_heatmaps(states_frame(result.run, result.labels), {"c": "c", "h": "h"}, LABELS)
-    assert len(states) == 2 and all(c.to_dict() for c in states)
     frame = override_frame(result.run, result.forced, result.labels, {"natural": "N", "forced": "F"})
     assert all(c.to_dict() for c in override_lines(frame, {"c": "c", "h": "h"}, LABELS))
-    rows = picture_frame(result.run, ("c", "h"), result.labels)
-    assert rows["component"].drop_duplicates().tolist() == ["c1", "c2", "c3", "h1", "h2", "h3"]  # c above h
-    spec = states_picture(rows, "title", "what it shows", LABELS).to_dict()  # one layered view, not a concat
-    assert spec["description"] == "what it shows" and "layer" in spec and "hconcat" not in spec
 
 
 def test_freezing_the_cell_holds_c_but_not_h():

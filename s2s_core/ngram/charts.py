@@ -1,4 +1,5 @@
-"""Altair charts for the next-token page: continuations, factors of a sentence, sparsity, the window.
+"""Altair charts for the next-token page: factors of a sentence, sparsity, the window, the embeddings.
+(The continuations are in the main picture, s2s_core/ngram/picture.py.)
 
 `labels` holds every translated chart text (the page's "ngram.chart.*" keys, without the prefix);
 the same dict names the models in the frames. No streamlit here.
@@ -27,25 +28,6 @@ def _model_color(df: pd.DataFrame, title: str) -> alt.Color:
         scale=alt.Scale(domain=models, range=MODEL_COLORS[: len(models)]),
         legend=alt.Legend(orient="top", title=None),
     )
-
-
-def continuation_chart(df: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
-    """P(word | prefix) per continuation; add-k bars beside the MLE bars when smoothing is on."""
-    base = alt.Chart().encode(
-        x=alt.X("word:N", title=labels["word"], sort=None, axis=alt.Axis(labelAngle=0, labelLimit=90)),
-        xOffset=alt.XOffset("model:N", sort=None),
-        y=alt.Y("prob:Q", title=labels["prob"], scale=alt.Scale(domain=[0, 1])),
-    )
-    bars = base.mark_bar().encode(
-        color=_model_color(df, labels["model"]),
-        tooltip=[
-            alt.Tooltip("word:N", title=labels["word"]),
-            alt.Tooltip("model:N", title=labels["model"]),
-            alt.Tooltip("prob:Q", title=labels["prob"], format=NUM_D3),
-        ],
-    )
-    text = base.mark_text(dy=-7, fontSize=11).encode(text=alt.Text("prob:Q", format=NUM_D3))
-    return alt.layer(bars, text, data=df).properties(height=300, width="container", title=labels["cont_title"])
 
 
 def factors_chart(df: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:

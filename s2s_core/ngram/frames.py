@@ -29,24 +29,7 @@ def continuation_frame(res: ContinuationResult) -> pd.DataFrame:
     )
 
 
-CHART_TOP = 12  # continuation bars drawn; the table lists them all
-
-
-def continuation_long(
-    res: ContinuationResult, smoothing: bool, names: dict[str, str], top: int = CHART_TOP
-) -> pd.DataFrame:
-    """Bars for the chart: the `top` most frequent seen words (MLE, and add-k beside it when smoothing
-    is on), plus one bar for any single unseen word (0 without smoothing)."""
-    rows = []
-    extra = bool(res.unseen_types)
-    words = list(res.words[:top]) + ([names["unseen_each"]] if extra else [])
-    mle = [float(p) for p in res.probs_mle[:top]] + ([0.0] if extra else [])
-    addk = [float(p) for p in res.probs_addk[:top]] + ([res.unseen_prob_addk] if extra else [])
-    for w, pm, pa in zip(words, mle, addk, strict=True):
-        rows.append({"word": w, "model": names["mle"], "prob": pm})
-        if smoothing:
-            rows.append({"word": w, "model": names["addk"], "prob": pa})
-    return pd.DataFrame(rows, columns=["word", "model", "prob"])
+CHART_TOP = 12  # continuations drawn in the picture; the table lists them all
 
 
 def factors_frame(res: SentenceResult, smoothing: bool) -> pd.DataFrame:

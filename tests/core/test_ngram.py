@@ -24,7 +24,6 @@ from s2s_core.ngram import (
     window_view,
 )
 from s2s_core.ngram.charts import (
-    continuation_chart,
     embedding_bars_chart,
     embedding_chart,
     factors_chart,
@@ -50,7 +49,6 @@ from s2s_core.ngram.embedding import (
 from s2s_core.ngram.examples import EXAMPLES
 from s2s_core.ngram.frames import (
     continuation_frame,
-    continuation_long,
     embedding_bars_frame,
     embedding_points_frame,
     factors_frame,
@@ -257,7 +255,6 @@ def test_frames_have_one_row_per_item():
     }
     cont = continuations(c, ("b",))
     assert len(continuation_frame(cont)) == 2
-    assert len(continuation_long(cont, True, names)) == 6  # 2 words + the unseen bar, two models
     sent = sentence_probability(c, ("a", "c"))
     assert len(factors_frame(sent, True)) == 3 and "p_addk" in factors_frame(sent, True)
     assert "p_addk" not in factors_frame(sent, False)
@@ -274,7 +271,6 @@ def test_charts_are_valid_vega_lite_with_translated_labels(lang):
     c = cfg(EXAMPLES[lang].corpus, n=3, smoothing=True)
     sent = parse_sentence(EXAMPLES[lang].sentence)
     charts = [
-        continuation_chart(continuation_long(continuations(c, ()), True, labels), labels),
         factors_chart(factors_long(sentence_probability(c, sent), True, labels), labels),
         sparsity_chart(sparsity_frame(sparsity(c.corpus, sent), 3), labels),
         window_chart(window_frame(window_view(sent, 3), labels), labels),
@@ -282,8 +278,6 @@ def test_charts_are_valid_vega_lite_with_translated_labels(lang):
     for chart in charts:
         spec = chart.to_dict()  # validates against the Vega-Lite schema
         assert spec["layer"] and spec["title"] in labels.values()
-    unigram = continuation_long(continuations(c, ()), False, labels)
-    assert unigram["word"].nunique() == 12 + 1  # the 12 most frequent words and the unseen bar
 
 
 # --- bad input ------------------------------------------------------------------------------------
@@ -516,6 +510,7 @@ def test_the_picture_holds_the_candidates_and_the_factors():
     from s2s_core.fmt import prob
     from s2s_core.ngram import continuations, parse_config, parse_prefix, parse_sentence, sentence_probability
     from s2s_core.ngram.examples import default_example
+    from s2s_core.ngram.frames import CHART_TOP
     from s2s_core.ngram.picture import ngram_picture, picture_data
 
     example = default_example("ko")
@@ -533,3 +528,6 @@ def test_the_picture_holds_the_candidates_and_the_factors():
         ("title", "description", "prefix", "next", "empty", "sentence", "product", "never", "p", "word"), "w"
     )
     ngram_picture(pic, words | {"history": "w", "count": "w"}).to_dict()  # validates
+    every = continuations(config, ())  # no prefix: every word of the corpus follows
+    shown = picture_data((), 3, every, None, smoothing=False).candidates
+    assert len(shown) == CHART_TOP < len(every.words)  # the most frequent ones drawn; the table lists them all

@@ -9,8 +9,12 @@ import pandas as pd
 
 from s2s_core.path.graph import ROLE_COLOR, Course
 
-SUMMARY_UNITS = 100  # one summary line, in half-width character units (a Hangul syllable counts 2)
-SUMMARY_LINES = 2  # printed beside a box where space allows; the tooltip keeps the whole summary
+# A summary beside its box is wrapped, never cut: it is written out for several line lengths (in half-width
+# character units, a Hangul syllable counting 2) and the chart keeps the longest its live width holds
+# (s2s_core/path/charts.py); where even the shortest would need more than SUMMARY_LINES lines, the summaries are
+# on hover only and in the page cards under the picture.
+SUMMARY_BUDGETS = (120, 104, 92, 82, 72)
+SUMMARY_LINES = 3
 
 
 def nodes_frame(course: Course, texts: Mapping[str, tuple[str, str]], hrefs: Mapping[str, str]) -> pd.DataFrame:
@@ -25,7 +29,7 @@ def nodes_frame(course: Course, texts: Mapping[str, tuple[str, str]], hrefs: Map
                 "lane": node.lane,
                 "label": f"{n}. {title}",
                 "summary": summary,
-                "lines": "\n".join(wrap(summary, SUMMARY_UNITS, SUMMARY_LINES)),  # the chart breaks at \n
+                **{f"lines_{b}": "\n".join(wrap(summary, b)) for b in SUMMARY_BUDGETS},  # the chart breaks at \n
                 "aria": f"{n}. {title}: {summary}",
                 "href": hrefs[node.ns],
                 "color": ROLE_COLOR[node.ns],
@@ -48,26 +52,21 @@ def edges_frame(course: Course) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["from_row", "to_row", "lane"])
 
 
-def wrap(text: str, units: int, max_lines: int) -> list[str]:
-    """Words in at most `max_lines` lines of `units` half-width units each; a cut text ends with '…'."""
+def wrap(text: str, units: int) -> list[str]:
+    """Words in lines of at most `units` half-width units (a longer word stays whole on its own line); every word
+    is kept, so " ".join(lines) gives the text back (its spaces normalised)."""
     lines: list[str] = []
     current = ""
     for word in text.split():
         candidate = f"{current} {word}" if current else word
-        if _units(candidate) <= units or not current:
+        if units_of(candidate) <= units or not current:
             current = candidate
             continue
         lines.append(current)
         current = word
-    if current:
-        lines.append(current)
-    if len(lines) > max_lines:
-        last = lines[max_lines - 1]
-        while last and _units(last + " …") > units:
-            last = last.rsplit(" ", 1)[0] if " " in last else last[:-1]
-        lines = [*lines[: max_lines - 1], last + " …"]
-    return lines
+    return [*lines, current] if current else lines
 
 
-def _units(text: str) -> int:
+def units_of(text: str) -> int:
+    """Half-width units: a wide (Hangul, CJK) character counts 2."""
     return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)

@@ -6,9 +6,10 @@ from __future__ import annotations
 import json
 
 import altair as alt
+import pytest
 
-from s2s_core.path.charts import THEME_TEXT, path_chart
-from s2s_core.path.frames import edges_frame, nodes_frame, wrap
+from s2s_core.path.charts import SUMMARY_X, THEME_TEXT, UNIT_PX, path_chart, summary_widths
+from s2s_core.path.frames import SUMMARY_BUDGETS, SUMMARY_LINES, edges_frame, nodes_frame, units_of, wrap
 from s2s_core.path.graph import EDGES, ORDER, course
 
 PAGES = [ns for ns in ORDER if ns != "translation"]  # the pages of the registry today
@@ -47,12 +48,42 @@ def test_a_missing_page_is_not_drawn_and_its_arrows_are_joined_across_it():
     assert course([]).nodes == () and course(["nonsense"]).nodes == ()
 
 
-def test_a_summary_wraps_into_two_lines_and_a_cut_one_ends_with_an_ellipsis():
-    assert wrap("a b c", 10, 2) == ["a b c"]
-    lines = wrap("one two three four five six seven eight nine ten", 10, 2)
-    assert len(lines) == 2 and lines[-1].endswith("…") and all(len(x) <= 10 for x in lines)
-    korean = wrap("단계마다 망각 입력 출력 게이트와 tanh 후보를 봅니다", 16, 3)  # a Hangul syllable is two units
-    assert all(sum(2 if "가" <= ch <= "힣" else 1 for ch in line) <= 16 for line in korean)
+def test_a_summary_wraps_at_its_budget_and_keeps_every_word():
+    assert wrap("a b c", 10) == ["a b c"]
+    lines = wrap("one two three four five six seven eight nine ten", 10)
+    assert all(len(x) <= 10 for x in lines) and " ".join(lines) == "one two three four five six seven eight nine ten"
+    korean = wrap("단계마다 망각 입력 출력 게이트와 tanh 후보를 봅니다", 16)  # a Hangul syllable is two units
+    assert all(units_of(line) <= 16 for line in korean) and len(korean) == 4
+    assert wrap("averyveryverylongword b", 5) == ["averyveryverylongword", "b"]  # a long word stays whole
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_no_summary_is_cut_on_the_real_path(language):
+    """Every page's summary, in the learner's language, is printed whole beside its box on a 1280 px desktop
+    (the chart is 820 px wide there): every wrapping keeps all its words within its budget, the one the
+    desktop's width picks takes at most SUMMARY_LINES lines, and no line ends in "…"."""
+    from s2s_ui.catalog import translate
+
+    drawn = course(existing_pages_ns())
+    texts = {n.ns: (translate(language, f"{n.ns}.title"), translate(language, f"{n.ns}.summary")) for n in drawn.nodes}
+    nodes = nodes_frame(drawn, texts, {n.ns: n.ns for n in drawn.nodes})
+    for budget in SUMMARY_BUDGETS:
+        for summary, lines in zip(nodes["summary"], nodes[f"lines_{budget}"], strict=True):
+            parts = lines.split("\n")
+            assert " ".join(parts) == " ".join(summary.split())
+            assert all(units_of(p) <= budget or " " not in p for p in parts)
+            assert not any(p.endswith("…") for p in parts)
+    fits = summary_widths(nodes)
+    desktop = 820  # the path chart's width in a 1280 px window (measured in Chromium, sidebar open)
+    _, budget, n_lines = next(f for f in fits if f[0] <= desktop)
+    assert n_lines <= SUMMARY_LINES
+    assert max(units_of(p) for s in nodes[f"lines_{budget}"] for p in s.split("\n")) * UNIT_PX <= desktop - SUMMARY_X
+
+
+def existing_pages_ns() -> list[str]:
+    from s2s_ui.registry import existing_pages
+
+    return [p.ns for p in existing_pages() if p.ns != "home"]
 
 
 def test_the_picture_is_one_valid_layered_view_whose_boxes_link_to_their_pages():

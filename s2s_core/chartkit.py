@@ -1,4 +1,5 @@
-"""Altair helpers every chart module shares: the fit-to-width autosize and plain-record inline data."""
+"""Altair helpers every chart module shares: the fit-to-width autosize, plain-record inline data, cell labels and
+titles cut into lines."""
 
 from __future__ import annotations
 
@@ -38,3 +39,20 @@ def sci_label(field: str, as_name: str = "label") -> dict[str, str]:
     """`.transform_calculate(**sci_label(...))`: fmt.sci() as a Vega expression (an exact 0 stays "0", the
     point of a fix's bar; d3 writes the exponent as e-8 where Python writes e-08)."""
     return {as_name: f"datum['{field}'] == 0 ? '0' : format(datum['{field}'], '{SCI_D3}')"}
+
+
+def text_width(text: str) -> int:
+    """Width in Latin characters: a Hangul or CJK character is about two of them wide."""
+    return sum(2 if ord(c) >= 0x1100 and not 0x2000 <= ord(c) < 0x2E80 else 1 for c in text)
+
+
+def lines(text: str, width: int) -> list[str]:
+    """A title cut into lines of at most about `width` Latin characters (a word longer than that stays whole):
+    Vega cuts a long title short on a phone rather than wrapping it."""
+    out: list[str] = []
+    for word in text.split(" "):
+        if out and text_width(out[-1]) + 1 + text_width(word) <= width:
+            out[-1] += " " + word
+        else:
+            out.append(word)
+    return out

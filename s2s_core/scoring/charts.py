@@ -5,38 +5,10 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from s2s_core.chartkit import with_cell_label
 from s2s_core.fmt import NUM_D3
 from s2s_core.scoring.compute import ScoringResult
 from s2s_core.scoring.flow import FlowResult
-from s2s_core.scoring.frames import comparison_frame, qkv_frames, window_frame
-from s2s_core.seq2seq.charts import heatmap
-
-
-def comparison_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.LayerChart:
-    """Rows: score functions; columns: source positions; cell: attention weight (blank outside the window)."""
-    base = alt.Chart(frame).encode(
-        x=alt.X("position:N", title=labels["position"], sort=None),
-        y=alt.Y("function:N", title=None, sort=None, axis=alt.Axis(labelLimit=220)),
-    )
-    cells = base.mark_rect(stroke="white").encode(
-        color=alt.Color("weight:Q", title=labels["weight"], scale=alt.Scale(scheme="oranges", domain=[0, 1])),
-        tooltip=[
-            alt.Tooltip("function:N"),
-            alt.Tooltip("position:N", title=labels["position"]),
-            alt.Tooltip("score:Q", title=labels["score"], format=NUM_D3),
-            alt.Tooltip("weight:Q", title=labels["weight"], format=NUM_D3),
-        ],
-    )
-    text = (
-        with_cell_label(base, "weight", "position")
-        .mark_text(fontSize=12)
-        .encode(
-            text=alt.Text("label:N"),
-            color=alt.condition("datum.weight > 0.6", alt.value("white"), alt.value("black")),
-        )
-    )
-    return (cells + text).properties(title=labels["title"], height=alt.Step(30), width="container")
+from s2s_core.scoring.frames import window_frame
 
 
 def window_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.LayerChart:
@@ -128,22 +100,11 @@ def flow_dot(flow: FlowResult, labels: dict[str, str]) -> str:
 def page_charts(
     result: ScoringResult, focus: str, names: dict[str, str], labels: dict[str, str]
 ) -> dict[str, alt.TopLevelMixin]:
-    """Every chart of the page by name (the page caches their Vega-Lite dicts).
+    """The page's charts by name (the page caches their Vega-Lite dicts): the window of the function in focus.
 
-    labels: translated titles and axis names: compare_title, window_title, query_title, keys_title,
-    values_title, position, weight, score, align, gauss, axis_component, axis_position.
+    labels: translated titles and axis names: window_title, position, weight, score, align, gauss. `names` is
+    no longer read (the score functions are compared in s2s_core/scoring/picture.py); kept for the page's call.
     """
-    charts: dict[str, alt.TopLevelMixin] = {}
-    frame = comparison_frame(result, names)
-    if not frame.empty:
-        charts["compare"] = comparison_chart(frame, {**labels, "title": labels["compare_title"]})
     chosen = result.get(focus)
-    if chosen.read is not None:
-        q, k, v = qkv_frames(chosen.read)
-        comp, pos = labels["axis_component"], labels["axis_position"]
-        charts["query"] = heatmap(q, labels["query_title"], comp, "")
-        charts["keys"] = heatmap(k, labels["keys_title"], comp, pos)
-        charts["values"] = heatmap(v, labels["values_title"], comp, pos)
     shown = chosen if chosen.read is not None else result.get("additive")  # the window is the same for all
-    charts["window"] = window_chart(window_frame(shown.read), {**labels, "title": labels["window_title"]})
-    return charts
+    return {"window": window_chart(window_frame(shown.read), {**labels, "title": labels["window_title"]})}

@@ -6,34 +6,11 @@ import pandas as pd
 
 from s2s_core.fmt import num, vec
 from s2s_core.scoring.attend import Read
-from s2s_core.scoring.compute import ScoringResult
-from s2s_core.seq2seq.frames import matrix_frame
-
-__all__ = ["comparison_frame", "masked_text", "matrix_frame", "position_label", "window_frame"]
 
 
 def position_label(j: int) -> str:
     """0-based source position -> 's1', 's2', …"""
     return f"s{j + 1}"
-
-
-def comparison_frame(result: ScoringResult, names: dict[str, str]) -> pd.DataFrame:
-    """One row per (function, position) for every function that can score: score, weight, in window."""
-    rows = []
-    for f in result.functions:
-        if f.read is None:
-            continue
-        for j in range(result.S):
-            rows.append(
-                {
-                    "function": names[f.name],
-                    "position": position_label(j),
-                    "score": float(f.read.scores[0, j]),
-                    "weight": float(f.read.weights[0, j]),
-                    "in_window": bool(f.read.mask[0, j]),
-                }
-            )
-    return pd.DataFrame(rows)
 
 
 def window_frame(read: Read) -> pd.DataFrame:
@@ -71,17 +48,6 @@ def states_table(rows: tuple[tuple[float, ...], ...]) -> pd.DataFrame:
     )
 
 
-def qkv_frames(read: Read) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """Query (1, ·), keys (S, ·) and values (S, H_e) of one read, as heatmap frames."""
-    positions = [position_label(j) for j in range(read.keys.shape[1])]
-    q, k, v = read.query[0:1], read.keys[0], read.values[0]  # (1, ·), (S, ·), (S, H_e)
-    return (
-        matrix_frame(q, ["s"], [f"q{i + 1}" for i in range(q.shape[1])]),
-        matrix_frame(k, positions, [f"k{i + 1}" for i in range(k.shape[1])]),
-        matrix_frame(v, positions, [f"h{i + 1}" for i in range(v.shape[1])]),
-    )
-
-
 def param_tables(params) -> list[tuple[str, tuple[int, ...], list[list[str]]]]:
     """Each learned weight as (name, shape, rows of short numbers); a vector becomes one row."""
     out = []
@@ -89,8 +55,3 @@ def param_tables(params) -> list[tuple[str, tuple[int, ...], list[list[str]]]]:
         matrix = tensor if tensor.dim() == 2 else tensor.unsqueeze(0)
         out.append((name, tuple(tensor.shape), [[num(x) for x in row] for row in matrix.tolist()]))
     return out
-
-
-def peaks(result: ScoringResult, names: dict[str, str]) -> dict[str, float]:
-    """The largest single weight of each function that can score (how sharp its attention is)."""
-    return {names[f.name]: float(f.read.weights.max()) for f in result.functions if f.read is not None}

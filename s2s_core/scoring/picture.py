@@ -19,7 +19,7 @@ from collections.abc import Mapping
 import altair as alt
 import pandas as pd
 
-from s2s_core.chartkit import FIT_X, records
+from s2s_core.chartkit import FIT_X, lines, records
 from s2s_core.fmt import NUM_D3
 from s2s_core.scoring.attend import Read
 from s2s_core.scoring.compute import ScoringResult
@@ -35,23 +35,6 @@ WEIGHT_BASE, WEIGHT_TALL = 3.05, 1.5
 ROW_PX = 26  # one unit of y
 MIN_LABEL_PX = 44  # a position narrower than this leaves its weight's number to the tooltip
 TITLE_CHARS, SUBTITLE_CHARS = 44, 58  # what fits a 390 px phone's column at the title's and subtitle's size
-
-
-def text_width(text: str) -> int:
-    """Width in Latin characters: a Hangul or CJK character is about two of them wide."""
-    return sum(2 if ord(c) >= 0x1100 and not 0x2000 <= ord(c) < 0x2E80 else 1 for c in text)
-
-
-def lines(text: str, width: int) -> list[str]:
-    """A title cut into lines of at most about `width` Latin characters: Vega cuts a long title short on a phone.
-    (Shared with the masks picture; a candidate for s2s_core/chartkit.py.)"""
-    out: list[str] = []
-    for word in text.split(" "):
-        if out and text_width(out[-1]) + 1 + text_width(word) <= width:
-            out[-1] += " " + word
-        else:
-            out.append(word)
-    return out
 
 
 def _title(labels: Mapping[str, str]) -> alt.TitleParams:

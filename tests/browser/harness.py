@@ -165,6 +165,34 @@ def chart_labels(page, index: int) -> list[str]:
     )
 
 
+def wait_for_mark(page, index: int, *parts: str, timeout: float = 30_000) -> None:
+    """Wait until a mark of the index-th chart has an accessible label holding every one of `parts` (the chart
+    was redrawn with them, as `chart_labels` would read it); on a timeout, keep a screenshot."""
+    try:
+        page.wait_for_function(
+            """([index, parts]) => {
+                const chart = document.querySelectorAll('[data-testid="stVegaLiteChart"]')[index];
+                return !!chart && [...chart.querySelectorAll('svg [aria-label]')]
+                    .filter(e => e.getAttribute('role') === 'graphics-symbol')
+                    .some(e => parts.every(p => e.getAttribute('aria-label').includes(p)));
+            }""",
+            arg=[index, list(parts)],
+            timeout=timeout,
+        )
+    except Exception:
+        keep_failure_screenshot(page, f"wait_for_mark {parts!r}")
+        raise
+
+
+def full_height(page, viewport: dict[str, int]) -> None:
+    """Streamlit scrolls inside its main block, not the document: grow the viewport to the content, for a
+    full-page screenshot. (tests/browser/test_screenshots.py still has its own copy of this.)"""
+    height = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
+    page.set_viewport_size({"width": viewport["width"], "height": min(int(height) + 50, 12_000)})
+    next_frame(page)  # the width is unchanged, so nothing is re-laid out: one painted frame is enough
+    wait_idle(page)
+
+
 def main_text(page) -> str:
     return page.locator('[data-testid="stMain"]').inner_text()
 

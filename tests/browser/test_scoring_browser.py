@@ -44,7 +44,7 @@ def test_editing_s_redraws_the_picture_and_the_slider_picks_a_position(app_serve
     """The picture's marks name each function's weights (aria-labels); a new s redraws them with the new weights,
     and the position slider inside picture 2 moves the line under it with no full rerun."""
     from s2s_core.fmt import num
-    from tests.browser.harness import chart_labels, charts_drawn
+    from tests.browser.harness import chart_labels, charts_drawn, wait_for_mark
 
     page = new_page()
     open_page(page, app_server, "scoring", "en")
@@ -62,10 +62,7 @@ def test_editing_s_redraws_the_picture_and_the_slider_picks_a_position(app_serve
     field.press("Enter")
     settle(page)
     new = dot_weight(ScoringConfig(dec_state=(0.6, 0.4)))
-    for _ in range(50):
-        if drawn(new):
-            break
-        page.wait_for_timeout(100)
+    wait_for_mark(page, 0, "dot (Luong)", "s3", new)  # the redraw can land a frame after the rerun ends
     assert drawn(new)
     slider = page.locator(".st-key-scoring_pos_chart .vega-bindings input[type=range]")
     slider.evaluate("(el) => { el.value = 4; el.dispatchEvent(new Event('input', {bubbles: true})); }")

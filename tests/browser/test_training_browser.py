@@ -8,7 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.harness import DESKTOP, PHONE, charts_drawn, main_text, wait_for_text, wait_idle
+from tests.browser.harness import (
+    DESKTOP,
+    PHONE,
+    charts_drawn,
+    full_height,
+    main_text,
+    settle,
+    wait_for_text,
+    wait_idle,
+)
 
 pytestmark = pytest.mark.browser
 OUT = Path(__file__).resolve().parent.parent.parent / "screenshots"
@@ -27,9 +36,7 @@ def _open(page, base_url: str, lang: str, extra: str) -> None:
     """Like conftest.open_page, with room for a busy machine, and closing Streamlit's "Page not found" box
     that a fresh server may show for a first deep link."""
     page.goto(f"{base_url}/training?lang={lang}&{extra}")
-    wait_idle(page, timeout=180_000)
-    page.wait_for_timeout(300)
-    wait_idle(page, timeout=180_000)
+    settle(page, timeout=180_000)  # the first draw, and the rerun it may ask for
     close = page.locator('[role="dialog"] button[aria-label="Close"]')
     if close.count():
         close.first.click()
@@ -184,13 +191,6 @@ def test_the_default_settings_are_trained_when_the_server_starts(app_server, new
     assert " steps in " in main_text(page)
 
 
-def _full_height(page, width: int) -> None:
-    height = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
-    page.set_viewport_size({"width": width, "height": min(int(height) + 50, 12_000)})
-    page.wait_for_timeout(500)
-    wait_idle(page)
-
-
 def test_screenshots_of_the_trained_page(app_server, new_page):
     """The trained view (model, twin, map) at 1280 px and 390 px, English and Korean, into screenshots/."""
     OUT.mkdir(exist_ok=True)
@@ -209,7 +209,7 @@ def test_screenshots_of_the_trained_page(app_server, new_page):
             page = new_page(viewport)
             _open(page, app_server, lang, settings)
             assert page.locator('[data-testid="stVegaLiteChart"]').count() >= 4  # cached: no button to press
-            _full_height(page, viewport["width"])
+            full_height(page, viewport)
             path = OUT / f"training-trained-{lang}-{name}.png"
             page.screenshot(path=str(path), full_page=True)
             assert path.stat().st_size > 10_000

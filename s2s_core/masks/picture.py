@@ -13,6 +13,7 @@ mask (filled) and without it (outlined, the weight that leaks onto PAD). The sha
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -32,7 +33,16 @@ HALF = 0.45  # half a cell's width, in positions
 CELL = 0.8  # a token cell's height, in rows
 BLOCK = 2.6  # one sentence: its name (0-0.35), source (0.45-1.25), target (1.4-2.2), a gap
 WEIGHTS_TALL = 1.6  # the attention strip's height for a weight of 1
-ROW_PX = 30
+ROW_PX, ROW_PX_TWO_LINES = 30, 34  # a row's pixels; taller when a token may need two lines in its cell (27 px)
+# A token wider than its cell is split over two lines, so a phone's nine narrow columns still show whole words
+# (the tooltip always has the token). How wide a token is at FONT_PX is estimated per character class (widths
+# measured in Chromium for the app's Source Sans at 11 px: "merveilleuse" 59 px, estimated 59.7); whether it fits
+# is decided in the browser, against the cell's live width.
+FONT_PX = 11
+HANGUL = "[가-힣ㄱ-ㅎㅏ-ㅣ]"
+GLYPH_PX = (("[ijlftr'.,:;!|]", 3.0), ("[mwMW]", 8.5), ("[A-Z]", 6.2), (HANGUL, 10.2))
+OTHER_PX = 5.6
+PHONE_PLOT_PX = 350  # the picture's width on a 390 px phone
 WRAP = 52  # characters per line of a rejected row's message (fits a 390 px phone at 11 px)
 
 
@@ -47,6 +57,36 @@ class Rejected:
 
 def _wrap(text: str, width: int = WRAP) -> list[str]:
     return lines(text, width)
+
+
+def text_px(token: str) -> float:
+    """About how many pixels `token` takes at FONT_PX (GLYPH_PX's classes, OTHER_PX for the rest)."""
+    px, rest = 0.0, token
+    for pattern, width in GLYPH_PX:
+        px += len(re.findall(pattern, rest)) * width
+        rest = re.sub(pattern, "", rest)
+    return px + len(rest) * OTHER_PX
+
+
+def two_lines(token: str) -> str:
+    """`token` split where its two lines are most even, with a hyphen where the split falls inside a word."""
+    if len(token) < 2:
+        return token
+    cut = min(range(1, len(token)), key=lambda k: max(text_px(token[:k]), text_px(token[k:])))
+    head, tail = token[:cut], token[cut:]
+    hyphen = "-" if head[-1].isalpha() and tail[0].isalpha() and not re.match(HANGUL, tail[0]) else ""
+    return head + hyphen + "\n" + tail
+
+
+def cell_text_px(plot_px: float, columns: int) -> float:
+    """The room for text inside one token cell when the picture is `plot_px` wide."""
+    return plot_px / max(columns, 1) * 2 * HALF - 3
+
+
+def row_px(widths: Sequence[float], columns: int) -> int:
+    """A row's height: taller when some token will need two lines on a phone."""
+    room = cell_text_px(PHONE_PLOT_PX, columns)
+    return ROW_PX_TWO_LINES if any(w > room for w in widths) else ROW_PX
 
 
 def picture_frames(
@@ -90,6 +130,8 @@ def picture_frames(
                         "y2": y + CELL,
                         "token": "PAD" if token == PAD else token,
                         "pad": token == PAD,
+                        "px": text_px(token),
+                        "split": two_lines(token),
                     }
                 )
         masked, unmasked = result.weights_masked[b, 0].tolist(), result.weights_unmasked[b, 0].tolist()  # (S,)
@@ -113,6 +155,8 @@ def picture_frames(
                     "y2": top + 0.45 + CELL,
                     "token": "PAD" if token == PAD else token,
                     "pad": True,
+                    "px": text_px(token),
+                    "split": two_lines(token),
                 }
             )
         for n, line in enumerate(_wrap(r.message)):
@@ -148,6 +192,7 @@ def masks_picture(
     frames = picture_frames(result, config, rejected, labels, revealed)
     width = max(int(result.src_ids.shape[1]), int(result.dec_out.shape[1]))
     base_y, units = grid_units(config, rejected)
+    px_row = row_px(frames["cells"]["px"].tolist(), width)
     scale_x = alt.Scale(domain=[0.5, width + 0.5], nice=False, zero=False)
     scale_y = alt.Scale(domain=[units, -0.1], nice=False, zero=False)
     axis = alt.Axis(values=list(range(1, width + 1)), format="d", grid=False, ticks=False, domain=False)
@@ -199,12 +244,23 @@ def masks_picture(
             tooltip=tip,
         )
         .add_params(overlay),
-        cells.transform_calculate(cy=f"datum.y + {CELL / 2}")
-        .mark_text(color=THEME, fontSize=11, limit=alt.ExprRef(f"width / {width} - 6"))
+        # A token that does not fit its cell's live width takes its two-line form, centred on the cell.
+        cells.transform_calculate(two=f"datum.px > width / {width} * {2 * HALF} - 3")
+        .transform_calculate(
+            label="datum.two ? datum.split : datum.token",
+            cy=f"datum.y + {CELL / 2} - (datum.two ? {(FONT_PX + 1) / 2 / px_row} : 0)",
+        )
+        .mark_text(
+            color=THEME,
+            fontSize=FONT_PX,
+            lineBreak="\n",
+            lineHeight=FONT_PX + 1,
+            limit=alt.ExprRef(f"width / {width} - 4"),
+        )
         .encode(
             x=x,
             y=alt.Y("cy:Q", scale=scale_y, axis=None),
-            text="token:N",
+            text="label:N",
             opacity=alt.condition(dim, alt.value(0.7), alt.value(1.0)),  # text keeps >= 4.5:1 when faded
         ),
         # 2) The loss mask: a PAD target is struck out (ignore_index); the attention mask: a PAD source is −∞.
@@ -284,7 +340,7 @@ def masks_picture(
         title=title,
         description=labels["description"],
         width="container",
-        height=int(units * ROW_PX),
+        height=int(units * px_row),
         autosize=FIT_X,
     )
 

@@ -6,12 +6,15 @@ Every message for bad or all-PAD sentences, and the checks against PyTorch, are 
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 import pytest
 
 from s2s_core.fmt import num as fmt
 from s2s_core.masks import MasksConfig, compute_masks, default_config
+from s2s_core.masks.picture import two_lines
 from s2s_ui.catalog import translate
-from tests.browser.harness import chart_labels, main_text, open_page, settle, wait_for_text
+from tests.browser.harness import PHONE, chart_labels, charts_drawn, main_text, open_page, settle, wait_for_text
 
 pytestmark = pytest.mark.browser
 
@@ -49,3 +52,17 @@ def test_editing_a_source_redraws_the_numbers_the_tokens_and_the_url(app_server,
     )
     n_pad_sources = int((~compute_masks(MasksConfig(sources=en.sources, targets=tuple(tgt))).src_mask).sum())
     assert chart.evaluate(svg_text).count("−∞") == n_pad_sources
+
+
+def test_a_phone_shows_long_words_whole_on_two_lines(app_server, new_page):
+    """Nine target columns at 390 px: a word too wide for its cell is drawn on two lines, never cut to "mer…"."""
+    words = "je lis une merveilleuse histoire sur l'océan aujourd'hui"
+    page = new_page(PHONE)
+    open_page(page, app_server, "masks", "en", "masks_tgt_1=" + quote(words))
+    charts_drawn(page)
+    chart = page.locator('[data-testid="stVegaLiteChart"]').first
+    drawn = chart.evaluate("c => [...c.querySelectorAll('svg text')].map(e => e.textContent)")
+    assert not any("…" in d for d in drawn), drawn
+    for word in words.split():
+        assert word in drawn or two_lines(word).replace("\n", "") in drawn, (word, drawn)
+    assert two_lines("merveilleuse").replace("\n", "") in drawn  # this one needs two lines on a phone

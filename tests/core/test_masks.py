@@ -312,3 +312,15 @@ def test_the_picture_is_valid_vega_lite():
     step = step_param("sel", len(config.rows), 1, "row")
     before = (result, config)
     masks_picture(result, config, (Rejected(4, "<pad>", "why"),), labels, step, True, before).to_dict()
+
+
+def test_a_long_token_has_a_two_line_form_and_the_rows_grow_for_it():
+    """A token wider than its cell (decided in the browser from the live width) is drawn on two even lines,
+    hyphenated inside a word; a batch whose words would need that on a phone gets taller rows."""
+    from s2s_core.masks.picture import ROW_PX, ROW_PX_TWO_LINES, row_px, text_px, two_lines
+
+    assert two_lines("merveilleuse") == "mervei-\nlleuse" and two_lines("도서관에서").replace("\n", "") == "도서관에서"
+    assert two_lines("x") == "x" and "-" not in two_lines("도서관에서")
+    assert 55 < text_px("merveilleuse") < 64  # measured in Chromium: 59 px at 11 px
+    assert row_px([text_px(w) for w in ("i", "read", "a", "book", "<eos>")], 7) == ROW_PX
+    assert row_px([text_px("merveilleuse")], 9) == ROW_PX_TWO_LINES

@@ -2,12 +2,17 @@
 
 input x → nn.RNN / nn.LSTM / nn.GRU → outputs, h_n (and c_n). A block's face is a grid of its first two axes
 (one cell per index, so `batch_first` visibly swaps the input's and the outputs' sides and leaves h_n alone);
-its third axis is the depth written on the block's back edge. PAD positions (beyond a sentence's length) are
-shaded grey and labelled; the cells of `outputs`' last time step and of `h_n[-1]` are outlined as the two
-slices the page's question compares. Whether they are equal is the question's answer: the caller passes
-`verdict` only once the question is answered. With PAD in the batch, packed.data is drawn under the blocks:
-its ΣS rows left to right in storage order, grouped by time step with that step's batch_sizes above the group,
-so the PAD cells visibly are not stored. No streamlit.
+its third axis is the depth written above the corner of the shadow behind it. PAD positions (beyond a
+sentence's length) are shaded grey and labelled once per run; the cells of `outputs`' last time step and of
+`h_n[-1]` are outlined as the two slices the page's question compares. Whether they are equal is the
+question's answer: the caller passes `verdict` only once the question is answered. With PAD in the batch,
+packed.data is drawn under the blocks: its ΣS rows left to right in storage order, grouped by time step with
+that step's batch_sizes above the group, so the PAD cells visibly are not stored. No streamlit.
+
+The x scale is in slots (one cell = one slot) and fits the container's width, so a slot is ~16 px on a 390 px
+phone and ~26 px at 1280 px while text keeps its pixel size. Text is therefore placed where its pixel size
+cannot reach a neighbour at either width (tests/core/test_shapes.py checks it at the phone's width), and
+labels that need a cell's width (PAD) choose flat / turned / hidden in the browser from the live `width`.
 """
 
 from __future__ import annotations
@@ -24,11 +29,24 @@ from s2s_core.shapes.compute import ShapesResult
 
 PAD, SLICE = "#8A8A8A", "#B8588F"  # GUIDE.md: PAD grey; the compared slices in the highlight (attention) purple
 DRAWN = ("x", "outputs", "h_n", "c_n")  # the tensors the picture draws (ids is the input's token table)
-GAP = 2.0  # slots between two blocks (room for the arrow and the depth's label)
-MODULE = 2.4  # the module's box width, in slots
+# Horizontal layout: gaps and margins are sized in px for the phone (the picture is PHONE_PX wide on a 390 px
+# screen) and turned into slots per picture, so a wide batch shrinks the cells, not the room between blocks.
+PHONE_PX = 358
+MAX_SLOT_PX = 16.0  # a small picture keeps gaps as if a slot were this wide on the phone (wider on a desktop)
+GAP_PX = 30  # between outputs, h_n and c_n: the next block's turned side label beside the previous shadow
+FLOW_PX = 28  # x → module: the arrow only (the module has no side label)
+INTO_PX = 44  # module → outputs: the arrow, then outputs' side label
+MODULE_PX = 28  # the module's box (its name is written turned)
+LEFT_PX, RIGHT_PX = 24, 10  # margins: x's side label on the left, the last shadow on the right
+SIDE_PX = 22  # room a turned side label takes left of its block (12 px bold text, its bar, air)
+# Vertical layout, in rows (ROW_PX each): the depth labels' row, the top labels' row, then the faces.
 ROW_PX = 26
+DEPTH_Y, TOP_Y = -1.55, -0.8
 STEP_GAP = 0.6  # slots between two time steps' groups in the packed strip
 PACKED_ROWS = 4.2  # the packed strip's height under the blocks: heading, batch_sizes, cells, steps
+CELL = 0.92  # a cell's share of its slot (the rest is the gap between cells)
+TURNED_MIN_PX = 12  # a cell narrower than this cannot hold even turned 11 px text: the PAD label is left out
+CHAR_PX = 6.5  # about one Latin character at 11 px (Source Sans), for "does this label fit" estimates
 
 
 @dataclass(frozen=True)
@@ -36,21 +54,33 @@ class ShapePicture:
     cells: pd.DataFrame  # tensor, i, j, x, y, pad, slice: one per (axis 0, axis 1) index
     blocks: pd.DataFrame  # tensor, x, x2, y, y2, name, shape, depth, top, side, top_role, side_role
     module: pd.DataFrame  # x, x2, y, y2, text
-    arrows: pd.DataFrame  # x, x2, y
-    width: float  # slots across
+    arrows: pd.DataFrame  # x, x2, y, room: room = px kept free before x2 (the next block's side label)
+    pads: pd.DataFrame  # tensor, x, y, run, along: one per run of PAD cells ("row" or "col"), labelled once
+    width: float  # slots across, from the first block's left edge to the last one's right edge
     rows: int  # the tallest block's rows
+    gap: float  # slots between outputs, h_n and c_n
+    margins: tuple[float, float]  # slots left of the first block and right of the last one
     packed: pd.DataFrame  # packed_row, step, batch_size, sentence, x, y: packed.data's rows (empty without PAD)
     steps: pd.DataFrame  # step, batch_size, x, y, ty: one per time step of the packed strip
+
+    @property
+    def span(self) -> float:
+        """Slots across the whole view: a slot is `width / span` px in the browser."""
+        return self.width + sum(self.margins)
 
 
 def picture_frames(r: ShapesResult) -> ShapePicture:
     c = r.config
     shapes = {s.name: s for s in r.shapes if s.name in DRAWN}
-    cells, blocks, arrows = [], [], []
+    cells, blocks, arrows, pads = [], [], [], []
     left = 0.0
     rows = max(s.shape[0] for s in shapes.values())
     time_axis = {"x": 1 if c.batch_first else 0, "outputs": 1 if c.batch_first else 0}
     module = pd.DataFrame()
+    # 1) the slot's width on a phone, once the fixed px are taken off: every gap is its px in those slots
+    fixed = GAP_PX * (len(shapes) - 2) + FLOW_PX + MODULE_PX + INTO_PX + LEFT_PX + RIGHT_PX
+    slot_px = min((PHONE_PX - fixed) / sum(s.shape[1] for s in shapes.values()), MAX_SLOT_PX)
+    gap, flow, into, width_module = (round(px / slot_px, 3) for px in (GAP_PX, FLOW_PX, INTO_PX, MODULE_PX))
     for name in DRAWN:
         if name not in shapes:
             continue
@@ -66,6 +96,8 @@ def picture_frames(r: ShapesResult) -> ShapePicture:
                 if name == "h_n":
                     slice_ = i == n0 - 1
                 cells.append(dict(tensor=name, i=i, j=j, x=left + j + 0.5, y=i + 0.5, pad=pad, slice=slice_))
+        if name in time_axis:
+            pads += _pad_runs(name, left, c.lengths, c.S, along="row" if time_axis[name] == 1 else "col")
         blocks.append(
             dict(
                 tensor=name,
@@ -82,24 +114,44 @@ def picture_frames(r: ShapesResult) -> ShapePicture:
                 side_role=s.roles[0],
             )
         )
-        left = round(left + n1 + GAP, 6)  # no float drift in the blocks' widths
-        if name == "x":  # the module sits between the input and what it returns
-            module = pd.DataFrame([dict(x=left, x2=left + MODULE, y=0, y2=rows, text=f"nn.{c.cell}")])
-            arrows.append(dict(x=left - GAP + 0.25, x2=left - 0.15, y=rows / 2))
-            arrows.append(dict(x=left + MODULE + 0.15, x2=left + MODULE + GAP - 0.25, y=rows / 2))
-            left = round(left + MODULE + GAP, 6)
+        left = round(left + n1 + gap, 6)  # no float drift in the blocks' widths
+        if name == "x":  # 2) the module sits between the input and what it returns
+            start = round(left - gap + flow, 6)
+            end = round(start + width_module, 6)
+            module = pd.DataFrame([dict(x=start, x2=end, y=0, y2=rows, text=f"nn.{c.cell}")])
+            # out of x past its shadow into the module; out of the module up to outputs' side label
+            # (at the middle of x's face, which outputs' face shares: h_n may be taller than both)
+            arrows.append(dict(x=left - gap + 0.45, x2=start - 0.15, y=n0 / 2, room=0))
+            left = round(end + into, 6)
+            arrows.append(dict(x=end + 0.15, x2=left - 0.25, y=n0 / 2, room=SIDE_PX))
     packed, steps = _packed_strip(r, rows) if c.padded else (pd.DataFrame(), pd.DataFrame())
-    width = max(left - GAP, float(packed["x"].max()) + 0.5 if not packed.empty else 0.0)
+    width = max(left - gap, float(packed["x"].max()) + 0.5 if not packed.empty else 0.0)
     return ShapePicture(
         cells=pd.DataFrame(cells),
         blocks=pd.DataFrame(blocks),
         module=module,
         arrows=pd.DataFrame(arrows),
+        pads=pd.DataFrame(pads, columns=["tensor", "x", "y", "run", "along"]),
         width=width,
         rows=rows,
+        gap=gap,
+        margins=(round(LEFT_PX / slot_px, 3), round(RIGHT_PX / slot_px, 3)),
         packed=packed,
         steps=steps,
     )
+
+
+def _pad_runs(name: str, left: float, lengths: tuple[int, ...], S: int, along: str) -> list[dict]:
+    """One label per sentence's PAD positions (they are contiguous: from its length to S). Two "PAD" words in
+    two neighbouring cells ran together on a phone; one word over the run reads, and says the same."""
+    runs = []
+    for b, n in enumerate(lengths):
+        if n >= S:
+            continue
+        mid = (n + S) / 2  # the run's centre along the time axis
+        x, y = (left + mid, b + 0.5) if along == "row" else (left + b + 0.5, mid)
+        runs.append(dict(tensor=name, x=x, y=y, run=S - n, along=along))
+    return runs
 
 
 def _packed_strip(r: ShapesResult, rows: int) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -119,28 +171,42 @@ def _packed_strip(r: ShapesResult, rows: int) -> tuple[pd.DataFrame, pd.DataFram
     return pd.DataFrame(cells), pd.DataFrame(steps)
 
 
+def pad_label_rule(span: float, text: str) -> tuple[str, str]:
+    """Vega expressions (flat, shown) for a PAD run's label at the live chart width: flat when the run is wide
+    enough for the word, else turned a quarter (a cell is ROW_PX tall), left out when a cell is too narrow even
+    for turned text (the grey stays, and the picture's description says grey is PAD)."""
+    slot = f"(width / {span})"
+    need = len(text) * CHAR_PX + 3
+    flat = f"(datum.along == 'row' ? datum.run : 1) * {slot} * {CELL} >= {need}"
+    return flat, f"({flat}) || {slot} * {CELL} >= {TURNED_MIN_PX}"
+
+
 def shape_picture(p: ShapePicture, labels: Mapping[str, str], verdict: str | None = None) -> alt.LayerChart:
     """labels: title, description, pad, slice, tensor, index; with a packed strip also packed (its heading,
     with {rows} and {E} filled in by the caller), packed_row, step, batch_size, sentence.
 
     verdict: the equal / not-equal line under the slices (None until the page's question is answered).
     """
-    xs = alt.Scale(domain=[-1.2, p.width + 1.2], nice=False, zero=False)
+    xs = alt.Scale(domain=[-p.margins[0], p.width + p.margins[1]], nice=False, zero=False)
     below = PACKED_ROWS if not p.packed.empty else 0.0
     ys = alt.Scale(domain=[-2.2, p.rows + 2.6 + below], reverse=True, nice=False, zero=False)
     x, y = alt.X("x:Q", axis=None, scale=xs), alt.Y("y:Q", axis=None, scale=ys)
+    slot = f"(width / {p.span})"  # px per slot in the browser
     blocks = alt.Chart(records(p.blocks))
-    # 1) each block's depth: a shadow behind its face, offset up and right, with the third axis written on it
-    depth = blocks.transform_calculate(dx="datum.x + 0.35", dx2="datum.x2 + 0.35", dy="datum.y - 0.35")
+    # 1) each block's depth: a shadow behind its face, offset up and right, the third axis written above its
+    # corner (right-aligned, so it never reaches into the gap towards the next block nor past the right edge)
+    depth = blocks.transform_calculate(dx="datum.x + 0.35", dx2="datum.x2 + 0.35", dy="datum.y - 0.35", ly=str(DEPTH_Y))
     shadow = depth.mark_rect(fill=PAD, opacity=0.25, stroke=PAD).encode(
         x=alt.X("dx:Q", axis=None, scale=xs), x2="dx2:Q", y=alt.Y("dy:Q", axis=None, scale=ys), y2="y2:Q"
     )
-    depth_text = depth.mark_text(fontSize=11, align="left", dx=4, color="currentColor").encode(
-        x=alt.X("dx2:Q", axis=None, scale=xs), y=alt.Y("dy:Q", axis=None, scale=ys), text="depth:N"
+    depth_text = depth.mark_text(fontSize=11, align="right", color="currentColor").encode(
+        x=alt.X("dx2:Q", axis=None, scale=xs), y=alt.Y("ly:Q", axis=None, scale=ys), text="depth:N"
     )
+    tick = depth.transform_calculate(ty=f"{DEPTH_Y} + 0.25").mark_rule(color=PAD, strokeWidth=1)
+    tick = tick.encode(x=alt.X("dx2:Q", axis=None, scale=xs), y=alt.Y("dy:Q", axis=None, scale=ys), y2="ty:Q")
     # 2) the face: one cell per (axis 0, axis 1) index; PAD grey, the compared slices outlined
     cells = alt.Chart(records(p.cells)).transform_calculate(
-        x1="datum.x - 0.46", x2="datum.x + 0.46", y1="datum.y - 0.46", y2="datum.y + 0.46"
+        x1=f"datum.x - {CELL / 2}", x2=f"datum.x + {CELL / 2}", y1=f"datum.y - {CELL / 2}", y2=f"datum.y + {CELL / 2}"
     )
     face = cells.mark_rect(cornerRadius=2).encode(
         x=alt.X("x1:Q", axis=None, scale=xs),
@@ -156,26 +222,35 @@ def shape_picture(p: ShapePicture, labels: Mapping[str, str], verdict: str | Non
             alt.Tooltip("j:Q", title=labels["index"] + " 1"),
         ],
     )
-    pad_text = (
-        cells.transform_filter("datum.pad")
-        .mark_text(fontSize=11, color="black")
-        .encode(x=x, y=y, text=alt.value(labels["pad"]))
-    )
-    # 3) the sides: axis 1 along the top, axis 0 down the left, in the colour of what the axis means
+    layers = [shadow, tick, face]
+    # 3) "PAD" once per run of PAD cells: flat where it fits, turned in a narrow cell (a cell is 24 px tall)
+    if not p.pads.empty:
+        flat, shown = pad_label_rule(p.span, labels["pad"])
+        pad_text = (
+            alt.Chart(records(p.pads))
+            .transform_filter(shown)
+            .transform_calculate(turn=f"({flat}) ? 0 : 270")
+            .mark_text(fontSize=11, color="black")
+            .encode(x=x, y=y, text=alt.value(labels["pad"]), angle=alt.Angle("turn:Q", scale=None))
+        )
+        layers.append(pad_text)
+    # 4) the sides: axis 1 along the top, axis 0 down the left; a bar in the colour of what the axis means
+    # (graphics keep 3:1 on both themes), the name in the theme's text colour (no hue keeps 4.5:1 on both)
     role = alt.Scale(domain=list(ROLE_COLORS), range=list(ROLE_COLORS.values()))
-    top = blocks.transform_calculate(mx="(datum.x + datum.x2) / 2", ty="-0.8").mark_text(fontSize=12, fontWeight="bold")
-    top = top.encode(
-        x=alt.X("mx:Q", axis=None, scale=xs),
-        y=alt.Y("ty:Q", axis=None, scale=ys),
-        text="top:N",
-        color=alt.Color("top_role:N", scale=role, legend=None),
+    bars = blocks.transform_calculate(by="-0.15", bx="datum.x - 0.12")
+    top_bar = bars.mark_rule(strokeWidth=3).encode(
+        x=x, x2="x2:Q", y=alt.Y("by:Q", axis=None, scale=ys), color=alt.Color("top_role:N", scale=role, legend=None)
     )
-    side = blocks.transform_calculate(sx="datum.x - 0.25", my="(datum.y + datum.y2) / 2")
-    side = side.mark_text(fontSize=12, fontWeight="bold", angle=270, baseline="bottom").encode(
-        x=alt.X("sx:Q", axis=None, scale=xs),
-        y=alt.Y("my:Q", axis=None, scale=ys),
-        text="side:N",
-        color=alt.Color("side_role:N", scale=role, legend=None),
+    side_bar = bars.mark_rule(strokeWidth=3).encode(
+        x=alt.X("bx:Q", axis=None, scale=xs), y=y, y2="y2:Q", color=alt.Color("side_role:N", scale=role, legend=None)
+    )
+    top = blocks.transform_calculate(mx="(datum.x + datum.x2) / 2", ty=str(TOP_Y))
+    top = top.mark_text(fontSize=12, fontWeight="bold", color="currentColor").encode(
+        x=alt.X("mx:Q", axis=None, scale=xs), y=alt.Y("ty:Q", axis=None, scale=ys), text="top:N"
+    )
+    side = blocks.transform_calculate(sx="datum.x - 0.3", my="(datum.y + datum.y2) / 2")
+    side = side.mark_text(fontSize=12, fontWeight="bold", angle=270, baseline="bottom", color="currentColor").encode(
+        x=alt.X("sx:Q", axis=None, scale=xs), y=alt.Y("my:Q", axis=None, scale=ys), text="side:N"
     )
     name = blocks.transform_calculate(mx="(datum.x + datum.x2) / 2", ny="datum.y2 + 0.7")
     name = name.mark_text(fontSize=13, fontWeight="bold", font="monospace", color="currentColor").encode(
@@ -183,38 +258,28 @@ def shape_picture(p: ShapePicture, labels: Mapping[str, str], verdict: str | Non
     )
     shape = blocks.transform_calculate(mx="(datum.x + datum.x2) / 2", sy="datum.y2 + 1.5")
     # A block's full shape where its slot is wide enough (about 6 px a character at 11 px); the sides say it anyway.
-    slots = p.width + 2.4
-    shape = shape.transform_filter(f"width / {slots} * (datum.x2 - datum.x + {GAP}) >= length(datum.shape) * 6")
+    shape = shape.transform_filter(f"{slot} * (datum.x2 - datum.x + {p.gap}) >= length(datum.shape) * 6")
     shape = shape.mark_text(fontSize=11, color="currentColor").encode(
         x=alt.X("mx:Q", axis=None, scale=xs), y=alt.Y("sy:Q", axis=None, scale=ys), text="shape:N"
     )
-    layers = [shadow, face, pad_text, depth_text, top, side, name, shape]
-    # 4) the module, and the flow into and out of it
+    layers += [depth_text, top_bar, side_bar, top, side, name, shape]
+    # 5) the module, and the flow into and out of it
     if not p.module.empty:
-        box = alt.Chart(records(p.module))
-        layers.append(
-            box.mark_rect(fill="#D55E00", opacity=0.15, stroke="#D55E00", cornerRadius=6).encode(
-                x=x, x2="x2:Q", y=y, y2="y2:Q"
-            )
-        )
-        layers.append(
-            box.transform_calculate(mx="(datum.x + datum.x2) / 2", my="(datum.y + datum.y2) / 2")
-            .mark_text(fontSize=12, fontWeight="bold", font="monospace", angle=270, color="currentColor")
-            .encode(x=alt.X("mx:Q", axis=None, scale=xs), y=alt.Y("my:Q", axis=None, scale=ys), text="text:N")
-        )
-        flow = alt.Chart(records(p.arrows))
-        layers.append(flow.mark_rule(strokeWidth=2, color="currentColor").encode(x=x, x2="x2:Q", y=y))
-        layers.append(
-            flow.mark_point(shape="triangle-right", filled=True, size=70, color="currentColor").encode(
-                x=alt.X("x2:Q", axis=None, scale=xs), y=y
-            )
-        )
-    # 5) the compared slices named; their verdict once the question is answered
-    words = [dict(x=-1.1, y=p.rows + 2.3, text=labels["slice"] + (f" {verdict}" if verdict else ""))]
+        layers += _module_layers(p, x, y, xs, ys)
+    # 6) the compared slices named next to an outlined square like theirs; their verdict once answered
+    words = pd.DataFrame(
+        [dict(x=-p.margins[0], y=p.rows + 2.3, text=labels["slice"] + (f" {verdict}" if verdict else ""))]
+    )
+    said = alt.Chart(records(words))
     layers.append(
-        alt.Chart(records(pd.DataFrame(words)))
-        .mark_text(fontSize=12, align="left", color=SLICE, fontWeight="bold")
-        .encode(x=x, y=y, text="text:N")
+        said.mark_point(shape="square", size=110, filled=False, strokeWidth=2.5, color=SLICE, xOffset=7).encode(
+            x=x, y=y
+        )
+    )
+    layers.append(
+        said.mark_text(fontSize=12, align="left", dx=17, color="currentColor", fontWeight="bold").encode(
+            x=x, y=y, text="text:N"
+        )
     )
     if not p.packed.empty:
         layers += _packed_layers(p, labels, x, y, xs, ys)
@@ -227,10 +292,30 @@ def shape_picture(p: ShapePicture, labels: Mapping[str, str], verdict: str | Non
     )
 
 
+def _module_layers(p: ShapePicture, x: alt.X, y: alt.Y, xs: alt.Scale, ys: alt.Scale) -> list:
+    """The module's box with its name, and the arrows into and out of it (an arrow ends `room` px early, so
+    the head stops before the next block's side label at any width)."""
+    box = alt.Chart(records(p.module))
+    frame = box.mark_rect(fill="#D55E00", opacity=0.15, stroke="#D55E00", cornerRadius=6).encode(
+        x=x, x2="x2:Q", y=y, y2="y2:Q"
+    )
+    text = (
+        box.transform_calculate(mx="(datum.x + datum.x2) / 2", my="(datum.y + datum.y2) / 2")
+        .mark_text(fontSize=12, fontWeight="bold", font="monospace", angle=270, color="currentColor")
+        .encode(x=alt.X("mx:Q", axis=None, scale=xs), y=alt.Y("my:Q", axis=None, scale=ys), text="text:N")
+    )
+    flow = alt.Chart(records(p.arrows)).transform_calculate(
+        end=f"max(datum.x + 0.3, datum.x2 - datum.room / (width / {p.span}))"
+    )
+    line = flow.mark_rule(strokeWidth=2, color="currentColor").encode(x=x, x2="end:Q", y=y)
+    head = flow.mark_point(shape="triangle-right", filled=True, size=70, color="currentColor", xOffset=-3)
+    return [frame, text, line, head.encode(x=alt.X("end:Q", axis=None, scale=xs), y=y)]
+
+
 def _packed_layers(p: ShapePicture, labels: Mapping[str, str], x: alt.X, y: alt.Y, xs: alt.Scale, ys: alt.Scale):
     """The packed strip: a heading, each step's batch_sizes over its group, the stored rows, the step names."""
     strip = alt.Chart(records(p.packed)).transform_calculate(
-        x1="datum.x - 0.46", x2="datum.x + 0.46", y1="datum.y - 0.46", y2="datum.y + 0.46"
+        x1=f"datum.x - {CELL / 2}", x2=f"datum.x + {CELL / 2}", y1=f"datum.y - {CELL / 2}", y2=f"datum.y + {CELL / 2}"
     )
     rows = strip.mark_rect(cornerRadius=2, color="#9ECAE1", stroke="#2C7FB8").encode(
         x=alt.X("x1:Q", axis=None, scale=xs),
@@ -245,14 +330,13 @@ def _packed_layers(p: ShapePicture, labels: Mapping[str, str], x: alt.X, y: alt.
         ],
     )
     # The sentence each stored row came from, where a cell is wide enough for "#8" at 11 px (about 13 px).
-    slots = p.width + 2.4
-    who = strip.transform_filter(f"width / {slots} >= 14").mark_text(fontSize=11, color="black")
+    who = strip.transform_filter(f"width / {p.span} >= 14").mark_text(fontSize=11, color="black")
     who = who.encode(x=x, y=y, text="sentence:N")
     steps = alt.Chart(records(p.steps))
     sizes = steps.mark_text(fontSize=12, fontWeight="bold", color="currentColor").encode(x=x, y=y, text="batch_size:Q")
     names = steps.mark_text(fontSize=11, color="currentColor").encode(
         x=x, y=alt.Y("ty:Q", axis=None, scale=ys), text="t:N"
     )
-    head = pd.DataFrame([dict(x=-1.1, y=p.rows + 3.1, text=labels["packed"])])
+    head = pd.DataFrame([dict(x=-p.margins[0], y=p.rows + 3.1, text=labels["packed"])])
     heading = alt.Chart(records(head)).mark_text(fontSize=12, align="left", fontWeight="bold", color="currentColor")
     return [rows, who, sizes, names, heading.encode(x=x, y=y, text="text:N")]

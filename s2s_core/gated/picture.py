@@ -15,8 +15,9 @@ x runs 0…100 across the container's width; y is in pixels from the top (fixed 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import altair as alt
 import pandas as pd
@@ -24,6 +25,7 @@ import torch
 
 from s2s_core.chartkit import FIT_X, records
 from s2s_core.fmt import CELL_D3, NUM_D3
+from s2s_core.gated.forcing import Force, forced_mask
 
 CELL_C = "#0F8B8D"  # GUIDE.md role colour of the LSTM cell state c
 WIRE = "#666666"  # neutral: charts.finish turns it into the theme's text colour
@@ -89,6 +91,50 @@ class Layout:
     formulas: tuple[str, ...]  # symbolic formulas written under the diagram (the numbers are in the columns)
     token_x: float = 34.0  # where the step's word (x_t) sits on the bottom row
     carried_colour: str = CELL_C  # the carried state's line: teal for an LSTM's c (GUIDE.md role colour)
+
+
+# ---- what both cells' layouts share ---------------------------------------------------------------------------
+# Both write their carried state on the top row the same way: new = keep⊙old + (let in)⊙candidate, each term a
+# column of its own. Column centres in x units (COL_W wide):
+X_OLD, X_KEPT, X_IN, X_NEW = 6, 33, 53, 91  # top row: the old state, the part kept, the part let in, the new state
+X_KEEP, X_LET, X_CAND = 20, 46, 61  # middle row: the keeping gate (under its ⊙), the letting-in gate, the candidate
+X_RIGHT = 77  # middle row, right: the gate that acts after (LSTM o) or inside (GRU r) the candidate
+X_PLUS, X_EQUALS, X_MIX = 43, 72, 53.5  # the top row's + and =; the middle row's ⊙ of let-in gate and candidate
+HALF = COL_W / 2  # a wire starts or ends at a column's side
+
+# The top row's operators and the middle row's ⊙ (each cell adds its own: the LSTM's o⊙tanh(c), the GRU's 1−).
+CARRIED_NODES = (Node("⊙", X_KEEP, 0), Node("+", X_PLUS, 0), Node("=", X_EQUALS, 0), Node("⊙", X_MIX, 1))
+
+
+def carried_line() -> tuple[Wire, ...]:
+    """The carried state's line along the top: old → ⊙ (kept) → + (let in) → = new, only scaled and added to."""
+    return (
+        Wire(X_OLD + HALF, 0, "mid", X_KEPT - HALF, 0, "mid", carried=True),
+        Wire(X_KEPT + HALF, 0, "mid", X_IN - HALF, 0, "mid", carried=True),
+        Wire(X_IN + HALF, 0, "mid", X_NEW - HALF, 0, "mid", carried=True),
+    )
+
+
+def keep_wire(gate: str) -> Wire:
+    """The keeping gate's output up into the top row's ⊙ (dashed when that gate is forced)."""
+    return Wire(X_KEEP, 1, "top", X_KEEP, 0, "mid", force=gate)
+
+
+def let_in_wires(gate: str) -> tuple[Wire, ...]:
+    """The letting-in gate and the candidate into their ⊙, and the product up into the top row's let-in column."""
+    return (
+        Wire(X_LET + HALF, 1, "mid", X_MIX, 1, "mid", force=gate),
+        Wire(X_CAND - HALF, 1, "mid", X_MIX, 1, "mid"),
+        Wire(X_MIX, 1, "mid", X_IN, 0, "bottom"),
+    )
+
+
+def feed_wires(start: float, into: Sequence[float]) -> tuple[Wire, ...]:
+    """h_(t-1) (with the step's word x_t) along the bottom row from `start` to the right gate, up into each column."""
+    return (
+        Wire(start, 2, "mid", X_RIGHT, 2, "mid"),
+        *(Wire(x, 2, "mid", x, 1, "bottom") for x in into),
+    )
 
 
 @dataclass(frozen=True)
@@ -322,6 +368,29 @@ def cell_picture(
         strip=strip_frame(layout, values, geo, before),
         words=words_frame(labels, layout, geo),
     )
+
+
+def shown_run(result: Any) -> Any:
+    """The run a picture shows: the forced one once a gate is overridden (the experiment, where the eye is)."""
+    return result.forced if result.forced is not None else result.run
+
+
+def run_picture(
+    layout: Layout,
+    values: Callable[[Any], Mapping[str, torch.Tensor]],
+    result: Any,
+    forces: Sequence[Force],
+    forceable: Sequence[str],
+    paths: Mapping[str, str],
+    before: Any | None = None,
+) -> CellPicture:
+    """A cell's picture from its result (LstmResult or GruResult): the shown run at every step, forced gates
+    marked, the previous input's states. values(run): the cell's own columns, each (S, H), and its strip's states."""
+    run = shown_run(result)
+    S = run.h.shape[0]
+    forced = {g: forced_mask(g, S, forces) for g in forceable}
+    old = values(shown_run(before)) if before is not None else None
+    return cell_picture(layout, values(run), forced, result.labels, paths, old)
 
 
 def _cell_label(width_units: float) -> str:

@@ -8,10 +8,15 @@ translations (quality is scripts/bench_translation.py's job)."""
 from __future__ import annotations
 
 import random
+import tomllib
+import unicodedata
 from dataclasses import fields, replace
+from pathlib import Path
 
 import pytest
 import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from s2s_core.errors import InputError
 from s2s_core.training import SourceInput, decode, parse_source, train
@@ -27,9 +32,10 @@ from s2s_core.training.tasks import (
     target_vocab,
 )
 from s2s_core.translation import lab
-from s2s_core.translation.grammar import MAX_WORDS, MIN_WORDS, parse_korean, translate
+from s2s_core.translation.grammar import KO_VOCAB, MAX_WORDS, MIN_WORDS, parse_korean, translate
 
 FIELD = "training.field.source"
+LOCALES = Path(__file__).resolve().parents[2] / "locales"
 SENTENCE = "나는 도서관에서 책을 읽었다"  # the issue's example: the verb moves from last to second
 # (attention, cell): each attention on a GRU, and each other cell under Luong general.
 MODELS = (
@@ -80,6 +86,32 @@ def test_unknown_words_are_named_with_the_nearest_known_words():
     assert err.value.params["words"] == "읽다 밥을"  # every unknown word is listed, in typed order
     near = err.value.params["near"].split(", ")
     assert {"읽는다", "읽었다"} & set(near), near
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_the_unknown_word_message_shows_the_word_and_its_neighbours(lang):
+    with pytest.raises(InputError) as err:
+        parse_source(KO_EN, "나는 책 읽었다")
+    catalog = tomllib.loads((LOCALES / lang / "training.toml").read_text(encoding="utf-8"))
+    message = catalog["error"]["unknown_words"].format(field="F", **err.value.params)
+    assert "책" in message and "책을" in message  # 책 alone lacks its particle: 책을 is suggested
+
+
+# Known words, near misses, PAD in any case, a word typed as separate letters (NFD), spaces and newlines.
+WORDS = st.sampled_from(
+    [*KO_VOCAB[:12], "읽었다", "책", "book", "<pad>", "<PAD>", unicodedata.normalize("NFD", "책을")]
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(WORDS, max_size=24), st.sampled_from([" ", "  ", "\n"]))
+def test_any_korean_text_gives_a_source_or_an_input_error(words, sep):
+    try:
+        source = parse_source(KO_EN, sep.join(words))
+    except InputError as err:
+        assert err.field == FIELD
+        return
+    assert 1 <= len(source.tokens) <= 20 and set(source.tokens) <= set(KO_VOCAB)
 
 
 def test_good_korean_with_trailing_pads():

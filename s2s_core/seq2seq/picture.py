@@ -30,7 +30,7 @@ ROW_PX = 22  # one component's height
 FULL_NUMBER_PX, SHORT_NUMBER_PX = 32, 20
 STRONG = 0.7  # |value| from which the diverging scale's fill is dark enough for white digits (>= 4.5:1)
 FADED_TEXT = 0.75  # a faded step's words and digits: the theme's text colour at this opacity keeps >= 4.5:1
-WAIST_SHIFT, WAIST_HALF = 0.2, 0.18  # an LSTM's h0 and c0 side by side in the waist's slot
+WAIST_SHIFT, WAIST_HALF = 0.22, 0.2  # an LSTM's h0 and c0 side by side in the waist's slot
 
 
 @dataclass(frozen=True)

@@ -32,20 +32,11 @@ from s2s_core.gru.frames import (
 from s2s_core.gru.picture import picture_data
 from s2s_ui.catalog import translate
 from s2s_ui.charts import cached_spec, draw
-from s2s_ui.explainer import TryCase, details, explainer
-from s2s_ui.gated import (
-    CellInputs,
-    example_cases,
-    page_buttons,
-    pick_step,
-    picture_words,
-    read_cell_inputs,
-    read_override,
-    show_cell_picture,
-)
+from s2s_ui.explainer import TryCase, details
+from s2s_ui.gated import CellInputs, CellPage, example_cases, first_screen, pick_step, picture_words, show_cell_picture
 from s2s_ui.i18n import lang, t
 from s2s_ui.steps import step_param
-from s2s_ui.widgets import check_badge, code_expander, guarded, notice_list, predict_then_reveal, revealed
+from s2s_ui.widgets import check_badge, code_expander, notice_list, predict_then_reveal, revealed
 
 FORCE_DEFAULT = {"r": 0, "z": 1}  # z = 1 is "freeze h"; r = 0 is "ignore the old state in the candidate"
 CHART_KEYS = (
@@ -65,11 +56,11 @@ CHART_KEYS = (
     "params_title",
 )
 # Prepared states (links): both defaults have four words, so steps 1-4 exist in either language.
-CASES = [
+CASES = (
     TryCase("gru.try.freeze", "gru.try.freeze_note", {"gru_force_z": "2,3,4"}),
     TryCase("gru.try.replace", "gru.try.replace_note", {"gru_force_z": "1,2,3,4", "gru_force_z_to": "0"}),
     *example_cases("gru"),
-]
+)
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
@@ -130,9 +121,7 @@ def picture_spec(config: GruConfig, before: GruConfig | None, language: str, fir
 def show_picture(config: GruConfig) -> None:
     """The main picture: the cell at one step (of the forced run when a gate is overridden), h under it; then
     the parameter counts of both cells at these sizes, side by side."""
-    result = compute(config)
-    run = result.forced if result.forced is not None else result.run
-    show_cell_picture("gru", config, picture_spec, lambda step: reading(run, step), result.labels)
+    show_cell_picture(PAGE, config, picture_spec, reading)
     totals = compare(config.seq.E, config.H).totals
     gru_col, lstm_col = st.columns(2)
     gru_col.metric(t("gru.picture.params_gru"), totals["gru"], border=True)
@@ -263,18 +252,8 @@ def show_notice() -> None:
     st.caption(t("gru.untrained_more"))
 
 
-controls, picture = explainer("gru")
-with controls:
-    inputs = read_cell_inputs("gru", parse_config)
-    forced_config = None  # the config with the overrides: the picture, the override tab and the code show it
-    if inputs.config is not None:
-        labels = compute(inputs.config).labels
-        forced_config = read_override("gru", inputs.config, labels, FORCEABLE, FORCE_DEFAULT, freeze_from_step_2)
-    page_buttons("gru", FORCEABLE, CASES)
-with picture:
-    guarded(lambda: show_picture(forced_config or inputs.need()))
-if inputs.config is not None:  # a bad input is named where the picture would be, not here too
-    show_quiz(inputs.config)
+PAGE = CellPage("gru", parse_config, compute, FORCEABLE, FORCE_DEFAULT, freeze_from_step_2, CASES)
+inputs, forced_config = first_screen(PAGE, show_picture, show_quiz)
 details(
     [
         ("gru.tab_override", lambda: show_override(inputs.need(), forced_config)),

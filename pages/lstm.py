@@ -27,29 +27,20 @@ from s2s_core.lstm.frames import (
 from s2s_core.lstm.picture import picture_data
 from s2s_ui.catalog import translate
 from s2s_ui.charts import cached_spec, draw
-from s2s_ui.explainer import TryCase, details, explainer
-from s2s_ui.gated import (
-    CellInputs,
-    example_cases,
-    page_buttons,
-    pick_step,
-    picture_words,
-    read_cell_inputs,
-    read_override,
-    show_cell_picture,
-)
+from s2s_ui.explainer import TryCase, details
+from s2s_ui.gated import CellInputs, CellPage, example_cases, first_screen, pick_step, picture_words, show_cell_picture
 from s2s_ui.i18n import lang, t
 from s2s_ui.steps import step_param
-from s2s_ui.widgets import check_badge, code_expander, guarded, notice_list, predict_then_reveal
+from s2s_ui.widgets import check_badge, code_expander, notice_list, predict_then_reveal
 
 FORCE_DEFAULT = {"i": 0, "f": 1, "o": 0}  # the values that make "freeze the cell" one click away
 CHART_KEYS = ("step", "component", "value", "gate", "gate_value", "quantity", "gates_title", "states_title", "run")
 # Prepared states (links): both defaults have four words, so steps 2-4 exist in either language.
-CASES = [
+CASES = (
     TryCase("lstm.try.freeze", "lstm.try.freeze_note", {"lstm_force_f": "2,3,4", "lstm_force_i": "2,3,4"}),
     TryCase("lstm.try.forget", "lstm.try.forget_note", {"lstm_force_f": "3", "lstm_force_f_to": "0"}),
     *example_cases("lstm"),
-]
+)
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
@@ -104,9 +95,7 @@ def picture_spec(config: LstmConfig, before: LstmConfig | None, language: str, f
 
 def show_picture(config: LstmConfig) -> None:
     """The main picture: the cell at one step (of the forced run when a gate is overridden), c and h under it."""
-    result = compute(config)
-    run = result.forced if result.forced is not None else result.run
-    show_cell_picture("lstm", config, picture_spec, lambda step: reading(run, step), result.labels)
+    show_cell_picture(PAGE, config, picture_spec, reading)
 
 
 def show_check(config: LstmConfig) -> None:
@@ -240,18 +229,8 @@ def show_notice() -> None:
     st.caption(t("lstm.untrained_more"))
 
 
-controls, picture = explainer("lstm")
-with controls:
-    inputs = read_cell_inputs("lstm", parse_config)
-    forced_config = None  # the config with the overrides: the picture, the override tab and the code show it
-    if inputs.config is not None:
-        labels = compute(inputs.config).labels
-        forced_config = read_override("lstm", inputs.config, labels, FORCEABLE, FORCE_DEFAULT, freeze_from_step_2)
-    page_buttons("lstm", FORCEABLE, CASES)
-with picture:
-    guarded(lambda: show_picture(forced_config or inputs.need()))
-if inputs.config is not None:  # a bad input is named where the picture would be, not here too
-    show_quiz(inputs.config)
+PAGE = CellPage("lstm", parse_config, compute, FORCEABLE, FORCE_DEFAULT, freeze_from_step_2, CASES)
+inputs, forced_config = first_screen(PAGE, show_picture, show_quiz)
 details(
     [
         ("lstm.tab_override", lambda: show_override(inputs.need(), forced_config)),

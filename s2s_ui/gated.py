@@ -1,4 +1,4 @@
-"""Widgets shared by the two gated-cell pages (LSTM, GRU): inputs, the step picker, gate overrides.
+"""Widgets shared by the two gated-cell pages (LSTM, GRU): inputs, the step picker, gate overrides, the wiring.
 
 `ns` is the page's namespace ("lstm" or "gru"): it prefixes every widget key, URL parameter and
 catalog key, so both pages keep their own links and texts. The math stays in s2s_core.<ns>.
@@ -26,13 +26,13 @@ from s2s_core.gated.inputs import (
     SOURCES,
     default_sentence,
 )
-from s2s_core.gated.picture import STEP_PARAM
+from s2s_core.gated.picture import STEP_PARAM, shown_run
 from s2s_ui.catalog import translate
-from s2s_ui.explainer import TryCase, before_after, try_this
+from s2s_ui.explainer import TryCase, before_after, explainer, try_this
 from s2s_ui.i18n import lang, t
 from s2s_ui.link import linked
 from s2s_ui.steps import StepEvent, step_view
-from s2s_ui.widgets import matrix_input, md_escape, reset_button, show_error
+from s2s_ui.widgets import guarded, matrix_input, md_escape, reset_button, show_error
 
 
 @dataclass(frozen=True)
@@ -54,6 +54,23 @@ class CellInputs:
         if self.config is None:
             raise self.error or InputError("errors.empty_table", "")
         return self.config
+
+
+@dataclass(frozen=True)
+class CellPage:
+    """What one gated page plugs into the shared wiring (`first_screen`, `show_cell_picture`).
+
+    compute(config): the page's cached run (a result with `labels`, `run` and `forced`); freeze(S): the freeze
+    button's callback, which sets the page's override widgets; force_default: each forceable gate's preset value.
+    """
+
+    ns: str
+    parse_config: Callable[..., Any]
+    compute: Callable[[Any], Any]
+    forceable: tuple[str, ...]
+    force_default: Mapping[str, int]
+    freeze: Callable[[int], None]
+    cases: tuple[TryCase, ...]
 
 
 def input_keys(ns: str) -> list[str]:
@@ -148,7 +165,7 @@ def read_forces(
     ns: str,
     labels: Sequence[str],
     forceable: Sequence[str],
-    force_default: dict[str, int],
+    force_default: Mapping[str, int],
     freeze: Callable[[int], None],
 ) -> dict[str, tuple[list[int], int]]:
     """Per forceable gate, one row in the narrow controls column: the steps to override and the value (0 or 1);
@@ -194,7 +211,7 @@ def read_override(
     config: Any,
     labels: Sequence[str],
     forceable: Sequence[str],
-    force_default: dict[str, int],
+    force_default: Mapping[str, int],
     freeze: Callable[[int], None],
 ) -> Any | None:
     """The gate override beside the picture (folded in the controls column): widgets -> Forces -> the config.
@@ -241,24 +258,28 @@ def picture_words(ns: str, language: str, forced: bool) -> dict[str, str]:
 
 
 def show_cell_picture(
-    ns: str,
+    page: CellPage,
     config: Any,
     build: Callable[[Any, Any, str, int], dict],
-    reading: Callable[[int], Mapping[str, str]],
-    labels: Sequence[str],
+    reading: Callable[[Any, int], Mapping[str, str]],
 ) -> None:
     """The cell picture with its step slider and Play (in the browser), the previous input faint in its strip.
 
-    build(config, before, language, first): the page's cached spec; reading(step): the plain-words reading of a
-    0-based step, written under the picture for the slider's step (only that line reruns with a move).
+    build(config, before, language, first): the page's cached spec; reading(run, step): the plain-words reading
+    of a 0-based step of the run the picture shows, written under the picture for the slider's step (only that
+    line reruns with a move).
     """
+    ns = page.ns
+    result = page.compute(config)
+    run, labels = shown_run(result), result.labels
     before = before_after(f"{ns}_picture", config)
     S = config.seq.S
 
     def follow(event: StepEvent) -> None:
         step = min(max(event.step, 1), S) - 1
         none = t(f"{ns}.none")
-        st.caption(t(f"{ns}.picture.reading", step=labels[step], **{k: v or none for k, v in reading(step).items()}))
+        read = reading(run, step)
+        st.caption(t(f"{ns}.picture.reading", step=labels[step], **{k: v or none for k, v in read.items()}))
 
     step_view(
         f"{ns}_step",
@@ -269,3 +290,28 @@ def show_cell_picture(
         follow=follow,
     )
     st.caption(t(f"{ns}.untrained"))
+
+
+def first_screen(
+    page: CellPage, show_picture: Callable[[Any], None], show_quiz: Callable[[Any], None]
+) -> tuple[CellInputs, Any | None]:
+    """The page's frame (explainer): the controls column (inputs, the gate override, the prepared cases, reset)
+    beside the picture of the run with the overrides; the question right under the picture.
+
+    Returns the inputs and the config with the overrides (None while nothing is forced) for the tabs below.
+    """
+    controls, picture = explainer(page.ns)
+    with controls:
+        inputs = read_cell_inputs(page.ns, page.parse_config)
+        forced_config = None  # the config with the overrides: the picture, the override tab and the code show it
+        if inputs.config is not None:
+            labels = page.compute(inputs.config).labels
+            forced_config = read_override(
+                page.ns, inputs.config, labels, page.forceable, page.force_default, page.freeze
+            )
+        page_buttons(page.ns, page.forceable, page.cases)
+    with picture:
+        guarded(lambda: show_picture(forced_config or inputs.need()))
+    if inputs.config is not None:  # a bad input is named where the picture would be, not here too
+        show_quiz(inputs.config)
+    return inputs, forced_config

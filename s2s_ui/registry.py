@@ -37,6 +37,7 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("scoring", "pages/scoring.py", "scoring", "seq2seq", ":material/balance:"),
     PageSpec("masks", "pages/masks.py", "masks", "seq2seq", ":material/masks:"),
     PageSpec("training", "pages/training.py", "training", "seq2seq", ":material/model_training:"),
+    PageSpec("translation", "pages/translation.py", "translation", "seq2seq", ":material/translate:"),
 )
 
 GROUPS: tuple[str, ...] = ("start", "foundations", "gated", "pytorch", "seq2seq")

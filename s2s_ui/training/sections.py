@@ -8,7 +8,7 @@ import streamlit as st
 
 from s2s_core.errors import InputError
 from s2s_core.fmt import num, pct
-from s2s_core.training import DecodeResult, SourceInput, TrainConfig, parse_override, twin_config
+from s2s_core.training import DecodeResult, SourceInput, TrainConfig, TrainResult, parse_override, twin_config
 from s2s_core.training.frames import step_label, steps_frame
 from s2s_core.training.jobs import JobSnapshot
 from s2s_ui.i18n import t
@@ -57,8 +57,16 @@ def show_picture(done: JobSnapshot) -> SourceInput | None:
             n=run.n_heldout,
         )
     )
+    replay_and_retry(result)
+    return source
+
+
+def replay_and_retry(result: TrainResult, ns: str = "training") -> None:
+    """Under a trained picture: "watch it train" (the recorded run replayed), and a retry after a run cut by the
+    clock. ns names the buttons' keys (<ns>_replay, <ns>_again): the Translation lab draws them too."""
+    config, run = result.config, result.run
     if result.trace is not None and st.button(
-        t("training.replay_button"), key="training_replay", icon=":material/replay:", help=t("training.replay_help")
+        t("training.replay_button"), key=f"{ns}_replay", icon=":material/replay:", help=t("training.replay_help")
     ):
         replay(config)
         st.rerun()
@@ -68,10 +76,9 @@ def show_picture(done: JobSnapshot) -> SourceInput | None:
             icon=":material/timer:",
         )
         # A run cut by the clock is the one result that depends on the machine's load: allow another try.
-        if st.button(t("training.train_again"), key="training_again", icon=":material/replay:"):
+        if st.button(t("training.train_again"), key=f"{ns}_again", icon=":material/replay:"):
             start(config, again=True)
             st.rerun()
-    return source
 
 
 def show_accuracy(done: JobSnapshot) -> None:
@@ -125,15 +132,16 @@ def show_quiz(done: JobSnapshot) -> None:
     )
 
 
-def show_map(done: JobSnapshot, source: SourceInput) -> DecodeResult:
-    """The picture's map in detail: how to read it, the check against the formula, the steps, free vs forced."""
+def show_map(done: JobSnapshot, source: SourceInput, ns: str = "training") -> DecodeResult:
+    """The picture's map in detail: how to read it, the check against the formula, the steps, free vs forced.
+    ns: the catalog namespace of the task-worded notes (digits here, words in the Translation lab)."""
     result = done.result
     config = result.config
     out = decoded(done.job_id, source, None, result)
     if not config.min_len <= len(source.tokens) <= config.max_len:
-        st.info(t("training.longer_note", n=len(source.tokens), lo=config.min_len, hi=config.max_len))
+        st.info(t(f"{ns}.longer_note", n=len(source.tokens), lo=config.min_len, hi=config.max_len))
     if out.weights is not None:
-        st.info(t("training.caution"), icon=":material/warning:")
+        st.info(t(f"{ns}.caution"), icon=":material/warning:")
         st.caption(t("training.map_notice"))
         if source.n_pad:
             st.caption(t("training.pad_note", n=source.n_pad))
@@ -145,29 +153,30 @@ def show_map(done: JobSnapshot, source: SourceInput) -> DecodeResult:
     return out
 
 
-def show_what_if(done: JobSnapshot, source: SourceInput, base: DecodeResult) -> None:
-    """Override one step's attention weights and decode again from there."""
-    st.subheader(t("training.whatif_heading"))
-    st.caption(t("training.whatif_intro"))
+def show_what_if(done: JobSnapshot, source: SourceInput, base: DecodeResult, ns: str = "training") -> None:
+    """Override one step's attention weights and decode again from there. ns: the page's namespace (its link
+    keys <ns>_wi_step / <ns>_wi and its whatif_* texts; the Translation lab reuses this)."""
+    st.subheader(t(f"{ns}.whatif_heading"))
+    st.caption(t(f"{ns}.whatif_intro"))
     config = done.result.config
     options = list(range(1, len(base.output) + 1))
     labels = {k: step_label(k - 1, base.output[k - 1]) for k in options}
     # linked() drops a stale step (a shorter output has no such step any more).
     step = linked(
         st.selectbox,
-        t("training.whatif_step_label"),
+        t(f"{ns}.whatif_step_label"),
         options,
-        key="training_wi_step",
+        key=f"{ns}_wi_step",
         default=1,
         labels=labels,
         parse=int,
     )
     S = len(base.src_tokens)
     rows = matrix_input(
-        "training_wi",
+        f"{ns}_wi",
         [["1", *["0"] * (S - 1)]],
         "training.field.override",
-        label=t("training.whatif_weights_label"),
+        label=t(f"{ns}.whatif_weights_label"),
         parse=lambda r: r,
         dynamic_rows=False,
         n_cols=S,
@@ -190,19 +199,20 @@ def show_what_if(done: JobSnapshot, source: SourceInput, base: DecodeResult) -> 
         )
     )
     if new.first_changed is None:
-        st.info(t("training.whatif_same"))
+        st.info(t(f"{ns}.whatif_same"))
     elif new.first_changed == override[0]:
-        st.info(t("training.whatif_changed_here", step=f"t{new.first_changed + 1}"))
+        st.info(t(f"{ns}.whatif_changed_here", step=f"t{new.first_changed + 1}"))
     else:
-        st.info(t("training.whatif_changed", step=f"t{new.first_changed + 1}"))
-    labels_map = map_labels() | {"map_title": t("training.whatif_map")}
+        st.info(t(f"{ns}.whatif_changed", step=f"t{new.first_changed + 1}"))
+    labels_map = map_labels() | {"map_title": t(f"{ns}.whatif_map")}
     draw(st, map_spec(done.job_id, source, override, labels_map, done.result))
 
 
-def show_bottleneck(done: JobSnapshot) -> None:
-    """Exact match by source length, with and without attention, same task, budget and seed."""
-    st.subheader(t("training.bottleneck_heading"))
-    st.caption(t("training.bottleneck_intro"))
+def show_bottleneck(done: JobSnapshot, ns: str = "training") -> None:
+    """Exact match by source length, with and without attention, same task, budget and seed. ns: the page's
+    namespace (its twin button's key and its task-worded heading, intro and summary line)."""
+    st.subheader(t(f"{ns}.bottleneck_heading"))
+    st.caption(t(f"{ns}.bottleneck_intro"))
     config = done.result.config
     twin = twin_config(config)
     twin_name = t(
@@ -210,7 +220,7 @@ def show_bottleneck(done: JobSnapshot) -> None:
         name=t(f"training.attention_{twin.attention}"),
     )
     other = trained_model(
-        twin, "training_twin", t("training.twin_button", name=twin_name), t("training.twin_pending", name=twin_name)
+        twin, f"{ns}_twin", t("training.twin_button", name=twin_name), t("training.twin_pending", name=twin_name)
     )
     if other is None:
         return
@@ -230,7 +240,7 @@ def show_bottleneck(done: JobSnapshot) -> None:
     longest = with_att.result.run.by_length[-1]
     st.markdown(
         t(
-            "training.bottleneck_line",
+            f"{ns}.bottleneck_line",
             length=longest[0],
             with_name=with_name,
             with_acc=pct(longest[1]),

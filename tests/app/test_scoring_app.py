@@ -154,7 +154,8 @@ def test_the_flow_section_shows_the_decoder_is_still_recurrent(lang):
         carried=num(flow.carried),
     )
     assert expected in " ".join(i.value for i in at.info)
-    assert translate(lang, "scoring.flow_translation_later") in all_text(at)  # no Translation lab page yet
+    links = [link.proto.label for link in at.get("page_link")]
+    assert translate(lang, "scoring.flow_translation_link") in links  # the Translation lab exists: linked
     at = open_page("scoring", lang, query={"scoring_dec": "0, 0"})
     assert compare(ScoringConfig(dec_state=(0.0, 0.0))).flow.prev_is_zero
     assert translate(lang, "scoring.flow_recurrent_zero") in " ".join(i.value for i in at.info)

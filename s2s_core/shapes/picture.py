@@ -176,8 +176,9 @@ def pad_label_rule(span: float, text: str) -> tuple[str, str]:
     enough for the word, else turned a quarter (a cell is ROW_PX tall), left out when a cell is too narrow even
     for turned text (the grey stays, and the picture's description says grey is PAD)."""
     slot = f"(width / {span})"
-    need = len(text) * CHAR_PX + 3
-    flat = f"(datum.along == 'row' ? datum.run : 1) * {slot} * {CELL} >= {need}"
+    need = len(text) * CHAR_PX
+    # the grey a run covers: its cells and the gaps between them (a turned label has one cell's width)
+    flat = f"(datum.along == 'row' ? datum.run - 1 + {CELL} : {CELL}) * {slot} >= {need}"
     return flat, f"({flat}) || {slot} * {CELL} >= {TURNED_MIN_PX}"
 
 

@@ -1,5 +1,6 @@
 """Tensor shapes page in real Chromium: two toggles (switched by their names) redraw the shapes table as the
-browser shows it, go into the link, and the charts draw.
+browser shows it, go into the link, and the charts draw; on a dark 390 px phone the picture's text neither
+collides nor leaves the chart, and reads on the dark background.
 
 Padding, packing, the quiz, the failures and bad input are tested through AppTest (tests/app/test_shapes_app.py).
 """
@@ -9,7 +10,8 @@ from __future__ import annotations
 import pytest
 
 from s2s_ui.catalog import translate
-from tests.browser.harness import main_text, open_page, settle, wait_for_text
+from s2s_ui.charts import contrast
+from tests.browser.harness import PHONE, main_text, open_page, settle, wait_for_text
 
 pytestmark = pytest.mark.browser
 
@@ -63,3 +65,58 @@ def test_batch_first_and_bidirectional_redraw_the_shapes(app_server, new_page):
     text = main_text(page)
     assert "(2, 2, 6)" in _row(text, "h_n") and "(2, 2, 6)" in _row(text, "c_n")
     visible_charts_drawn(page, 1)
+
+
+# Every text of the first chart (the picture) as drawn: its box in the SVG's coordinates and its fill.
+TEXTS = """c => {
+  const svg = c.querySelector('svg');
+  const frame = svg.getBoundingClientRect();
+  const texts = [...svg.querySelectorAll('text')].filter(t => t.textContent.trim()).map(t => {
+    const b = t.getBoundingClientRect();
+    return {text: t.textContent, x: b.left - frame.left, y: b.top - frame.top, w: b.width, h: b.height,
+            fill: getComputedStyle(t).fill};
+  });
+  return {width: frame.width, texts,
+          background: getComputedStyle(document.querySelector('[data-testid="stApp"]')).backgroundColor};
+}"""
+
+
+def _rgb(css: str) -> tuple[int, int, int]:
+    return tuple(int(float(v)) for v in css[css.index("(") + 1 : css.index(")")].split(",")[:3])  # type: ignore[return-value]
+
+
+def _picture_reads(page) -> None:
+    """No two texts overlap, none leaves the chart's width or is cut with an ellipsis, and every text on the
+    page (not inside a cell, where it is black on the cell's light fill) keeps 4.5:1 on the background."""
+    drawn = page.locator('[data-testid="stVegaLiteChart"]').first.evaluate(TEXTS)
+    texts, background = drawn["texts"], _rgb(drawn["background"])
+    for k, a in enumerate(texts):
+        assert a["x"] >= -0.5 and a["x"] + a["w"] <= drawn["width"] + 0.5, f"cut at the edge: {a}"
+        assert not a["text"].endswith("…"), f"shortened: {a['text']}"
+        for b in texts[k + 1 :]:
+            across = min(a["x"] + a["w"], b["x"] + b["w"]) - max(a["x"], b["x"])
+            down = min(a["y"] + a["h"], b["y"] + b["h"]) - max(a["y"], b["y"])
+            assert across <= 1 or down <= 1, f"{a['text']!r} runs into {b['text']!r}"
+        if _rgb(a["fill"]) != (0, 0, 0):
+            assert contrast(_rgb(a["fill"]), background) >= 4.5, f"dim on the dark theme: {a}"
+
+
+def test_the_picture_reads_on_a_dark_phone(app_server, browser):
+    """The padded batch: PAD cells, depth labels up to the right edge, the packed strip; then the verdict line."""
+    context = browser.new_context(viewport=PHONE, color_scheme="dark")
+    try:
+        page = context.new_page()
+        page.set_default_timeout(180_000)
+        open_page(page, app_server, "shapes", "en", "shapes_lengths=3%2C+1")
+        visible_charts_drawn(page, 1)
+        _picture_reads(page)
+        page.locator(".st-key-shapes_predict__show button").click()  # the verdict joins the slices' line
+        settle(page)
+        page.wait_for_function(
+            """said => [...document.querySelector('[data-testid="stVegaLiteChart"] svg').querySelectorAll('text')]
+                .some(t => t.textContent.endsWith(said))""",
+            arg=translate("en", "shapes.picture.equal"),
+        )
+        _picture_reads(page)
+    finally:
+        context.close()

@@ -27,7 +27,7 @@ from s2s_core.lstm.frames import (
 from s2s_core.lstm.picture import picture_data
 from s2s_ui.catalog import translate
 from s2s_ui.charts import cached_spec, draw
-from s2s_ui.explainer import TryCase, details
+from s2s_ui.explainer import TryCase, details, explainer
 from s2s_ui.gated import CellInputs, CellPage, example_cases, first_screen, pick_step, picture_words, show_cell_picture
 from s2s_ui.i18n import lang, t
 from s2s_ui.steps import step_param
@@ -230,7 +230,8 @@ def show_notice() -> None:
 
 
 PAGE = CellPage("lstm", parse_config, compute, FORCEABLE, FORCE_DEFAULT, freeze_from_step_2, CASES)
-inputs, forced_config = first_screen(PAGE, show_picture, show_quiz)
+controls, picture = explainer("lstm")
+inputs, forced_config = first_screen(PAGE, controls, picture, show_picture, show_quiz)
 details(
     [
         ("lstm.tab_override", lambda: show_override(inputs.need(), forced_config)),

@@ -28,7 +28,7 @@ from s2s_core.gated.inputs import (
 )
 from s2s_core.gated.picture import STEP_PARAM, shown_run
 from s2s_ui.catalog import translate
-from s2s_ui.explainer import TryCase, before_after, explainer, try_this
+from s2s_ui.explainer import TryCase, before_after, try_this
 from s2s_ui.i18n import lang, t
 from s2s_ui.link import linked
 from s2s_ui.steps import StepEvent, step_view
@@ -293,14 +293,18 @@ def show_cell_picture(
 
 
 def first_screen(
-    page: CellPage, show_picture: Callable[[Any], None], show_quiz: Callable[[Any], None]
+    page: CellPage,
+    controls: Any,
+    picture: Any,
+    show_picture: Callable[[Any], None],
+    show_quiz: Callable[[Any], None],
 ) -> tuple[CellInputs, Any | None]:
-    """The page's frame (explainer): the controls column (inputs, the gate override, the prepared cases, reset)
-    beside the picture of the run with the overrides; the question right under the picture.
+    """Fills the page's frame (the columns of `explainer(ns)`, called by the page itself: see
+    tests/test_architecture.py): the controls column (inputs, the gate override, the prepared cases, reset) beside
+    the picture of the run with the overrides; the question right under the picture.
 
     Returns the inputs and the config with the overrides (None while nothing is forced) for the tabs below.
     """
-    controls, picture = explainer(page.ns)
     with controls:
         inputs = read_cell_inputs(page.ns, page.parse_config)
         forced_config = None  # the config with the overrides: the picture, the override tab and the code show it

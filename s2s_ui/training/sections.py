@@ -72,7 +72,7 @@ def replay_and_retry(result: TrainResult, ns: str = "training") -> None:
         st.rerun()
     if run.stopped_by == "time":
         st.warning(
-            t("training.stopped_time", seconds=f"{config.max_seconds:g}", steps=run.steps_done, total=config.steps),
+            t(f"{ns}.stopped_time", seconds=f"{config.max_seconds:g}", steps=run.steps_done, total=config.steps),
             icon=":material/timer:",
         )
         # A run cut by the clock is the one result that depends on the machine's load: allow another try.
@@ -226,13 +226,14 @@ def show_bottleneck(done: JobSnapshot, ns: str = "training") -> None:
         return
     with_att, without = (done, other) if config.attention != "none" else (other, done)
     with_name = t("training.model_with", name=t(f"training.attention_{with_att.result.config.attention}"))
+    labels = chart_labels() | {"length": t(f"{ns}.chart.length")}  # digits here, Korean words there
     without_name = t("training.model_without")
     draw(
         st,
         bottleneck_spec(
             (with_att.job_id, without.job_id),
             (with_name, without_name),
-            chart_labels(),
+            labels,
             (with_att.result.run, without.result.run),
         ),
     )

@@ -82,7 +82,7 @@ def show_results(configs: tuple[TrainConfig, ...], snaps: list[JobSnapshot | Non
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
     labels = {k: t(f"translation.chart.{k}") for k in CHART_KEYS}
     specs = cells_specs(tuple(s.job_id for s in snaps), names, labels, tuple(runs))
+    st.caption(t("translation.cells_key", a=names[0], b=names[1], c=names[2]))
     draw(st, specs["exact"])
     draw(st, specs["loss"])
-    st.caption(t("translation.cells_key", a=names[0], b=names[1], c=names[2]))
     st.caption(t("translation.cells_note"))

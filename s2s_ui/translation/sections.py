@@ -72,6 +72,7 @@ def show_alignment(done: JobSnapshot) -> None:
     columns = [t(f"translation.col_{k}") for k in ("word", "hit", "count")]
     rows = [(word, pct(acc), n) for word, acc, n in score.per_word]
     st.dataframe(pd.DataFrame(rows, columns=columns), hide_index=True, width="stretch")
+    st.caption(t("translation.alignment_table_note"))
 
 
 def show_map_tab(done: JobSnapshot, source: SourceInput | None) -> None:
@@ -90,6 +91,7 @@ def show_recurrence(done: JobSnapshot, source: SourceInput | None) -> None:
         st.info(t("translation.recurrence_hidden"), icon=":material/visibility_off:")
         return
     rec = chain(done.job_id, quiz_source(source), done.result)
+    st.subheader(t("translation.recurrence_heading"))
     st.caption(t("translation.recurrence_intro"))
     columns = [t(f"translation.col_{k}") for k in ("step", "fed", "out")]
     rows = [(f"t{i + 1}", fed, out) for i, (fed, out) in enumerate(zip(rec.inputs, rec.outputs, strict=False))]

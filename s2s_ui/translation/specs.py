@@ -79,7 +79,9 @@ def _curves_chart(frame: pd.DataFrame, field: str, labels: Mapping[str, str], *,
         .mark_line(strokeWidth=2, point=share)
         .encode(
             x=alt.X("step:Q", title=labels["step"]),
-            y=alt.Y(f"{field}:Q", title=labels[field], scale=y_scale, axis=alt.Axis(format="%") if share else None),
+            y=alt.Y(
+                f"{field}:Q", title=labels[field], scale=y_scale, axis=alt.Axis(format="%") if share else alt.Axis()
+            ),
             color=alt.Color("cell:N", scale=alt.Scale(domain=names, range=list(PALETTE[: len(names)])), legend=None),
             strokeDash=alt.StrokeDash(
                 "cell:N", scale=alt.Scale(domain=names, range=[list(d) for d in DASHES[: len(names)]]), legend=None

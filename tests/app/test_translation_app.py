@@ -4,10 +4,12 @@ question hides its answer until answered, an unknown Korean word is named (en an
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
 from s2s_core.training import jobs
+from s2s_core.translation.lab import lab_config, n_parameters
 from s2s_ui.catalog import translate
 from tests.app.conftest import all_text, open_page
 
@@ -86,3 +88,22 @@ def test_unknown_word_in_korean_before_training():
     assert translate(lang, "translation.role_verb") in json.dumps(
         [str(df.value) for df in at.dataframe], ensure_ascii=False
     )
+
+
+def test_three_cells_compare_with_their_parameter_counts():
+    lang = "en"
+    tiny = {"translation_steps": "5", "translation_hidden": "8", "translation_seed": "21"}
+    at = open_page("translation", lang, query=tiny)
+    at.button(key="translation_train").click().run()
+    assert jobs.runner().wait_idle(120)
+    at.run()
+    assert translate(lang, "translation.cells_button") in [b.label for b in at.button]
+    at.button(key="translation_cells").click().run()  # the two other cells' jobs, same settings
+    assert jobs.runner().wait_idle(120)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    config = lab_config(steps=5, hidden=8, seed=21)
+    table = " ".join(str(df.value) for df in at.dataframe)
+    for cell in ("rnn", "lstm", "gru"):
+        assert f"{n_parameters(replace(config, cell=cell)):,}" in table, cell
+    assert translate(lang, "translation.cells_key", a="RNN (tanh)", b="LSTM", c="GRU") in all_text(at)

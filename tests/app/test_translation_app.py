@@ -72,6 +72,11 @@ def test_train_read_the_english_a_map_cell_and_the_question(lang, seed):
     assert answer in text and translate(lang, "translation.notice_1") in text
     assert len(at.success) >= 3  # right answer, attention by hand == module, loss by hand == ignore_index
 
+    # Known words in an order the grammar never makes: translated, with no reference to compare and no frames.
+    at.text_input(key="translation_source").set_value("책을 나는 읽었다").run()
+    assert not at.exception and not at.error
+    assert translate(lang, "translation.outside_grammar") in all_text(at)
+
     # An unknown word: named with the nearest known ones; the map of the last good sentence gives way, the tabs stay.
     at.text_input(key="translation_source").set_value("나는 도서관에서 컴퓨터를 읽었다").run()
     assert not at.exception

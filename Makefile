@@ -60,6 +60,7 @@ screenshots: .stamp-dev
 
 bench: .stamp-dev
 	$(BIN)/python scripts/bench.py
+	$(BIN)/python scripts/bench_translation.py  # the Translation lab: time to 90 %, alignment, three cells
 	$(BIN)/python scripts/audit_a11y.py  # axe-core on every page, both themes and languages: README's a11y table
 
 clean:

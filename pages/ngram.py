@@ -140,7 +140,6 @@ CHART_KEYS = (
     "mle",
     "addk",
     "unseen_each",
-    "cont_title",
     "position",
     "ratio",
     "factors_title",

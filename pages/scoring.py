@@ -101,7 +101,7 @@ def compute(config: ScoringConfig) -> ScoringResult:
 # against the schema in tests/core/test_scoring.py instead of on every rerun).
 @cached_spec(max_entries=256)
 def chart_specs(config: ScoringConfig, labels: dict[str, str]) -> Any:
-    return dict(page_charts(compute(config), config.focus, names(), labels))
+    return dict(page_charts(compute(config), config.focus, labels))
 
 
 def chart_labels(config: ScoringConfig, result: ScoringResult) -> dict[str, str]:
@@ -110,11 +110,6 @@ def chart_labels(config: ScoringConfig, result: ScoringResult) -> dict[str, str]
     f = result.get(config.focus)
     shown = f.name if f.read is not None else "additive"
     labels["window_title"] = t("scoring.chart.window_title", name=names()[shown])
-    labels |= {k: t(f"scoring.{k}") for k in ("axis_component", "axis_position")}
-    if f.read is not None:
-        labels["query_title"] = t("scoring.query_title", n=f.read.query.shape[1])
-        labels["keys_title"] = t("scoring.keys_title", S=result.S, n=f.read.keys.shape[2])
-        labels["values_title"] = t("scoring.values_title", S=result.S, n=f.read.values.shape[2])
     return labels
 
 

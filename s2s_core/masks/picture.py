@@ -20,10 +20,9 @@ from dataclasses import dataclass
 import altair as alt
 import pandas as pd
 
-from s2s_core.chartkit import FIT_X, records
+from s2s_core.chartkit import FIT_X, lines, records
 from s2s_core.fmt import NUM_D3, num
 from s2s_core.masks.compute import MasksConfig, MasksResult
-from s2s_core.scoring.picture import lines
 from s2s_core.vocab import PAD
 
 SOURCE, TARGET, ATTENTION, PAD_GREY = "#2C7FB8", "#D55E00", "#B8588F", "#8A8A8A"  # GUIDE.md roles

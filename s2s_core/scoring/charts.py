@@ -97,13 +97,11 @@ def flow_dot(flow: FlowResult, labels: dict[str, str]) -> str:
     return "\n".join(lines)
 
 
-def page_charts(
-    result: ScoringResult, focus: str, names: dict[str, str], labels: dict[str, str]
-) -> dict[str, alt.TopLevelMixin]:
+def page_charts(result: ScoringResult, focus: str, labels: dict[str, str]) -> dict[str, alt.TopLevelMixin]:
     """The page's charts by name (the page caches their Vega-Lite dicts): the window of the function in focus.
 
-    labels: translated titles and axis names: window_title, position, weight, score, align, gauss. `names` is
-    no longer read (the score functions are compared in s2s_core/scoring/picture.py); kept for the page's call.
+    labels: translated titles and axis names: window_title, position, weight, score, align, gauss (the score
+    functions themselves are compared in s2s_core/scoring/picture.py).
     """
     chosen = result.get(focus)
     shown = chosen if chosen.read is not None else result.get("additive")  # the window is the same for all

@@ -7,7 +7,6 @@ and validating four layered Altair charts costs far more than the forward pass t
 
 from __future__ import annotations
 
-import copy
 from functools import lru_cache
 
 import altair as alt
@@ -36,52 +35,6 @@ def with_rows(spec: dict, frame: pd.DataFrame) -> dict:
     """A copy of a cached spec with the frame's rows as its "table" data (NaN -> null for JSON)."""
     rows = frame.astype(object).where(frame.notna(), None).to_dict(orient="records")
     return {**spec, "datasets": {"table": rows}}
-
-
-@lru_cache(maxsize=8)
-def _shapes_spec(labels: Labels) -> dict:
-    lab = dict(labels)
-    base = alt.Chart().encode(
-        x=alt.X("dim:O", title=lab["dim"], axis=alt.Axis(labelAngle=0)),
-        y=alt.Y(
-            "tensor:N",
-            title=None,
-            sort=alt.EncodingSortField("order", op="min"),
-            axis=alt.Axis(labelFontSize=13, labelFont="monospace", labelLimit=200),
-        ),
-    )
-    blocks = base.mark_rect(cornerRadius=4, stroke="white", strokeWidth=3).encode(
-        color=alt.Color(
-            "role_label:N",
-            title=lab["role"],
-            scale=alt.Scale(domain=[lab[f"role_{r}"] for r in ROLE_COLORS], range=list(ROLE_COLORS.values())),
-            legend=alt.Legend(orient="bottom", columns=2, title=None, labelLimit=200),
-        ),
-        tooltip=[
-            alt.Tooltip("tensor:N", title=lab["tensor"]),
-            alt.Tooltip("dim:O", title=lab["dim"]),
-            alt.Tooltip("label:N", title=lab["axis"]),
-            alt.Tooltip("role_label:N", title=lab["role"]),
-        ],
-    )
-    text = base.mark_text(fontSize=13, color="white", fontWeight="bold").encode(text="label:N")
-    return _spec(
-        alt.layer(blocks, text, data=TABLE).properties(height=alt.Step(34), width="container", title=lab["title"])
-    )
-
-
-def shapes_chart(frame: pd.DataFrame, labels: dict[str, str]) -> dict:
-    """Each tensor is a row, each axis a block "B = 2" coloured by what it means.
-
-    Toggling batch_first visibly swaps the batch and time blocks in x and outputs but not in h_n.
-    The legend lists only the meanings this configuration has, in a fixed colour per meaning.
-    """
-    spec = copy.deepcopy(_shapes_spec(tuple(sorted(labels.items()))))
-    present = [r for r in ROLE_COLORS if r in set(frame["role"])]
-    scale = spec["layer"][0]["encoding"]["color"]["scale"]
-    scale["domain"] = [labels[f"role_{r}"] for r in present]
-    scale["range"] = [ROLE_COLORS[r] for r in present]
-    return with_rows(spec, frame.assign(role_label=frame["role"].map(lambda r: labels[f"role_{r}"])))
 
 
 @lru_cache(maxsize=8)

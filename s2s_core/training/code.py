@@ -72,9 +72,12 @@ if __name__ == "__main__":
         tokens = words + [PAD] * n_pad
         src = torch.tensor([[src_itos.index(tok) for tok in tokens]])  # (1, S)
         lengths = torch.tensor([len(words)])  # (1,)
-        expected = target_tokens(config.task, words)
+        expected = reference(config.task, words)  # None: a Korean sentence outside the toy grammar
+        if expected is None:
+            expected = []
+            print("no reference: the sentence is outside the toy grammar")
         with torch.no_grad():
-            trace = run.model.greedy(src, lengths, max_steps=min({MAX_DECODE}, len(expected) + 3))
+            trace = run.model.greedy(src, lengths, max_steps=min({MAX_DECODE}, (len(expected) or 2 * len(words)) + 3))
         out_ids = cut_at_eos(trace["preds"][0].tolist())
         print("expected:", expected + [EOS])
         print("output:", [tgt_itos[i] for i in out_ids])

@@ -98,6 +98,7 @@ def bottleneck_frame(runs: Mapping[str, TrainRun]) -> pd.DataFrame:
 
 
 def join_tokens(task: str, tokens: Sequence[str]) -> str:
-    """How a token sequence reads: digits and Korean syllables run together, English words get spaces."""
+    """How a token sequence reads: digits and Korean syllables run together, words (English, and the Translation
+    lab's Korean and English) get spaces."""
     real = [tok for tok in tokens if tok != "<eos>"]
-    return " ".join(real) if task == "num_en" else "".join(real)
+    return " ".join(real) if task in ("num_en", "ko_en") else "".join(real)

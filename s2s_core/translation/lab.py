@@ -178,7 +178,9 @@ def recurrence(result: TrainResult, source: SourceInput) -> Recurrence:
     src_ids = [source_vocab(config.task).index(w) for w in source.tokens]
     src, lengths = torch.tensor([src_ids]), torch.tensor([len(src_ids)])  # (1, S), (1,)
     itos = target_vocab(config.task)
-    max_steps = 2 * len(src_ids) + 3
+    pair = translate(list(source.tokens))
+    # As decode() does: room for the reference and 3 more, or (outside the grammar) twice the Korean words and 3.
+    max_steps = (len(pair.en) if pair is not None else 2 * len(src_ids)) + 3
     inputs, outputs = _free_run(model, src, lengths, max_steps)
     # Swap the word fed at step 1 (the model's first output): the first vocabulary word (in order) that changes
     # what comes after shows that each step waits on the one before; attention often repairs a swap, so the
@@ -197,7 +199,6 @@ def recurrence(result: TrainResult, source: SourceInput) -> Recurrence:
         if diff:
             break
     # Teacher forcing on the reference (or, outside the grammar, on the model's own output): every input known.
-    pair = translate(list(source.tokens))
     stoi = {w: i for i, w in enumerate(itos)}
     target = [stoi[w] for w in pair.en] if pair is not None else [i for i in outputs if i != EOS_ID]
     y_in = torch.tensor([[SOS_ID, *target]])  # (1, T)

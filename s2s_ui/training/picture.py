@@ -7,7 +7,7 @@ import streamlit as st
 
 from s2s_core.training import TrainConfig
 from s2s_core.training.frames import join_tokens
-from s2s_core.training.tasks import KO_EN, target_tokens
+from s2s_core.training.tasks import target_tokens
 from s2s_core.training.trace import MapPoint
 from s2s_ui.i18n import t
 from s2s_ui.training.specs import draw, map_labels, point_spec
@@ -18,8 +18,7 @@ MAP_WIDTH, SIDE_WIDTH = 4, 1  # the map is the picture; the output is a narrow c
 
 def shown(task: str, tokens: tuple[str, ...]) -> str:
     """Tokens as the learner reads them, escaped for markdown; an immediate <eos> is named, not blank."""
-    # English words (the Translation lab's output) are read with spaces; join_tokens runs ko_en's together.
-    text = " ".join(tok for tok in tokens if tok != "<eos>") if task == KO_EN else join_tokens(task, tokens)
+    text = join_tokens(task, tokens)
     return md_escape(text) if text else t("training.empty_output")
 
 

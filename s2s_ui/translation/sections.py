@@ -11,7 +11,7 @@ from s2s_core.training import SourceInput, parse_source
 from s2s_core.training.jobs import JobSnapshot
 from s2s_core.training.tasks import KO_EN
 from s2s_core.training.trace import default_source_text
-from s2s_core.translation.grammar import KO_VOCAB, count_meanings, vocabulary_table
+from s2s_core.translation.grammar import KO_VOCAB, MAX_WORDS, MIN_WORDS, count_meanings, vocabulary_table
 from s2s_ui.i18n import t
 from s2s_ui.training.sections import show_check as show_loss_check
 from s2s_ui.training.sections import show_map, show_what_if
@@ -44,7 +44,7 @@ def show_quiz(done: JobSnapshot, source: SourceInput | None) -> None:
 
 def show_grammar(done: JobSnapshot | None) -> None:
     """What the toy grammar covers, how many sentences it makes, the held-out split, and the vocabulary."""
-    st.markdown(t("translation.grammar_text", n=f"{count_meanings(2, 7):,}", words=len(KO_VOCAB)))
+    st.markdown(t("translation.grammar_text", n=f"{count_meanings(MIN_WORDS, MAX_WORDS):,}", words=len(KO_VOCAB)))
     if done is not None:
         st.caption(t("translation.grammar_heldout", n=done.result.run.n_heldout))
     columns = [t(f"translation.col_{k}") for k in ("role", "korean", "english")]

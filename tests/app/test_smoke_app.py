@@ -103,6 +103,12 @@ def _training(lang: str) -> list[str]:
     return []  # nothing is trained on opening: the Train button's label is checked below
 
 
+def _translation(lang: str) -> list[str]:
+    from s2s_core.translation.grammar import MAX_WORDS, MIN_WORDS, count_meanings
+
+    return [f"{count_meanings(MIN_WORDS, MAX_WORDS):,}"]  # the toy grammar's size, in its tab (nothing trained yet)
+
+
 KEY_VALUES: dict[str, Callable[[str], list[str]]] = {
     "home": _home,
     "ngram": _ngram,
@@ -116,6 +122,7 @@ KEY_VALUES: dict[str, Callable[[str], list[str]]] = {
     "scoring": _scoring,
     "masks": _masks,
     "training": _training,
+    "translation": _translation,
 }
 
 

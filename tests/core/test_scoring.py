@@ -421,7 +421,7 @@ def test_every_chart_is_valid_vega_lite_and_the_diagram_names_the_shapes(config)
 
     labels = {k: k for k in ("window_title", "position", "weight", "score", "align", "gauss")}
     result = compare(config)
-    charts = page_charts(result, config.focus, {n: n for n in SCORERS}, labels)
+    charts = page_charts(result, config.focus, labels)
     assert list(charts) == ["window"]
     for chart in charts.values():
         chart.to_dict()  # validates against the Vega-Lite schema (the page skips this for speed)

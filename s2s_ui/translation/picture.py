@@ -10,11 +10,12 @@ from s2s_core.training import SourceInput, TrainConfig
 from s2s_core.training.jobs import JobSnapshot
 from s2s_core.training.tasks import KO_EN, reference
 from s2s_core.training.trace import MapPoint
+from s2s_core.translation.charts import truth_cells
 from s2s_ui.i18n import t
 from s2s_ui.training.picture import MAP_WIDTH, SIDE_WIDTH, shown
 from s2s_ui.training.sections import replay_and_retry
 from s2s_ui.training.specs import draw, map_labels, trained_point, untrained
-from s2s_ui.translation.specs import alignment, truth_cells, truth_map_spec
+from s2s_ui.translation.specs import alignment, truth_map_spec
 
 
 def labels(title: str) -> dict[str, str]:

@@ -3,62 +3,21 @@ the attention map with each English word's true Korean source outlined, and the 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
-import altair as alt
-import pandas as pd
 import streamlit as st
 
-from s2s_core.fmt import NUM_D3, PCT_D3
 from s2s_core.training import SourceInput, TrainResult
-from s2s_core.training.charts import DASHES, PALETTE, attention_heatmap
-from s2s_core.training.frames import point_frame
-from s2s_core.training.tasks import reference
 from s2s_core.training.trace import MapPoint
-from s2s_core.translation.lab import Alignment, Recurrence, alignment_score, recurrence, true_sources
+from s2s_core.translation.charts import cells_charts, truth_map
+from s2s_core.translation.lab import Alignment, Recurrence, alignment_score, recurrence
 from s2s_ui import charts
-
-TRUTH_COLOUR = "#D55E00"  # target / decoder vermillion (GUIDE §1): the English word's own source, dashed too
-
-
-def truth_cells(point: MapPoint) -> tuple[tuple[int, int], ...]:
-    """(output step, source position) of each English word the model got right whose Korean source the grammar
-    knows: the cells a good map lights up. A wrong word's row is left unmarked (its source would mislead)."""
-    source = SourceInput(tuple(point.source))
-    expected = reference("ko_en", list(point.source))
-    aligned = true_sources(source)
-    if expected is None or aligned is None:
-        return ()
-    return tuple(
-        (t, s)
-        for t, (word, s) in enumerate(zip(expected, aligned, strict=True))
-        if s is not None and t < len(point.output) and point.output[t] == word
-    )
 
 
 @charts.cached_spec
 def truth_map_spec(point: MapPoint, labels: dict[str, str]):
-    """The Training lab's map of one decoded sentence, with a dashed frame on each true source cell."""
-    frame = point_frame(point)
-    marked = set(truth_cells(point))
-    heat = attention_heatmap(frame, labels)
-    if frame.empty or not marked:
-        return heat
-    frame = frame.assign(truth=[(t, s) in marked for t, s in zip(frame["t"], frame["s"], strict=True)])
-    frames_ = (
-        alt.Chart(frame)
-        .transform_filter("datum.truth")
-        .mark_rect(filled=False, stroke=TRUTH_COLOUR, strokeWidth=3, strokeDash=[5, 3])
-        .encode(
-            x=alt.X("position:N", sort=None),
-            y=alt.Y("step:N", sort=None),
-            tooltip=[
-                alt.Tooltip("step:N", title=labels["step"]),
-                alt.Tooltip("position:N", title=labels["truth"]),
-            ],
-        )
-    )
-    return heat + frames_
+    """The map of one decoded sentence with the true source cells outlined (s2s_core/translation/charts.py)."""
+    return truth_map(point, labels)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -71,43 +30,7 @@ def chain(job_id: int, source: SourceInput, _result: TrainResult) -> Recurrence:
     return recurrence(_result, source)
 
 
-def _curves_chart(frame: pd.DataFrame, field: str, labels: Mapping[str, str], *, share: bool) -> alt.Chart:
-    names = list(dict.fromkeys(frame["cell"]))
-    y_scale = alt.Scale(domain=[0, 1]) if share else alt.Scale(zero=True)
-    return (
-        alt.Chart(frame)
-        .mark_line(strokeWidth=2, point=share)
-        .encode(
-            x=alt.X("step:Q", title=labels["step"]),
-            y=alt.Y(
-                f"{field}:Q", title=labels[field], scale=y_scale, axis=alt.Axis(format="%") if share else alt.Axis()
-            ),
-            color=alt.Color("cell:N", scale=alt.Scale(domain=names, range=list(PALETTE[: len(names)])), legend=None),
-            strokeDash=alt.StrokeDash(
-                "cell:N", scale=alt.Scale(domain=names, range=[list(d) for d in DASHES[: len(names)]]), legend=None
-            ),
-            tooltip=[
-                alt.Tooltip("cell:N", title=labels["cell"]),
-                alt.Tooltip("step:Q", title=labels["step"]),
-                alt.Tooltip(f"{field}:Q", title=labels[field], format=PCT_D3 if share else NUM_D3),
-            ],
-        )
-        .properties(height=220, width="container", title=labels[f"{field}_title"])
-    )
-
-
 @charts.cached_spec
 def cells_specs(job_ids: tuple[int, ...], names: tuple[str, ...], labels: dict[str, str], _runs: Sequence) -> dict:
-    """Training loss and held-out exact match against the step, one line per cell (names in the same order)."""
-    losses = [
-        {"cell": n, "step": s, "loss": loss} for n, run in zip(names, _runs, strict=True) for s, loss, _ in run.losses
-    ]
-    exact = [
-        {"cell": n, "step": e.step, "exact": e.free_exact}
-        for n, run in zip(names, _runs, strict=True)
-        for e in run.evals
-    ]
-    return {
-        "loss": _curves_chart(pd.DataFrame(losses), "loss", labels, share=False),
-        "exact": _curves_chart(pd.DataFrame(exact), "exact", labels, share=True),
-    }
+    """The three cells' loss and exact-match curves, cached by the jobs that trained them."""
+    return cells_charts(names, _runs, labels)

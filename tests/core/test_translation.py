@@ -252,3 +252,22 @@ def test_lab_config_is_always_the_translation_task():
 def test_parameter_count_equals_a_trained_runs(trained):
     for result in trained.values():
         assert lab.n_parameters(result.config) == result.run.n_params
+
+
+def test_truth_cells_mark_each_right_words_true_source_only():
+    from s2s_core.training.trace import MapPoint
+    from s2s_core.translation.charts import truth_cells, truth_map
+
+    ko = ("나는", "도서관에서", "책을", "읽었다")
+    en = ("i", "read", "a", "book", "in", "the", "library", "<eos>")
+    uniform = tuple((0.25,) * 4 for _ in en)
+    right = MapPoint(300, ko, en, uniform, True)
+    # i <- 나는, read <- 읽었다 (the crossing), book <- 책을, in / library <- 도서관에서; a, the and <eos> unmarked
+    assert truth_cells(right) == ((0, 0), (1, 3), (3, 2), (4, 1), (6, 1))
+    wrong = MapPoint(300, ko, ("i", "ate", "a", "book", "<eos>"), uniform[:5], False)
+    assert truth_cells(wrong) == ((0, 0), (3, 2))  # a wrong word's row is left unmarked
+    outside = MapPoint(300, ("책을", "나는", "읽었다"), ("i", "<eos>"), uniform[:2], False)
+    assert truth_cells(outside) == ()
+    labels = {k: k for k in ("step", "truth", "source", "output", "weight", "map_title", "position")}
+    spec = truth_map(right, labels).to_dict()
+    assert "layer" in spec  # the heatmap plus the dashed frames

@@ -186,7 +186,7 @@ def wait_for_mark(page, index: int, *parts: str, timeout: float = 30_000) -> Non
 
 def full_height(page, viewport: dict[str, int]) -> None:
     """Streamlit scrolls inside its main block, not the document: grow the viewport to the content, for a
-    full-page screenshot. (tests/browser/test_screenshots.py still has its own copy of this.)"""
+    full-page screenshot."""
     height = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
     page.set_viewport_size({"width": viewport["width"], "height": min(int(height) + 50, 12_000)})
     next_frame(page)  # the width is unchanged, so nothing is re-laid out: one painted frame is enough

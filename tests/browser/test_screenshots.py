@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from s2s_ui.registry import existing_pages
-from tests.browser.harness import DESKTOP, PHONE, charts_drawn, next_frame, open_page, wait_idle
+from tests.browser.harness import DESKTOP, PHONE, charts_drawn, full_height, open_page
 from tests.sizes import pick
 
 pytestmark = pytest.mark.browser
@@ -32,11 +32,3 @@ def test_screenshot_every_page(app_server, new_page, spec):
             page.screenshot(path=str(path), full_page=True)
             assert path.stat().st_size > 10_000
             page.context.close()
-
-
-def full_height(page, viewport: dict[str, int]) -> None:
-    """Streamlit scrolls inside its main block, not the document: grow the viewport to the content."""
-    height = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
-    page.set_viewport_size({"width": viewport["width"], "height": min(int(height) + 50, 12_000)})
-    next_frame(page)  # the width is unchanged, so nothing is re-laid out: one painted frame is enough
-    wait_idle(page)

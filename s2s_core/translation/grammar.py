@@ -327,7 +327,11 @@ def parse_korean(tokens: Sequence[str] | str) -> Meaning | None:
     """The meaning of a Korean sentence (tokens, or a string split on spaces), or None when the grammar cannot
     produce it: an unknown word, wrong order, a slot twice, no subject or verb, 어제 with a present verb, an
     adjective without a countable object, an object the verb does not take, 에서 with 가다 ..."""
-    words = tuple(_normal(w) for w in (tokens.split() if isinstance(tokens, str) else tokens))
+    if isinstance(tokens, str):
+        tokens = tokens.split()
+    if not isinstance(tokens, (list, tuple)):  # anything else (None, a number) is no sentence of the grammar
+        return None
+    words = tuple(_normal(w) for w in tokens)
     if not MIN_WORDS <= len(words) <= MAX_WORDS:
         return None
     found: dict[str, _Entry] = {}

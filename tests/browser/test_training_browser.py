@@ -18,6 +18,7 @@ from tests.browser.harness import (
     wait_for_text,
     wait_idle,
 )
+from tests.sizes import full
 
 pytestmark = pytest.mark.browser
 OUT = Path(__file__).resolve().parent.parent.parent / "screenshots"
@@ -191,8 +192,10 @@ def test_the_default_settings_are_trained_when_the_server_starts(app_server, new
     assert " steps in " in main_text(page)
 
 
+@pytest.mark.skipif(not full(), reason="screenshots of the trained page: `make screenshots` / `make test-all`")
 def test_screenshots_of_the_trained_page(app_server, new_page):
-    """The trained view (model, twin, map) at 1280 px and 390 px, English and Korean, into screenshots/."""
+    """The trained view (model, twin, map) at 1280 px and 390 px, English and Korean, into screenshots/ (full size
+    only: a screenshot is for a person to look at, and the trained view's values are asserted by the tests above)."""
     OUT.mkdir(exist_ok=True)
     settings = "training_steps=100&training_hidden=32&training_batch=64&training_max_len=7&training_seed=3"
     page = new_page()

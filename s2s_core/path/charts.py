@@ -28,7 +28,7 @@ BOX_H = 34
 BOX_W = 270  # a box of the main line beside the summaries
 SUMMARY_FONT = 12
 SUMMARY_LINE = 14  # px between the lines of a summary
-SUMMARY_GAP = 10  # px at least between two rows' summaries
+SUMMARY_GAP = 6  # px at least between two rows' summaries (6: twelve pages fit the first 1280 x 900 screen)
 # px per half-width unit of the 12 px summary text: 5.0-5.2 measured in Chromium over every summary (en and ko),
 # plus a margin, so a line estimated to fit does fit
 UNIT_PX = 5.6

@@ -68,8 +68,8 @@ def trained_model(
     config: TrainConfig, key: str, label: str, pending: str, before: Callable[[], None] | None = None
 ) -> JobSnapshot | None:
     """The finished job for config (its snapshot holds the result); until then the Train button (and `before`:
-    the untrained picture), or the live progress of the job that is training it (this visitor's or another's),
-    or the replay of its recorded run that this visitor asked for."""
+    the untrained picture), or the live progress of the job that is training it (this visitor's or another's)
+    above the untrained picture, or the replay of its recorded run that this visitor asked for."""
     job = jobs.find(config)
     snap = jobs.snapshot(job) if job is not None else None
     if snap is not None and snap.state == DONE:
@@ -100,6 +100,10 @@ def trained_model(
         holder.empty()  # the last run's outcome, the prompt and the button give way to the progress bar
         start(config)
     watch(config, key)
+    if before is not None and not replaying(config):
+        # Queued or training (also a warm-up a first visitor finds running): the untrained picture stays under the
+        # progress, so the picture area is never empty and the learner sees what training is about to change.
+        before()
     return None
 
 

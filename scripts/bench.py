@@ -32,7 +32,6 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from s2s_ui.registry import PageSpec, existing_pages  # noqa: E402
-from scripts.bench_load import pss_mb  # noqa: E402
 from scripts.serve import free_port, start, wait_healthy  # noqa: E402
 from scripts.serve import stop as stop_server  # noqa: E402
 from tests.browser.harness import CHROMIUM, CHROMIUM_ARGS, IDLE  # noqa: E402
@@ -376,6 +375,19 @@ def steps_report(rows: list[dict], meta: dict) -> str:
             f" / {fmt(p95(r['steps']), '', 1)} ({counted}) | {fmt(med(r['edit']))} ({r['edit_how']}) |"
         )
     return "\n".join(lines)
+
+
+def pss_mb(server: psutil.Process) -> tuple[float, float]:
+    """(total PSS of the server and its children, the server process's own PSS), in MB."""
+    total = own = 0.0
+    for proc in [server, *server.children(recursive=True)]:
+        try:
+            pss = proc.memory_full_info().pss / 2**20
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            continue
+        total += pss
+        own = pss if proc.pid == server.pid else own
+    return total, own
 
 
 def rss_mb(proc: subprocess.Popen) -> float:

@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 import psutil  # noqa: E402
 
-from scripts.bench import machine, measure_edits, open_settled  # noqa: E402
+from scripts.bench import machine, measure_edits, open_settled, pss_mb  # noqa: E402
 from scripts.serve import free_port, start, stop, wait_healthy  # noqa: E402
 from tests.browser.harness import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
@@ -56,19 +56,6 @@ WATCH = """() => {
   };
   new MutationObserver(seen).observe(document.body, {childList: true, subtree: true, characterData: true});
 }""".replace("%s", TRAINED)
-
-
-def pss_mb(server: psutil.Process) -> tuple[float, float]:
-    """(total PSS of the server and its children, the server process's own PSS), in MB."""
-    total = own = 0.0
-    for proc in [server, *server.children(recursive=True)]:
-        try:
-            pss = proc.memory_full_info().pss / 2**20
-        except (psutil.NoSuchProcess, psutil.AccessDenied):
-            continue
-        total += pss
-        own = pss if proc.pid == server.pid else own
-    return total, own
 
 
 def workers(server: psutil.Process) -> list[psutil.Process]:

@@ -240,7 +240,9 @@ def _edit_once(page, i: int) -> str | None:
     if groups.count():
         # An option that is not the chosen one (a narrow column hides a number input's steppers, and clicking
         # the chosen option again changes nothing, so nothing would rerun).
-        buttons = groups.first.locator('button:not([data-testid$="Active"])')
+        # Streamlit 1.67 draws the options as radios: the chosen one has aria-checked="true" (the older
+        # "...Active" test id is gone, and clicking the chosen option made no rerun to time).
+        buttons = groups.first.locator('button:not([aria-checked="true"]):not([data-testid$="Active"])')
         if buttons.count():
             buttons.nth(i % buttons.count()).click()
             return "segmented option"

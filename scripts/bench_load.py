@@ -36,7 +36,7 @@ from tests.browser.harness import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
 README = ROOT / "README.md"
 START, END = "<!-- bench-load:start -->", "<!-- bench-load:end -->"
-TRAINED = "Attention map for a source you type"  # the trained page's map heading (English)
+TRAINED = "On the held-out sources, which is higher"  # the question under the trained picture (English)
 CLASS_MARK = "--s2s-bench-class"  # a harmless flag that names the class's Chromium among the processes
 GOAL_EDIT, GOAL_PSS = 1.5, 1.5
 WATCH = """() => {

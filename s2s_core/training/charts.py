@@ -34,6 +34,17 @@ def loss_chart(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.Chart:
     )
 
 
+def series_style(field: str, names: list[str]) -> dict[str, alt.Color | alt.StrokeDash]:
+    """One colour and one dash per line, in the order of `names` (no legend: the page names the lines): told
+    apart without colour too. For `.encode(**series_style(...))`."""
+    return {
+        "color": alt.Color(f"{field}:N", scale=alt.Scale(domain=names, range=list(PALETTE[: len(names)])), legend=None),
+        "strokeDash": alt.StrokeDash(
+            f"{field}:N", scale=alt.Scale(domain=names, range=[list(d) for d in DASHES[: len(names)]]), legend=None
+        ),
+    }
+
+
 def accuracy_chart(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.Chart:
     """Held-out accuracy: teacher-forced token accuracy above, free-running below; the gap is the point."""
     names = list(dict.fromkeys(frame["metric"]))
@@ -43,10 +54,7 @@ def accuracy_chart(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.Chart:
         .encode(
             x=alt.X("step:Q", title=labels["step"]),
             y=alt.Y("value:Q", title=labels["accuracy"], scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%")),
-            color=alt.Color("metric:N", scale=alt.Scale(domain=names, range=list(PALETTE[: len(names)])), legend=None),
-            strokeDash=alt.StrokeDash(
-                "metric:N", scale=alt.Scale(domain=names, range=[list(d) for d in DASHES[: len(names)]]), legend=None
-            ),
+            **series_style("metric", names),
             tooltip=[
                 alt.Tooltip("step:Q", title=labels["step"]),
                 alt.Tooltip("metric:N", title=labels["metric"]),

@@ -9,7 +9,7 @@ import altair as alt
 import pandas as pd
 
 from s2s_core.fmt import NUM_D3, PCT_D3
-from s2s_core.training.charts import DASHES, PALETTE, attention_heatmap
+from s2s_core.training.charts import attention_heatmap, series_style
 from s2s_core.training.compute import SourceInput
 from s2s_core.training.frames import point_frame
 from s2s_core.training.loop import TrainRun
@@ -69,10 +69,7 @@ def _curves_chart(frame: pd.DataFrame, field: str, labels: Mapping[str, str], *,
             y=alt.Y(
                 f"{field}:Q", title=labels[field], scale=y_scale, axis=alt.Axis(format="%") if share else alt.Axis()
             ),
-            color=alt.Color("cell:N", scale=alt.Scale(domain=names, range=list(PALETTE[: len(names)])), legend=None),
-            strokeDash=alt.StrokeDash(
-                "cell:N", scale=alt.Scale(domain=names, range=[list(d) for d in DASHES[: len(names)]]), legend=None
-            ),
+            **series_style("cell", names),
             tooltip=[
                 alt.Tooltip("cell:N", title=labels["cell"]),
                 alt.Tooltip("step:Q", title=labels["step"]),

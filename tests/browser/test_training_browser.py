@@ -137,6 +137,13 @@ def test_a_second_session_watches_the_recorded_run(app_server, new_page):
     # load a once-a-second poll was seen to catch only one frame of a short run here, so one is what is asserted).
     assert steps and max(steps) <= 80, steps
     assert maps and all(m % 8 == 0 for m in maps), maps  # checkpoint maps: step 0 and every 80 // 10 steps
+    # The trained map replaces the replay's last frame in the same chart element: Vega redraws it after the rerun.
+    later.wait_for_function(
+        """t => [...document.querySelectorAll('[data-testid="stVegaLiteChart"] svg .role-title text')]
+                  .some(e => e.checkVisibility() && e.textContent.includes(t))""",
+        arg="Trained: where each step looks",
+        timeout=60_000,
+    )
     assert "Trained: where each step looks" in _titles(later)
 
 

@@ -23,6 +23,7 @@ from s2s_ui.catalog import translate
 from scripts.serve import serving
 from tests.browser.harness import DESKTOP, PHONE, charts_drawn, main_text, settle, wait_for_text, wait_idle
 from tests.sizes import pick
+from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
 OUT = Path(__file__).resolve().parent.parent.parent / "screenshots"
@@ -63,10 +64,7 @@ def pool_idle(server):
     """Before and after each test: no worker left (a test's leftovers are cancelled by the grace, then end)."""
 
     def wait() -> None:
-        deadline = time.monotonic() + 90
-        while workers(server[1]):
-            assert time.monotonic() < deadline, "a training worker is still running"
-            time.sleep(0.2)
+        wait_until(lambda: not workers(server[1]), timeout=90, what="no training worker left")
 
     wait()
     yield

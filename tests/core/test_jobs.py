@@ -28,6 +28,7 @@ from s2s_core.training.jobs import (
     Trainer,
 )
 from s2s_core.training.loop import Progress, TrainingCancelled
+from tests.waiting import wait_until
 
 TINY = TrainConfig(embed=8, hidden=16, steps=12, batch=16, max_len=6, lr=0.01)
 
@@ -89,13 +90,6 @@ def pool():
     runner.wait_idle(30)
 
 
-def _wait_for(predicate, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.02)
-
-
 def _gone(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -154,19 +148,19 @@ def test_progress_arrives_over_the_pipe_while_the_server_waits(pool):
 
 def test_cancel_terminates_the_worker(pool):
     job = pool.submit(replace(TINY, steps=2000, seed=103), trainer=SLOW)
-    _wait_for(lambda: pool.snapshot(job).step >= 2)
+    wait_until(lambda: pool.snapshot(job).step >= 2)
     pid = job.pid
     t0 = time.monotonic()
     pool.cancel(job)
     assert job.wait(10) and time.monotonic() - t0 < 5
     assert pool.snapshot(job).state == CANCELLED
-    _wait_for(lambda: _gone(pid), 10)
+    wait_until(lambda: _gone(pid), 10)
 
 
 def test_a_killed_worker_fails_clearly_and_the_pool_recovers(pool):
     config = replace(TINY, steps=2000, seed=104)
     job = pool.submit(config, trainer=SLOW)
-    _wait_for(lambda: pool.snapshot(job).step >= 2)
+    wait_until(lambda: pool.snapshot(job).step >= 2)
     os.kill(job.pid, signal.SIGKILL)  # out of memory, a stray signal: the process is gone mid-run
     assert job.wait(10)
     snap = pool.snapshot(job)
@@ -189,12 +183,12 @@ def test_the_hard_cap_stops_a_runaway_or_hung_worker(trainer, wall_factor):
     """Past its CPU cap (its own time limit + a margin) a worker is killed; a hung one at the wall-clock backstop."""
     runner = ProcessRunner(max_running=1, cap_margin=0.5, wall_factor=wall_factor)
     job = runner.submit(replace(TINY, max_seconds=1.0, seed=107), trainer=trainer)
-    _wait_for(lambda: runner.snapshot(job).step >= 1, 60)
+    wait_until(lambda: runner.snapshot(job).step >= 1, 60)
     pid = job.pid
     assert job.wait(30)
     snap = runner.snapshot(job)
     assert snap.state == FAILED and snap.error == OVER_CAP_KEY
-    _wait_for(lambda: _gone(pid), 10)
+    wait_until(lambda: _gone(pid), 10)
     assert runner.submit(replace(TINY, steps=3, seed=108), trainer=SLOW).wait(30)  # and the slot is free again
 
 

@@ -57,6 +57,7 @@ from s2s_core.training.tasks import (
     target_vocab,
 )
 from s2s_core.training.trace import MIN_REPLAY_SECONDS, default_source_text, duration, replay_clock, replay_frame
+from tests.waiting import wait_until
 
 KINDS = ("bahdanau", "luong_general", "luong_dot", "none")
 TINY = TrainConfig(embed=8, hidden=16, steps=12, batch=16, max_len=6, lr=0.01)
@@ -734,13 +735,12 @@ def test_cancel_really_stops_the_training_loop():
     runner = Runner(max_running=1)
     config = replace(TINY, steps=3000, max_seconds=60.0, seed=41)  # would run for many seconds
     job = runner.submit(config)
-    while runner.snapshot(job).step < 3:
-        time.sleep(0.01)
+    wait_until(lambda: runner.snapshot(job).step >= 3, what="three training steps")
     runner.cancel(job)
     assert job.wait(10)
     snap = runner.snapshot(job)
     assert snap.state == CANCELLED and snap.result is None and snap.step < 3000
-    time.sleep(0.1)
+    assert runner.wait_idle(10)  # the training thread has ended, so no step can come after the snapshot
     assert runner.snapshot(job).step == snap.step  # nothing runs on
     assert runner.find(config) is job  # the page can say it was stopped
     assert runner.submit(config) is not job  # and pressing Train starts afresh

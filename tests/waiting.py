@@ -1,0 +1,13 @@
+"""Wait on a condition, never a fixed time: poll `predicate` until it holds, failing with `what` at the deadline."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+
+def wait_until(predicate: Callable[[], object], timeout: float = 30.0, what: str = "the condition") -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, f"timed out after {timeout:g} s waiting for {what}"
+        time.sleep(0.02)  # a poll interval, not a wait for something to happen

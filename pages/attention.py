@@ -21,6 +21,7 @@ from s2s_core.attention.frames import (
 )
 from s2s_core.errors import InputError
 from s2s_core.fmt import num, vec
+from s2s_ui.cache import cached_result
 from s2s_ui.catalog import translate
 from s2s_ui.charts import cached_spec
 from s2s_ui.explainer import TryCase, before_after, details, explainer, try_this
@@ -50,7 +51,7 @@ CASES = [
 ]
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
+@cached_result(max_entries=256)
 def compute(config: AttentionConfig) -> AttentionResult:
     return attention_weighting(config)
 

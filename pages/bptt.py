@@ -25,6 +25,7 @@ from s2s_core.bptt.frames import (
 from s2s_core.bptt.picture import gradient_picture, picture_data
 from s2s_core.errors import InputError
 from s2s_core.fmt import num, sci
+from s2s_ui.cache import cached_result
 from s2s_ui.catalog import translate
 from s2s_ui.charts import cached_spec, draw
 from s2s_ui.explainer import TryCase, before_after, details, explainer, try_this
@@ -49,7 +50,7 @@ CASES = [
 ]
 
 
-@st.cache_data(max_entries=128, show_spinner=False)
+@cached_result(max_entries=128)
 def compute(config: BpttConfig) -> BpttResult:
     return backprop_through_time(config)
 

@@ -25,6 +25,7 @@ from s2s_core.lstm.frames import (
     step_table,
 )
 from s2s_core.lstm.picture import picture_data
+from s2s_ui.cache import cached_result
 from s2s_ui.catalog import translate
 from s2s_ui.charts import cached_spec, draw
 from s2s_ui.explainer import TryCase, details, explainer
@@ -43,12 +44,12 @@ CASES = (
 )
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
+@cached_result(max_entries=256)
 def compute(config: LstmConfig) -> LstmResult:
     return lstm_gates(config)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cached_result(max_entries=64)
 def weights(E: int, H: int, seed: int):
     return lstm_weights(E, H, seed)
 

@@ -24,6 +24,7 @@ from s2s_core.masks.compute import (
 from s2s_core.masks.empty import EmptySourceDemo, empty_source_demo
 from s2s_core.masks.frames import final_state_table
 from s2s_core.masks.picture import Rejected, masks_picture, weight_line
+from s2s_ui.cache import cached_result
 from s2s_ui.catalog import translate
 from s2s_ui.charts import cached_spec, draw
 from s2s_ui.explainer import TryCase, before_after, details, explainer, try_this
@@ -112,12 +113,12 @@ def cases() -> list[TryCase]:
     ]
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
+@cached_result(max_entries=256)
 def compute(config: MasksConfig) -> MasksResult:
     return compute_masks(config)
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@cached_result(max_entries=32)
 def empty_demo(S: int) -> EmptySourceDemo:
     return empty_source_demo(S)
 

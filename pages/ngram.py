@@ -58,6 +58,7 @@ from s2s_core.ngram.frames import (
     window_frame,
 )
 from s2s_core.ngram.picture import PICK_PARAM, ngram_picture, picture_data
+from s2s_ui.cache import cached_result
 from s2s_ui.catalog import translate
 from s2s_ui.charts import cached_spec, draw
 from s2s_ui.explainer import TryCase, details, explainer, try_this
@@ -117,17 +118,17 @@ def _parsed(parse: Any) -> Any:
 FAST_KEYS = {NgramConfig: repr, tuple: repr}
 
 
-@st.cache_data(max_entries=256, show_spinner=False, hash_funcs=FAST_KEYS)
+@cached_result(max_entries=256, hash_funcs=FAST_KEYS)
 def cached_continuations(config: NgramConfig, prefix: Sentence) -> ContinuationResult:
     return continuations(config, prefix)
 
 
-@st.cache_data(max_entries=256, show_spinner=False, hash_funcs=FAST_KEYS)
+@cached_result(max_entries=256, hash_funcs=FAST_KEYS)
 def cached_sentence(config: NgramConfig, sentence: Sentence) -> SentenceResult:
     return sentence_probability(config, sentence)
 
 
-@st.cache_data(max_entries=256, show_spinner=False, hash_funcs=FAST_KEYS)
+@cached_result(max_entries=256, hash_funcs=FAST_KEYS)
 def cached_sparsity(corpus: Corpus, sentence: Sentence) -> SparsityResult:
     return sparsity(corpus, sentence)
 
@@ -488,7 +489,7 @@ def show_window(inputs: NgramInputs) -> None:
 # --- 5) counting vs a tiny embedding model -------------------------------------------------------------
 
 
-@st.cache_data(max_entries=32, show_spinner=False, hash_funcs={EmbeddingConfig: repr})
+@cached_result(max_entries=32, hash_funcs={EmbeddingConfig: repr})
 def cached_embedding(config: EmbeddingConfig) -> EmbeddingModel:
     return train(config)
 

@@ -36,6 +36,7 @@ from s2s_core.rnn.frames import (
     weights_table,
 )
 from s2s_core.rnn.picture import STEP_PARAM, picture_data, unroll_picture
+from s2s_ui.cache import cached_result
 from s2s_ui.catalog import translate
 from s2s_ui.charts import cached_spec, draw
 from s2s_ui.explainer import TryCase, before_after, details, explainer, try_this
@@ -79,7 +80,7 @@ class RnnInputs:
         return self.config
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
+@cached_result(max_entries=256)
 def compute(config: RnnConfig) -> RnnResult:
     return unroll(config)
 

@@ -38,6 +38,7 @@ from s2s_core.scoring.from_encoder import DEFAULT_SENTENCES, states_from_encoder
 from s2s_core.scoring.modules import SCORERS
 from s2s_core.scoring.picture import compare_picture, focus_picture
 from s2s_core.scoring.quiz import DoubledQuery, doubled_query
+from s2s_ui.cache import cached_result
 from s2s_ui.catalog import translate
 from s2s_ui.charts import cached_spec, draw
 from s2s_ui.explainer import TryCase, before_after, details, explainer, try_this
@@ -92,7 +93,7 @@ def cases() -> list[TryCase]:
     ]
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
+@cached_result(max_entries=256)
 def compute(config: ScoringConfig) -> ScoringResult:
     return compare(config)
 
@@ -113,12 +114,12 @@ def chart_labels(config: ScoringConfig, result: ScoringResult) -> dict[str, str]
     return labels
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
+@cached_result(max_entries=256)
 def quiz_answer(config: ScoringConfig) -> DoubledQuery | None:
     return doubled_query(config)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cached_result(max_entries=64)
 def encoder_states(sentence: str, seed: int) -> tuple[tuple[float, ...], tuple[tuple[float, ...], ...]]:
     return states_from_encoder(sentence, seed)
 

@@ -29,6 +29,7 @@ from s2s_core.seq2seq.frames import (
     topk_frame,
 )
 from s2s_core.seq2seq.picture import model_picture, picture_frames
+from s2s_ui.cache import cached_result
 from s2s_ui.catalog import translate
 from s2s_ui.charts import cached_spec, draw
 from s2s_ui.explainer import TryCase, before_after, details, explainer, try_this
@@ -88,7 +89,7 @@ def cases() -> list[TryCase]:
     ]
 
 
-@st.cache_data(max_entries=128, show_spinner=False)
+@cached_result(max_entries=128)
 def compute(config: Seq2SeqConfig) -> Seq2SeqResult:
     return run(config)
 

@@ -27,6 +27,7 @@ from s2s_core.shapes.model import CELLS
 from s2s_core.shapes.padding import PaddingResult, padding_notice, padding_view
 from s2s_core.shapes.picture import picture_frames, shape_picture
 from s2s_core.shapes.quiz import ShapeQuestion, grade, make_question, question_code
+from s2s_ui.cache import cached_result
 from s2s_ui.catalog import translate
 from s2s_ui.charts import cached_spec, draw
 from s2s_ui.explainer import TryCase, details, explainer, try_this
@@ -74,12 +75,12 @@ CASES = [
 # --- cached computations (keyed by frozen configs, never by tensors) ---------------------------------
 
 
-@st.cache_data(max_entries=128, show_spinner=False)
+@cached_result(max_entries=128)
 def compute(config: ShapesConfig) -> ShapesResult:
     return run_shapes(config)
 
 
-@st.cache_data(max_entries=128, show_spinner=False)
+@cached_result(max_entries=128)
 def views(config: ShapesConfig) -> tuple[PaddingResult, tuple[EqualityCheck, ...], str]:
     result = compute(config)
     return padding_view(result), equality_checks(result), script(result)
@@ -145,17 +146,17 @@ def picture_spec(config: ShapesConfig, language: str, answered: bool) -> Any:
     return shape_picture(picture_frames(result), labels, verdict)
 
 
-@st.cache_data(max_entries=128, show_spinner=False)
+@cached_result(max_entries=128)
 def bridge(config: ShapesConfig, decoder: BridgeConfig) -> BridgeResult:
     return bridge_view(compute(config), decoder)
 
 
-@st.cache_data(max_entries=128, show_spinner=False)
+@cached_result(max_entries=128)
 def failure(config: ShapesConfig, kind: str) -> FailureDemo | None:
     return failure_demo(config, kind)
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
+@cached_result(max_entries=256)
 def question(number: int, salt: int) -> ShapeQuestion:
     return make_question(number, salt)
 

@@ -3,8 +3,9 @@
 Profiling showed that building and validating Altair charts cost far more than the math on every page,
 so a page decorates its small chart-building function with `@cached_spec`: the function takes hashable
 inputs (a frozen config, a step, the language) and returns an Altair chart, or a dict / list / tuple of
-them; the decorator turns them into plain spec dicts once per distinct input and keeps them in
-`st.cache_data`. Specs are not validated here (`to_dict(validate=False)`): each core package's tests
+them; the decorator turns them into plain spec dicts once per distinct input, with their tables already
+in Arrow bytes (`packed`), and shares them through `s2s_ui/cache.cached_result` (never copied, never
+changed). Specs are not validated here (`to_dict(validate=False)`): each core package's tests
 validate its charts' structure. `draw` puts a spec on the page at the container's width.
 
 Every spec also passes `finish` on its way out (GUIDE.md §1 "Charts"), so what every chart needs is done
@@ -31,9 +32,10 @@ from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 import altair as alt
-import streamlit as st
+from streamlit import dataframe_util
 
 from s2s_core.fmt import NUM_D3
+from s2s_ui.cache import cached_result
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -73,13 +75,45 @@ def cached_spec(fn: F | None = None, *, max_entries: int = 256, hash_funcs: dict
     """
 
     def wrap(build: F) -> F:
-        @functools.wraps(build)  # keeps the name and source that st.cache_data keys the cache on
+        @functools.wraps(build)  # keeps the name and source that the cache keys on
         def spec(*args: Any, **kwargs: Any) -> Any:
-            return to_spec(build(*args, **kwargs))
+            return packed(to_spec(build(*args, **kwargs)))
 
-        return st.cache_data(max_entries=max_entries, show_spinner=False, hash_funcs=hash_funcs)(spec)  # type: ignore[return-value]
+        return cached_result(max_entries=max_entries, hash_funcs=hash_funcs)(spec)  # type: ignore[return-value]
 
     return wrap(fn) if fn is not None else wrap
+
+
+def packed(spec: Any) -> Any:
+    """Finished spec(s) whose named tables are already Streamlit's Arrow bytes.
+
+    On every rerun `st.vega_lite_chart` turns each named dataset (a list of rows) into a pandas frame and
+    then into Arrow IPC bytes; for the pages' large pictures that cost more than the rest of the rerun. A
+    dataset that already is bytes is passed through as it is (streamlit/elements/vega_charts.py,
+    `_marshall_chart_data`), so a cached spec pays the conversion once. The bytes are made by Streamlit's
+    own converter, so the browser and AppTest read exactly the rows they read before.
+    """
+    if isinstance(spec, (list, tuple)):
+        return type(spec)(packed(part) for part in spec)
+    if not isinstance(spec, dict):
+        return spec
+    if not ("$schema" in spec or "mark" in spec or "layer" in spec or "datasets" in spec):
+        return {name: packed(part) for name, part in spec.items()}
+    datasets = spec.get("datasets")
+    if not isinstance(datasets, dict) or not any(_is_table(rows) for rows in datasets.values()):
+        return spec
+    tables = {name: arrow_bytes(rows) if _is_table(rows) else rows for name, rows in datasets.items()}
+    return {**spec, "datasets": tables}
+
+
+def _is_table(rows: Any) -> bool:
+    """A list of plain row dicts (not GeoJSON features, which Streamlit leaves in the spec)."""
+    return isinstance(rows, list) and all(isinstance(row, dict) and "geometry" not in row for row in rows)
+
+
+def arrow_bytes(rows: list[dict]) -> bytes:
+    """Rows as the Arrow IPC bytes Streamlit itself would send for them."""
+    return dataframe_util.convert_anything_to_arrow_bytes(rows)
 
 
 def draw(where: Any, spec: dict) -> None:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import streamlit as st
-
 from s2s_core.training import DecodeResult, EvalPoint, SourceInput, TrainConfig, TrainResult, decode, what_if
 from s2s_core.training.charts import accuracy_chart, attention_heatmap, bottleneck_chart, loss_chart
 from s2s_core.training.code import script
@@ -14,6 +12,7 @@ from s2s_core.training.frames import METRICS, attention_frame, bottleneck_frame,
 from s2s_core.training.loop import TrainRun
 from s2s_core.training.trace import MapPoint
 from s2s_ui import charts
+from s2s_ui.cache import cached_result
 from s2s_ui.i18n import t
 
 CHART_KEYS = (
@@ -61,22 +60,22 @@ def curve_specs(
     return specs
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cached_result(max_entries=64)
 def training_specs(job_id: int, labels: dict[str, str], _result: TrainResult) -> dict[str, dict]:
     return curve_specs(_result.run.losses, _result.run.evals, labels)
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
+@cached_result(max_entries=256)
 def decoded(job_id: int, source: SourceInput, override: tuple | None, _result: TrainResult) -> DecodeResult:
     return decode(_result, source, override)
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
+@cached_result(max_entries=256)
 def what_if_decoded(job_id: int, source: SourceInput, override: tuple, _result: TrainResult) -> DecodeResult:
     return what_if(_result, source, decoded(job_id, source, None, _result), override)
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
+@cached_result(max_entries=256)
 def map_spec(
     job_id: int, source: SourceInput, override: tuple | None, labels: dict[str, str], _result: TrainResult
 ) -> dict:
@@ -85,7 +84,7 @@ def map_spec(
     )
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
+@cached_result(max_entries=256)
 def bottleneck_spec(
     job_ids: tuple[int, int], names: tuple[str, str], labels: dict[str, str], _runs: tuple[TrainRun, TrainRun]
 ) -> dict:
@@ -93,18 +92,18 @@ def bottleneck_spec(
     return bottleneck_chart(frame, labels).to_dict(validate=False)
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
+@cached_result(max_entries=256)
 def code_for(config: TrainConfig, source: SourceInput | None) -> str:
     return script(config, source)  # reads and stitches the core's source files: worth keeping
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cached_result(max_entries=64)
 def untrained(config: TrainConfig, source: SourceInput) -> MapPoint:
     """The seeded model before its first step on the learner's source (a few milliseconds, but every rerun)."""
     return untrained_map(config, source)
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
+@cached_result(max_entries=256)
 def trained_point(job_id: int, source: SourceInput, _result: TrainResult) -> MapPoint:
     """The finished model on the learner's source, drawn like a checkpoint of its trace."""
     return map_point(_result.config, _result.run.model, source, _result.run.steps_done)

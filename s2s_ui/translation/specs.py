@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import streamlit as st
-
 from s2s_core.training import SourceInput, TrainResult
 from s2s_core.training.trace import MapPoint
 from s2s_core.translation.charts import cells_charts, truth_map
 from s2s_core.translation.lab import Alignment, Recurrence, alignment_score, recurrence
 from s2s_ui import charts
+from s2s_ui.cache import cached_result
 
 
 @charts.cached_spec
@@ -20,12 +19,12 @@ def truth_map_spec(point: MapPoint, labels: dict[str, str]):
     return truth_map(point, labels)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cached_result(max_entries=64)
 def alignment(job_id: int, _result: TrainResult) -> Alignment | None:
     return alignment_score(_result)
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
+@cached_result(max_entries=256)
 def chain(job_id: int, source: SourceInput, _result: TrainResult) -> Recurrence:
     return recurrence(_result, source)
 

@@ -152,3 +152,82 @@ def test_finish_is_idempotent_leaves_data_alone_and_never_breaks_a_chart():
 def test_labels_compile_to_valid_vega_lite():
     for chart in (heatmap(), bars_with_labels()):
         alt.LayerChart.from_dict(to_spec(chart))  # the schema accepts every property finish() writes
+
+
+# ---- packed: tables as Arrow bytes once, in the cache (s2s_ui/charts.py `packed`) --------------------------
+
+
+def _rows(buffer: bytes) -> list[dict]:
+    import pyarrow as pa
+
+    return pa.ipc.open_stream(buffer).read_all().to_pylist()
+
+
+def test_packed_turns_every_named_table_into_the_arrow_bytes_streamlit_would_send():
+    from streamlit import dataframe_util
+
+    from s2s_ui.charts import packed
+
+    spec = to_spec(bars_with_labels())
+    tables = spec["datasets"]
+    assert len(tables) == 2 and all(isinstance(rows, list) for rows in tables.values())
+    done = packed(spec)
+    assert done is not spec and spec["datasets"] is tables  # the finished spec itself is left as it was
+    for name, rows in tables.items():
+        assert done["datasets"][name] == dataframe_util.convert_anything_to_arrow_bytes(rows)
+        assert _rows(done["datasets"][name]) == rows
+    assert {k: v for k, v in done.items() if k != "datasets"} == {k: v for k, v in spec.items() if k != "datasets"}
+    # nested results of a cached_spec function (dicts of named specs, lists) are packed part by part
+    nested = packed({"a": spec, "b": [spec, None]})
+    assert isinstance(nested["a"]["datasets"][next(iter(tables))], bytes)
+    assert isinstance(nested["b"][0]["datasets"][next(iter(tables))], bytes) and nested["b"][1] is None
+    # no tables, or GeoJSON features: nothing to do
+    plain = {"mark": "point", "data": {"values": [{"a": 1}]}}
+    assert packed(plain) is plain
+    geo = {"mark": "geoshape", "datasets": {"g": [{"type": "Feature", "geometry": {}}]}}
+    assert packed(geo) is geo
+
+
+def test_a_packed_spec_reaches_the_browser_exactly_as_the_unpacked_one():
+    """Same proto: the spec JSON and every dataset's bytes (AppTest runs st.vega_lite_chart for real)."""
+    from streamlit.testing.v1 import AppTest
+
+    def app() -> None:
+        import altair as alt
+        import pandas as pd
+        import streamlit as st
+
+        from s2s_ui.charts import packed, to_spec
+
+        frame = pd.DataFrame({"pos": ["a", "b"], "w": [0.25, 0.75]})
+        chart = alt.Chart(frame).mark_bar().encode(x="pos:N", y="w:Q")
+        spec = to_spec(chart + chart.mark_text().encode(text="w:Q"))
+        st.vega_lite_chart(spec=spec, width="stretch")
+        st.vega_lite_chart(spec=packed(spec), width="stretch")
+
+    at = AppTest.from_function(app).run()
+    plain, fast = (chart.proto for chart in at.get("vega_lite_chart"))
+    assert plain.spec == fast.spec
+    assert [(d.name, d.data.data) for d in plain.datasets] == [(d.name, d.data.data) for d in fast.datasets]
+    assert plain.datasets and all(d.data.data for d in fast.datasets)
+
+
+def test_cached_results_are_shared_not_copied():
+    """A page's cached result is the one object (no pickling per call: s2s_ui/cache.py)."""
+    from streamlit.testing.v1 import AppTest
+
+    def app() -> None:
+        import streamlit as st
+
+        from s2s_ui.cache import cached_result
+
+        @cached_result
+        def result(n: int) -> dict:
+            return {"n": n}
+
+        st.session_state.setdefault("seen", []).append(id(result(3)))
+        st.write(len(set(st.session_state["seen"])))
+
+    at = AppTest.from_function(app).run()
+    at.run()
+    assert len(at.session_state["seen"]) == 2 and len(set(at.session_state["seen"])) == 1

@@ -113,22 +113,18 @@ def _parsed(parse: Any) -> Any:
 
 # --- cached core calls (keyed by frozen configs and token tuples, never tensors) ----------------------
 
-# Cache keys: repr() of the frozen config and the token tuples is exact and far cheaper for Streamlit to hash
-# than walking every nested string.
-FAST_KEYS = {NgramConfig: repr, tuple: repr}
 
-
-@cached_result(max_entries=256, hash_funcs=FAST_KEYS)
+@cached_result(max_entries=256)
 def cached_continuations(config: NgramConfig, prefix: Sentence) -> ContinuationResult:
     return continuations(config, prefix)
 
 
-@cached_result(max_entries=256, hash_funcs=FAST_KEYS)
+@cached_result(max_entries=256)
 def cached_sentence(config: NgramConfig, sentence: Sentence) -> SentenceResult:
     return sentence_probability(config, sentence)
 
 
-@cached_result(max_entries=256, hash_funcs=FAST_KEYS)
+@cached_result(max_entries=256)
 def cached_sparsity(corpus: Corpus, sentence: Sentence) -> SparsityResult:
     return sparsity(corpus, sentence)
 
@@ -163,18 +159,18 @@ def chart_labels(code: str, n: int = 1) -> dict[str, str]:
     return labels | {"ngram": translate(code, "ngram.chart.ngram", n=n)}
 
 
-@cached_spec(max_entries=128, hash_funcs=FAST_KEYS)
+@cached_spec(max_entries=128)
 def factors_spec(config: NgramConfig, sentence: Sentence, code: str) -> Any:
     names = chart_labels(code)
     return factors_chart(factors_long(sentence_probability(config, sentence), config.smoothing, names), names)
 
 
-@cached_spec(max_entries=128, hash_funcs=FAST_KEYS)
+@cached_spec(max_entries=128)
 def sparsity_spec(corpus: Corpus, sentence: Sentence, n: int | None, code: str) -> Any:
     return sparsity_chart(sparsity_frame(sparsity(corpus, sentence), n), chart_labels(code))
 
 
-@cached_spec(max_entries=128, hash_funcs=FAST_KEYS)
+@cached_spec(max_entries=128)
 def window_spec(sentence: Sentence, n: int, code: str) -> Any:
     names = chart_labels(code, n)
     return window_chart(window_frame(window_view(sentence, n), names), names)
@@ -290,7 +286,7 @@ def read_inputs() -> NgramInputs:
 # --- 1) continuations -------------------------------------------------------------------------------
 
 
-@cached_spec(max_entries=128, hash_funcs=FAST_KEYS)
+@cached_spec(max_entries=128)
 def picture_spec(config: NgramConfig, prefix: Sentence, sentence: Sentence | None, code: str) -> Any:
     """The main picture (s2s_core/ngram/picture.py): the prefix, its candidates, the sentence's factors."""
     cont = cached_continuations(config, prefix)
@@ -489,7 +485,7 @@ def show_window(inputs: NgramInputs) -> None:
 # --- 5) counting vs a tiny embedding model -------------------------------------------------------------
 
 
-@cached_result(max_entries=32, hash_funcs={EmbeddingConfig: repr})
+@cached_result(max_entries=32)
 def cached_embedding(config: EmbeddingConfig) -> EmbeddingModel:
     return train(config)
 
@@ -519,7 +515,7 @@ def emb_names(code: str, word: str) -> dict[str, str]:
     }
 
 
-@cached_spec(max_entries=64, hash_funcs={EmbeddingConfig: repr})
+@cached_spec(max_entries=64)
 def embedding_specs(config: EmbeddingConfig, previous: str, word: str, code: str) -> Any:
     model = cached_embedding(config)
     pair = pair_view(model, previous, word)

@@ -67,19 +67,19 @@ def to_spec(chart: Any) -> Any:
     return chart
 
 
-def cached_spec(fn: F | None = None, *, max_entries: int = 256, hash_funcs: dict | None = None) -> Any:
+def cached_spec(fn: F | None = None, *, max_entries: int = 256) -> Any:
     """Decorator: cache the finished spec(s) of a chart-building function by the value of its arguments.
 
-    Arguments whose name starts with "_" are not hashed (st.cache_data's rule): pass a large result that
+    Arguments whose name starts with "_" are not part of the key (s2s_ui/cache.py): pass a large result that
     is fully determined by the other arguments that way.
     """
 
     def wrap(build: F) -> F:
-        @functools.wraps(build)  # keeps the name and source that the cache keys on
+        @functools.wraps(build)  # keeps the name, signature and code (__wrapped__) that the cache keys on
         def spec(*args: Any, **kwargs: Any) -> Any:
             return packed(to_spec(build(*args, **kwargs)))
 
-        return cached_result(max_entries=max_entries, hash_funcs=hash_funcs)(spec)  # type: ignore[return-value]
+        return cached_result(max_entries=max_entries)(spec)  # type: ignore[return-value]
 
     return wrap(fn) if fn is not None else wrap
 

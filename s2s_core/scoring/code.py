@@ -5,6 +5,7 @@ The score modules are modules.py itself, pasted in, so the script cannot drift f
 
 from __future__ import annotations
 
+import functools
 import inspect
 from pathlib import Path
 
@@ -53,6 +54,7 @@ FLOW_CODE = {
 }
 
 
+@functools.cache  # the files do not change while the server runs; reading them cost ~2 ms per rerun
 def _module_source() -> str:
     body = MODULES.read_text(encoding="utf-8").split('"""', 2)[2]
     return body.replace("from __future__ import annotations\n", "").strip()
@@ -62,10 +64,16 @@ def _rows(rows: tuple[tuple[float, ...], ...]) -> str:
     return "[" + ", ".join("[" + ", ".join(repr(float(v)) for v in r) + "]" for r in rows) + "]"
 
 
+@functools.cache
+def _pasted_sources() -> tuple[str, str]:
+    """The window helpers and the decoder step class, as written in window.py and flow.py."""
+    helpers = "\n\n".join(inspect.getsource(f) for f in (window.local_m_center, window.window_mask, window.gaussian))
+    return helpers, inspect.getsource(flow.AttnDecoderStep)
+
+
 def script(config: ScoringConfig) -> str:
     H_d, H_e = len(config.dec_state), len(config.enc_states[0])
-    helpers = "\n\n".join(inspect.getsource(f) for f in (window.local_m_center, window.window_mask, window.gaussian))
-    step_class = inspect.getsource(flow.AttnDecoderStep)
+    helpers, step_class = _pasted_sources()
     wiring = (config.query_from, config.context_into)
     dot_focus = config.focus in ("dot", "scaled_dot") and H_d != H_e
     if wiring not in FLOW_CODE:

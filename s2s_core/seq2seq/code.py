@@ -5,6 +5,7 @@ The model code is modules.py itself, pasted in, so the script cannot drift from 
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from s2s_core.fmt import DIGITS
@@ -14,6 +15,7 @@ from s2s_core.seq2seq.compute import Seq2SeqConfig
 MODULES = Path(__file__).with_name("modules.py")
 
 
+@functools.cache  # the file does not change while the server runs
 def model_source() -> str:
     """modules.py without its own docstring and __future__ line (the script has its own header)."""
     text = MODULES.read_text(encoding="utf-8")

@@ -240,9 +240,10 @@ def _edit_once(page, i: int) -> str | None:
     if groups.count():
         # An option that is not the chosen one (a narrow column hides a number input's steppers, and clicking
         # the chosen option again changes nothing, so nothing would rerun).
-        # Streamlit 1.67 draws the options as radios: the chosen one has aria-checked="true" (the older
-        # "...Active" test id is gone, and clicking the chosen option made no rerun to time).
-        buttons = groups.first.locator('button:not([aria-checked="true"]):not([data-testid$="Active"])')
+        # Streamlit 1.67 draws the options as radios marked aria-checked "true" / "false" (the older "...Active"
+        # test id is gone). Only an option marked "false" will do: the group also holds a button without the
+        # mark (its label's help icon), and clicking that or the chosen option made no rerun to time.
+        buttons = groups.first.locator('button[aria-checked="false"]')
         if buttons.count():
             buttons.nth(i % buttons.count()).click()
             return "segmented option"

@@ -14,8 +14,6 @@ crash are all the server's business (it terminates the process, or sees the pipe
 
 from __future__ import annotations
 
-import contextlib
-import os
 import time
 import traceback
 from typing import Any
@@ -24,9 +22,9 @@ import torch
 
 # Imported here so that the forkserver's preload brings every trainer's code (and torch) into the shared parent.
 import s2s_core.training.compute  # noqa: F401
+from s2s_core.training.guest import be_a_guest
 from s2s_core.training.loop import Progress
 
-NICE = 10  # workers yield the CPU to the server that draws every visitor's pages
 SEND_EVERY = 0.25  # seconds between progress messages: the page polls once a second, so finer is wasted work
 
 
@@ -62,8 +60,7 @@ def run(trainer: Any, config: Any, conn: Any) -> None:
     """Process target: one job. trainer is a jobs.Trainer (importable functions), config its frozen config."""
     # 1) A guest on the server's machine: lower priority, one torch thread (the runs are tiny; more threads
     #    only fight the server and the other workers for the same cores, and change no number).
-    with contextlib.suppress(OSError):
-        os.nice(NICE)
+    be_a_guest()
     torch.set_num_threads(1)
     report = _Reporter(conn)
     try:

@@ -9,6 +9,7 @@ import signal
 import sys
 import time
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 import torch
@@ -304,3 +305,16 @@ def test_a_worker_never_runs_the_servers_main_script(pool, tmp_path, monkeypatch
     job = pool.submit(replace(TINY, steps=3, seed=151), trainer=SLOW)
     assert job.wait(30)
     assert pool.snapshot(job).state == DONE
+
+
+def test_training_processes_run_at_a_guests_priority_once():
+    """The forkserver lowers itself before importing torch (preload.py), its workers are already there: calling
+    be_a_guest again leaves them at NICE, not lower (os.nice adds)."""
+    import subprocess
+
+    from s2s_core.training.guest import NICE
+
+    code = "import os; from s2s_core.training.guest import be_a_guest; be_a_guest(); be_a_guest(); print(os.nice(0))"
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root)
+    assert int(out.stdout) == max(NICE, os.nice(0))

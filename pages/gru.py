@@ -15,7 +15,8 @@ from s2s_core.gated.picture import STEP_PARAM, cell_chart
 from s2s_core.gru import GruConfig, GruResult, gru_gates, parse_config
 from s2s_core.gru.charts import params_chart
 from s2s_core.gru.code import script
-from s2s_core.gru.compare import compare
+from s2s_core.gru.compare import Comparison
+from s2s_core.gru.compare import compare as count_parameters
 from s2s_core.gru.compute import FORCEABLE, GATES, RESET_SHUT, gru_weights
 from s2s_core.gru.diagram import gru_cell_dot
 from s2s_core.gru.frames import (
@@ -67,6 +68,11 @@ CASES = (
 @cached_result(max_entries=256)
 def compute(config: GruConfig) -> GruResult:
     return gru_gates(config)
+
+
+@cached_result(max_entries=64)
+def compare(E: int, H: int) -> Comparison:
+    return count_parameters(E, H)  # builds three modules on the meta device: a few ms per rerun uncached
 
 
 @cached_result(max_entries=64)

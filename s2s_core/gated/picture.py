@@ -32,6 +32,7 @@ WIRE = "#666666"  # neutral: charts.finish turns it into the theme's text colour
 COL_W = 10.0  # a vector column's width in x units (a tenth of the picture)
 TOP = 22  # px above the first row (its labels)
 GAP = 32  # px between rows (the next row's labels)
+LEGEND_BAND = 20  # px under the strip: the line legend at its left end, the before dots' key at its right
 FONT = 12
 GATE_SCALE = alt.Scale(domain=[0, 1], scheme="greens")  # a gate is a 0-1 pass-through ratio
 VALUE_SCALE = alt.Scale(domain=[-1, 1], scheme="redblue", reverse=True, clamp=True)  # GUIDE.md: one diverging scale
@@ -180,7 +181,8 @@ class Geometry:
         return 13
 
     def height(self, n_strip_states: int) -> int:
-        return int(self.strip_top + n_strip_states * self.H * self.strip_cell + 24)  # + the before dots' key
+        # + a band for the line legend (left) and the before dots' key (right)
+        return int(self.strip_top + n_strip_states * self.H * self.strip_cell + LEGEND_BAND + 4)
 
 
 def _ink(value: float, gate: bool) -> str:
@@ -417,9 +419,12 @@ def cell_chart(pic: CellPicture, words: Mapping[str, str], step_param: alt.Param
         "path:N",
         title=words["path"],
         scale=alt.Scale(domain=path_domain, range=[[1, 0], [6, 4]]),
-        # Under the strip, in one line: the first screen keeps its height for the diagram itself.
+        # In the band under the strip, at its left end (the before dots' key takes the right end): a legend
+        # under the chart would push the step slider and Play below the first screen at 1280×900.
         legend=alt.Legend(
-            orient="bottom",
+            orient="none",
+            legendX=0,
+            legendY=geo.height(len(pic.layout.strip)) - LEGEND_BAND,
             direction="horizontal",
             titleOrient="left",
             symbolStrokeWidth=2,

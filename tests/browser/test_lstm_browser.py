@@ -59,6 +59,15 @@ def step_moves_in_the_browser(page, ns: str, run_state, words: list[str]) -> Non
     page.wait_for_function(f"() => location.search.includes('{ns}_step=3')")  # then the step goes into the link
 
 
+def slider_and_play_on_the_first_screen(page, lang: str) -> None:
+    """GUIDE.md §1: at 1280×900 the picture's step slider and its Play button sit on the first screen."""
+    slider = page.locator(".st-key-lstm_step_chart .vega-bindings input[type=range]")
+    play = page.get_by_role("button", name=translate(lang, "steps.play"))
+    play.wait_for()
+    for box in (slider.bounding_box(), play.bounding_box()):
+        assert box is not None and box["y"] + box["height"] <= page.viewport_size["height"], box
+
+
 def open_forcing(page, heading: str) -> None:
     """Unfold 'Force a gate' in the controls column (the override sits beside the picture, folded)."""
     page.locator('[data-testid="stExpander"] summary', has_text=heading).click()
@@ -69,6 +78,7 @@ def test_the_picture_steps_in_the_browser_and_redraws_after_an_edit(app_server, 
     open_page(page, app_server, "lstm", "en")
     page.wait_for_function(VISIBLE_CHARTS, arg=1)
     assert picture_title(page) == translate("en", "lstm.picture.title")
+    slider_and_play_on_the_first_screen(page, "en")
     run = lstm_gates(parse_config("sentence", DEFAULT_SENTENCES["en"], None, 3, 4, 0)).run
     step_moves_in_the_browser(page, "lstm", run.c, DEFAULT_SENTENCES["en"].split())
     wait_for_text(page, translate("en", "lstm.picture.reading", step="3 · a", kept="", written="", exposed="")[:8])
@@ -87,6 +97,7 @@ def test_freezing_the_cell_holds_c_and_redraws_the_picture(app_server, new_page)
     open_page(page, app_server, "lstm", "ko")
     page.wait_for_function(VISIBLE_CHARTS, arg=1)
     assert picture_title(page) == translate("ko", "lstm.picture.title")
+    slider_and_play_on_the_first_screen(page, "ko")
     open_forcing(page, translate("ko", "lstm.force_heading"))
     settle(page)  # any fragment rerun has ended: a click during one was lost under load (GRU's twin, CI run)
     page.get_by_role("button", name=translate("ko", "lstm.freeze")).click()

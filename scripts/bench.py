@@ -227,7 +227,8 @@ def open_settled(page, url: str) -> None:
 
 
 def _edit_once(page, i: int) -> str | None:
-    """One generic edit on the page: a number step (alternating up/down), a segmented option, a checkbox."""
+    """One generic edit on the page: a number step (alternating up/down), a segmented option, a checkbox, or a
+    sentence field's last word dropped and put back."""
     main = page.locator('[data-testid="stMain"]')
     # visible ones only: a number field folded into a closed expander cannot be clicked
     steppers = main.locator(
@@ -251,7 +252,21 @@ def _edit_once(page, i: int) -> str | None:
     if boxes.count():
         boxes.first.click()
         return "checkbox"
+    # A sentence field (rnn, ngram): drop its last word, then put it back (the clock starts at Enter's keydown).
+    fields = main.locator('[data-testid="stTextInput"]:visible input')
+    if fields.count():
+        field, words = fields.first, fields.first.input_value().split()
+        if i % 2 == 0 and len(words) > 1:
+            TEXT_EDITS[page] = words[-1]
+            field.fill(" ".join(words[:-1]))
+        else:
+            field.fill(" ".join([*words, TEXT_EDITS.pop(page, words[-1] if words else "a")]))
+        field.press("Enter")
+        return "sentence word"
     return None
+
+
+TEXT_EDITS: dict = {}  # page -> the word the last sentence edit dropped (put back by the next one)
 
 
 def measure_edits(page, n: int) -> tuple[list[float], str]:

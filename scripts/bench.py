@@ -1,6 +1,7 @@
 """Benchmark every existing page against GUIDE.md §5's budgets and a bare baseline page; rewrites README's block.
 
 Usage: .venv/bin/python scripts/bench.py [--reruns 20] [--edits 8] [--sessions 10] [--no-readme] [--only ns,ns]
+       [--no-browser] [--no-load]
        .venv/bin/python scripts/bench.py --profile attention   (pyinstrument: where one page's reruns spend time)
        .venv/bin/python scripts/bench.py --steps-only   (only the in-browser step latency of the stepped pages)
 Server side: AppTest runs (first run, reruns at defaults, reruns after a widget change). Browser: `streamlit run`
@@ -598,6 +599,7 @@ def main() -> None:
     parser.add_argument("--profile", default="", help="profile one page's reruns with pyinstrument and exit")
     parser.add_argument("--steps-only", action="store_true", help="only the step latency of the stepped pages")
     parser.add_argument("--moves", type=int, default=STEP_MOVES, help="step moves per stepped page")
+    parser.add_argument("--no-load", action="store_true", help="skip the class-training load benchmark")
     args = parser.parse_args()
     torch.set_num_threads(1)  # as the app does once per server process
     if args.profile:
@@ -650,7 +652,8 @@ def main() -> None:
     if not args.no_readme:
         write_readme(block)
         print(f"\nREADME.md: the block between {START} and {END} rewritten.")
-    __import__("scripts.bench_load", fromlist=["main"]).main(readme=not args.no_readme, browser=not args.no_browser)
+    if not args.no_load:
+        __import__("scripts.bench_load", fromlist=["main"]).main(readme=not args.no_readme, browser=not args.no_browser)
 
 
 if __name__ == "__main__":

@@ -210,7 +210,8 @@ def attention_picture(
 
     layers = [before_links, links, *([shafts] if plane else []), before_context, before_text, marker, target, ring]
     layers = [*layers, names, *context_layers]
-    return alt.layer(*layers).properties(
+    return alt.layer(
+        *layers,
         width="container",
         height=HEIGHT,
         autosize=FIT_X,

@@ -205,7 +205,8 @@ def gradient_picture(pic: Picture, words: Mapping[str, str]) -> alt.LayerChart:
         .encode(**at("x", "y"), text="text:N")
     )
     layers = [line, strip, was, loss, flow, tick, names, numbers, cut_rule, cut_text, clip_bars, clip_text, clip_head]
-    return alt.layer(*layers).properties(
+    return alt.layer(
+        *layers,
         width="container",
         height=HEIGHT,
         autosize=FIT_X,

@@ -574,14 +574,13 @@ def cell_chart(pic: CellPicture, words: Mapping[str, str], step_param: alt.Param
     )
     layers = [wires, *squares, outlines, numbers, *names, node_marks, node_text, token, formulas]
     layers += [strip_cells, strip_now, strip_before, before_key, row_names, heads]
-    return (
-        alt.layer(*layers)
-        .resolve_scale(color="independent")
-        .properties(
-            width="container",
-            height=geo.height(len(pic.layout.strip)),
-            autosize=FIT_X,
-            title=alt.Title(words["title"], fontSize=FONT + 3, anchor="start"),
-            description=words["description"],
-        )
+    # Top-level settings as arguments, not chained: each chained call copies the layered chart and validates.
+    return alt.layer(
+        *layers,
+        resolve=alt.Resolve(scale=alt.ScaleResolveMap(color="independent")),
+        width="container",
+        height=geo.height(len(pic.layout.strip)),
+        autosize=FIT_X,
+        title=alt.Title(words["title"], fontSize=FONT + 3, anchor="start"),
+        description=words["description"],
     )

@@ -335,7 +335,8 @@ def masks_picture(
             .encode(x=x, y=y, text="text:N")
         )
     title = alt.TitleParams(_wrap(labels["title"], 44), subtitle=_wrap(labels["subtitle"], 58), anchor="start")
-    return alt.layer(*layers).properties(
+    return alt.layer(
+        *layers,
         title=title,
         description=labels["description"],
         width="container",

@@ -214,7 +214,8 @@ def ngram_picture(pic: Picture, words: Mapping[str, str]) -> alt.LayerChart:
         layers.append(note(0, top + COLUMN_H + 42, f"{words['product']} {pic.product}"))
         if bool(pic.factors["zero"].any()):
             layers.append(note(0, top - 8, words["never"], color=ZERO))
-    return alt.layer(*layers).properties(
+    return alt.layer(
+        *layers,
         width="container",
         height=pic.height,
         autosize=FIT_X,

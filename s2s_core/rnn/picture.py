@@ -407,16 +407,15 @@ def unroll_picture(pic: Picture, words: Mapping[str, str], step_param: alt.Param
     )
     layers = [band, faint_shafts, strong_shafts, heads, names, faint, strong, before, numbers, outlines]
     layers += [heads_text, boxes, words_text, formula_head, formula_terms]
-    return (
-        alt.layer(*layers)
-        .resolve_scale(color="independent")
-        .properties(
-            width="container",
-            height=geo.height,
-            autosize=FIT_X,
-            title=alt.Title(
-                words["title"], subtitle=words["subtitle"], fontSize=FONT + 3, subtitleFontSize=FONT, anchor="start"
-            ),
-            description=words["description"],
-        )
+    # Top-level settings as arguments, not chained: each chained call copies the layered chart and validates.
+    return alt.layer(
+        *layers,
+        resolve=alt.Resolve(scale=alt.ScaleResolveMap(color="independent")),
+        width="container",
+        height=geo.height,
+        autosize=FIT_X,
+        title=alt.Title(
+            words["title"], subtitle=words["subtitle"], fontSize=FONT + 3, subtitleFontSize=FONT, anchor="start"
+        ),
+        description=words["description"],
     )

@@ -162,8 +162,13 @@ def compare_picture(result: ScoringResult, names: Mapping[str, str], labels: Map
                 )
             )
     title = _title(labels)
-    return alt.layer(*layers).properties(
-        title=title, description=labels["description"], width="container", autosize=FIT_X, height=int(units * ROW_PX)
+    return alt.layer(
+        *layers,
+        title=title,
+        description=labels["description"],
+        width="container",
+        autosize=FIT_X,
+        height=int(units * ROW_PX),
     )
 
 
@@ -335,6 +340,11 @@ def focus_picture(read: Read, window: str, labels: Mapping[str, str], step: alt.
             )
         )
     title = _title(labels)
-    return alt.layer(*layers).properties(
-        title=title, description=labels["description"], width="container", autosize=FIT_X, height=int(FOCUS_UNITS * 40)
+    return alt.layer(
+        *layers,
+        title=title,
+        description=labels["description"],
+        width="container",
+        autosize=FIT_X,
+        height=int(FOCUS_UNITS * 40),
     )

@@ -299,7 +299,8 @@ def model_picture(frames: PictureFrames, labels: Mapping[str, str], step_param: 
     if not frames.before.empty:
         ghost = alt.Chart(records(frames.before)).mark_text(fontSize=11, fontStyle="italic", color=PAD, opacity=0.8)
         layers.append(ghost.encode(x=x, y=y, text="text:N", tooltip=[alt.Tooltip("text:N", title=labels["before"])]))
-    return alt.layer(*layers).properties(
+    return alt.layer(
+        *layers,
         title=labels["title"],
         description=labels["description"],
         height=ROW_PX * (rows + 6),

@@ -284,7 +284,8 @@ def shape_picture(p: ShapePicture, labels: Mapping[str, str], verdict: str | Non
     )
     if not p.packed.empty:
         layers += _packed_layers(p, labels, x, y, xs, ys)
-    return alt.layer(*layers).properties(
+    return alt.layer(
+        *layers,
         title=labels["title"],
         description=labels["description"],
         height=round(ROW_PX * (p.rows + 5 + below)),

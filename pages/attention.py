@@ -273,7 +273,8 @@ if config is not None:
             ("ui.tab_check", lambda: check_badge(t("attention.check_what"), result.max_abs_diff, tol=1e-9)),
             ("ui.tab_code", lambda: code_expander(script(config), file_name="attention_weighting.py")),
             ("ui.tab_notice", show_notice),
-        ]
+        ],
+        key="attention_tabs",
     )
 else:
     with picture:

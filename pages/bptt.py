@@ -330,5 +330,6 @@ if inputs is not None:
             ("ui.tab_check", lambda: show_checks(result)),
             ("ui.tab_code", lambda: code_expander(script(config, max_norm), file_name="bptt.py")),
             ("ui.tab_notice", lambda: show_notices(config, result)),
-        ]
+        ],
+        key="bptt_tabs",
     )

@@ -242,5 +242,6 @@ details(
         ("ui.tab_check", lambda: show_check(inputs.need())),
         ("ui.tab_code", lambda: code_expander(script(forced_config or inputs.need()), file_name="lstm_gates.py")),
         ("ui.tab_notice", show_notice),
-    ]
+    ],
+    key="lstm_tabs",
 )

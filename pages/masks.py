@@ -440,4 +440,4 @@ if config is not None:
         ("ui.tab_notice", lambda: show_notice(config, result)),
         ("ui.tab_code", lambda: code_expander(script(config), file_name="padding_masks.py")),
     ]
-details(sections)
+details(sections, key="masks_tabs")

@@ -645,5 +645,6 @@ details(
         ("ui.tab_tables", lambda: show_continuations(inputs)),
         ("ui.tab_code", show_code),
         ("ui.tab_notice", show_notices),
-    ]
+    ],
+    key="ngram_tabs",
 )

@@ -343,5 +343,6 @@ details(
         ("ui.tab_check", lambda: show_check(inputs)),
         ("ui.tab_code", lambda: show_code(inputs)),
         ("ui.tab_notice", lambda: show_notices(inputs)),
-    ]
+    ],
+    key="rnn_tabs",
 )

@@ -586,5 +586,6 @@ if config is not None:
             ("scoring.tab_flow", lambda: show_flow(config, result)),
             ("ui.tab_notice", show_notice),
             ("ui.tab_code", lambda: code_expander(script(config), file_name="bahdanau_vs_luong.py")),
-        ]
+        ],
+        key="scoring_tabs",
     )

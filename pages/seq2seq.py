@@ -476,5 +476,6 @@ if config is not None:
             ("ui.tab_check", lambda: show_check(config, result)),
             ("ui.tab_notice", show_notice),
             ("ui.tab_code", lambda: code_expander(script(config), file_name="encoder_decoder.py")),
-        ]
+        ],
+        key="seq2seq_tabs",
     )

@@ -561,7 +561,8 @@ if config is not None:
             ("shapes.tab_quiz", show_quiz),
             ("ui.tab_notice", needs_lengths(lengths_error, lambda: show_notice(config, padding))),
             ("ui.tab_code", needs_lengths(lengths_error, lambda: code_expander(code, file_name=t("shapes.file_name")))),
-        ]
+        ],
+        key="shapes_tabs",
     )
 else:
     with st.container():

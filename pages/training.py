@@ -109,4 +109,4 @@ if config is not None:
     sections.append(
         ("ui.tab_code", lambda: code_expander(code_for(config, holder["source"]), file_name="training_lab.py"))
     )
-details(sections)
+details(sections, key="training_tabs")

@@ -90,4 +90,4 @@ if done is not None:
 sections.append(("ui.tab_notice", show_notice))
 if config is not None:
     sections.append(("ui.tab_code", lambda: code_expander(code_for(config, source), file_name="translation_lab.py")))
-details(sections)
+details(sections, key="translation_tabs")

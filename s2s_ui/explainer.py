@@ -24,6 +24,11 @@ from s2s_ui.i18n import t
 from s2s_ui.link import to_link
 from s2s_ui.widgets import guarded, page_header
 
+# AppTest suites that read what a page's tabs hold set this (tests/conftest.py): every tab is drawn, as if all were
+# open, so a test reads any tab without opening it first. The lazy path, one open tab, is what a server runs; it is
+# tested in tests/app/test_tabs_app.py and by the Chromium tests, whose servers never set this.
+DRAW_EVERY_TAB = False
+
 CONTROLS_WIDTH = 1.0  # the controls column : the picture column (about 29 % : 71 % of the page's width)
 PICTURE_WIDTH = 2.4
 
@@ -35,18 +40,25 @@ def explainer(ns: str) -> tuple[Any, Any]:
     return controls, picture
 
 
-def details(sections: Sequence[tuple[str, Callable[[], Any]]]) -> None:
+def details(sections: Sequence[tuple[str, Callable[[], Any]]], *, key: str) -> None:
     """Everything below the picture, folded into tabs: (catalog key of the tab's label, what draws it).
+
+    Only the open tab runs (`on_change="rerun"`: switching tabs is one rerun). The closed tabs are neither
+    computed nor sent, so an edit redraws the picture and one tab instead of every chart in every tab: in
+    the browser bench an edit on the Bahdanau-vs-Luong page took 567 ms to redraw with all tabs drawn and
+    276 ms with one. `key` ("<ns>_tabs") holds the open tab's label; a test opens a tab by writing it:
+    `at.session_state["gru_tabs"] = translate(lang, "ui.tab_check")` (tests/app/test_tabs_app.py).
 
     Each tab runs on its own (`guarded`): a bad value in one tab's input is named there and the other
     tabs still draw, so one bad input hides only what depends on it.
     """
     if not sections:
         return
-    tabs = st.tabs([t(key) for key, _ in sections])
+    tabs = st.tabs([t(label) for label, _ in sections], key=key, on_change="rerun")
     for tab, (_, draw_section) in zip(tabs, sections, strict=True):
-        with tab:
-            guarded(draw_section)
+        if tab.open or DRAW_EVERY_TAB:
+            with tab:
+                guarded(draw_section)
 
 
 def before_after(key: str, current: Hashable) -> Hashable | None:

@@ -69,7 +69,7 @@ def test_a_redefined_function_finds_its_cache_but_a_changed_body_does_not():
     """A page script defines its functions again on every rerun: the same code finds the same results."""
     results = []
     for _ in range(2):
-        compute, calls = counted()  # a new function object with the same code object
+        compute, _calls = counted()  # a new function object with the same code object
         results.append(compute(Config(4.0)))
     assert results[0] is results[1]
 

@@ -1,7 +1,8 @@
 """Accessibility audit: axe-core (WCAG 2.1 A and AA rules) on every page, light and dark theme, both languages.
 
 Usage: .venv/bin/python scripts/audit_a11y.py [--only attention,home] [--langs en,ko] [--no-readme]
-Run by `make bench`; writes the per-page counts into README between the a11y-audit markers.
+Run by `make bench`; writes the per-page counts into README between the a11y-audit markers. Only the open tab of a
+page's details is drawn (s2s_ui/explainer.details), so in the first language each other tab is opened and audited too.
 tests/browser/test_a11y_browser.py runs the same `audit()` on a sample of pages in `make test` (all in --full).
 
 axe-core comes bundled with axe-playwright-python (requirements-dev.txt) and is injected into the page by
@@ -64,8 +65,26 @@ def blocking(violations: list[dict]) -> list[str]:
     ]
 
 
-def run(only: list[str] | None, langs: list[str]) -> dict[str, Counter]:
-    """Per page: how many violations of each impact, summed over the themes and languages audited."""
+def audit_tabs(page, where: str) -> list[dict]:
+    """Open each of the page's other tabs (only the open one is drawn: s2s_ui/explainer.details) and audit it."""
+    from tests.browser.harness import settle
+
+    found: list[dict] = []
+    tabs = page.locator('[data-testid="stMain"] [data-testid="stTab"]')
+    for i in range(1, tabs.count()):
+        tabs.nth(i).click()
+        settle(page)
+        violations = audit(page)
+        for line in blocking(violations):
+            print(f"  {where} tab {i + 1}: {line}", flush=True)
+        found += violations
+    print(f"  {where}: {tabs.count() - 1} more tabs audited", flush=True)
+    return found
+
+
+def run(only: list[str] | None, langs: list[str], tabs: bool = True) -> dict[str, Counter]:
+    """Per page: how many violations of each impact, summed over the themes and languages audited (and, in the
+    first language, over every tab of the page's folded details)."""
     from playwright.sync_api import sync_playwright
 
     from s2s_ui.registry import existing_pages
@@ -88,6 +107,8 @@ def run(only: list[str] | None, langs: list[str]) -> dict[str, Counter]:
                         try:
                             open_page(page, base, spec.url, lang)
                             found = audit(page)
+                            if tabs and lang == langs[0]:
+                                found += audit_tabs(page, f"{spec.ns} {theme} {lang}")
                         except Exception as err:  # a page that does not open is counted, not a reason to stop
                             counts[spec.ns]["not audited"] += 1
                             print(f"  {spec.ns} {theme} {lang}: not audited: {str(err)[:200]}", flush=True)
@@ -108,7 +129,8 @@ def table(counts: dict[str, Counter], langs: list[str]) -> str:
     impacts = ("critical", "serious", "moderate", "minor", "not audited")
     lines = [
         f"Measured {dt.date.today().isoformat()} by `make bench` (scripts/audit_a11y.py): axe-core WCAG 2.1 A/AA, "
-        f"{' and '.join(THEMES)} theme × {', '.join(langs)}; elements in violation, summed per page "
+        f"{' and '.join(THEMES)} theme × {', '.join(langs)}, and in {langs[0]} every tab of the page's details "
+        "opened in turn; elements in violation, summed per page "
         "(not audited: runs where the page did not open, e.g. a traceback).",
         "",
         "| page | " + " | ".join(impacts) + " |",
@@ -125,9 +147,10 @@ def main() -> None:
     parser.add_argument("--only", help="comma-separated page namespaces (default: every page)")
     parser.add_argument("--langs", default="en,ko")
     parser.add_argument("--no-readme", action="store_true")
+    parser.add_argument("--no-tabs", action="store_true", help="audit each page's first screen only")
     args = parser.parse_args()
     langs = args.langs.split(",")
-    counts = run(args.only.split(",") if args.only else None, langs)
+    counts = run(args.only.split(",") if args.only else None, langs, tabs=not args.no_tabs)
     block = table(counts, langs)
     print("\n" + block)
     text = README.read_text()

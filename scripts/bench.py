@@ -224,14 +224,18 @@ OBSERVER = """() => {
   if (window.__bench) return;
   window.__bench = {t0: 0, done: 0, running: false};
   const app = document.querySelector('[data-testid="stApp"]');
-  new MutationObserver(() => {
-    const s = app.getAttribute('data-test-script-state');
-    if (s === 'running') window.__bench.running = true;
-    else if (s === 'notRunning' && window.__bench.running && window.__bench.t0) {
-      window.__bench.running = false;
-      requestAnimationFrame(() => { window.__bench.done = performance.now(); });
+  // The states in order from the records' old values: a rerun fast enough to go running -> notRunning before the
+  // callback runs arrives as two records at once, and reading only the attribute's value now missed it.
+  new MutationObserver((records) => {
+    const seq = [...records.map(r => r.oldValue), app.getAttribute('data-test-script-state')];
+    for (let k = 1; k < seq.length; k++) {
+      if (seq[k] === 'running') window.__bench.running = true;
+      else if (seq[k - 1] === 'running' && seq[k] === 'notRunning' && window.__bench.running && window.__bench.t0) {
+        window.__bench.running = false;
+        requestAnimationFrame(() => { window.__bench.done = performance.now(); });
+      }
     }
-  }).observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+  }).observe(app, {attributes: true, attributeOldValue: true, attributeFilter: ['data-test-script-state']});
   for (const ev of ['pointerdown', 'keydown'])
     document.addEventListener(ev, () => { if (!window.__bench.t0) window.__bench.t0 = performance.now(); }, true);
 }"""

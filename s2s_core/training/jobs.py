@@ -358,9 +358,13 @@ class Runner:
                 if job._holders.pop(who, None) is not None and not job._holders and not job._pinned:
                     orphans.append(job)
         for job in orphans:
-            timer = threading.Timer(self.grace, self._reap, args=(job,))
-            timer.daemon = True
-            timer.start()
+            self._after(self.grace, self._reap, job)
+
+    def _after(self, seconds: float, fn: Callable[..., Any], *args: Any) -> None:
+        """Call fn(*args) in `seconds`, on a timer thread (a test replaces this to say when time has passed)."""
+        timer = threading.Timer(seconds, fn, args=args)
+        timer.daemon = True
+        timer.start()
 
     def wait_idle(self, timeout: float | None = None) -> bool:
         """Block until no job is queued or running (tests, shutdown); False if the timeout came first."""

@@ -229,7 +229,7 @@ def test_queued_jobs_know_their_place_and_an_estimate_from_recent_pace():
 # --- a visitor who leaves ---------------------------------------------------------------------------------
 
 
-def test_a_job_nobody_watches_any_more_is_cancelled_after_the_grace():
+def test_a_job_nobody_watches_any_more_is_cancelled_after_the_grace(monkeypatch):
     runner = Runner(slow_train, max_running=1, grace=0.3)
     running = runner.submit(replace(TINY, steps=2000, seed=131))
     queued = runner.submit(replace(TINY, steps=2000, seed=132))
@@ -243,9 +243,13 @@ def test_a_job_nobody_watches_any_more_is_cancelled_after_the_grace():
     assert running.wait(5) and queued.wait(5)
     assert runner.snapshot(running).state == CANCELLED and runner.snapshot(queued).state == CANCELLED
     assert runner.snapshot(shared).state in (QUEUED, RUNNING)  # Bob still watches
+    timers = []  # from here the test says when the grace has passed
+    monkeypatch.setattr(runner, "_after", lambda seconds, fn, *args: timers.append((seconds, fn, args)))
     runner.release("bob")
     runner.hold(shared, "bob")  # ...and comes back within the grace (a reload)
-    time.sleep(0.6)
+    assert [seconds for seconds, _, _ in timers] == [runner.grace]
+    for _, fn, args in timers:
+        fn(*args)  # the grace has passed: the reaper finds Bob holding the job again
     assert runner.snapshot(shared).state in (QUEUED, RUNNING)
     runner.cancel(shared)
     assert runner.wait_idle(10)

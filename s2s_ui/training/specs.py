@@ -60,7 +60,7 @@ def curve_specs(
     return specs
 
 
-@cached_result(max_entries=64)
+@charts.cached_spec(max_entries=64)
 def training_specs(job_id: int, labels: dict[str, str], _result: TrainResult) -> dict[str, dict]:
     return curve_specs(_result.run.losses, _result.run.evals, labels)
 
@@ -75,21 +75,17 @@ def what_if_decoded(job_id: int, source: SourceInput, override: tuple, _result: 
     return what_if(_result, source, decoded(job_id, source, None, _result), override)
 
 
-@cached_result(max_entries=256)
-def map_spec(
-    job_id: int, source: SourceInput, override: tuple | None, labels: dict[str, str], _result: TrainResult
-) -> dict:
-    return attention_heatmap(attention_frame(decoded(job_id, source, override, _result)), labels).to_dict(
-        validate=False
-    )
+@charts.cached_spec(max_entries=256)
+def map_spec(job_id: int, source: SourceInput, override: tuple | None, labels: dict[str, str], _result: TrainResult):
+    return attention_heatmap(attention_frame(decoded(job_id, source, override, _result)), labels)
 
 
-@cached_result(max_entries=256)
+@charts.cached_spec(max_entries=256)
 def bottleneck_spec(
     job_ids: tuple[int, int], names: tuple[str, str], labels: dict[str, str], _runs: tuple[TrainRun, TrainRun]
-) -> dict:
+):
     frame = bottleneck_frame({names[0]: _runs[0], names[1]: _runs[1]})
-    return bottleneck_chart(frame, labels).to_dict(validate=False)
+    return bottleneck_chart(frame, labels)
 
 
 @cached_result(max_entries=256)

@@ -28,7 +28,13 @@ def test_update_gate_one_freezes_h_and_the_picture_steps(app_server, new_page):
     step_moves_in_the_browser(page, "gru", run.h, DEFAULT_SENTENCES["ko"].split())
     open_forcing(page, translate("ko", "gru.force_heading"))
     settle(page)  # the last step's fragment rerun has ended: a click during it was lost under load (CI run)
-    page.get_by_role("button", name=translate("ko", "gru.freeze")).click()
+    freeze = page.get_by_role("button", name=translate("ko", "gru.freeze"))
+    freeze.click()
+    try:  # the click's rerun writes the override into the link
+        page.wait_for_function("() => location.search.includes('gru_force_z=')", timeout=20_000)
+    except Exception:  # a click swallowed by a rerun under load (seen once in a 2-worker make test): once more
+        settle(page)
+        freeze.click()
     forced = gru_gates(parse_config("sentence", DEFAULT_SENTENCES["ko"], None, 3, 4, 0, {"z": ([2, 3, 4], 1)})).forced
     wait_for_text(page, f"h = {vec_text(forced.h[-1])}")
     settle(page)

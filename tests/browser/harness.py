@@ -255,3 +255,16 @@ def keep_failure_screenshot(page, what: str) -> None:
     path = out / f"{name}-{int(time.time())}.png"
     page.screenshot(path=str(path))
     print(f"\n[browser] {what} failed at {page.url}; screenshot: {path}", file=sys.stderr)
+
+
+def click_until_linked(page, button, param: str, timeout: float = 20_000) -> None:
+    """Click `button`, whose rerun writes `param` into the link; if the link has not got it within `timeout`, settle
+    and click once more. Under a loaded 2-worker `make test` a click has been swallowed twice (GRU and LSTM freeze:
+    a rerun starting as the click landed); a learner would click again too. Use only for idempotent buttons."""
+    has_param = f"() => location.search.includes('{param}=')"
+    button.click()
+    try:
+        page.wait_for_function(has_param, timeout=timeout)
+    except Exception:
+        settle(page)
+        button.click()

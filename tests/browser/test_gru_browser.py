@@ -13,7 +13,7 @@ from s2s_core.fmt import vec as vec_text
 from s2s_core.gated.inputs import DEFAULT_SENTENCES
 from s2s_core.gru import gru_gates, parse_config
 from s2s_ui.catalog import translate
-from tests.browser.harness import open_page, settle, wait_for_text
+from tests.browser.harness import click_until_linked, open_page, settle, wait_for_text
 from tests.browser.test_lstm_browser import VISIBLE_CHARTS, open_forcing, picture_title, step_moves_in_the_browser
 
 pytestmark = pytest.mark.browser
@@ -28,13 +28,7 @@ def test_update_gate_one_freezes_h_and_the_picture_steps(app_server, new_page):
     step_moves_in_the_browser(page, "gru", run.h, DEFAULT_SENTENCES["ko"].split())
     open_forcing(page, translate("ko", "gru.force_heading"))
     settle(page)  # the last step's fragment rerun has ended: a click during it was lost under load (CI run)
-    freeze = page.get_by_role("button", name=translate("ko", "gru.freeze"))
-    freeze.click()
-    try:  # the click's rerun writes the override into the link
-        page.wait_for_function("() => location.search.includes('gru_force_z=')", timeout=20_000)
-    except Exception:  # a click swallowed by a rerun under load (seen once in a 2-worker make test): once more
-        settle(page)
-        freeze.click()
+    click_until_linked(page, page.get_by_role("button", name=translate("ko", "gru.freeze")), "gru_force_z")
     forced = gru_gates(parse_config("sentence", DEFAULT_SENTENCES["ko"], None, 3, 4, 0, {"z": ([2, 3, 4], 1)})).forced
     wait_for_text(page, f"h = {vec_text(forced.h[-1])}")
     settle(page)

@@ -14,7 +14,7 @@ from s2s_core.fmt import vec as vec_text
 from s2s_core.gated.inputs import DEFAULT_SENTENCES
 from s2s_core.lstm import lstm_gates, parse_config
 from s2s_ui.catalog import translate
-from tests.browser.harness import main_text, open_page, settle, wait_for_text
+from tests.browser.harness import click_until_linked, main_text, open_page, settle, wait_for_text
 
 pytestmark = pytest.mark.browser
 
@@ -100,7 +100,7 @@ def test_freezing_the_cell_holds_c_and_redraws_the_picture(app_server, new_page)
     slider_and_play_on_the_first_screen(page, "ko")
     open_forcing(page, translate("ko", "lstm.force_heading"))
     settle(page)  # any fragment rerun has ended: a click during one was lost under load (GRU's twin, CI run)
-    page.get_by_role("button", name=translate("ko", "lstm.freeze")).click()
+    click_until_linked(page, page.get_by_role("button", name=translate("ko", "lstm.freeze")), "lstm_force_f")
     config = parse_config(
         "sentence", DEFAULT_SENTENCES["ko"], None, 3, 4, 0, {"f": ([2, 3, 4], 1), "i": ([2, 3, 4], 0)}
     )

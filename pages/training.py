@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import streamlit as st
+
 from s2s_ui.explainer import TryCase, details, explainer, try_this
 from s2s_ui.i18n import t
 from s2s_ui.training.live import QUIZ, trained_model
@@ -58,10 +60,12 @@ CASES = [
 
 def show_map_tab(done: Any, source: Any) -> None:
     """The picture's source decoded step by step, then the what-if override (the source feeds both)."""
-    if source is not None:
-        base = show_map(done, source)
-        if base.weights is not None:
-            show_what_if(done, source, base)
+    if source is None:  # the field under the picture names what is wrong
+        st.info(t("training.fix_source"), icon=":material/edit:")
+        return
+    base = show_map(done, source)
+    if base.weights is not None:
+        show_what_if(done, source, base)
 
 
 def show_notice() -> None:

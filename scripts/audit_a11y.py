@@ -67,13 +67,12 @@ def blocking(violations: list[dict]) -> list[str]:
 
 def audit_tabs(page, where: str) -> list[dict]:
     """Open each of the page's other tabs (only the open one is drawn: s2s_ui/explainer.details) and audit it."""
-    from tests.browser.harness import settle
+    from tests.browser.harness import open_tab
 
     found: list[dict] = []
     tabs = page.locator('[data-testid="stMain"] [data-testid="stTab"]')
     for i in range(1, tabs.count()):
-        tabs.nth(i).click()
-        settle(page)
+        open_tab(page, tabs.nth(i))
         violations = audit(page)
         for line in blocking(violations):
             print(f"  {where} tab {i + 1}: {line}", flush=True)

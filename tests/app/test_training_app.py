@@ -62,6 +62,7 @@ def test_train_then_map_what_if_and_bad_sources(lang):
         assert not at.exception, bad
         assert field in _errors(at) and marker in _errors(at), bad
         assert translate(lang, "training.bottleneck_heading") in all_text(at)
+        assert translate(lang, "training.fix_source") in all_text(at)  # the map tab says why it is empty
     at.text_input(key="training_source").set_value("321 <pad>").run()
     assert not at.exception
     assert translate(lang, "training.pad_note", n=1) in all_text(at)

@@ -268,3 +268,36 @@ def click_until_linked(page, button, param: str, timeout: float = 20_000) -> Non
     except Exception:
         settle(page)
         button.click()
+
+
+def open_tab(page, tab, timeout: float = 60_000) -> None:
+    """Click `tab` (a locator, or the exact name of a tab in the main area) and wait until its panel holds text.
+
+    The tabs under a picture are lazy (s2s_ui/explainer.details): the click asks for a rerun, and only that rerun
+    draws the tab's content. Waiting for the script to be idle is not enough, since the check can run before the
+    rerun starts; the open tab's panel (the one element named by its aria-controls, Streamlit keeps no other) is
+    empty until the content arrives.
+    """
+    if isinstance(tab, str):
+        tab = page.locator('[data-testid="stMain"]').get_by_role("tab", name=tab, exact=True)
+    name = tab.inner_text().strip()
+    tab.click()
+    try:
+        page.wait_for_function(
+            """name => {
+                // Found again on every poll: a rerun may replace the tab's element.
+                const tabs = [...document.querySelectorAll('[data-testid="stMain"] [role="tab"]')];
+                const tab = tabs.find(t => t.innerText.trim() === name);
+                if (!tab || tab.getAttribute('aria-selected') !== 'true') return false;
+                const panel = document.getElementById(tab.getAttribute('aria-controls'));
+                const app = document.querySelector('[data-testid="stApp"]');
+                return panel !== null && panel.innerText.trim().length > 0
+                    && app.getAttribute('data-test-script-state') === 'notRunning';
+            }""",
+            arg=name,
+            timeout=timeout,
+        )
+    except Exception:
+        keep_failure_screenshot(page, "open_tab")
+        raise
+    settle(page)

@@ -14,6 +14,7 @@ from tests.browser.harness import (
     charts_drawn,
     full_height,
     main_text,
+    open_tab,
     settle,
     wait_for_text,
     wait_idle,
@@ -25,12 +26,6 @@ OUT = Path(__file__).resolve().parent.parent.parent / "screenshots"
 # Small but not trivial: enough steps that the progress bar is on screen for a moment.
 SMALL = "training_steps=80&training_hidden=16&training_embed=16&training_batch=32&training_max_len=6"
 TRAINED = {"en": "On the held-out sources, which is higher", "ko": "평가용 입력에서 어느 쪽 토큰 정답률이"}  # the quiz
-
-
-def _tab(page, name: str) -> None:
-    """Open one of the tabs under the picture (the others' content is hidden, so not in main_text)."""
-    page.get_by_role("tab", name=name, exact=True).click()
-    wait_idle(page)
 
 
 def _open(page, base_url: str, lang: str, extra: str) -> None:
@@ -151,11 +146,12 @@ def test_bad_source_from_a_link_is_named_in_korean(app_server, new_page):
     page = new_page(locale="ko-KR")
     _open(page, app_server, "ko", f"{SMALL}&training_seed=9002&training_source=12a3")
     _train(page, "학습 시작", TRAINED["ko"])
-    _tab(page, "어텐션 지도")
+    open_tab(page, "어텐션 지도")
+    assert "지도 위의 입력 칸을 고치면" in main_text(page)  # the map tab says why it has no steps
     alert = page.locator('[data-testid="stAlert"]').filter(has_text="모델은 숫자 0–9만 압니다")
     assert alert.count() == 1
     assert "a" in alert.first.inner_text() and "입력" in alert.first.inner_text()
-    _tab(page, "병목")
+    open_tab(page, "병목")
     assert "병목을 직접 재 보기" in main_text(page)  # the rest of the page still works
 
 
@@ -192,7 +188,7 @@ def test_the_default_settings_are_trained_when_the_server_starts(app_server, new
     page = new_page()
     _open(page, app_server, "en", "")
     wait_for_text(page, TRAINED["en"], timeout=180_000)  # the page polls the warm job
-    _tab(page, "Bottleneck")
+    open_tab(page, "Bottleneck")
     wait_for_text(page, "At the longest sources", timeout=180_000)  # the twin without attention, too
     wait_idle(page)
     assert page.get_by_role("button", name="Train", exact=True).count() == 0
@@ -209,7 +205,7 @@ def test_screenshots_of_the_trained_page(app_server, new_page):
     _open(page, app_server, "en", settings)
     if page.get_by_role("button", name="Train").count():
         _train(page, "Train", TRAINED["en"])
-    _tab(page, "Bottleneck")
+    open_tab(page, "Bottleneck")
     twin = page.get_by_role("button", name="Train the comparison model (without attention)")
     if twin.count():
         _train(page, "Train the comparison model (without attention)", "At the longest sources")

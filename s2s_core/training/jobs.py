@@ -16,7 +16,9 @@ when it should start (from the measured pace of recent jobs). Two backends stand
 The backend is chosen by $S2S_TRAIN_BACKEND (process | inprocess); unset, it is `inprocess` under pytest (AppTest
 and tests/core run the app inside pytest) and `process` everywhere else (`streamlit run`, the browser tests'
 servers). Visitors who watch a job hold it (hold / release); a queued or running job whose every holder has left
-is cancelled after a short grace, so a closed tab frees its place.
+is cancelled after a short grace, so a closed tab frees its place. The process backend stops its forkserver after
+$S2S_POOL_IDLE seconds with nothing queued or running (an idle server then holds no second copy of torch) and
+starts it again for the next job, or as soon as a visitor's page shows a Train button (wake()).
 """
 
 from __future__ import annotations
@@ -53,8 +55,10 @@ WORKERS_ENV = "S2S_TRAIN_WORKERS"  # how many trainings may run at once (default
 BACKEND_ENV = "S2S_TRAIN_BACKEND"  # process | inprocess (default: inprocess under pytest, else process)
 WARM_ENV = "S2S_TRAIN_WARM"  # 1 | 0: train the default settings when the server starts (default: process only)
 GRACE_ENV = "S2S_TRAIN_GRACE"  # seconds a job nobody watches any more is kept before it is cancelled
+POOL_IDLE_ENV = "S2S_POOL_IDLE"  # seconds without a queued or running job before the pool stops (0: never)
 MAX_WORKERS = 8
 GRACE_SECONDS = 15.0  # a reload or a brief network drop reconnects well within this
+POOL_IDLE_SECONDS = 120.0  # an idle forkserver holds ~260 MB (torch loaded); restarting it takes a few seconds
 CAP_MARGIN = 20.0  # hard cap = the run's own time limit + this, in CPU seconds of the worker (start-up, final check)
 WALL_FACTOR = 5.0  # ...and a wall-clock backstop at this many times the cap (a worker starved by a busy machine
 #                    is slow, not runaway: its own wall-clock limit ends the training; this only catches a hang)
@@ -274,6 +278,7 @@ class Runner:
         self._running: set[Job] = set()  # includes a cancelled job until its thread has stopped
         self._ended: OrderedDict[Any, Job] = OrderedDict()  # last ended job per configuration (LRU)
         self._pace: dict[str, deque[float]] = {}  # trainer name -> seconds per step of recent finished jobs
+        self._launches = 0  # jobs started so far (and pool wake-ups): an idle timer set before a newer one is stale
 
     # --- the interface ----------------------------------------------------------------------------
 
@@ -366,6 +371,9 @@ class Runner:
         timer.daemon = True
         timer.start()
 
+    def wake(self) -> None:
+        """A visitor is about to press Train: have the backend ready (the process backend starts a stopped pool)."""
+
     def wait_idle(self, timeout: float | None = None) -> bool:
         """Block until no job is queued or running (tests, shutdown); False if the timeout came first."""
         deadline = None if timeout is None else time.monotonic() + timeout
@@ -403,14 +411,21 @@ class Runner:
         """Stop a running job (the caller holds self._lock). In-process: the loop sees job._stop."""
 
     def _pump(self) -> None:
-        """Start queued jobs while there is a free slot (the caller holds self._lock)."""
+        """Start queued jobs while there is a free slot (the caller holds self._lock); once nothing is queued or
+        running any more, tell _went_idle."""
         while self._queue and len(self._running) < self.max_running:
             job = self._queue.popleft()
             self._running.add(job)
             with job._lock:
                 job._state = RUNNING
                 job._started = time.monotonic()
+            self._launches += 1
             self._launch(job)
+        if not self._queue and not self._running:
+            self._went_idle()
+
+    def _went_idle(self) -> None:
+        """Nothing is queued or running any more (the caller holds self._lock). In-process: nothing to release."""
 
     def _launch(self, job: Job) -> None:
         threading.Thread(target=self._run, args=(job,), name=f"train-job-{job.id}", daemon=True).start()
@@ -510,21 +525,56 @@ class ProcessRunner(Runner):
         grace: float | None = None,
         cap_margin: float = CAP_MARGIN,
         wall_factor: float = WALL_FACTOR,
+        pool_idle: float | None = None,
     ) -> None:
         import multiprocessing
 
         super().__init__(train_fn, max_running, cache_size, grace)
         self.cap_margin = cap_margin
         self.wall_factor = wall_factor
+        default_idle = _env_number(POOL_IDLE_ENV, POOL_IDLE_SECONDS, 0.0, 7 * 86400.0)
+        self.pool_idle = default_idle if pool_idle is None else pool_idle  # 0: the pool never stops
         self._ctx = multiprocessing.get_context("forkserver")
         self._ctx.set_forkserver_preload(list(self.PRELOAD))
 
+    # --- the pool: one forkserver per process, started on demand, stopped when idle -----------------------------
+
     def start_pool(self) -> None:
-        """Start the forkserver now (it imports torch and warms up: a few seconds), not when the first visitor
-        presses Train."""
+        """Start the forkserver now, in the background (it imports torch and warms up: a few seconds), not when the
+        first visitor presses Train; it stops again after pool_idle seconds if no job comes."""
+        threading.Thread(target=self._ensure_pool, name="train-forkserver", daemon=True).start()
+
+    def wake(self) -> None:
+        if not pool_running():
+            self.start_pool()
+
+    def _ensure_pool(self) -> None:
         from multiprocessing import forkserver
 
-        threading.Thread(target=forkserver.ensure_running, name="train-forkserver", daemon=True).start()
+        with _POOL_LOCK:
+            forkserver.ensure_running()
+        with self._lock:
+            self._launches += 1  # the wake-up counts as activity: an older idle timer must not stop this pool
+            if not self._queue and not self._running:
+                self._went_idle()
+
+    def _went_idle(self) -> None:
+        if self.pool_idle > 0:
+            self._after(self.pool_idle, self._stop_pool_if_idle, self._launches)
+
+    def _stop_pool_if_idle(self, launches: int) -> None:
+        """The idle timer: stop the forkserver if no job started (and nobody woke the pool) since the timer was set
+        and nothing is queued or running. _POOL_LOCK is held throughout, so a job that is submitted meanwhile
+        starts its worker after the stop, and that start brings the forkserver back."""
+        with _POOL_LOCK:
+            with self._lock:
+                if launches != self._launches or self._queue or self._running:
+                    return
+            if stop_pool():
+                log.info(
+                    "training pool: idle for %.0f s; forkserver stopped (it starts again with the next job)",
+                    self.pool_idle,
+                )
 
     def cap_seconds(self, config: Any) -> float:
         """The hard cap of a worker, in CPU seconds: its run's own time limit plus a margin. A worker that has
@@ -559,7 +609,8 @@ class ProcessRunner(Runner):
             proc = self._ctx.Process(
                 target=worker.run, args=(job._trainer, job.config, send), name=f"s2s-train-{job.id}", daemon=True
             )
-            proc.start()
+            with _POOL_LOCK:  # never while an idle pool is being stopped (the start brings it back)
+                proc.start()
             send.close()  # ours: now the pipe closes when the worker exits, however it exits
             with job._lock:
                 job._process = proc
@@ -614,6 +665,32 @@ class ProcessRunner(Runner):
             self._done(job, state, result, error)
 
 
+# The forkserver is one per process (multiprocessing's own singleton), so its lock is too.
+_POOL_LOCK = threading.Lock()
+
+
+def pool_running() -> bool:
+    """Whether this process's forkserver is up (as far as multiprocessing knows: one that died on its own is found,
+    and replaced, by the next worker start)."""
+    from multiprocessing import forkserver
+
+    return forkserver._forkserver._forkserver_pid is not None  # no public accessor
+
+
+def stop_pool() -> bool:
+    """Stop this process's forkserver (the caller holds _POOL_LOCK); True if one was running. Its running workers
+    are separate processes and carry on; the next worker start runs the forkserver again (ensure_running).
+
+    multiprocessing has no public way to stop a forkserver: ForkServer._stop() is what its own tests use (closes
+    the "alive" pipe, which makes the server exit, then reaps it)."""
+    from multiprocessing import forkserver
+
+    if forkserver._forkserver._forkserver_pid is None:
+        return False
+    forkserver._forkserver._stop()
+    return True
+
+
 def _cpu_seconds(pid: int) -> float | None:
     """User + system CPU seconds of a process, from /proc (Linux); None where that cannot be read."""
     try:
@@ -661,6 +738,11 @@ def hold(job: Job, who: str) -> None:
 
 def release(who: str) -> None:
     runner().release(who)
+
+
+def wake() -> None:
+    """A page shows a Train button: start the training pool now if it was stopped for being idle."""
+    runner().wake()
 
 
 def warm_enabled(backend: str | None = None) -> bool:

@@ -78,6 +78,7 @@ def trained_model(
         watch(config, key)
         return None
     if snap is None or snap.ended:
+        jobs.wake()  # a Train button is about to show: a pool stopped for being idle starts now, not on the click
         holder = st.empty()
         with holder.container():
             if snap is not None and snap.state == FAILED:

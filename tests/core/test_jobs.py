@@ -322,3 +322,68 @@ def test_training_processes_run_at_a_guests_priority_once():
     root = Path(__file__).resolve().parents[2]
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root)
     assert int(out.stdout) == max(NICE, os.nice(0))
+
+
+# --- the pool stops when idle and comes back --------------------------------------------------------------------
+
+
+def test_an_idle_pool_stops_and_comes_back_for_the_next_job_or_a_wake(monkeypatch):
+    """After pool_idle seconds with nothing queued or running, the forkserver (torch loaded, ~260 MB) stops; the
+    next job starts it again by itself, and so does wake() (a page that shows a Train button). An idle timer set
+    before newer activity does nothing. This test says when the idle time has passed (the _after seam)."""
+    from multiprocessing import forkserver
+
+    runner = ProcessRunner(max_running=1, pool_idle=60.0)
+    timers: list = []
+    monkeypatch.setattr(runner, "_after", lambda seconds, fn, *args: timers.append((seconds, fn, args)))
+
+    def run_one(seed: int) -> None:
+        before = len(timers)
+        job = runner.submit(replace(TINY, steps=2, seed=seed), trainer=SLOW)
+        assert job.wait(120) and runner.snapshot(job).state == DONE
+        wait_until(lambda: len(timers) > before, timeout=10)  # its end set an idle timer
+
+    def fire(timer) -> None:
+        seconds, fn, args = timer
+        assert seconds == 60.0
+        fn(*args)
+
+    run_one(171)
+    assert jobs.pool_running()
+    stale = timers[-1]
+    run_one(172)  # activity after the first timer was set
+    first_pid = forkserver._forkserver._forkserver_pid
+    fire(stale)
+    assert jobs.pool_running() and forkserver._forkserver._forkserver_pid == first_pid  # stale: nothing stopped
+    fire(timers[-1])
+    assert not jobs.pool_running()
+    wait_until(lambda: _gone(first_pid), timeout=10)
+
+    run_one(173)  # the next job brings the forkserver back by itself
+    assert jobs.pool_running() and forkserver._forkserver._forkserver_pid != first_pid
+    fire(timers[-1])
+    assert not jobs.pool_running()
+
+    count = len(timers)
+    runner.wake()  # a Train button on a page: the pool starts in the background, before the click
+    wait_until(lambda: len(timers) > count, timeout=60)  # started, and set its own idle timer...
+    assert jobs.pool_running()
+    fire(timers[-1])  # ...so a pool nobody uses stops again
+    assert not jobs.pool_running()
+
+    never = ProcessRunner(max_running=1, pool_idle=0.0)  # S2S_POOL_IDLE=0: the pool never stops
+    monkeypatch.setattr(never, "_after", lambda seconds, fn, *args: timers.append((seconds, fn, args)))
+    count = len(timers)
+    job = never.submit(replace(TINY, steps=2, seed=174), trainer=SLOW)
+    assert job.wait(120) and never.snapshot(job).state == DONE
+    assert len(timers) == count and jobs.pool_running()
+
+
+def test_the_pool_idle_time_comes_from_the_environment(monkeypatch):
+    monkeypatch.setenv(jobs.POOL_IDLE_ENV, "5")
+    assert ProcessRunner(max_running=1).pool_idle == 5.0
+    monkeypatch.setenv(jobs.POOL_IDLE_ENV, "nonsense")
+    assert ProcessRunner(max_running=1).pool_idle == jobs.POOL_IDLE_SECONDS
+    monkeypatch.delenv(jobs.POOL_IDLE_ENV)
+    assert ProcessRunner(max_running=1).pool_idle == jobs.POOL_IDLE_SECONDS
+    assert Runner(max_running=1).wake() is None  # in-process: nothing to wake

@@ -5,19 +5,16 @@ Shapes: B batch, S steps, E embedding, H hidden, P proj_size, L num_layers, K nu
 
 from __future__ import annotations
 
-import threading
 from typing import Literal
 
 import torch
 from torch import nn
 
+from s2s_core.rng import seeded  # manual_seed without touching other sessions' streams
+
 Cell = Literal["RNN", "LSTM", "GRU"]
 CELLS: tuple[str, ...] = ("RNN", "LSTM", "GRU")
 VOCAB_SIZE = 12  # the study note's nn.Embedding(12, 4): ids 1..11 are tokens, 0 is PAD
-
-# torch.manual_seed is process-global and Streamlit serves sessions from threads: the lock and
-# fork_rng keep one session's seeding from leaking into (or racing with) another's.
-_RNG_LOCK = threading.Lock()
 
 
 def make_layer(
@@ -34,13 +31,6 @@ def make_layer(
     cls = {"RNN": nn.RNN, "LSTM": nn.LSTM, "GRU": nn.GRU}[cell]
     extra = {"proj_size": proj_size} if cell == "LSTM" and proj_size > 0 else {}
     return cls(E, H, num_layers=num_layers, batch_first=batch_first, bidirectional=bidirectional, **extra)
-
-
-def seeded(seed: int, build):
-    """build() under manual_seed(seed), without touching anyone else's random stream."""
-    with _RNG_LOCK, torch.random.fork_rng(devices=[]):
-        torch.manual_seed(seed)
-        return build()
 
 
 def seeded_modules(

@@ -14,6 +14,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from s2s_core.rng import isolated
 from s2s_core.training.config import TrainConfig
 from s2s_core.training.model import Seq2Seq, init_parameters
 from s2s_core.training.tasks import (
@@ -92,9 +93,11 @@ def encode_batch(task: str, sources: list[list[str]]) -> tuple[torch.Tensor, ...
 
 def new_model(config: TrainConfig, generator: torch.Generator) -> Seq2Seq:
     """A fresh model for config whose every initial weight comes from generator."""
-    # 1) Shapes only, on the "meta" device: building the modules draws nothing from torch's global generator,
-    #    which other sessions of the same server may be seeding at this very moment.
-    with torch.device("meta"):
+    # 1) The modules. Their default initialisation draws from torch's global generator, which other sessions of
+    #    the same server may be seeding at this very moment: isolated() keeps those draws apart and puts the
+    #    state back. (Not the "meta" device: initialising an nn.Embedding there imports torch._dynamo and sympy,
+    #    ~75 MB and a second in every process that builds a model.)
+    with isolated():
         model = Seq2Seq(
             len(source_vocab(config.task)),
             len(target_vocab(config.task)),
@@ -103,8 +106,7 @@ def new_model(config: TrainConfig, generator: torch.Generator) -> Seq2Seq:
             config.attention,
             config.cell,
         )
-    # 2) Real memory, then every number from the run's own generator.
-    model = model.to_empty(device="cpu")
+    # 2) Every number again, from the run's own generator.
     init_parameters(model, generator)
     return model
 

@@ -1,7 +1,7 @@
 """What the training forkserver imports once, before it forks any worker: torch, the worker, and first-use costs.
 
-Building the first model in a process imports a second of torch's lazy modules (the meta device pulls in sympy),
-and the first step initialises autograd and Adam. Paid here once, in the forkserver, every worker it forks starts
+Building the first model in a process imports some of torch's lazy modules, and the first step initialises
+autograd and Adam. Paid here once, in the forkserver, every worker it forks starts
 with them done: a worker's first step comes milliseconds after it starts. Only the forkserver imports this module.
 """
 

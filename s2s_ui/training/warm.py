@@ -30,8 +30,8 @@ def settle_heap() -> None:
     """Move the server's long-lived objects out of the garbage collector's sight, once.
 
     Streamlit collects garbage after every script run (runner.postScriptGC), and every poll of a training's
-    progress is a script run. With torch, its lazily imported modules (the first model built on the meta device
-    pulls in ~100k objects), pandas and Altair loaded, one full collection took ~170 ms on this 2-core machine:
+    progress is a script run. With torch, its lazily imported modules (building the first model pulls in more),
+    pandas and Altair loaded, one full collection took ~170 ms on this 2-core machine:
     three visitors watching their trainings kept the server's interpreter half busy with it. After gc.freeze()
     the collections only look at objects made since, and take about a millisecond.
     """

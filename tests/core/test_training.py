@@ -865,3 +865,26 @@ def test_replay_gives_the_frames_the_live_run_showed():
 def test_untrained_map_without_attention_has_no_weights():
     point = untrained_map(replace(TINY, attention="none"))
     assert point.weights is None and point.output
+
+
+def test_building_and_running_a_model_does_not_import_torch_compile_machinery():
+    """The server builds models (to load a worker's weights) and runs them, but never trains: in a fresh process
+    that does the same, torch._dynamo and sympy stay unimported. Building on the "meta" device imported both
+    through nn.Embedding's init (~75 MB and a second per process, for nothing the app uses). Training does import
+    them (torch.optim's constructor does), in the training workers only."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        "import sys, torch\n"
+        "from s2s_core.training.config import TrainConfig\n"
+        "from s2s_core.training.loop import new_model\n"
+        "model = new_model(TrainConfig(embed=4, hidden=4), torch.Generator())\n"
+        "with torch.no_grad():\n"
+        "    model.greedy(torch.tensor([[4, 5, 6]]), torch.tensor([3]), max_steps=4)\n"
+        "print(sorted(m for m in ('torch._dynamo', 'sympy') if m in sys.modules))\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root)
+    assert out.stdout.strip() == "[]"

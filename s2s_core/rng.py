@@ -16,7 +16,7 @@ from typing import TypeVar
 import torch
 
 T = TypeVar("T")
-RNG_LOCK = threading.Lock()
+RNG_LOCK = threading.RLock()  # re-entrant: an isolated block may call code that isolates its own draws
 
 
 @contextmanager

@@ -18,6 +18,7 @@ from torch import nn
 
 from s2s_core import caps
 from s2s_core.bptt.cells import GATES, CellWeights, gru_step, lstm_step, rnn_step
+from s2s_core.rng import isolated
 from s2s_core.validate import check_choice, check_float, check_int
 
 CELLS = ("rnn", "lstm", "gru")
@@ -247,7 +248,8 @@ def _grad_norms(states: list[torch.Tensor]) -> tuple[float, ...]:
 
 def module_check(cell: str, x: torch.Tensor, w: CellWeights, outs: torch.Tensor, x_grad: torch.Tensor) -> float:
     """Max |difference| between the hand loop's outputs and ∂L/∂x and nn.RNN / nn.LSTM / nn.GRU's."""
-    module = {"rnn": nn.RNN, "lstm": nn.LSTM, "gru": nn.GRU}[cell](E, H, batch_first=True, dtype=torch.float64)
+    with isolated():  # default init draws from the global generator: keep it out of other sessions' seeded builds
+        module = {"rnn": nn.RNN, "lstm": nn.LSTM, "gru": nn.GRU}[cell](E, H, batch_first=True, dtype=torch.float64)
     with torch.no_grad():
         for name, p in zip(PARAM_NAMES, w.params(), strict=True):
             getattr(module, f"{name}_l0").copy_(p)

@@ -12,6 +12,7 @@ import torch
 from torch import nn
 
 from s2s_core.gated.inputs import init_parameters
+from s2s_core.rng import isolated
 
 
 @dataclass(frozen=True)
@@ -26,7 +27,8 @@ class GateWeights:
 
 def seeded_module(module: type[nn.Module], E: int, H: int, seed: int) -> nn.Module:
     """module(E, H) (nn.LSTM or nn.GRU) in float64 with its default init drawn from a private, seeded generator."""
-    cell = module(E, H, batch_first=True, dtype=torch.float64)
+    with isolated():  # default init draws from the global generator: keep it out of other sessions' seeded builds
+        cell = module(E, H, batch_first=True, dtype=torch.float64)
     params = list(cell.parameters())  # weight_ih_l0, weight_hh_l0, bias_ih_l0, bias_hh_l0
     with torch.no_grad():
         for p, value in zip(params, init_parameters([tuple(p.shape) for p in params], H, seed), strict=True):

@@ -11,6 +11,7 @@ from typing import NamedTuple
 import torch
 from torch import nn
 
+from s2s_core.rng import isolated
 from s2s_core.vocab import PAD_ID
 
 
@@ -30,13 +31,14 @@ def build_model(n_src: int, n_tgt: int, embed: int, hidden: int, seed: int) -> T
     A private generator (not torch.manual_seed) keeps the init identical for a seed even when
     several sessions build models at the same time; the generated script repeats it line for line.
     """
-    model = TinySeq2Seq(
-        nn.Embedding(n_src, embed, padding_idx=PAD_ID).double(),
-        nn.GRU(embed, hidden, batch_first=True).double(),
-        nn.Embedding(n_tgt, embed, padding_idx=PAD_ID).double(),
-        nn.GRU(embed, hidden, batch_first=True).double(),
-        nn.Linear(2 * hidden, n_tgt).double(),
-    )
+    with isolated():  # default init draws from the global generator: keep it out of other sessions' seeded builds
+        model = TinySeq2Seq(
+            nn.Embedding(n_src, embed, padding_idx=PAD_ID).double(),
+            nn.GRU(embed, hidden, batch_first=True).double(),
+            nn.Embedding(n_tgt, embed, padding_idx=PAD_ID).double(),
+            nn.GRU(embed, hidden, batch_first=True).double(),
+            nn.Linear(2 * hidden, n_tgt).double(),
+        )
     gen = torch.Generator().manual_seed(seed)
     with torch.no_grad():
         for module in model:

@@ -13,6 +13,7 @@ import torch
 from torch import nn
 
 from s2s_core import caps
+from s2s_core.rng import isolated
 from s2s_core.validate import check_int, parse_matrix
 from s2s_core.vocab import tokenize
 
@@ -205,7 +206,8 @@ def manual_unroll(x: torch.Tensor, w: RnnWeights) -> tuple[torch.Tensor, ...]:
 def torch_rnn(x: torch.Tensor, w: RnnWeights) -> tuple[torch.Tensor, torch.Tensor, int]:
     """nn.RNN with the very same weights copied in: (output (S, H), h_n (H,), number of parameters)."""
     E, H = x.shape[1], w.W_h.shape[0]
-    rnn = nn.RNN(E, H, batch_first=True, dtype=torch.float64)
+    with isolated():  # default init draws from the global generator: keep it out of other sessions' seeded builds
+        rnn = nn.RNN(E, H, batch_first=True, dtype=torch.float64)
     with torch.no_grad():
         rnn.weight_ih_l0.copy_(w.W_x)
         rnn.weight_hh_l0.copy_(w.W_h)

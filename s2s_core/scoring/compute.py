@@ -13,6 +13,7 @@ import torch
 
 from s2s_core import caps
 from s2s_core.errors import InputError
+from s2s_core.rng import isolated
 from s2s_core.scoring.attend import Read, attend
 from s2s_core.scoring.flow import FlowResult, check_wiring, decoder_step
 from s2s_core.scoring.functions import check_same_size
@@ -194,8 +195,10 @@ def compare(config: ScoringConfig) -> ScoringResult:
     enc = torch.tensor([config.enc_states], dtype=torch.float64)  # (B, S, H_e)
     _, S, H_e = enc.shape
     H_d = s.shape[-1]
-    scorers = build_scorers(H_d, H_e, config.attn_size, config.seed, config.scale)
-    locator = init_uniform(LocalPosition(H_d, config.attn_size), config.seed + 3, config.scale)
+    with isolated():  # default init draws from the global generator: keep it out of other sessions' seeded builds
+        scorers = build_scorers(H_d, H_e, config.attn_size, config.seed, config.scale)
+    with isolated():  # default init draws from the global generator: keep it out of other sessions' seeded builds
+        locator = init_uniform(LocalPosition(H_d, config.attn_size), config.seed + 3, config.scale)
     window = dict(t=config.step, half_width=config.half_width, locator=locator)
 
     results = []
@@ -214,7 +217,8 @@ def compare(config: ScoringConfig) -> ScoringResult:
             results.append(FunctionResult(name, None, read, params, diff, mapped_sides(read, s)))
         # 1) Additive and concat are one family: concat with W_c = [W_s | W_h] and the same v IS additive.
         additive = scorers["additive"]
-        twin = ConcatScore(H_d, H_e, config.attn_size).double()
+        with isolated():  # default init draws from the global generator: keep it out of other sessions' seeded builds
+            twin = ConcatScore(H_d, H_e, config.attn_size).double()
         twin.W_c.weight.copy_(torch.cat([additive.W_s.weight, additive.W_h.weight], dim=1))  # (A, H_d + H_e)
         twin.v.weight.copy_(additive.v.weight)
         twin_diff = float((twin(s, enc) - additive(s, enc)).abs().max())

@@ -17,6 +17,7 @@ import torch
 from torch import nn
 
 from s2s_core.errors import InputError
+from s2s_core.rng import isolated
 from s2s_core.scoring.attend import Read, Window, attend
 from s2s_core.scoring.modules import init_uniform
 
@@ -78,7 +79,8 @@ def decoder_step(
     check_wiring(query_from, context_into)
     B, H_d = s_prev.shape
     H_e = enc.shape[-1]
-    step = init_uniform(AttnDecoderStep(FLOW_EMBED, H_d, H_e, FLOW_VOCAB, context_into), seed + 10)
+    with isolated():  # default init draws from the global generator: keep it out of other sessions' seeded builds
+        step = init_uniform(AttnDecoderStep(FLOW_EMBED, H_d, H_e, FLOW_VOCAB, context_into), seed + 10)
     y = torch.randn(B, FLOW_EMBED, generator=torch.Generator().manual_seed(seed + 11), dtype=torch.float64)  # (B, E)
 
     def read_with(query: torch.Tensor) -> Read:

@@ -14,6 +14,7 @@ import torch
 
 from s2s_core import caps
 from s2s_core.errors import InputError
+from s2s_core.rng import isolated
 from s2s_core.seq2seq.modules import Bridge, Decoder, Encoder
 from s2s_core.validate import check_choice, check_int, check_text
 from s2s_core.vocab import EOS, SOS, build_vocab, tokenize
@@ -112,9 +113,16 @@ def parse_config(
 
 
 def build_encoder(config: Seq2SeqConfig) -> Encoder:
-    return Encoder(
-        config.itos, config.cell, config.embed, config.enc_hidden, config.enc_layers, config.bidirectional, config.seed
-    )
+    with isolated():  # default init draws from the global generator: keep it out of other sessions' seeded builds
+        return Encoder(
+            config.itos,
+            config.cell,
+            config.embed,
+            config.enc_hidden,
+            config.enc_layers,
+            config.bidirectional,
+            config.seed,
+        )
 
 
 @dataclass(frozen=True)
@@ -193,13 +201,14 @@ def hand_off(config: Seq2SeqConfig, enc: EncoderResult) -> HandOff:
         if enc_shape != dec_shape:
             raise no_bridge_error(config, enc_shape, dec_shape)
         return HandOff(dec_shape, False, enc.h_n, enc.c_n, config.directions == 2)
-    bridge = Bridge(
-        config.cell,
-        config.enc_layers * config.directions * config.enc_hidden,
-        config.dec_layers,
-        config.dec_hidden,
-        config.seed,
-    )
+    with isolated():  # default init draws from the global generator: keep it out of other sessions' seeded builds
+        bridge = Bridge(
+            config.cell,
+            config.enc_layers * config.directions * config.enc_hidden,
+            config.dec_layers,
+            config.dec_hidden,
+            config.seed,
+        )
     with torch.no_grad():
         state = bridge(enc.state)
     h0, c0 = state if config.cell == "lstm" else (state, None)
@@ -239,7 +248,8 @@ class Decoding:
 def decode(config: Seq2SeqConfig, handoff: HandOff) -> Decoding:
     """Greedy decoding from <sos>: each step's chosen word is the next step's input."""
     itos = config.itos
-    decoder = Decoder(itos, config.cell, config.embed, config.dec_hidden, config.dec_layers, config.seed)
+    with isolated():  # default init draws from the global generator: keep it out of other sessions' seeded builds
+        decoder = Decoder(itos, config.cell, config.embed, config.dec_hidden, config.dec_layers, config.seed)
     k = min(config.top_k, len(itos) - len(decoder.never))
     state = handoff.state
     token = itos.index(SOS)

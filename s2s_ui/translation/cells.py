@@ -38,6 +38,7 @@ def show_cells(config: TrainConfig) -> None:
         return
     missing = [t(f"translation.cell_{c.cell}") for c, s in zip(configs, snaps, strict=True) if s is None or s.ended]
     st.info(t("translation.cells_pending", cells=", ".join(missing)), icon=":material/model_training:")
+    jobs.wake()  # a Train button is about to show: a pool stopped for being idle starts now, not on the click
     if st.button(t("translation.cells_button"), key="translation_cells", type="primary", icon=":material/play_arrow:"):
         for c, s in zip(configs, snaps, strict=True):
             if s is None or s.state != DONE:

@@ -534,6 +534,7 @@ class ProcessRunner(Runner):
         self.wall_factor = wall_factor
         default_idle = _env_number(POOL_IDLE_ENV, POOL_IDLE_SECONDS, 0.0, 7 * 86400.0)
         self.pool_idle = default_idle if pool_idle is None else pool_idle  # 0: the pool never stops
+        self._idle_since = time.monotonic()  # when the last idle timer was set
         self._ctx = multiprocessing.get_context("forkserver")
         self._ctx.set_forkserver_preload(list(self.PRELOAD))
 
@@ -545,8 +546,15 @@ class ProcessRunner(Runner):
         threading.Thread(target=self._ensure_pool, name="train-forkserver", daemon=True).start()
 
     def wake(self) -> None:
+        """Start a stopped pool in the background; a running, idle one gets a fresh idle period (at most once per
+        half period), so a visitor who arrives just before it would have stopped finds it up when they click."""
         if not pool_running():
             self.start_pool()
+            return
+        with self._lock:
+            if not self._queue and not self._running and time.monotonic() - self._idle_since > self.pool_idle / 2:
+                self._launches += 1  # the older timer is stale now
+                self._went_idle()
 
     def _ensure_pool(self) -> None:
         from multiprocessing import forkserver
@@ -559,14 +567,19 @@ class ProcessRunner(Runner):
                 self._went_idle()
 
     def _went_idle(self) -> None:
+        self._idle_since = time.monotonic()
         if self.pool_idle > 0:
             self._after(self.pool_idle, self._stop_pool_if_idle, self._launches)
 
     def _stop_pool_if_idle(self, launches: int) -> None:
         """The idle timer: stop the forkserver if no job started (and nobody woke the pool) since the timer was set
-        and nothing is queued or running. _POOL_LOCK is held throughout, so a job that is submitted meanwhile
-        starts its worker after the stop, and that start brings the forkserver back."""
+        and nothing is queued or running, here or in any other runner of this process (the forkserver is shared).
+        _POOL_LOCK is held throughout, so a job that is submitted meanwhile starts its worker after the stop, and
+        that start brings the forkserver back."""
+        global _WORKERS
         with _POOL_LOCK:
+            if _WORKERS:
+                return
             with self._lock:
                 if launches != self._launches or self._queue or self._running:
                     return
@@ -601,8 +614,10 @@ class ProcessRunner(Runner):
         then publish the outcome and free the slot. It only waits on a pipe: it holds no CPU while training."""
         from s2s_core.training import worker
 
+        global _WORKERS
         state, result, error = FAILED, None, CRASHED_KEY
         receive = proc = None
+        started_worker = False
         try:
             # 1) The worker process (the forkserver forks it; the first start also starts the forkserver).
             receive, send = self._ctx.Pipe(duplex=False)
@@ -611,6 +626,8 @@ class ProcessRunner(Runner):
             )
             with _POOL_LOCK:  # never while an idle pool is being stopped (the start brings it back)
                 proc.start()
+                _WORKERS += 1
+                started_worker = True
             send.close()  # ours: now the pipe closes when the worker exits, however it exits
             with job._lock:
                 job._process = proc
@@ -662,11 +679,16 @@ class ProcessRunner(Runner):
         finally:
             if receive is not None:
                 receive.close()
+            if started_worker:
+                with _POOL_LOCK:
+                    _WORKERS -= 1
             self._done(job, state, result, error)
 
 
-# The forkserver is one per process (multiprocessing's own singleton), so its lock is too.
+# The forkserver is one per process (multiprocessing's own singleton), so its lock is too, and so is the count of
+# workers it started that have not been seen to end (guarded by the lock): no runner stops the pool under another's.
 _POOL_LOCK = threading.Lock()
+_WORKERS = 0
 
 
 def pool_running() -> bool:
@@ -678,8 +700,9 @@ def pool_running() -> bool:
 
 
 def stop_pool() -> bool:
-    """Stop this process's forkserver (the caller holds _POOL_LOCK); True if one was running. Its running workers
-    are separate processes and carry on; the next worker start runs the forkserver again (ensure_running).
+    """Stop this process's forkserver (the caller holds _POOL_LOCK, and no worker is running: each worker holds a
+    copy of the forkserver's "alive" pipe, so the stop would wait for every one to end); True if one was running.
+    The next worker start runs the forkserver again (ensure_running).
 
     multiprocessing has no public way to stop a forkserver: ForkServer._stop() is what its own tests use (closes
     the "alive" pipe, which makes the server exit, then reaps it)."""

@@ -8,7 +8,15 @@ import streamlit as st
 
 from s2s_core.errors import InputError
 from s2s_core.fmt import num, pct
-from s2s_core.training import DecodeResult, SourceInput, TrainConfig, TrainResult, parse_override, twin_config
+from s2s_core.training import (
+    DecodeResult,
+    SourceInput,
+    TrainConfig,
+    TrainResult,
+    jobs,
+    parse_override,
+    twin_config,
+)
 from s2s_core.training.frames import step_label, steps_frame
 from s2s_core.training.jobs import JobSnapshot
 from s2s_ui.i18n import t
@@ -76,6 +84,7 @@ def replay_and_retry(result: TrainResult, ns: str = "training") -> None:
             icon=":material/timer:",
         )
         # A run cut by the clock is the one result that depends on the machine's load: allow another try.
+        jobs.wake()  # a Train button: a pool stopped for being idle starts now, not on the click
         if st.button(t("training.train_again"), key=f"{ns}_again", icon=":material/replay:"):
             start(config, again=True)
             st.rerun()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 import torch
 
+from s2s_core.rng import RNG_LOCK
 from s2s_ui.cache import clear_all
 from s2s_ui.registry import existing_pages
 from tests.app.conftest import open_page
@@ -20,8 +21,9 @@ from tests.app.conftest import open_page
 @pytest.mark.parametrize("page", [spec.ns for spec in existing_pages()])
 def test_a_page_leaves_the_global_generator_as_it_found_it(page):
     clear_all()  # computed now, not served from an earlier test's cache
-    torch.manual_seed(20261201)
-    before = torch.get_rng_state()
+    with RNG_LOCK:  # not in the middle of another thread's isolated() block, which would put back an older state
+        torch.manual_seed(20261201)
+        before = torch.get_rng_state()
     at = open_page(page, "en")
     assert not at.exception
     assert torch.equal(torch.get_rng_state(), before), f"{page} drew from torch's global generator"

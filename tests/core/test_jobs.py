@@ -83,7 +83,7 @@ HUNG = Trainer("hung", hung_train, text_pack, text_unpack)
 @pytest.fixture(scope="module")
 def pool():
     """One process runner for the module (its forkserver starts once), two slots."""
-    runner = ProcessRunner(max_running=2, grace=0.3)
+    runner = ProcessRunner(max_running=2, grace=0.3, pool_idle=0.0)  # its pool never stops (the idle test's does)
     runner.start_pool()
     yield runner
     for job in [*runner._running, *runner._queue]:
@@ -182,7 +182,7 @@ def test_a_trainer_that_raises_fails_with_the_message(pool):
 @pytest.mark.parametrize("trainer, wall_factor", [(RUNAWAY, 100.0), (HUNG, 2.0)], ids=["cpu", "wall"])
 def test_the_hard_cap_stops_a_runaway_or_hung_worker(trainer, wall_factor):
     """Past its CPU cap (its own time limit + a margin) a worker is killed; a hung one at the wall-clock backstop."""
-    runner = ProcessRunner(max_running=1, cap_margin=0.5, wall_factor=wall_factor)
+    runner = ProcessRunner(max_running=1, cap_margin=0.5, wall_factor=wall_factor, pool_idle=0.0)
     job = runner.submit(replace(TINY, max_seconds=1.0, seed=107), trainer=trainer)
     wait_until(lambda: runner.snapshot(job).step >= 1, 60)
     pid = job.pid
@@ -368,7 +368,23 @@ def test_an_idle_pool_stops_and_comes_back_for_the_next_job_or_a_wake(monkeypatc
     runner.wake()  # a Train button on a page: the pool starts in the background, before the click
     wait_until(lambda: len(timers) > count, timeout=60)  # started, and set its own idle timer...
     assert jobs.pool_running()
-    fire(timers[-1])  # ...so a pool nobody uses stops again
+    woken = timers[-1]
+    runner.wake()  # a second visitor at once: the timer just set stands
+    assert timers[-1] is woken
+    runner._idle_since -= 3600  # ...but one who comes late in the idle period gets a fresh one
+    runner.wake()
+    assert timers[-1] is not woken
+    fire(woken)  # stale
+    assert jobs.pool_running()
+
+    other = ProcessRunner(max_running=1, pool_idle=0.0)  # another runner of this process has a worker running
+    busy = other.submit(replace(TINY, steps=2000, seed=175), trainer=SLOW)
+    wait_until(lambda: other.snapshot(busy).step > 0, timeout=120)
+    fire(timers[-1])  # this runner is idle, but the forkserver is shared: it stays
+    assert jobs.pool_running()
+    other.cancel(busy)
+    assert busy.wait(30)
+    fire(timers[-1])  # the same timer, now that no worker runs: a pool nobody uses stops again
     assert not jobs.pool_running()
 
     never = ProcessRunner(max_running=1, pool_idle=0.0)  # S2S_POOL_IDLE=0: the pool never stops

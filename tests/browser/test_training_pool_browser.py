@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import threading
-import time
 from collections.abc import Iterator
 
 import psutil
@@ -64,7 +63,7 @@ class PoolWatch:
             pids = forkserver_pids(server_proc)
             self.seen += [pid for pid in pids if pid not in self.seen]
             self.up = bool(pids)
-            time.sleep(0.02)
+            self._stop.wait(0.02)  # the poll interval; close() ends it at once
 
     def close(self) -> None:
         self._stop.set()

@@ -41,3 +41,10 @@ def translate(lang: str, key: str, **fmt: object) -> str:
         return text.format(**fmt) if fmt else text
     except (KeyError, IndexError, ValueError):
         return text
+
+
+def words(lang: str, prefix: str, keys: tuple[str, ...]) -> dict[str, str]:
+    """The words a chart builder takes, {key: text of "<prefix>.<key>"}: the one way a page hands a picture its
+    labels. `keys` is the builder's own tuple (e.g. s2s_core.rnn.picture.WORDS), so tests import the same list;
+    `lang` is an argument (not the session's) because the spec is cached by it."""
+    return {k: translate(lang, f"{prefix}.{k}") for k in keys}

@@ -25,7 +25,6 @@ st.session_state, st.toast).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, TypeVar
 
@@ -33,12 +32,12 @@ import streamlit as st
 
 from s2s_core import caps, fmt
 from s2s_core.errors import InputError
+from s2s_core.fields import MAX_RAW_CHARS, Field, same, to_raw
 from s2s_core.validate import check_float, check_int
 from s2s_ui.i18n import t
+from s2s_ui.text import md_escape
 
 T = TypeVar("T")
-MAX_RAW_CHARS = 2000  # a link value longer than this is not read at all
-_TRUE, _FALSE = ("true", "1", "on", "yes"), ("false", "0", "off", "no")
 KEYS = "_link_keys"  # session key: every URL parameter read through this module (tests tamper with each)
 
 
@@ -75,8 +74,6 @@ def to_link(key: str, text: str | None) -> None:
 
 def report(key: str, label: str, err: InputError | None, *, message: str = "ui.url_rejected") -> None:
     """One toast: which field of the link could not be used, and why (all text escaped: a link is hostile)."""
-    from s2s_ui.widgets import md_escape  # widgets imports this module
-
     if err is None:
         reason = t("ui.url_unreadable", field=md_escape(label))
     else:
@@ -85,47 +82,102 @@ def report(key: str, label: str, err: InputError | None, *, message: str = "ui.u
     st.toast(t(message, param=md_escape(key[:40]), reason=reason), icon=":material/link_off:")
 
 
-# --- linked(): any widget whose value lives in the link ----------------------------------------------------
+# --- field_input(): the linked widget of one field spec (s2s_core/fields.py) --------------------------------
 
 
-def linked(
+def field_input(
+    field: Field,
     widget: Callable[..., Any],
     label: str,
-    options: Sequence[Hashable] | None = None,
     *,
-    key: str,
-    default: Any,
+    lang: str,
+    key: str | None = None,
+    options: Sequence[Hashable] | None = None,
     labels: dict[Any, str] | None = None,
-    parse: Callable[[str], Any] | None = None,
+    lo: float | None = None,
+    hi: float | None = None,
+    decode: Callable[[str], Any] | None = None,
     **kwargs: Any,
 ) -> Any:
-    """Draw `widget` seeded from and mirrored into ?key=.
+    """Draw `widget` for `field`, seeded from and mirrored into ?key= (the field's key, or a family member's).
 
     widget: st.number_input, st.slider, st.text_input, st.text_area, st.toggle, st.checkbox (no options),
     or st.selectbox, st.segmented_control, st.radio, st.pills, st.multiselect (with options), or a column's
-    method. The value's kind comes from `default`: bool, int, float, str, one option, or a list of options
-    (multiselect). Pass ranges as min_value=/max_value= and text caps as max_chars=; never value=/index=/bind=.
-    labels: option -> displayed text (a plain dict). parse: one raw link text -> option (e.g. int).
+    method. options/lo/hi narrow the field's own (the steps of this sentence); labels: option -> shown text.
     """
-    kind = _kind(default, options)
-    options = list(options) if options is not None else None
-    check = _checker(kind, key, label, options, parse or (lambda s: s.strip()), kwargs)
+    key = key or field.key
+    default = field.default_for(lang)
+    choices = list(options) if options is not None else (list(field.options) if field.options else None)
+    low, high = _limits(field, lo, hi)
+    limits = {k: v for k, v in (("min_value", low), ("max_value", high)) if v is not None}
+    if field.kind == "text":
+        kwargs.setdefault("max_chars", field.max_chars)
     if key not in st.session_state:
-        seeded = from_link(key, label, check)
+        seeded = _seed(field, key, label, choices, low, high, decode)
         st.session_state[key] = default if seeded is None else seeded
-    if _is_number_input(widget) and kind in ("int", "float"):
-        return _number_field(widget, label, key=key, default=default, kind=kind, kwargs=kwargs)
+    elif field.by_lang and field.is_lang_default(st.session_state[key]) and key not in st.query_params:
+        # Another language's untouched default (no link names it): the learner switched language.
+        st.session_state[key] = default
+    if _is_number_input(widget) and field.kind in ("int", "float"):
+        return _number_field(widget, label, key=key, default=default, kind=field.kind, kwargs={**kwargs, **limits})
     kept = st.session_state[key]
-    valid = _still_valid(kept, kind, default, options, kwargs)
+    valid = _still_valid(kept, field.kind, default, choices, limits)
     if valid is not kept and valid != kept:  # write only a real change: a write re-sends the widget's value
         st.session_state[key] = valid
-    if options is None:
-        value = widget(label, key=key, **kwargs)
+    if choices is None:
+        value = widget(label, key=key, **{**kwargs, **limits})
     else:
         format_func = labels.get if labels is not None else str
-        value = widget(label, options, key=key, format_func=format_func, **kwargs)
-    to_link(key, None if _same(value, default) else _raw(value))
+        value = widget(label, choices, key=key, format_func=format_func, **kwargs)
+    to_link(key, None if same(value, default) else to_raw(value))
     return value
+
+
+def _limits(field: Field, lo: float | None, hi: float | None) -> tuple[Any, Any]:
+    """The widget's range: the field's caps, narrowed by the page; ints stay ints (a slider needs one type)."""
+    low = field.lo if lo is None else (lo if field.lo is None else max(lo, field.lo))
+    high = field.hi if hi is None else (hi if field.hi is None else min(hi, field.hi))
+    if field.kind == "int":
+        low, high = (None if low is None else int(low)), (None if high is None else int(high))
+    if field.kind == "float":
+        low, high = (None if low is None else float(low)), (None if high is None else float(high))
+    return low, high
+
+
+def _seed(
+    field: Field,
+    key: str,
+    label: str,
+    choices: list | None,
+    low: Any,
+    high: Any,
+    decode: Callable[[str], Any] | None,
+) -> Any:
+    """The first value of this session from the link (?key=, else an older alias, which is then renamed)."""
+    name = (
+        key
+        if key in st.query_params or key != field.key
+        else next((a for a in field.aliases if a in st.query_params), key)
+    )
+
+    def check(raw: str) -> Any:
+        value = field.parse(raw, decode=decode)
+        if field.kind in ("int", "float"):
+            return field.check(value, lo=low, hi=high)
+        if field.kind == "multi":
+            kept = list(dict.fromkeys(v for v in value if v in choices))
+            if len(kept) < len(value):
+                bad = next(v for v in value if v not in choices)
+                report(key, label, _bad_choice(bad, choices), message="ui.url_rejected_part")
+            return kept
+        if field.kind == "choice" and choices is not None and value not in choices:
+            raise _bad_choice(value, choices)
+        return value
+
+    seeded = from_link(name, label, check)
+    if name != key:  # an alias from an older link: the field's own key holds it from now on
+        to_link(name, None)
+    return seeded
 
 
 # --- number fields: the range is checked here, with words, not by the widget -------------------------------
@@ -157,7 +209,7 @@ def _number_field(
     if message:  # a caption, not an alert box: a field is often one of three in a narrow column
         getattr(widget, "__self__", st).caption(f":orange[:material/warning:] {message}")
     st.session_state[last_key] = used
-    to_link(key, None if _same(used, default) else _raw(used))
+    to_link(key, None if same(used, default) else to_raw(used))
     return used
 
 
@@ -165,8 +217,6 @@ def _checked_number(
     typed: Any, label: str, kind: str, lo: int | float | None, hi: int | float | None, last: int | float
 ) -> tuple[int | float, str | None]:
     """(the value the page uses, the line shown under the field or None). Validated by s2s_core.validate."""
-    from s2s_ui.widgets import md_escape  # widgets imports this module
-
     field = md_escape(label)
     low = (-caps.MAX_SEED if kind == "int" else -caps.MAX_ABS_VALUE) if lo is None else lo
     high = (caps.MAX_SEED if kind == "int" else caps.MAX_ABS_VALUE) if hi is None else hi
@@ -189,82 +239,19 @@ def _shown(x: float) -> str:
     return fmt.num(x) if abs(x) < 1e9 else fmt.sci(x)
 
 
-def _kind(default: Any, options: Sequence[Hashable] | None) -> str:
-    if options is not None:
-        return "multi" if isinstance(default, list) else "choice"
-    if isinstance(default, bool):
-        return "bool"
-    if isinstance(default, int):
-        return "int"
-    if isinstance(default, float):
-        return "float"
-    return "text"
-
-
-def _checker(
-    kind: str, key: str, label: str, options: list | None, parse: Callable[[str], Any], kwargs: dict[str, Any]
-) -> Callable[[str], Any]:
-    """raw link text -> value, with the core's validators and the widget's own limits."""
-    lo, hi = kwargs.get("min_value"), kwargs.get("max_value")
-
-    def check(raw: str) -> Any:
-        text = raw.strip()
-        if kind == "int":
-            return check_int(text, "", -caps.MAX_SEED if lo is None else lo, caps.MAX_SEED if hi is None else hi)
-        if kind == "float":
-            return check_float(
-                text, "", -caps.MAX_ABS_VALUE if lo is None else lo, caps.MAX_ABS_VALUE if hi is None else hi
-            )
-        if kind == "bool":
-            if text.lower() not in (*_TRUE, *_FALSE):
-                raise InputError("errors.bad_choice", "", value=text[:20], choices="true, false")
-            return text.lower() in _TRUE
-        if kind == "text":
-            limit = kwargs.get("max_chars") or caps.MAX_TEXT_CHARS
-            if len(raw) > limit:
-                raise InputError("errors.text_too_long", "", count=len(raw), limit=limit)
-            return raw
-        if kind == "choice":
-            return _option(parse, text, options)
-        # multi: every part must be an option ("2,3,9" with steps 1-4 keeps 2 and 3 and names the link)
-        parts = [p.strip() for p in text.split(",")[: caps.MAX_SEQ_LEN] if p.strip()]
-        kept = list(dict.fromkeys(v for v in (_option_or_none(parse, p, options) for p in parts) if v is not None))
-        if len(kept) < len(parts):
-            bad = next(p for p in parts if _option_or_none(parse, p, options) is None)
-            report(key, label, _bad_choice(bad, options), message="ui.url_rejected_part")
-        return kept
-
-    return check
-
-
-def _option(parse: Callable[[str], Any], text: str, options: list) -> Any:
-    value = _option_or_none(parse, text, options)
-    if value is None:
-        raise _bad_choice(text, options)
-    return value
-
-
-def _option_or_none(parse: Callable[[str], Any], text: str, options: list) -> Any:
-    try:
-        value = parse(text)
-    except (TypeError, ValueError):
-        return None
-    return value if value in options else None
-
-
-def _bad_choice(text: str, options: list) -> InputError:
+def _bad_choice(text: Any, options: list) -> InputError:
     shown = ", ".join(map(str, options[:12])) + (", …" if len(options) > 12 else "")
-    return InputError("errors.bad_choice", "", value=text[:20], choices=shown)
+    return InputError("errors.bad_choice", "", value=str(text)[:20], choices=shown)
 
 
-def _still_valid(value: Any, kind: str, default: Any, options: list | None, kwargs: dict[str, Any]) -> Any:
+def _still_valid(value: Any, kind: str, default: Any, options: list | None, limits: dict[str, Any]) -> Any:
     """A kept value that the current options or range no longer allow, made valid."""
-    if kind == "choice":
+    if kind in ("choice", "tab", "pick") and options is not None:
         return value if value is None or value in options else (default if default in options else options[0])
-    if kind == "multi":
+    if kind == "multi" and options is not None:
         return [v for v in value if v in options] if isinstance(value, list) else []
     if kind in ("int", "float") and isinstance(value, (int, float)):
-        lo, hi = kwargs.get("min_value"), kwargs.get("max_value")
+        lo, hi = limits.get("min_value"), limits.get("max_value")
         if lo is not None and value < lo:
             return lo
         if hi is not None and value > hi:
@@ -272,19 +259,34 @@ def _still_valid(value: Any, kind: str, default: Any, options: list | None, kwar
     return value
 
 
-def _same(value: Any, default: Any) -> bool:
-    if value is None or value == []:
-        return default is None or default == []
-    if isinstance(value, float) or isinstance(default, float):
-        return isinstance(default, (int, float)) and math.isclose(
-            float(value), float(default), rel_tol=1e-12, abs_tol=1e-15
-        )
-    return value == default
+def linked(
+    widget: Callable[..., Any],
+    label: str,
+    options: Sequence[Hashable] | None = None,
+    *,
+    key: str,
+    default: Any,
+    labels: dict[Any, str] | None = None,
+    parse: Callable[[str], Any] | None = None,
+    **kwargs: Any,
+) -> Any:
+    """DEPRECATED, being removed: the old call shape, now an ad-hoc Field drawn by `field_input`.
 
-
-def _raw(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, list):
-        return ",".join(map(str, value))
-    return str(value)
+    Pages declare their fields in s2s_core/<ns>/fields.py and draw them with `s2s_ui.state.Page.input`.
+    """
+    if options is not None:
+        kind = "multi" if isinstance(default, list) else "choice"
+    elif isinstance(default, bool):
+        kind = "bool"
+    elif isinstance(default, int):
+        kind = "int"
+    elif isinstance(default, float):
+        kind = "float"
+    else:
+        kind = "text"
+    lo, hi = kwargs.pop("min_value", None), kwargs.pop("max_value", None)
+    max_chars = kwargs.get("max_chars") or caps.MAX_TEXT_CHARS
+    spec = Field(key, kind, default=default, lo=lo, hi=hi, max_chars=max_chars)  # type: ignore[arg-type]
+    return field_input(
+        spec, widget, label, lang="en", options=options, labels=labels, lo=lo, hi=hi, decode=parse, **kwargs
+    )

@@ -15,13 +15,7 @@ from s2s_core.fmt import sci
 from s2s_ui.frame import ensure_router
 from s2s_ui.i18n import error_text, t
 from s2s_ui.link import from_link, to_link
-
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~])")
-
-
-def md_escape(text: object) -> str:
-    """User text made inert for st.markdown (no formatting, no HTML)."""
-    return _MD_SPECIAL.sub(r"\\\1", str(text))
+from s2s_ui.text import md_escape
 
 
 def show_error(err: InputError) -> None:

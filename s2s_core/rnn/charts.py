@@ -10,6 +10,7 @@ from s2s_core.rnn.frames import TERMS
 
 # One colour per term of the formula (the notices name the sum purple and h_t green).
 TERM_COLORS = ("#1f77b4", "#d62728", "#7f7f7f", "#9467bd", "#2ca02c")
+LABELS = ("unit", "value", "term", *(f"term_{i}" for i in range(len(TERMS))))  # rnn.chart.*: step_chart's words
 
 
 def step_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:

@@ -12,20 +12,11 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from s2s_core import caps
 from s2s_core.rng import isolated
-from s2s_core.validate import check_int, parse_matrix
+from s2s_core.rnn import fields
+from s2s_core.rnn.fields import DEFAULT_E, DEFAULT_H, DEFAULT_SEED, DEFAULT_SENTENCES, MAX_E, MAX_H, MAX_S
+from s2s_core.validate import parse_matrix
 from s2s_core.vocab import tokenize
-
-MAX_E = 8  # E: small, so every number of x_t fits on screen
-MAX_H = 8  # H: small, so the filled-in formula stays readable
-MAX_S = 12  # S: tokens in the sentence (the step slider and the heatmap stay legible)
-DEFAULT_E = 3
-DEFAULT_H = 4
-DEFAULT_SEED = 0
-# Examples in the learner's language: the note's sentence and its English counterpart (the Korean one stays a
-# "try this" case on the English page). Each language's own default leaves no parameter in the link.
-DEFAULT_SENTENCES = {"ko": "나는 책을 읽는다", "en": "I read a book"}
 
 Matrix = tuple[tuple[float, ...], ...]
 
@@ -101,7 +92,7 @@ def _field(name: str) -> str:
     return f"rnn.field.{name}"
 
 
-SIZE_RANGES = {"E": (1, MAX_E), "H": (1, MAX_H), "seed": (0, caps.MAX_SEED)}
+SIZES = {"E": fields.E, "H": fields.H, "seed": fields.SEED}
 
 
 def default_sentence(lang: str) -> str:
@@ -116,7 +107,7 @@ def parameter_count(E: int, H: int) -> int:
 
 def check_size(name: str, value: object) -> int:
     """E, H or the seed: a whole number within its cap (a URL can carry anything)."""
-    return check_int(value, _field(name), *SIZE_RANGES[name])
+    return SIZES[name].check(value)
 
 
 def parse_weight_table(name: str, rows: list[list[object]], H: int, E: int) -> list[list[float]]:

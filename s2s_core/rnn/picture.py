@@ -264,6 +264,9 @@ def _px(units: float, S: int) -> str:
     return f"(width * {units} / {S + 1})"
 
 
+WORDS = ("title", "subtitle", "description", "vector", "component", "value", "before", "token")  # rnn.picture.*
+
+
 def unroll_picture(pic: Picture, words: Mapping[str, str], step_param: alt.Parameter) -> alt.LayerChart:
     """words: the learner's words: title, subtitle, description, vector, component, value, before, step, token."""
     geo = pic.geo

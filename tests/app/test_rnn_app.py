@@ -9,7 +9,7 @@ from s2s_core.fmt import num, sci
 from s2s_core.fmt import vec as vec_text
 from s2s_core.rnn import parse_config, unroll
 from s2s_ui.catalog import translate
-from tests.app.conftest import all_text, open_page, toasts
+from tests.app.conftest import all_text, open_page, open_tab, toasts
 
 DEFAULT = {"ko": "나는 책을 읽는다", "en": "I read a book"}
 
@@ -30,9 +30,13 @@ def test_defaults_stepping_play_and_quiz(lang):
     assert translate(lang, "rnn.title") in text
     assert vec_text(result.x[0]) in text  # x_1 of the first word
     assert num(result.h[0, 0]) in _latex(at)  # h_1 filled into the formula
-    assert _check_passes(at, lang)  # hand loop == nn.RNN
-    assert str(result.n_params) in text
     assert not [k for k in at.query_params if k.startswith("rnn_")]  # the language's own default: no parameter
+    assert not _check_passes(at, lang)  # the check's tab is closed: not drawn, as on a server
+    open_tab(at, "rnn", "ui.tab_check", lang)
+    assert _check_passes(at, lang)  # hand loop == nn.RNN
+    assert at.query_params["rnn_tabs"] == "check"  # the open tab is in the link
+    open_tab(at, "rnn", "ui.tab_notice", lang)
+    assert str(result.n_params) in all_text(at)
     # 1) The picture: its h_1 squares carry the live h_1; a link's step opens the picture on that step.
     assert picture_values(at, "h1", 1) == [float(v) for v in result.h[0]]
     S = len(result.tokens)
@@ -67,7 +71,7 @@ def _chart_data(at) -> str:
 
 
 def test_the_quiz_answer_is_hidden_until_answered(lang):
-    at = open_page("rnn", lang)
+    at = open_page("rnn", lang, query={"rnn_tabs": "notice"})  # a link that opens the notices
     result = unroll(parse_config(DEFAULT[lang], 3, 4, 0))
     last = sci(result.first_word_change[-1])  # how far h_S moved when x_1 was swapped: the answer's value
     carried = translate(lang, "rnn.notice_2")  # the notice that says how a column reaches the next
@@ -79,14 +83,24 @@ def test_the_quiz_answer_is_hidden_until_answered(lang):
 
 def test_a_prepared_case_loads_its_sentence(lang):
     at = open_page("rnn", lang)
-    at.button(key=f"try__rnn_sentence_{lang}__1").click().run()  # a word that comes back
+    at.button(key="try__rnn__1").click().run()  # a word that comes back
     assert not at.exception
-    assert at.text_input(key=f"rnn_sentence_{lang}").value == "the dog saw the cat"
-    assert at.query_params[f"rnn_sentence_{lang}"] == "the dog saw the cat"
+    assert at.text_input(key="rnn_sentence").value == "the dog saw the cat"
+    assert at.query_params["rnn_sentence"] == "the dog saw the cat"
+    at.button(key="reset__rnn").click().run()  # Reset: the default sentence, and no parameter of the page
+    assert at.text_input(key="rnn_sentence").value == DEFAULT[lang]
+    assert set(at.query_params) <= {"lang"}
+
+
+def test_a_link_made_before_the_one_sentence_key_still_opens(lang):
+    at = open_page("rnn", lang, query={f"rnn_sentence_{lang}": "the cat sat"})
+    assert not at.exception
+    assert at.text_input(key="rnn_sentence").value == "the cat sat"
+    assert at.query_params["rnn_sentence"] == "the cat sat" and f"rnn_sentence_{lang}" not in at.query_params
 
 
 def test_empty_sentence_names_the_field_and_hides_only_what_needs_it(lang):
-    at = open_page("rnn", lang, query={f"rnn_sentence_{lang}": "   "})
+    at = open_page("rnn", lang, query={"rnn_sentence": "   ", "rnn_tabs": "tables"})
     assert not at.exception
     assert translate(lang, "rnn.field.sentence") in " ".join(e.value for e in at.error)
     # The weights need only E, H and the seed: their tab still draws, and the size fields are still there.
@@ -95,7 +109,8 @@ def test_empty_sentence_names_the_field_and_hides_only_what_needs_it(lang):
 
 
 def test_oversized_H_and_nan_weight_are_explained_and_the_page_goes_on(lang):
-    at = open_page("rnn", lang, query={"rnn_H": "100", "rnn_edit": "true", "rnn_w_x_4x3": "1,nan,0;0,0,0;0,0,0;0,0,0"})
+    query = {"rnn_H": "100", "rnn_edit": "true", "rnn_w_x_4x3": "1,nan,0;0,0,0;0,0,0;0,0,0", "rnn_tabs": "check"}
+    at = open_page("rnn", lang, query=query)
     assert not at.exception
     errors = " ".join(e.value for e in at.error)
     assert translate(lang, "rnn.field.H") in toasts(at) and "100" in toasts(at)  # the link's value and the cap, named
@@ -109,7 +124,7 @@ def test_typed_weights_from_the_link_are_used(lang):
         "rnn_edit": "true",
         "rnn_E": "2",
         "rnn_H": "2",
-        f"rnn_sentence_{lang}": "a b",
+        "rnn_sentence": "a b",
         "rnn_w_x_2x2": "1,0;0,1",
         "rnn_w_h_2x2": "0,0;0,0",
         "rnn_b_2x2": "0;0",
@@ -125,7 +140,7 @@ def test_typed_weights_from_the_link_are_used(lang):
 
 
 def test_quiz_with_w_x_zero_answers_no_column(lang):
-    query = {"rnn_edit": "true", "rnn_E": "2", "rnn_H": "2", f"rnn_sentence_{lang}": "a b c", "rnn_w_x_2x2": "0,0;0,0"}
+    query = {"rnn_edit": "true", "rnn_E": "2", "rnn_H": "2", "rnn_sentence": "a b c", "rnn_w_x_2x2": "0,0;0,0"}
     at = open_page("rnn", lang, query=query)
     assert not at.exception
     at.radio(key="rnn_quiz").set_value(translate(lang, "rnn.quiz_none")).run()

@@ -1,33 +1,29 @@
-"""A page's folded details run only their open tab (s2s_ui/explainer.details), as a server runs them.
+"""A page's folded details run only their open tab, as a server runs them, and no tab depends on another.
 
-The other AppTest suites draw every tab at once (tests/conftest.py sets DRAW_EVERY_TAB) to read any tab's
-content; here that is switched off, so what is tested is the lazy path itself: one tab drawn, another opened
-by a switch (one rerun), and a language switch with a later tab open still draws exactly one tab.
+Every AppTest runs the app exactly as a server does: a tab is drawn only once it is opened (by its tab
+widget, as a learner clicks it, or by the link's `?<ns>_tabs=<id>`). Here, for every page:
+
+1. only the open tab holds anything, and the open tab is in the link;
+2. each tab opened alone in a fresh session draws exactly what it draws in a session that opened every other
+   tab first (in order, and in reverse order): a tab that read what another tab computed would differ;
+3. a language switch with a later tab open keeps that tab open (the link holds its id, not its label).
 """
 
 from __future__ import annotations
 
 import pytest
 
-import s2s_ui.explainer as explainer
+from s2s_core.fields import Field
 from s2s_ui.catalog import translate
-from tests.app.conftest import all_text, open_page
+from s2s_ui.registry import existing_pages
+from s2s_ui.state import Page
+from tests.app.conftest import open_page
 
-GRU_TABS = (
-    "gru.tab_override",
-    "ui.tab_steps",
-    "gru.tab_gates",
-    "gru.tab_compare",
-    "ui.tab_tables",
-    "ui.tab_check",
-    "ui.tab_code",
-    "ui.tab_notice",
-)
+PAGES = [p.ns for p in existing_pages() if p.ns != "home"]
 
 
-@pytest.fixture(autouse=True)
-def lazy_tabs(monkeypatch):
-    monkeypatch.setattr(explainer, "DRAW_EVERY_TAB", False)
+def tab_field(ns: str) -> Field:
+    return next(f for f in Page.of(ns).fields if f.kind == "tab")
 
 
 def drawn(at) -> list[bool]:
@@ -35,41 +31,72 @@ def drawn(at) -> list[bool]:
     return [len(tab.children) > 0 for tab in at.tabs]
 
 
-def test_only_the_open_tab_runs_and_a_switch_opens_another():
-    at = open_page("gru", "en")
-    assert not at.exception
-    assert [tab.label for tab in at.tabs] == [translate("en", key) for key in GRU_TABS]
-    assert drawn(at) == [True] + [False] * (len(GRU_TABS) - 1)  # the first tab opens by default
-    compare_intro = translate("en", "gru.compare_keeps")
-    assert compare_intro not in all_text(at)  # the comparison tab's text is not computed, not sent
+def _leaves(node) -> list[str]:
+    children = getattr(node, "children", None)
+    if children is None:
+        return [_text(node)]
+    return [leaf for key in sorted(children) for leaf in _leaves(children[key])]
 
-    at.session_state["gru_tabs"] = translate("en", "gru.tab_compare")
+
+def _text(element) -> str:
+    """One drawn element as comparable text: its protobuf (a chart's spec and data, a table's cells, a text)."""
+    return str(getattr(element, "proto", element))
+
+
+def tab_content(at) -> list[str]:
+    """Everything the one open tab draws (the folded details' tabs are the page's last tab group)."""
+    open_tabs = [tab for tab in at.tabs if len(tab.children) > 0]
+    assert len(open_tabs) == 1, [tab.label for tab in at.tabs]
+    return _leaves(open_tabs[0])
+
+
+def select(at, ns: str, tab: str, lang: str = "en"):
+    """Open a tab as a learner does: the tab widget takes its label."""
+    labels = [t.label for t in at.tabs]
+    ids = tab_field(ns).options
+    at.session_state[f"{ns}_tabs"] = labels[ids.index(tab)]
     at.run()
-    assert not at.exception
-    assert drawn(at) == [key == "gru.tab_compare" for key in GRU_TABS]
-    assert compare_intro in all_text(at)  # drawn now, and only it
+    assert not at.exception, [e.value for e in at.exception]
+    return at
 
 
-def test_a_language_switch_with_a_later_tab_open_still_draws_one_tab():
-    at = open_page("gru", "en")
-    at.session_state["gru_tabs"] = translate("en", "ui.tab_check")
-    at.run()
-    assert drawn(at) == [key == "ui.tab_check" for key in GRU_TABS]
+@pytest.mark.parametrize("ns", PAGES)
+def test_each_tab_draws_the_same_alone_and_after_the_others(ns):
+    ids = tab_field(ns).options
+    alone = {}
+    for tab in ids:
+        at = open_page(ns, "en", query={f"{ns}_tabs": tab})
+        assert not at.exception
+        assert drawn(at) == [t == tab for t in ids]  # only the open tab runs
+        assert at.query_params.get(f"{ns}_tabs", ids[0]) == tab  # and it is in the link (the first: no parameter)
+        alone[tab] = tab_content(at)
+    for order in (ids, tuple(reversed(ids))):
+        at = open_page(ns, "en")
+        for tab in order:
+            assert tab_content(select(at, ns, tab)) == alone[tab], f"{ns}: tab {tab!r} after {order}"
+
+
+@pytest.mark.parametrize("ns", ["gru", "rnn"])
+def test_a_language_switch_with_a_later_tab_open_keeps_it_open(ns):
+    ids = tab_field(ns).options
+    at = select(open_page(ns, "en"), ns, ids[-1])
     at.segmented_control(key="lang_switch").set_value("ko").run()
     assert not at.exception
-    assert [tab.label for tab in at.tabs] == [translate("ko", key) for key in GRU_TABS]
-    assert sum(drawn(at)) == 1  # the English label means nothing in Korean: one tab, not none, not all
+    assert drawn(at) == [t == ids[-1] for t in ids]
+    assert [tab.label for tab in at.tabs][-1] != translate("en", "ui.tab_notice") or ns == "home"
+    assert at.query_params[f"{ns}_tabs"] == ids[-1]
 
 
-def test_the_server_and_the_bench_draw_lazily_by_default():
-    """The switch is for test processes only: the module's own value is the lazy path."""
-    import ast
+def test_no_test_only_switch_in_the_app():
+    """Tests run what the server runs: no flag that draws every tab, no backend picked by what is imported."""
     from pathlib import Path
 
-    tree = ast.parse(Path(explainer.__file__).read_text(encoding="utf-8"))
-    values = [
-        node.value.value
-        for node in tree.body
-        if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "DRAW_EVERY_TAB" for t in node.targets)
+    root = Path(__file__).resolve().parents[2]
+    sources = [p for d in ("pages", "s2s_ui", "s2s_core", "s2s_jobs") for p in (root / d).rglob("*.py")]
+    sources.append(root / "app.py")
+    flagged = [
+        str(p.relative_to(root))
+        for p in sources
+        if "DRAW_EVERY_TAB" in (text := p.read_text(encoding="utf-8")) or '"pytest" in sys.modules' in text
     ]
-    assert values == [False]
+    assert flagged == []

@@ -249,8 +249,10 @@ def run_moves(at: AppTest, states: list[WidgetState]) -> AppTest:
     return at._run(merged)
 
 
-def steps(at: AppTest, rng: random.Random, n: int) -> Iterator[list[Move]]:
-    """n random interactions: each changes 1-3 widgets (buttons rarely: a button may start heavy work)."""
+def steps(at: AppTest, rng: random.Random, n: int, *, tab_key: str | None = None) -> Iterator[list[Move]]:
+    """n random interactions: each changes 1-3 widgets (buttons rarely: a button may start heavy work), and about
+    one in three also opens another of the page's folded tabs (tab_key: its tab widget), as a learner clicks one:
+    only the open tab is drawn, so the widgets inside the others are driven once their tab is open."""
     for _ in range(n):
         nodes = fuzzable(at)
         if not nodes:
@@ -262,6 +264,11 @@ def steps(at: AppTest, rng: random.Random, n: int) -> Iterator[list[Move]]:
             move, ws = random_move(node, rng)
             moves.append(move)
             states.append(ws)
+        labels = [tab.label for tab in at.tabs]
+        if tab_key is not None and labels and rng.random() < 0.35:
+            label = rng.choice(labels)
+            at.session_state[tab_key] = label
+            moves.append(Move("tab", tab_key, label))
         run_moves(at, states)
         yield moves
 

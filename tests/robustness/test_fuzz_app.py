@@ -15,6 +15,7 @@ import zlib
 import pytest
 
 from s2s_ui.registry import existing_pages
+from s2s_ui.state import Page
 from tests.app.conftest import LANGS
 from tests.robustness.fuzz import (
     FUZZ_RUNS,
@@ -42,6 +43,7 @@ def test_random_and_hostile_widget_values(spec, lang, request):
     # A stable seed per page and language (crc32, not hash(): that is salted per process); FUZZ_SEED varies it.
     seed = zlib.crc32(f"{spec.ns}-{lang}".encode()) + int(os.environ.get("FUZZ_SEED", "0"))
     rng = random.Random(seed)
+    page = None if spec.ns == "home" else Page.of(spec.ns)  # the page's field registry (Home has no inputs)
     known: list[str] = []
     history: list[str] = []
     unfilled: dict[str, str] = {}
@@ -51,7 +53,7 @@ def test_random_and_hostile_widget_values(spec, lang, request):
         assert not at.exception, exception_summary(at)
         before = done
         with full_details():
-            for moves in steps(at, rng, FUZZ_RUNS - done):
+            for moves in steps(at, rng, FUZZ_RUNS - done, tab_key=None if page is None else f"{spec.ns}_tabs"):
                 history.append(f"{done}: " + "; ".join(map(str, moves)))
                 done += 1
                 where = f"page={spec.ns} lang={lang} seed={seed} step={done - 1}\n" + "\n".join(history[-3:])
@@ -61,6 +63,8 @@ def test_random_and_hostile_widget_values(spec, lang, request):
                     known.append(reason)
                     break  # a known shared-code bug: note it, start a fresh session, go on
                 assert not html_leaks(at), f"{where}\n{html_leaks(at)}"
+                stray = [k for k in at.query_params if k != "lang" and page is not None and not page.owns(k)]
+                assert not stray, f"{where}\nlink parameters that are no field of the page: {stray}"
                 for text in unfilled_texts(at):
                     unfilled.setdefault(text, where)
         if done == before:

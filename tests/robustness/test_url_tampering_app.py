@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 from s2s_ui.catalog import translate
 from s2s_ui.link import KEYS
 from s2s_ui.registry import existing_pages
+from s2s_ui.state import Page
 from tests.app.conftest import LANGS, ROOT
 from tests.robustness.fuzz import SCRIPT, exception_summary, full_details, html_leaks, open_page_full, unfilled_texts
 from tests.robustness.known_bugs import split_known, xfail_if_known
@@ -47,9 +48,12 @@ URL_RUNS = int(os.environ.get("URL_RUNS") or pick(4, len(HOSTILE_URL_VALUES)))
 
 
 def url_keys(ns: str) -> list[str]:
-    """The keys this page reads from the URL (every one goes through s2s_ui/link.py), as a default run shows them."""
+    """The keys this page reads from the URL: its declared fields (a family by its key, with the members a default
+    run reads), and every key a default run read through s2s_ui/link.py (tests that the two agree elsewhere)."""
     at = open_page_full(ns, "en")
-    return sorted(at.session_state[KEYS] if KEYS in at.session_state else set())  # noqa: SIM401 (AppTest's state has no .get)
+    read = set(at.session_state[KEYS] if KEYS in at.session_state else set())  # noqa: SIM401 (AppTest's state has no .get)
+    declared = set() if ns == "home" else {f.key for f in Page.of(ns).fields}
+    return sorted(read | declared)
 
 
 def check(at: AppTest, ns: str, lang: str, where: str, unfilled: dict[str, str]) -> None:

@@ -60,10 +60,11 @@ test-fast: .stamp-dev
 screenshots: .stamp-dev
 	$(PYTEST) tests/browser/test_screenshots.py --full
 
+# Every figure of docs/PERFORMANCE.md: each script rewrites its own marked block there (--no-readme: print only).
 bench: .stamp-dev
 	$(BIN)/python scripts/bench.py
 	$(BIN)/python scripts/bench_translation.py  # the Translation lab: time to 90 %, alignment, three cells
-	$(BIN)/python scripts/audit_a11y.py  # axe-core on every page, both themes and languages: README's a11y table
+	$(BIN)/python scripts/audit_a11y.py  # axe-core on every page, both themes and languages: the a11y table
 
 clean:
 	rm -rf $(VENV) .stamp-run .stamp-dev screenshots

@@ -1,4 +1,4 @@
-"""The explainer layout every page uses (GUIDE.md §1 "How a page looks: the picture first").
+"""The explainer layout every page uses (docs/ARCHITECTURE.md "How a page is built"): the picture first.
 
     controls, picture = explainer("attention")      # title, one-line intro, two columns
     with controls: config = read_inputs()           # the page's main controls, narrow

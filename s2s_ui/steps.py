@@ -1,4 +1,4 @@
-"""The shared step control (GUIDE.md §4): a picture whose step slider lives inside the chart.
+"""The shared step control (docs/ARCHITECTURE.md): a picture whose step slider lives inside the chart.
 
     step_view("att_step", lambda first: chart_spec(config, first, lang()), n_steps=T,
               follow=lambda ev: show_step_text(ev.step), selections=("pick",))

@@ -163,7 +163,7 @@ def notice_list(keys: Sequence[str], **fmt: object) -> None:
 
 def revealed(key: str) -> bool:
     """Has the learner answered the question `key` (or asked to be shown)? Until then, a page draws nothing
-    that states its answer: no notice, bullet, info box or chart annotation (GUIDE.md §1)."""
+    that states its answer: no notice, bullet, info box or chart annotation."""
     return st.session_state.get(key) is not None or bool(st.session_state.get(f"{key}__shown"))
 
 

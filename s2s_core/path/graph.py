@@ -38,7 +38,7 @@ EDGES: tuple[tuple[str, str], ...] = (
 )
 FORK: tuple[str, str] = ("lstm", "gru")  # drawn side by side in lanes -1 and +1 when both exist
 
-# The role colours of GUIDE.md "One visual language": a page's box takes the colour of what it is about
+# The role colours (s2s_ui/charts.py, docs/ARCHITECTURE.md): a page's box takes the colour of what it is about
 # (state and encoder blue, LSTM's cell state teal, decoder vermillion, attention purple, PAD grey).
 ROLE_COLOR = {
     "ngram": "#2C7FB8",

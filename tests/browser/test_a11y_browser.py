@@ -1,5 +1,5 @@
 """Accessibility audit in Chromium: axe-core's WCAG 2.1 A/AA rules find no critical or serious violation in the
-app's own markup, in the light and the dark theme (GUIDE.md §5; issue 14 "Themes and accessibility").
+app's own markup, in the light and the dark theme (the accessibility budget in docs/PERFORMANCE.md; issue 14).
 
 `make test`: three pages (Home, the reference attention page, the masks page's tables) in English, both themes;
 `make test-all` (--full): every page in both languages and both themes. The audit and its exclusions, each

@@ -1,5 +1,5 @@
 """s2s_ui/charts.py's `finish`: every spec leaves with readable text, theme colours, a description and
-accessible mark labels in the page's language (GUIDE.md §1 "Charts"; issue 14 "Readable figures")."""
+accessible mark labels in the page's language (docs/ARCHITECTURE.md; issue 14 "Readable figures")."""
 
 from __future__ import annotations
 

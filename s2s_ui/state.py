@@ -17,15 +17,16 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import streamlit as st
 
+from s2s_core.errors import InputError
 from s2s_core.fields import Field, by_key
 from s2s_ui.i18n import lang, t
 from s2s_ui.link import field_input, from_link, to_link
-from s2s_ui.steps import StepEvent, step_view
+from s2s_ui.steps import StepEvent, new_view, step_view
 from s2s_ui.widgets import guarded, matrix_input
 
 
@@ -96,13 +97,19 @@ class Page:
         lo: float | None = None,
         hi: float | None = None,
         decode: Callable[[str], Any] | None = None,
+        default: Any = None,
         **kwargs: Any,
     ) -> Any:
-        """The linked widget of one field (a family's member by `member`); label defaults to the field's own."""
+        """The linked widget of one field (a family's member by `member`); label defaults to the field's own.
+
+        default: this run's default when it depends on the other inputs (the masks page opens its sentence picker
+        on the sentence with the most PAD); the link leaves it out like the field's own default, and the same
+        link gives the same default again.
+        """
         self._registered(field)
         key = field.member(member) if member is not None else field.key
         return field_input(
-            field,
+            field if default is None else replace(field, default=default, by_lang=()),
             widget,
             label if label is not None else t(field.label),
             lang=lang(),
@@ -136,11 +143,15 @@ class Page:
         n_steps: int,
         *,
         follow: Callable[[StepEvent], None] | None = None,
+        default: int | None = None,
         **kwargs: Any,
     ) -> int:
-        """The picture with its step slider inside (s2s_ui/steps.step_view); the step is this field."""
+        """The picture with its step slider inside (s2s_ui/steps.step_view); the step is this field.
+
+        default: the first step when it depends on the inputs (as `input`'s); else the field's own."""
         self._registered(field)
-        return step_view(field.key, build, n_steps, default=int(field.default or 1), follow=follow, **kwargs)
+        first = int(field.default or 1) if default is None else int(default)
+        return step_view(field.key, build, n_steps, default=first, follow=follow, **kwargs)
 
     def keep_members(self, field: Field, keep: set[str]) -> None:
         """Of a family's members, only those in `keep` stay in the link (the others are not in effect now)."""
@@ -154,6 +165,26 @@ class Page:
         if field.key not in st.session_state:
             st.session_state[field.key] = from_link(field.key, t(field.label), field.parse)
         return st.session_state[field.key]
+
+    def current(self, field: Field) -> Any:
+        """The value of an input whose widget is not drawn in this run (it sits in a closed tab), as that widget
+        would hold it: the session's, else the link's (or an older alias's), else the default in the learner's
+        language. Nothing is written, so the widget seeds as usual once its tab opens."""
+        self._registered(field)
+        default = field.default_for(lang())
+        if field.key in st.session_state:
+            kept = st.session_state[field.key]
+            if field.by_lang and field.is_lang_default(kept) and field.key not in st.query_params:
+                return default  # another language's untouched default: the widget would switch it too
+            try:
+                return field.check(kept)
+            except InputError:
+                pass  # a number typed out of range: the link holds the value in use
+        name = next((n for n in (field.key, *field.aliases) if n in st.query_params), None)
+        if name is None:
+            return default
+        value = from_link(name, t(field.label), lambda raw: field.check(field.parse(raw)))
+        return default if value is None else value
 
     def remember(self, field: Field, value: Any) -> None:
         """Keep a picked element in the session and the link (None forgets it)."""
@@ -198,6 +229,7 @@ class Page:
         for f in self.fields:
             if f.kind == "step":
                 st.session_state.pop(f"{f.key}_chart", None)  # the picture's own selection state
+                new_view(f.key)  # and in the browser: the chart starts from its spec again
         for name in [k for k in st.query_params if self.owns(k)]:
             to_link(name, None)
 

@@ -96,6 +96,17 @@ def _selected_step(event: Any, name: str) -> int | None:
         return None
 
 
+def new_view(key: str) -> None:
+    """Start the picture of step control `key` afresh in the browser (Reset, Try this).
+
+    The browser keeps a keyed chart's selections (its slider's step, a clicked mark) and puts them back when the
+    chart is drawn again, even with a new spec, so a forgotten step or pick would come back on screen and, with
+    the next move, into the link. A new generation gives the chart a new key: it starts from its spec's values.
+    """
+    name = f"_view__{key}"  # not a field's key: forgetting the page's fields keeps the count
+    st.session_state[name] = st.session_state.get(name, 0) + 1
+
+
 def step_view(
     key: str,
     build: Callable[[int], dict],
@@ -118,13 +129,16 @@ def step_view(
     """
     first = current_step(key, n_steps, default=default)
     chart_key = f"{key}_chart"  # no "__": a component's key may not hold it (Play's key follows this one)
+    # The chart itself is keyed by its generation (new_view); its box keeps `st-key-<key>_chart` for Play and tests.
+    view_key = f"{chart_key}_{st.session_state.get(f'_view__{key}', 0)}"
 
     @st.fragment
     def stepped() -> None:
         spec = build(first)
-        event = st.vega_lite_chart(
-            spec=spec, on_select="rerun", key=chart_key, selection_mode=[param, *selections], width="stretch"
-        )
+        with st.container(key=chart_key):
+            event = st.vega_lite_chart(
+                spec=spec, on_select="rerun", key=view_key, selection_mode=[param, *selections], width="stretch"
+            )
         moved = _selected_step(event, param)
         step = _clamp(moved if moved is not None else st.session_state.get(key, first), n_steps)
         st.session_state[key] = step

@@ -1,4 +1,4 @@
-"""Padding & masks (seed §4, §9): PAD left out of the loss (ignore_index) vs PAD masked out of attention."""
+"""Padding & masks: PAD left out of the loss (ignore_index) vs PAD masked out of attention."""
 
 from s2s_core.masks.compute import (
     MasksConfig,

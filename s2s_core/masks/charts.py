@@ -1,6 +1,7 @@
 """Altair charts for the padding & masks page: the padded batch, per-token loss, attention, final states.
 
-labels: translated axis/legend titles from the page; frames come from s2s_core.masks.frames.
+labels: the learner's words for `LABELS` (catalog keys masks.chart.*: axis, legend and chart titles; final_chart
+takes {row}); frames come from s2s_core.masks.frames.
 Built the fast way: channel classes instead of shorthand strings or bare condition dicts, inline data and
 size given to the constructor (Altair otherwise searches its schema and copies data on every call).
 """
@@ -18,6 +19,37 @@ from s2s_core.masks.compute import MasksConfig, MasksResult
 PAD_COLOR, REAL_COLOR, PAD_STROKE = "#d9d9d9", "#cfe0fb", "#e8590c"
 BOTTOM = alt.Legend(orient="bottom")
 STACKED = alt.Legend(orient="bottom", direction="vertical")  # long entries stay inside a phone's width
+LABELS = (
+    "position",
+    "sentence",
+    "pad",
+    "pad_yes",
+    "pad_no",
+    "token",
+    "id",
+    "nll",
+    "step",
+    "weight",
+    "score",
+    "share",
+    "variant",
+    "component",
+    "value",
+    "state",
+    "masked",
+    "unmasked",
+    "after_pad",
+    "true_last",
+    "grid_source",
+    "grid_dec_in",
+    "grid_dec_out",
+    "grid_ignore",
+    "grid_all",
+    "heat_masked",
+    "heat_unmasked",
+    "share_title",
+    "final_chart",
+)
 
 
 def _cond(channel: type, test: str, if_true: object, if_false: object) -> alt.SchemaBase:
@@ -201,13 +233,17 @@ def batch_charts(result: MasksResult, config: MasksConfig, labels: dict[str, str
     }
 
 
-def sentence_charts(result: MasksResult, b: int, labels: dict[str, str]) -> dict[str, alt.TopLevelMixin]:
-    """The charts for one sentence b (0-based): attention masked vs unmasked, PAD share, final states."""
+def sentence_charts(
+    result: MasksResult, config: MasksConfig, b: int, labels: dict[str, str]
+) -> dict[str, alt.TopLevelMixin]:
+    """The charts for one sentence b (0-based): attention masked vs unmasked, PAD share, final states (titled
+    with the sentence's row number as typed)."""
+    final_title = labels["final_chart"].format(row=config.rows[b])
     shares = {"masked": labels["masked"], "unmasked": labels["unmasked"]}
     states = {"after_pad": labels["after_pad"], "true_last": labels["true_last"]}
     return {
         "masked": attention_heatmap(frames.attention_frame(result, b, masked=True), labels, labels["heat_masked"]),
         "unmasked": attention_heatmap(frames.attention_frame(result, b, masked=False), labels, labels["heat_unmasked"]),
         "share": pad_share_bars(frames.pad_share_frame(result, b, shares), labels, labels["share_title"]),
-        "final": final_state_bars(frames.final_state_frame(result, b, states), labels, labels["final_chart"]),
+        "final": final_state_bars(frames.final_state_frame(result, b, states), labels, final_title),
     }

@@ -17,36 +17,14 @@ import torch.nn.functional as F
 from torch import nn
 from torch.nn.utils.rnn import pack_padded_sequence
 
-from s2s_core import caps
 from s2s_core.errors import InputError
+from s2s_core.masks import fields
+from s2s_core.masks.fields import DEFAULT_EMBED, DEFAULT_HIDDEN, DEFAULT_PAIRS, DEFAULT_SEED, MAX_PAIRS, PAIRS_BY_LANG
 from s2s_core.masks.model import build_model
-from s2s_core.validate import check_int
 from s2s_core.vocab import PAD, PAD_ID, SPECIALS, build_vocab, pad_batch, padding_mask
 
-MAX_PAIRS = 4  # B: sentence pairs in the batch
 MAX_WORDS = 8  # tokens in one sentence (S <= 8, T <= 9 with EOS)
-MAX_CHARS = 120  # characters in one sentence
-MIN_SIZE, MAX_SIZE = 2, 8  # E and H
-
-DEFAULT_PAIRS = (
-    ("나는 책을 읽는다", "i read a book"),
-    ("고마워", "thanks"),
-    ("오늘 점심에 국수를 먹었다", "i had noodles for lunch today"),
-)
-SPARE_PAIR = ("책을 샀다", "i bought a book")  # what a 4th row starts with when the learner adds one
-# The page opens on sentences in the learner's language (GUIDE.md §1); the syllabus's Korean batch stays the
-# config's default and one "try this" click away in English. Same shape in both: lengths 3-4, 1 and 4-6 words,
-# so the short row carries the most PAD.
-PAIRS_BY_LANG = {
-    "ko": (*DEFAULT_PAIRS, SPARE_PAIR),
-    "en": (
-        ("i read a book", "je lis un livre"),
-        ("thanks", "merci"),
-        ("i had noodles for lunch today", "j'ai mangé des nouilles ce midi"),
-        ("i bought a book", "j'ai acheté un livre"),
-    ),
-}
-DEFAULT_SEED, DEFAULT_HIDDEN, DEFAULT_EMBED = 0, 4, 4
+ALL_PAD = "errors.all_pad"  # the reason a source that is nothing but PAD is left out
 
 
 @dataclass(frozen=True)
@@ -81,6 +59,11 @@ class Screened:
     pairs: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]
     rows: tuple[int, ...]
     errors: tuple[InputError, ...]
+    dropped: tuple[int, ...]  # the row number of each error, in the same order
+
+    def all_pad(self) -> tuple[tuple[int, InputError], ...]:
+        """The rows left out because their source is all PAD (the picture draws them as rejected), with why."""
+        return tuple((row, err) for row, err in zip(self.dropped, self.errors, strict=True) if err.key == ALL_PAD)
 
 
 @dataclass(frozen=True)
@@ -132,16 +115,14 @@ class MasksResult:
 
 def _tokens(text: object, role: str, row: int) -> tuple[str, ...]:
     """One sentence -> tokens; role is "source" or "target", row is 1-based (it names the field)."""
-    field = f"masks.field.{role}_{row}"
+    spec = (fields.SOURCES if role == "source" else fields.TARGETS)[row - 1]
+    field = spec.label
     if not isinstance(text, str) or not text.strip():
         raise InputError(f"masks.error.empty_{role}", field)
-    text = text.strip()
-    if len(text) > MAX_CHARS:
-        raise InputError("errors.text_too_long", field, count=len(text), limit=MAX_CHARS)
-    tokens = tuple(text.split())
+    tokens = tuple(spec.check(text.strip()).split())  # the field's cap on characters
     if all(tok == PAD for tok in tokens):
-        # The seed's rule: a sentence that is all PAD has nothing to read and is filtered out.
-        raise InputError("errors.all_pad" if role == "source" else "masks.error.all_pad_target", field)
+        # A sentence that is all PAD gives the encoder nothing to read: it is filtered out, never run.
+        raise InputError(ALL_PAD if role == "source" else "masks.error.all_pad_target", field)
     for tok in tokens:
         if tok in SPECIALS:
             raise InputError("masks.error.special_token", field, token=tok)
@@ -156,7 +137,7 @@ def screen_pairs(pairs: Sequence[Sequence[object]]) -> Screened:
         raise InputError("errors.empty_batch", "masks.field.pairs")
     if len(pairs) > MAX_PAIRS:
         raise InputError("errors.too_many_rows", "masks.field.pairs", count=len(pairs), limit=MAX_PAIRS)
-    kept, rows, errors = [], [], []
+    kept, rows, errors, dropped = [], [], [], []
     for row, pair in enumerate(pairs, start=1):
         src, tgt = (tuple(pair) + (None, None))[:2] if isinstance(pair, Sequence) else (None, None)
         try:
@@ -164,7 +145,8 @@ def screen_pairs(pairs: Sequence[Sequence[object]]) -> Screened:
             rows.append(row)
         except InputError as err:
             errors.append(err)
-    return Screened(pairs=tuple(kept), rows=tuple(rows), errors=tuple(errors))
+            dropped.append(row)
+    return Screened(pairs=tuple(kept), rows=tuple(rows), errors=tuple(errors), dropped=tuple(dropped))
 
 
 def parse_config(
@@ -180,9 +162,9 @@ def parse_config(
         sources=tuple(s for s, _ in screened.pairs),
         targets=tuple(t for _, t in screened.pairs),
         rows=screened.rows,
-        seed=check_int(seed, "masks.field.seed", 0, caps.MAX_SEED),
-        hidden=check_int(hidden, "masks.field.hidden", MIN_SIZE, MAX_SIZE),
-        embed=check_int(embed, "masks.field.embed", MIN_SIZE, MAX_SIZE),
+        seed=fields.SEED.check(seed),
+        hidden=fields.HIDDEN.check(hidden),
+        embed=fields.EMBED.check(embed),
     )
 
 
@@ -293,3 +275,27 @@ def compute_masks(config: MasksConfig) -> MasksResult:
         loss_all=loss_all,
         loss_check=max(abs(loss_ignore - loss_ignore_torch), abs(loss_all - loss_all_torch)),
     )
+
+
+# --- what the page picks and asks from a result -----------------------------------------------------------
+
+
+def most_pad(config: MasksConfig) -> int:
+    """The sentence (0-based) with the shortest source, so the most PAD: where the leak shows most clearly."""
+    return min(range(len(config.rows)), key=lambda b: len(config.sources[b]))
+
+
+def worst_leak(result: MasksResult) -> int:
+    """The sentence (0-based) whose unmasked attention puts the most weight on PAD at some real step."""
+    return max(range(len(result.leak_by_row)), key=lambda b: result.leak_by_row[b])
+
+
+def has_pad(result: MasksResult, b: int) -> bool:
+    """Does sentence b's source carry PAD (is it shorter than the longest)?"""
+    return not bool(result.src_mask[b].all())
+
+
+def quiz_choices(result: MasksResult) -> tuple[tuple[str, ...], str]:
+    """The question "the loss with ignore_index divides by how many positions?": its choices (the words typed,
+    the real targets, every position) and its answer, the real targets (words plus one <eos> per sentence)."""
+    return tuple(str(n) for n in sorted({result.n_words, result.n_real, result.n_total})), str(result.n_real)

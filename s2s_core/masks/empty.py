@@ -11,7 +11,10 @@ import torch
 from torch.nn.utils.rnn import pack_padded_sequence
 
 from s2s_core import caps
+from s2s_core.masks.fields import DEFAULT_PAIRS
 from s2s_core.validate import check_int
+
+FALLBACK_S = max(len(s.split()) for s, _ in DEFAULT_PAIRS)  # the demo's S when no batch runs: the default's
 
 
 @dataclass(frozen=True)

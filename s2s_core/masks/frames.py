@@ -115,3 +115,9 @@ def final_state_table(result: MasksResult, config: MasksConfig) -> pd.DataFrame:
             "gap": result.final_gap.tolist(),
         }
     )
+
+
+def lengths_text(result: MasksResult) -> tuple[str, str]:
+    """The real lengths of the sources and of the targets (with <eos>), as "3, 1, 4"."""
+    src, tgt = result.src_lengths.tolist(), result.tgt_lengths.tolist()  # (B,), (B,)
+    return ", ".join(map(str, src)), ", ".join(map(str, tgt))

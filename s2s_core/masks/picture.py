@@ -9,23 +9,25 @@ grey and labelled PAD. A radio inside the chart switches the overlay in the brow
 Under the grid, the chosen sentence's attention weights at decoder step 1 over the source columns: with the
 mask (filled) and without it (outlined, the weight that leaks onto PAD). The shared step slider
 (s2s_ui.steps) picks the sentence. A source that is all PAD is drawn as a struck-out block with its message.
+
+The page hands the builder its words raw (`WORDS`, catalog keys masks.picture.*); the builder fills in the
+numbers (the description's sizes, the denominator) itself.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 import altair as alt
 import pandas as pd
 
 from s2s_core.chartkit import FIT_X, lines, records
 from s2s_core.fmt import NUM_D3, num
-from s2s_core.masks.compute import MasksConfig, MasksResult
+from s2s_core.masks.compute import MasksConfig, MasksResult, has_pad
 from s2s_core.vocab import PAD
 
-SOURCE, TARGET, ATTENTION, PAD_GREY = "#2C7FB8", "#D55E00", "#B8588F", "#8A8A8A"  # GUIDE.md roles
+SOURCE, TARGET, ATTENTION, PAD_GREY = "#2C7FB8", "#D55E00", "#B8588F", "#8A8A8A"  # the roles' colours on every page
 THEME = "currentColor"  # text follows the light or dark theme (the cells are outlines, not fills)
 OVERLAY = "masks_overlay"  # the chart's own radio (browser-only view state, like a hover)
 HALF = 0.45  # half a cell's width, in positions
@@ -43,15 +45,29 @@ GLYPH_PX = (("[ijlftr'.,:;!|]", 3.0), ("[mwMW]", 8.5), ("[A-Z]", 6.2), (HANGUL, 
 OTHER_PX = 5.6
 PHONE_PLOT_PX = 350  # the picture's width on a 390 px phone
 WRAP = 52  # characters per line of a rejected row's message (fits a 390 px phone at 11 px)
-
-
-@dataclass(frozen=True)
-class Rejected:
-    """A typed row that was left out of the batch: its number, its text, and the message that says why."""
-
-    row: int
-    text: str
-    message: str
+# masks.picture.*: the picture's words (sentence and rejected take {row}, counted {n}, description {B} {S} {T},
+# denominator {n_real} {loss}); subtitle_before replaces subtitle while the previous batch shows faintly.
+WORDS = (
+    "title",
+    "subtitle",
+    "subtitle_before",
+    "description",
+    "denominator",
+    "overlay",
+    "loss",
+    "attention",
+    "sentence",
+    "rejected",
+    "source",
+    "target",
+    "strip",
+    "counted",
+    "position",
+    "token",
+    "masked",
+    "unmasked",
+    "before",
+)
 
 
 def _wrap(text: str, width: int = WRAP) -> list[str]:
@@ -91,13 +107,15 @@ def row_px(widths: Sequence[float], columns: int) -> int:
 def picture_frames(
     result: MasksResult,
     config: MasksConfig,
-    rejected: Sequence[Rejected],
+    rejected: Sequence[tuple[int, str]],
     names: Mapping[str, str],
     revealed: bool = False,
 ) -> dict[str, pd.DataFrame]:
     """Cells (source and target tokens), row names with counts, the attention strip, rejected blocks.
 
-    revealed: the question is answered, so each row's count of targets that count may be in the data.
+    rejected: (row, message) of each row left out because its source is all PAD; it is drawn as the batch would
+    hold it, S PAD cells. revealed: the question is answered, so each row's count of targets that count may be in
+    the data.
     """
     src, tgt = result.src_ids.tolist(), result.dec_out.tolist()  # (B, S), (B, T)
     cells, heads, weights = [], [], []
@@ -139,11 +157,10 @@ def picture_frames(
                 {"step": b + 1, "x": j + 1, "masked": w_m, "unmasked": w_u, "pad": not bool(result.src_mask[b, j])}
             )
     gone = []
-    for k, r in enumerate(rejected):
+    for k, (row, message) in enumerate(rejected):
         top = (len(config.rows) + k) * BLOCK
-        gone.append({"x": 0.55, "y": top + 0.18, "text": names["rejected"].format(row=r.row), "line": 0})
-        tokens = r.text.split() or [""]
-        for j, token in enumerate(tokens[: max(len(src[0]), 1)]):
+        gone.append({"x": 0.55, "y": top + 0.18, "text": names["rejected"].format(row=row), "line": 0})
+        for j in range(len(src[0])):
             cells.append(
                 {
                     "side": "rejected",
@@ -152,13 +169,13 @@ def picture_frames(
                     "x": j + 1,
                     "y": top + 0.45,
                     "y2": top + 0.45 + CELL,
-                    "token": "PAD" if token == PAD else token,
+                    "token": "PAD",
                     "pad": True,
-                    "px": text_px(token),
-                    "split": two_lines(token),
+                    "px": text_px("PAD"),
+                    "split": "PAD",
                 }
             )
-        for n, line in enumerate(_wrap(r.message)):
+        for n, line in enumerate(_wrap(message)):
             gone.append({"x": 0.55, "y": top + 1.55 + 0.45 * n, "text": line, "line": n + 1})
     return {
         "cells": pd.DataFrame(cells),
@@ -168,10 +185,10 @@ def picture_frames(
     }
 
 
-def grid_units(config: MasksConfig, rejected: Sequence[Rejected]) -> tuple[float, float]:
+def grid_units(config: MasksConfig, rejected: Sequence[tuple[int, str]]) -> tuple[float, float]:
     """(where the attention strip's baseline sits, the picture's height), in rows."""
     grid = (len(config.rows) + len(rejected)) * BLOCK
-    extra = max((len(_wrap(r.message)) for r in rejected), default=0) * 0.45
+    extra = max((len(_wrap(message)) for _, message in rejected), default=0) * 0.45
     base = grid + extra + 0.6 + WEIGHTS_TALL
     return base, base + 1.5
 
@@ -179,17 +196,24 @@ def grid_units(config: MasksConfig, rejected: Sequence[Rejected]) -> tuple[float
 def masks_picture(
     result: MasksResult,
     config: MasksConfig,
-    rejected: Sequence[Rejected],
-    labels: Mapping[str, str],
+    rejected: Sequence[tuple[int, str]],
+    words: Mapping[str, str],
     step: alt.Parameter,
     revealed: bool,
     before: tuple[MasksResult, MasksConfig] | None = None,
 ) -> alt.LayerChart:
-    """The picture (module docstring). labels: title, subtitle, description, overlay, loss, attention, sentence
-    ({row}), rejected ({row}), source, target, position, token, pad, weight, masked, unmasked, strip, counted
-    ({n}), denominator (the loss line, only used when revealed)."""
+    """The picture (module docstring). words: the learner's words for `WORDS`, with their {placeholders};
+    rejected: (row, message) of each all-PAD source left out; revealed: the question is answered (the counts
+    and the denominator may show); before: the previous batch, drawn faintly behind."""
+    B, S, T = len(config.rows), int(result.src_ids.shape[1]), int(result.dec_out.shape[1])
+    labels = {
+        **words,
+        "subtitle": words["subtitle_before" if before is not None else "subtitle"],
+        "description": words["description"].format(B=B, S=S, T=T),
+        "denominator": words["denominator"].format(n_real=result.n_real, loss=num(result.loss_ignore)),
+    }
     frames = picture_frames(result, config, rejected, labels, revealed)
-    width = max(int(result.src_ids.shape[1]), int(result.dec_out.shape[1]))
+    width = max(S, T)
     base_y, units = grid_units(config, rejected)
     px_row = row_px(frames["cells"]["px"].tolist(), width)
     scale_x = alt.Scale(domain=[0.5, width + 0.5], nice=False, zero=False)
@@ -350,6 +374,9 @@ def _q(text: str) -> str:
     return text.replace("\\", "\\\\").replace("'", "\\'")
 
 
-def weight_line(result: MasksResult, b: int) -> tuple[str, str]:
-    """The chosen sentence's weight on PAD at decoder step 1, with and without the mask (for the line under it)."""
+def weight_line(result: MasksResult, b: int) -> tuple[str, str] | None:
+    """The chosen sentence's weight on PAD at decoder step 1, with and without the mask (for the line under it);
+    None when its source has no PAD (both masks leave it as it is)."""
+    if not has_pad(result, b):
+        return None
     return num(float(result.pad_share_masked[b, 0])), num(float(result.pad_share_unmasked[b, 0]))

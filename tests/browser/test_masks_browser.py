@@ -37,7 +37,7 @@ def test_editing_a_source_redraws_the_numbers_the_tokens_and_the_url(app_server,
     settle(page)
     assert fmt(edited.loss_all) in main_text(page)
     assert "masks_tgt_2=" in page.url
-    # The tabs' charts are drawn folded (zero height): wait for the picture only.
+    # Only the open tab is drawn (its charts below the fold): wait for the picture.
     page.locator('[data-testid="stVegaLiteChart"] svg').first.wait_for(state="visible")
     # The picture (the first chart: target + <eos>) draws the new word in sentence 2, where a PAD was.
     assert any("token: beaucoup" in lab for lab in chart_labels(page, 0))
@@ -66,3 +66,17 @@ def test_a_phone_shows_long_words_whole_on_two_lines(app_server, new_page):
     for word in words.split():
         assert word in drawn or two_lines(word).replace("\n", "") in drawn, (word, drawn)
     assert two_lines("merveilleuse").replace("\n", "") in drawn  # this one needs two lines on a phone
+
+
+def test_the_final_state_tab_from_its_link_draws_the_picked_sentence(app_server, new_page):
+    """Issue 23 as served: the server draws only the open tab, and the final-state chart is the picked sentence's
+    (it was titled "Sentence 1" when this tab read a choice the attention tab made in the same run)."""
+    page = new_page()
+    open_page(page, app_server, "masks", "en", "masks_tabs=final&masks_row=2")
+    charts_drawn(page, 2)  # the picture and the final-state chart
+    texts = page.evaluate(
+        "() => [...document.querySelectorAll('[data-testid=\"stVegaLiteChart\"] svg text')].map(e => e.textContent)"
+    )
+    assert translate("en", "masks.chart.final_chart", row=2) in texts, texts
+    assert translate("en", "masks.chart.final_chart", row=1) not in texts
+    assert translate("en", "masks.chart.heat_masked") not in texts  # the attention tab is not drawn at all

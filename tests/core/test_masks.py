@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from torch import nn
 
 from s2s_core.errors import InputError
+from s2s_core.fmt import num as fmt
 from s2s_core.masks import MasksConfig, charts, compute_masks, frames, parse_config, screen_pairs
 from s2s_core.masks.compute import DEFAULT_PAIRS, MAX_PAIRS, MAX_WORDS
 from s2s_core.masks.model import build_model
@@ -188,27 +189,7 @@ def test_any_input_is_either_rejected_cleanly_or_computed(pairs, seed, hidden, e
 
 def test_frames_and_charts_build():
     config = MasksConfig()
-    labels = {
-        k: k
-        for k in (
-            "position",
-            "sentence",
-            "pad",
-            "pad_yes",
-            "pad_no",
-            "token",
-            "id",
-            "nll",
-            "step",
-            "weight",
-            "score",
-            "share",
-            "variant",
-            "component",
-            "value",
-            "state",
-        )
-    }
+    labels = {k: k for k in charts.LABELS}  # the words the page hands the builders (masks.chart.*)
     batch = frames.batch_frame(DEFAULT, config, "source")
     assert len(batch) == 12 and batch["pad"].sum() == 4
     loss = frames.loss_frame(DEFAULT, config)
@@ -221,26 +202,17 @@ def test_frames_and_charts_build():
     final = frames.final_state_frame(DEFAULT, 0, {"after_pad": "a", "true_last": "t"})
     table = frames.final_state_table(DEFAULT, config)
     assert table["pad_steps"].tolist() == [1, 3, 0]
-    titles = (
-        "grid_source",
-        "grid_dec_in",
-        "grid_dec_out",
-        "grid_ignore",
-        "grid_all",
-        "heat_masked",
-        "heat_unmasked",
-        "share_title",
-        "final_chart",
-        "masked",
-        "unmasked",
-        "after_pad",
-        "true_last",
-    )
-    labels |= {k: f"{k} 'quoted'" for k in titles} | {"pad_yes": "it's PAD"}
-    specs = charts.batch_charts(DEFAULT, config, labels) | charts.sentence_charts(DEFAULT, 1, labels)
+    titles = [k for k in charts.LABELS if k.startswith(("grid_", "heat_")) or k.endswith(("_title", "_chart"))]
+    titles += ["masked", "unmasked", "after_pad", "true_last"]
+    labels |= {k: f"{k} 'quoted'" for k in titles} | {"pad_yes": "it's PAD", "final_chart": "s{row}: final"}
+    specs = charts.batch_charts(DEFAULT, config, labels) | charts.sentence_charts(DEFAULT, config, 1, labels)
     assert len(specs) == 9
     for chart in specs.values():
         assert chart.to_dict()
+    assert specs["final"].to_dict()["title"] == "s2: final"  # titled with the sentence it shows (row 2)
+    gapped = MasksConfig(sources=config.sources[1:], targets=config.targets[1:], rows=(2, 3))
+    row_3 = charts.sentence_charts(compute_masks(gapped), gapped, 1, labels)["final"]
+    assert row_3.to_dict()["title"] == "s3: final"  # b is a place in the batch, the title the row as typed
     assert share["share"].max() > 0 and final["value"].notna().all()
 
 
@@ -278,12 +250,12 @@ def test_each_language_opens_on_its_own_sentences_of_the_same_shape():
 def test_the_pictures_data_equals_the_computation():
     """Every cell is the padded batch's token (PAD labelled), the strip is each row's weights at decoder step 1,
     and the counts of targets that count appear only once the question is answered."""
-    from s2s_core.masks.picture import Rejected, picture_frames
+    from s2s_core.masks.picture import picture_frames
 
     config = MasksConfig()
     result = compute_masks(config)
     names = {"sentence": "s{row}", "rejected": "x{row}", "source": "src", "target": "tgt"}
-    f = picture_frames(result, config, [Rejected(4, "<pad>", "why")], names)
+    f = picture_frames(result, config, [(4, "why")], names)
     cells = f["cells"]
     src = cells[cells["side"] == "source"]
     assert src["pad"].tolist() == (~result.src_mask).flatten().tolist()
@@ -296,22 +268,41 @@ def test_the_pictures_data_equals_the_computation():
     assert f["heads"]["n"].isna().all()
     shown = picture_frames(result, config, [], names, revealed=True)["heads"]
     assert shown["n"].sum() == result.n_real
-    assert "why" in f["rejected"]["text"].tolist() and (cells["side"] == "rejected").sum() == 1
+    assert "why" in f["rejected"]["text"].tolist() and "x4" in f["rejected"]["text"].tolist()
+    gone = cells[cells["side"] == "rejected"]  # the all-PAD source as the batch would hold it: S PAD cells
+    assert len(gone) == result.src_ids.shape[1] and set(gone["token"]) == {"PAD"}
 
 
 def test_the_picture_is_valid_vega_lite():
     """The page draws the spec unvalidated (cached_spec): validated against the schema here, with every layer."""
-    from s2s_core.masks.picture import Rejected, masks_picture
+    from s2s_core.masks.picture import WORDS, masks_picture
     from s2s_ui.steps import step_param
 
     config = MasksConfig()
     result = compute_masks(config)
-    keys = ("title", "subtitle", "description", "overlay", "loss", "attention", "source", "target", "strip")
-    labels = {k: k for k in keys} | {"sentence": "s{row}", "rejected": "x{row}", "counted": "{n} count"}
-    labels |= {k: k for k in ("position", "token", "masked", "unmasked", "before", "denominator")}
+    words = {k: k for k in WORDS} | {"sentence": "s{row}", "rejected": "x{row}", "counted": "{n} count"}
+    words |= {"description": "B={B} S={S} T={T}", "denominator": "÷ {n_real} = {loss}", "subtitle_before": "sb"}
     step = step_param("sel", len(config.rows), 1, "row")
-    before = (result, config)
-    masks_picture(result, config, (Rejected(4, "<pad>", "why"),), labels, step, True, before).to_dict()
+    spec = masks_picture(result, config, ((4, "why"),), words, step, True, (result, config)).to_dict()
+    assert spec["description"] == "B=3 S=4 T=7"  # the builder fills in the numbers
+    assert spec["title"]["subtitle"] == ["sb"]  # the previous batch shows: the subtitle says so
+    shown = [v for d in spec["datasets"].values() for row in d for v in row.values() if isinstance(v, str)]
+    assert f"÷ {result.n_real} = {fmt(result.loss_ignore)}" in shown
+    assert masks_picture(result, config, (), words, step, False).to_dict()["title"]["subtitle"] == ["subtitle"]
+
+
+def test_the_picks_and_the_question_come_from_the_computation():
+    from s2s_core.masks.compute import has_pad, most_pad, quiz_choices, worst_leak
+    from s2s_core.masks.picture import weight_line
+
+    config = MasksConfig()
+    assert most_pad(config) == 1  # "고마워": one word, three PAD
+    assert worst_leak(DEFAULT) == 1 and has_pad(DEFAULT, 1) and not has_pad(DEFAULT, 2)
+    assert weight_line(DEFAULT, 2) is None and weight_line(DEFAULT, 1) is not None
+    options, answer = quiz_choices(DEFAULT)
+    assert answer == str(DEFAULT.n_real) and options == ("11", "14", "21")  # words, real targets, every position
+    screened = screen_pairs([("a", "b"), (f"{PAD} {PAD}", "c"), ("", "d"), (PAD, "e")])
+    assert screened.dropped == (2, 3, 4) and [row for row, _ in screened.all_pad()] == [2, 4]
 
 
 def test_a_long_token_has_a_two_line_form_and_the_rows_grow_for_it():
@@ -324,3 +315,16 @@ def test_a_long_token_has_a_two_line_form_and_the_rows_grow_for_it():
     assert 55 < text_px("merveilleuse") < 64  # measured in Chromium: 59 px at 11 px
     assert row_px([text_px(w) for w in ("i", "read", "a", "book", "<eos>")], 7) == ROW_PX
     assert row_px([text_px("merveilleuse")], 9) == ROW_PX_TWO_LINES
+
+
+def test_the_fields_defaults_are_each_languages_batch():
+    """The page's fields (s2s_core/masks/fields.py) open on the batch the core calls each language's default."""
+    from s2s_core.masks import default_config, fields
+
+    n = fields.ROWS.default
+    for lang in ("ko", "en"):
+        rows = zip(fields.SOURCES[:n], fields.TARGETS[:n], strict=True)
+        pairs = [(src.default_for(lang), tgt.default_for(lang)) for src, tgt in rows]
+        sizes = (fields.SEED.default, fields.HIDDEN.default, fields.EMBED.default)
+        assert parse_config(pairs, *sizes) == default_config(lang)
+    assert fields.TAB.options == fields.TABS and len(fields.SOURCES) == len(fields.TARGETS) == MAX_PAIRS

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from s2s_core.bptt.compute import CELLS, MAX_T, QUIZ_BACK, STRETCH_SEED, BpttConfig, E, H
+from s2s_core.bptt.compute import QUIZ_BACK, STRETCH_SEED, BpttConfig, E, H
+from s2s_core.bptt.fields import CELLS, MAX_T
 from s2s_core.fmt import script_defs
 
 

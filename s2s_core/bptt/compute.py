@@ -16,18 +16,13 @@ from dataclasses import dataclass, replace
 import torch
 from torch import nn
 
-from s2s_core import caps
+from s2s_core.bptt import fields
 from s2s_core.bptt.cells import GATES, CellWeights, gru_step, lstm_step, rnn_step
+from s2s_core.bptt.fields import CELLS, MAX_T
 from s2s_core.rng import isolated
-from s2s_core.validate import check_choice, check_float, check_int
 
-CELLS = ("rnn", "lstm", "gru")
 E = 4  # input size: fixed, the page is about time, not width
 H = 8  # hidden size
-MAX_T = caps.MAX_BPTT_STEPS
-RHO_RANGE = (0.1, 2.0)  # spectral radius of each H×H block of W_hh; 0 would make every earlier gradient 0
-GATE_BIAS_RANGE = (-3.0, 5.0)
-MAX_NORM_RANGE = (0.01, 100.0)
 QUIZ_BACK = 20  # the quiz asks about the gradient this many steps back (or T-1 if shorter)
 VANISH, EXPLODE = 1e-2, 1e2  # a ratio to the last step below / above these is "vanished" / "exploded"
 PARAM_NAMES = ("weight_ih", "weight_hh", "bias_ih", "bias_hh")
@@ -108,10 +103,6 @@ class ClipResult:
     )
 
 
-def _field(name: str) -> str:
-    return f"bptt.field.{name}"
-
-
 def parse_config(
     T: object,
     rho: object,
@@ -122,18 +113,18 @@ def parse_config(
     seed: object,
 ) -> BpttConfig:
     """Validate raw widget values into a config; the first problem raises InputError naming its field."""
-    T = check_int(T, _field("T"), 2, MAX_T)
-    rho = check_float(rho, _field("rho"), *RHO_RANGE)
-    cell = check_choice(cell, _field("cell"), CELLS)
-    gate_bias = check_float(gate_bias, _field("gate_bias"), *GATE_BIAS_RANGE)
-    truncate = check_int(truncate, _field("truncate"), 0, MAX_T)
-    seed = check_int(seed, _field("seed"), 0, caps.MAX_SEED)
+    T = fields.T.check(T)
+    rho = fields.RHO.check(rho)
+    cell = fields.CELL.check(cell)
+    gate_bias = fields.GATE.check(gate_bias)
+    truncate = fields.TRUNCATE.check(truncate)
+    seed = fields.SEED.check(seed)
     # Rounded so that 0.9 and 0.9000000001 from a URL share one cache entry.
     return BpttConfig(
         T=T,
         rho=round(rho, 6),
         cell=cell,
-        linear=linear is True,
+        linear=fields.LINEAR.check(linear),
         gate_bias=round(gate_bias, 6),
         truncate=truncate,
         seed=seed,
@@ -155,7 +146,7 @@ def quiz_edit(config: BpttConfig) -> BpttConfig:
 
 def parse_max_norm(max_norm: object) -> float:
     """The clipping threshold, validated on its own: a bad value only silences the clipping section."""
-    return round(check_float(max_norm, _field("max_norm"), *MAX_NORM_RANGE), 6)
+    return round(fields.CLIP.check(max_norm), 6)
 
 
 def make_inputs(T: int, seed: int) -> torch.Tensor:

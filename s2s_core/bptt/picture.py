@@ -23,7 +23,7 @@ from s2s_core.bptt.compute import BpttConfig, BpttResult, ClipResult
 from s2s_core.chartkit import FIT_X, records
 from s2s_core.fmt import SCI_D3, sci
 
-STATE = "#2C7FB8"  # GUIDE.md: an encoder's states (the chain's steps)
+STATE = "#2C7FB8"  # the house source blue, as for an encoder's states (the chain's steps)
 CUT = "#D55E00"  # the cut stands out in the one warm role colour (always also labelled)
 GREY = "#8A8A8A"
 TEXT = "currentColor"  # the theme's text colour: charts.finish leaves text beside shapes as it is given
@@ -90,6 +90,10 @@ def picture_data(
         ]
     ).assign(label=lambda f: f["norm"].map(sci))
     return Picture(T=T, band=band, marks=marks, cuts=cuts, clip=clip)
+
+
+# "bptt.picture.*": gradient_picture's words; its title, subtitle and clip_title carry values, added by the page.
+WORDS = ("step", "norm", "loss", "flow", "cut", "before", "after", "untouched", "description")
 
 
 def gradient_picture(pic: Picture, words: Mapping[str, str]) -> alt.LayerChart:

@@ -18,6 +18,28 @@ from s2s_core.fmt import NUM_D3, PCT_D3
 ZERO_COLOR = "#d62728"  # a factor of exactly 0: the whole product is 0
 MODEL_COLORS = ["#3b6fd6", "#f58518"]  # MLE, add-k
 
+# The "ngram.chart.*" words each builder (and the frame behind it) takes: the page hands them over with
+# s2s_ui.catalog.words, and tests import these tuples. A word with a value in it is added by the page.
+FACTORS_LABELS = ("position", "prob", "model", "ratio", "factors_title", "mle", "addk")  # + factors_long's
+SPARSITY_LABELS = ("n", "share", "unseen", "sparsity_title")
+WINDOW_LABELS = ("model", "word", "sees", "blind", "target", "window_title", "ffnn", "rnn")  # + "ngram" (with n)
+EMBEDDING_LABELS = (  # both embedding charts and their frames; + "emb_role_<role>" (with the learner's word)
+    "emb_axis_1",
+    "emb_axis_2",
+    "emb_role",
+    "emb_cosine",
+    "emb_points_desc",
+    "emb_bars_desc",
+    "emb_counting",
+    "emb_model",
+    "emb_short_previous",
+    "emb_short_nearest",
+    "emb_short_far",
+    "word",
+    "prob",
+    "model",
+)
+
 
 def _model_color(df: pd.DataFrame, title: str) -> alt.Color:
     models = list(dict.fromkeys(df["model"]))

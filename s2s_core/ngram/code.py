@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from s2s_core.fmt import DIGITS, script_defs
 from s2s_core.ngram import embedding as emb
-from s2s_core.ngram.compute import MAX_N, NgramConfig
+from s2s_core.ngram.compute import NgramConfig
 from s2s_core.ngram.counting import Sentence
+from s2s_core.ngram.fields import MAX_N
 
 _HEAD = '''"""Next-token prediction by counting: n-gram counts, P(word | history), a sentence's probability."""
 from collections import Counter

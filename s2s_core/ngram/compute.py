@@ -14,14 +14,14 @@ import torch
 
 from s2s_core import caps
 from s2s_core.errors import InputError
+from s2s_core.ngram import fields
 from s2s_core.ngram.counting import Corpus, Sentence, count_ngrams, history_counts, ngrams, vocabulary
-from s2s_core.validate import check_float, check_int, check_text
+from s2s_core.ngram.fields import K_MAX, K_MIN
+from s2s_core.validate import check_text
 from s2s_core.vocab import SPECIALS, UNK
 
-MIN_N, MAX_N = 1, 4
 MAX_SENTENCES = 200  # lines in the corpus
 MAX_LINE_TOKENS = 40  # words in one corpus line
-K_MIN, K_MAX = 0.01, 10.0  # add-k smoothing constant
 HAND_TOL = 1e-12  # hand ratios vs torch tensors, both float64
 
 
@@ -97,8 +97,8 @@ def _check_tokens(tokens: list[str], field: str, line: int | None = None) -> Non
 
 def parse_corpus(text: object) -> Corpus:
     """One sentence per line, tokens split at whitespace; blank lines are skipped."""
-    field = "ngram.field.corpus"
-    text = check_text(text, field, max_chars=caps.MAX_CORPUS_CHARS)
+    field = fields.CORPUS.label
+    text = check_text(text, field, max_chars=fields.CORPUS.max_chars)
     lines = [line.split() for line in text.splitlines()]
     numbered = [(i, toks) for i, toks in enumerate(lines, start=1) if toks]
     if len(numbered) > MAX_SENTENCES:
@@ -113,15 +113,12 @@ def parse_corpus(text: object) -> Corpus:
 def parse_config(corpus_text: object, n: object, smoothing: object, k: object) -> NgramConfig:
     """Validate the raw widget (or URL) values; the first problem raises InputError naming its field."""
     corpus = parse_corpus(corpus_text)
-    n = check_int(n, "ngram.field.n", MIN_N, MAX_N)
+    n = fields.N.check(n)
     longest = max(len(s) for s in corpus)
     if n > longest:
         # Every n-gram would be made of markers around a too-short sentence: nothing real to count.
-        raise InputError("ngram.error.n_too_large", "ngram.field.n", n=n, longest=longest)
-    if not isinstance(smoothing, bool):
-        raise InputError("errors.bad_choice", "ngram.field.smoothing", value=str(smoothing)[:20], choices="True, False")
-    k = check_float(k, "ngram.field.k", K_MIN, K_MAX)
-    return NgramConfig(corpus=corpus, n=n, smoothing=smoothing, k=k)
+        raise InputError("ngram.error.n_too_large", fields.N.label, n=n, longest=longest)
+    return NgramConfig(corpus=corpus, n=n, smoothing=fields.SMOOTH.check(smoothing), k=fields.K.check(k))
 
 
 def quiz_edit(config: NgramConfig) -> NgramConfig:
@@ -140,14 +137,19 @@ def quiz_change(before: float, after: float) -> str:
     return "higher" if after > before else "lower"
 
 
+def quiz_why(now: SentenceResult, change: str) -> str:
+    """Which explanation goes with the answer: a product that is 0 now can only rise ("zero"), else the change."""
+    return "zero" if now.probability == 0 else change
+
+
 def parse_prefix(text: object, n: int) -> Sentence:
     """The words typed before the blank; at most n-1 of them (that is all an n-gram model looks at).
 
     An empty prefix is allowed: the table is then the plain word distribution (a unigram)."""
-    field = "ngram.field.prefix"
+    field = fields.PREFIX.label
     if text is None or (isinstance(text, str) and not text.strip()):
         return ()
-    tokens = check_text(text, field).split()
+    tokens = check_text(text, field, max_chars=fields.PREFIX.max_chars).split()
     _check_tokens(tokens, field)
     if n == 1:
         raise InputError("ngram.error.prefix_unigram", field, count=len(tokens))
@@ -158,8 +160,8 @@ def parse_prefix(text: object, n: int) -> Sentence:
 
 def parse_sentence(text: object) -> Sentence:
     """The held-out sentence whose probability is computed: non-empty, within the token cap."""
-    field = "ngram.field.sentence"
-    tokens = check_text(text, field).split()
+    field = fields.SENTENCE.label
+    tokens = check_text(text, field, max_chars=fields.SENTENCE.max_chars).split()
     _check_tokens(tokens, field)
     if len(tokens) > caps.MAX_TOKENS:
         raise InputError("errors.too_many_tokens", field, count=len(tokens), limit=caps.MAX_TOKENS)

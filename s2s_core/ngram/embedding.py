@@ -15,10 +15,10 @@ from dataclasses import dataclass
 
 import torch
 
-from s2s_core import caps
 from s2s_core.errors import InputError
+from s2s_core.ngram import fields
 from s2s_core.ngram.counting import Corpus, Sentence, count_ngrams, vocabulary
-from s2s_core.validate import check_int, check_text
+from s2s_core.validate import check_text
 from s2s_core.vocab import EOS, SOS, SPECIALS
 
 E = 2  # two numbers per word: few enough to draw, and too few to give every word its own direction
@@ -27,7 +27,7 @@ LR = 0.08
 L2 = 0.005  # weight penalty on the vectors and U: without it the model would copy the counts (unseen -> ~0)
 INIT_SCALE = 0.1
 MAX_WORDS = 120  # distinct corpus words the tiny model trains on (A·V logits per step)
-FIELD = "ngram.field.pair"
+FIELD = fields.PAIR.label
 
 
 @dataclass(frozen=True)
@@ -77,12 +77,12 @@ class PairResult:
 
 
 def parse_seed(seed: object) -> int:
-    return check_int(seed, "ngram.field.emb_seed", 0, caps.MAX_SEED)
+    return fields.EMB_SEED.check(seed)
 
 
 def parse_pair(text: object, corpus: Corpus) -> tuple[str, str]:
     """Two words typed by the learner, both corpus words: the tiny model has vectors for those only."""
-    tokens = check_text(text, FIELD).split()
+    tokens = check_text(text, FIELD, max_chars=fields.PAIR.max_chars).split()
     for tok in tokens:
         if tok in SPECIALS:
             raise InputError("ngram.error.reserved", FIELD, token=tok)
@@ -95,11 +95,26 @@ def parse_pair(text: object, corpus: Corpus) -> tuple[str, str]:
     return tokens[0], tokens[1]
 
 
-def bigram_counts(corpus: Corpus) -> tuple[Sentence, Sentence, torch.Tensor]:
-    """(previous tokens, next tokens, (A, V) counts); the vocabulary over the cap raises an InputError."""
+def parse_embedding(pair_text: object, seed: object, corpus: Corpus) -> tuple[EmbeddingConfig, str, str]:
+    """The embedding section's inputs, checked in the order they are named: the pair (two corpus words), the seed,
+    then a corpus the tiny model can train on. Returns (config, previous word, next word)."""
+    previous, word = parse_pair(pair_text, corpus)
+    config = EmbeddingConfig(corpus=corpus, seed=parse_seed(seed))
+    _corpus_words(corpus)
+    return config, previous, word
+
+
+def _corpus_words(corpus: Corpus) -> Sentence:
+    """The corpus words the tiny model gives vectors to; over the cap an InputError names the corpus."""
     words = vocabulary(corpus)[:-2]  # corpus words only (vocabulary ends with <eos>, <unk>)
     if len(words) > MAX_WORDS:
-        raise InputError("ngram.error.emb_vocab", "ngram.field.corpus", count=len(words), limit=MAX_WORDS)
+        raise InputError("ngram.error.emb_vocab", fields.CORPUS.label, count=len(words), limit=MAX_WORDS)
+    return words
+
+
+def bigram_counts(corpus: Corpus) -> tuple[Sentence, Sentence, torch.Tensor]:
+    """(previous tokens, next tokens, (A, V) counts); the vocabulary over the cap raises an InputError."""
+    words = _corpus_words(corpus)
     previous, following = (SOS, *words), (*words, EOS)
     row, col = {w: i for i, w in enumerate(previous)}, {w: i for i, w in enumerate(following)}
     counts = torch.zeros(len(previous), len(following), dtype=torch.float64)  # (A, V)

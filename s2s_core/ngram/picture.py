@@ -24,7 +24,7 @@ from s2s_core.ngram.compute import ContinuationResult, SentenceResult
 from s2s_core.ngram.counting import Sentence
 from s2s_core.ngram.frames import CHART_TOP
 
-SOURCE = "#2C7FB8"  # GUIDE.md: what is read (the prefix, the candidates)
+SOURCE = "#2C7FB8"  # the house source blue: what is read (the prefix, the candidates)
 ZERO = "#D55E00"  # the one warm role colour: a zero factor (always also written "0")
 GREY = "#8A8A8A"
 TEXT = "currentColor"  # the theme's text colour: charts.finish leaves text beside shapes as it is given
@@ -114,6 +114,22 @@ def picture_data(
     if sent is not None:
         product = " × ".join(prob(float(p)) for p in sent.probs) + f" = {prob(sent.probability)}"
     return Picture(path, candidates, factors, factors_top, height, product)
+
+
+WORDS = (  # "ngram.picture.*": ngram_picture's words
+    "title",
+    "description",
+    "prefix",
+    "next",
+    "empty",
+    "sentence",
+    "product",
+    "never",
+    "p",
+    "word",
+    "history",
+    "count",
+)
 
 
 def ngram_picture(pic: Picture, words: Mapping[str, str]) -> alt.LayerChart:

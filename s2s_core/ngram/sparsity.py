@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from s2s_core.ngram.compute import MAX_N
 from s2s_core.ngram.counting import Corpus, Sentence, count_ngrams, ngrams
+from s2s_core.ngram.fields import MAX_N
 from s2s_core.vocab import SOS
 
 

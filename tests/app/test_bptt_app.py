@@ -1,20 +1,36 @@
 """BPTT page through AppTest, in English: defaults, linear ρ^k check, truncation, clipping, the quiz about an edit
-(its answer nowhere on the page until answered), a prepared case."""
+(its answer nowhere on the page until answered), prepared cases and Reset, tabs that each compute what they show."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import replace
 
-from s2s_core.bptt import BpttConfig, backprop_through_time, clip
+from s2s_core.bptt import BpttConfig, backprop_through_time, clip, fields
+from s2s_core.bptt.code import script
 from s2s_core.bptt.frames import ratio_band
 from s2s_core.fmt import num, sci
 from s2s_ui.catalog import translate
-from tests.app.conftest import all_text, open_page, toasts
+from tests.app.conftest import all_text, open_page, open_tab, toasts
+
+TAB_LABELS = (
+    "bptt.tab_reach",
+    "bptt.tab_curves",
+    "bptt.tab_truncate",
+    "bptt.tab_clip",
+    "ui.tab_tables",
+    "ui.tab_check",
+    "ui.tab_code",
+    "ui.tab_notice",
+)
 
 
 def _metrics(at) -> list[str]:
     return [str(m.value) for m in at.metric]
+
+
+def _successes(at) -> list[str]:
+    return [s.value for s in at.success]
 
 
 def _band_norms(at) -> list[float]:
@@ -32,9 +48,8 @@ def test_defaults_show_gradients_checks_clipping_and_quiz(lang):
     result = backprop_through_time(BpttConfig())
     text = all_text(at)
     assert translate(lang, "bptt.title") in text
-    for cell in result.cells:  # the readout per cell: 20 steps back
+    for cell in result.cells:  # the readout per cell: 20 steps back (the first tab, open by default)
         assert sci(cell.ratio(20, full=False)) in text
-    assert any("nn.LSTM" in s.value for s in at.success)  # loops == nn modules
     assert _band_norms(at) == list(reversed(result.by_cell("rnn").norms))  # the picture: ‖∂L/∂h_t‖ for t = 1..T
     # ρ per cell: the plain RNN's one block vs the gated cells' stacks, with the measured stretches.
     rnn = result.by_cell("rnn")
@@ -52,6 +67,12 @@ def test_defaults_show_gradients_checks_clipping_and_quiz(lang):
         )
         in text
     )
+    assert not at.query_params.get("bptt_tabs")  # the first tab: no parameter
+    open_tab(at, "bptt", "ui.tab_check", lang)
+    assert any("nn.LSTM" in s for s in _successes(at))  # loops == nn modules
+    assert at.query_params["bptt_tabs"] == "check"
+    open_tab(at, "bptt", "bptt.tab_clip", lang)
+    text = all_text(at)
     clipped = clip(result.by_cell("rnn"), 1.0)
     assert _metrics(at) == [sci(clipped.total_before), sci(clipped.total_after), "1"]
     # The far step's part of ∂L/∂W_hh, before and after, in the text chosen by its band (vanished here).
@@ -65,7 +86,7 @@ def test_defaults_show_gradients_checks_clipping_and_quiz(lang):
         scale=num(clipped.scale),
     )
     assert far in text
-    assert any(translate(lang, "bptt.check_parts")[:20] in s.value for s in at.success)
+    assert any(translate(lang, "bptt.check_parts")[:20] in s for s in _successes(at))
     # The quiz asks about ρ = 2 (an edit not made yet), graded against that run.
     band = ratio_band(backprop_through_time(BpttConfig(rho=2.0)).by_cell("rnn").ratio(20))
     at.radio(key="bptt_quiz_rnn_0.9").set_value(translate(lang, f"bptt.quiz_{band}")).run()
@@ -77,21 +98,21 @@ def test_defaults_show_gradients_checks_clipping_and_quiz(lang):
 
 
 def test_linear_rnn_shows_the_rho_law_check_and_truncation(lang):
-    at = open_page("bptt", lang, query={"bptt_linear": "true", "bptt_rho": "1.5", "bptt_k": "10", "bptt_T": "40"})
+    query = {"bptt_linear": "true", "bptt_rho": "1.5", "bptt_k": "10", "bptt_T": "40", "bptt_tabs": "check"}
+    at = open_page("bptt", lang, query=query)
     assert not at.exception
-    text = all_text(at)
-    assert any(translate(lang, "bptt.check_law")[:12] in s.value for s in at.success)
+    assert any(translate(lang, "bptt.check_law")[:12] in s for s in _successes(at))
     result = backprop_through_time(BpttConfig(T=40, rho=1.5, linear=True, truncate=10))
     assert result.cuts == (10, 20, 30)
-    assert translate(lang, "bptt.truncate_on", steps="10, 20, 30", T=40, reach=9, first=31) in text
-    # Exploding linear RNN: the quiz answer is "exploded".
+    open_tab(at, "bptt", "bptt.tab_truncate", lang)
+    assert translate(lang, "bptt.truncate_on", steps="10, 20, 30", T=40, reach=9, first=31) in all_text(at)
     # Exploding linear RNN at ρ = 1.5; the quiz asks about ρ = 0.5 instead: ρ^20 ≈ 1e-6, vanished.
     at.radio(key="bptt_quiz_rnn_1.5").set_value(translate(lang, "bptt.quiz_vanish")).run()
     assert not at.exception and not at.warning
 
 
 def test_gated_cell_details_and_out_of_range_link(lang):
-    at = open_page("bptt", lang, query={"bptt_cell": "LSTM", "bptt_T": "500"})
+    at = open_page("bptt", lang, query={"bptt_cell": "LSTM", "bptt_T": "500", "bptt_tabs": "clip"})
     assert not at.exception
     assert at.slider(key="bptt_T").value == 30  # the default, for an impossible link value ...
     assert translate(lang, "bptt.T_label") in toasts(at) and "500" in toasts(at)  # ... named, with the value
@@ -108,18 +129,61 @@ def test_the_quiz_answer_is_hidden_until_answered(lang):
     at = open_page("bptt", lang)
     edited = backprop_through_time(replace(BpttConfig(), rho=2.0)).by_cell("rnn").ratio(20)
     answer = sci(edited)  # the ratio at ρ = 2, which the page has not drawn
-    assert answer not in all_text(at) and answer not in _chart_data(at)
+    for label in TAB_LABELS:  # in no tab either (each is drawn only once it is opened)
+        open_tab(at, "bptt", label, lang)
+        assert answer not in all_text(at) and answer not in _chart_data(at), label
+    open_tab(at, "bptt", "bptt.tab_reach", lang)
     at.button(key="bptt_quiz_rnn_0.9__show").click().run()
     assert not at.exception and answer in all_text(at)
     at.button(key="bptt_quiz_apply").click().run()  # apply the edit: now the picture shows it
     assert not at.exception and at.slider(key="bptt_rho").value == 2.0
     assert translate(lang, "bptt.readout", cell="RNN", k=20, ratio=answer) in all_text(at)
+    assert at.query_params["bptt_rho"] == "2.0"
 
 
 def test_a_prepared_case_loads_its_inputs(lang):
-    at = open_page("bptt", lang, query={"bptt_T": "50"})
-    at.button(key="try__bptt_cell__1").click().run()  # no tanh, ρ = 1.2
+    at = open_page("bptt", lang, query={"bptt_T": "50", "bptt_tabs": "check"})
+    at.button(key="try__bptt__1").click().run()  # no tanh, ρ = 1.2
     assert not at.exception
     assert at.toggle(key="bptt_linear").value is True and at.slider(key="bptt_rho").value == 1.2
     assert at.slider(key="bptt_T").value == 30  # an input the case does not name goes back to its default
-    assert any(translate(lang, "bptt.check_law")[:12] in s.value for s in at.success)
+    assert not at.query_params.get("bptt_tabs")  # ... and so does the open tab
+    open_tab(at, "bptt", "ui.tab_check", lang)
+    assert any(translate(lang, "bptt.check_law")[:12] in s for s in _successes(at))
+
+
+def test_reset_after_a_link_that_set_every_field_leaves_no_parameter(lang):
+    query = {
+        "bptt_cell": "gru",
+        "bptt_T": "45",
+        "bptt_rho": "1.3",
+        "bptt_linear": "true",  # folded under "More settings", as are the next four
+        "bptt_gate": "2.5",
+        "bptt_k": "7",
+        "bptt_seed": "3",
+        "bptt_clip": "0.5",
+        "bptt_tabs": "clip",
+    }
+    at = open_page("bptt", lang, query=query)
+    assert not at.exception and not at.error
+    assert {k: at.query_params[k] for k in query} == query  # every value was used, and stays in the link
+    assert at.number_input(key="bptt_k").value == 7 and at.slider(key="bptt_clip").value == 0.5
+    at.button(key="reset__bptt").click().run()
+    assert not at.exception
+    assert set(at.query_params) <= {"lang"}  # no parameter of the page is left behind
+    assert at.segmented_control(key="bptt_cell").value == "rnn" and at.slider(key="bptt_T").value == 30
+    assert at.toggle(key="bptt_linear").value is False and at.number_input(key="bptt_seed").value == 0
+    assert at.slider(key="bptt_clip").value == 1.0 and at.slider(key="bptt_gate").value == 1.0
+
+
+def test_the_code_tab_alone_prints_the_current_settings(lang):
+    """Opened alone in a fresh session, the code tab's script is the one for the inputs on screen."""
+    at = open_page("bptt", lang, query={"bptt_T": "12", "bptt_clip": "0.2", "bptt_tabs": "code"})
+    assert [tab.label for tab in at.tabs if len(tab.children) > 0] == [translate(lang, "ui.tab_code")]
+    code = "\n".join(str(c.value) for c in at.code)
+    assert code == script(BpttConfig(T=12), 0.2).rstrip("\n")  # st.code drops the last newline
+
+
+def test_the_fields_match_the_tabs_and_the_core_caps():
+    assert fields.TAB.options == tuple(label.rsplit(".", 1)[-1].removeprefix("tab_") for label in TAB_LABELS)
+    assert (fields.T.lo, fields.T.hi, fields.TRUNCATE.hi) == (2, fields.MAX_T, fields.MAX_T)

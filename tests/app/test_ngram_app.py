@@ -1,5 +1,6 @@
 """Next-token page through AppTest, in English: live counts and products, smoothing, the quiz about an edit (its
-answer nowhere on the page until answered), a prepared case, bad input hiding only what needs it."""
+answer nowhere on the page until answered), prepared cases and Reset, older links, bad input hiding only what
+needs it, and each tab (the code tab above all) computing what it shows when it is the only one drawn."""
 
 from __future__ import annotations
 
@@ -10,17 +11,37 @@ import pytest
 
 from s2s_core.fmt import num
 from s2s_core.fmt import prob as fmt_prob
-from s2s_core.ngram import continuations, parse_config, parse_sentence, sentence_probability
+from s2s_core.ngram import continuations, fields, parse_config, parse_prefix, parse_sentence, sentence_probability
+from s2s_core.ngram.code import script
 from s2s_core.ngram.compute import parse_corpus, quiz_change
 from s2s_core.ngram.embedding import EmbeddingConfig, pair_view, train
 from s2s_core.ngram.examples import EXAMPLES
 from s2s_core.ngram.frames import product_text
 from s2s_ui.catalog import translate
-from tests.app.conftest import all_text, open_page
+from tests.app.conftest import all_text, open_page, open_tab
+
+EMBEDDING_PART = "# 4) Counting vs a tiny embedding model"  # the script's embedding part starts with this line
+TAB_LABELS = (
+    "ngram.tab.sentence",
+    "ngram.tab.sparsity",
+    "ngram.tab.window",
+    "ngram.tab.embedding",
+    "ui.tab_tables",
+    "ui.tab_code",
+    "ui.tab_notice",
+)
 
 
 def _errors(at) -> str:
     return " ".join(e.value for e in at.error)
+
+
+def _successes(at) -> str:
+    return " ".join(s.value for s in at.success)
+
+
+def _code(at) -> str:
+    return "\n".join(str(c.value) for c in at.code)
 
 
 def _picture_rows(at) -> list[dict]:
@@ -36,16 +57,17 @@ def test_defaults_show_the_live_product_and_checks(lang):
     assert not at.exception
     text = all_text(at)
     assert translate(lang, "ngram.title") in text
-    expected = sentence_probability(
-        parse_config(EXAMPLES[lang].corpus, 3, False, 1.0),
-        parse_sentence(EXAMPLES[lang].sentence),
-    )
+    config = parse_config(EXAMPLES[lang].corpus, 3, False, 1.0)
+    expected = sentence_probability(config, parse_sentence(EXAMPLES[lang].sentence))
     assert product_text(expected, False) in text and fmt_prob(expected.probability) in text
-    assert len(at.success) >= 2  # both hand-vs-torch checks pass
+    assert translate(lang, "ngram.sent.check") in _successes(at)  # the sentence tab opens first: its check passes
     factors = [r["p"] for r in _picture_rows(at) if "zero" in r]  # the picture's factor columns, from its data
     assert factors == pytest.approx(expected.probs.tolist())
     assert not at.error
     assert not [k for k in at.query_params if k.startswith("ngram_")]  # the language's own example: no parameter
+    open_tab(at, "ngram", "ui.tab_tables", lang)
+    assert translate(lang, "ngram.cont.check") in _successes(at)  # the continuation table's check passes too
+    assert at.query_params["ngram_tabs"] == "tables"  # the open tab is in the link
 
 
 def test_smoothing_turns_the_zero_factor_positive(lang):
@@ -71,7 +93,10 @@ def test_quiz_asks_about_smoothing_and_hides_its_answer_until_answered(lang):
     now = sentence_probability(config, sentence)
     after = sentence_probability(replace(config, smoothing=True), sentence)
     answer = fmt_prob(after.probability)  # P with add-1 smoothing: drawn nowhere until it is turned on
-    assert answer not in all_text(at) and answer not in _chart_data(at)
+    for label in TAB_LABELS:  # in no tab either (each is drawn only once it is opened)
+        open_tab(at, "ngram", label, lang)
+        assert answer not in all_text(at) and answer not in _chart_data(at), label
+    assert translate(lang, "ngram.notice.smooth") not in all_text(at)  # the notices tab is open: no smoothing notice
     change = quiz_change(now.probability, after.probability)
     assert change == "lower"  # every factor is seen: the seen words pay for the unseen ones
     at.radio(key="ngram_quiz_smooth").set_value(translate(lang, f"ngram.quiz.{change}")).run()
@@ -85,27 +110,104 @@ def test_quiz_asks_about_smoothing_and_hides_its_answer_until_answered(lang):
 
 def test_a_prepared_case_loads_its_inputs(lang):
     at = open_page("ngram", lang)
-    at.button(key=f"try__ngram_corpus_{lang}__2").click().run()  # a prefix the corpus never has
+    at.button(key="try__ngram__2").click().run()  # a prefix the corpus never has
     assert not at.exception
-    assert at.text_input(key=f"ngram_prefix_{lang}").value == "at breakfast"
+    assert at.text_input(key="ngram_prefix").value == "at breakfast"
     assert translate(lang, "ngram.cont.unseen", prefix="at breakfast", vocab=20) in " ".join(
         w.value for w in at.warning
     )
+    assert at.query_params["ngram_prefix"] == "at breakfast"
+
+
+def test_reset_after_a_case_and_folded_fields_leaves_no_parameter(lang):
+    at = open_page("ngram", lang, query={"ngram_n": "2", "ngram_tabs": "embedding"})
+    at.button(key="try__ngram__0").click().run()  # the other language's example: corpus, prefix, sentence, pair
+    assert not at.exception
+    other = EXAMPLES["ko"]
+    assert at.text_area(key="ngram_corpus").value == other.corpus
+    assert at.slider(key="ngram_n").value == 3  # the case does not name n: back to its default
+    at.toggle(key="ngram_smooth").set_value(True).run()  # folded under "Smoothing"
+    at.number_input(key="ngram_k").set_value(0.5).run()
+    open_tab(at, "ngram", "ngram.tab.embedding", lang)
+    assert at.text_input(key="ngram_pair").value == other.pair
+    at.number_input(key="ngram_emb_seed").set_value(4).run()  # inside the embedding tab
+    keys = ("ngram_corpus", "ngram_prefix", "ngram_sentence", "ngram_smooth", "ngram_k", "ngram_pair", "ngram_emb_seed")
+    assert set(keys) | {"ngram_tabs"} <= set(at.query_params)
+    at.button(key="reset__ngram").click().run()
+    assert not at.exception
+    assert set(at.query_params) <= {"lang"}  # no parameter of the page is left behind
+    assert at.text_area(key="ngram_corpus").value == EXAMPLES[lang].corpus
+    assert at.toggle(key="ngram_smooth").value is False and at.number_input(key="ngram_k").value == 1.0
+    open_tab(at, "ngram", "ngram.tab.embedding", lang)  # Reset opened the first tab
+    assert at.text_input(key="ngram_pair").value == EXAMPLES[lang].pair
+    assert at.number_input(key="ngram_emb_seed").value == 0
+
+
+def test_links_made_with_per_language_keys_still_open(lang):
+    """Each language once kept its own text fields ("ngram_corpus_en"): those links open, and the field's one key
+    holds the value from then on."""
+    old = {
+        f"ngram_corpus_{lang}": "a b c\nb c d",
+        f"ngram_prefix_{lang}": "b",
+        f"ngram_sentence_{lang}": "a b c",
+        f"ngram_pair_{lang}": "a c",
+    }
+    at = open_page("ngram", lang, query={**old, "ngram_n": "2", "ngram_tabs": "embedding"})
+    assert not at.exception and not at.error
+    assert at.text_area(key="ngram_corpus").value == "a b c\nb c d"
+    assert at.text_input(key="ngram_prefix").value == "b"
+    assert at.text_input(key="ngram_sentence").value == "a b c"
+    assert at.text_input(key="ngram_pair").value == "a c"  # in the embedding tab, open from the link
+    for key, value in old.items():
+        new = key.removesuffix(f"_{lang}")
+        assert at.query_params[new] == value and key not in at.query_params
+
+
+def test_the_code_tab_alone_holds_the_embedding_part(lang):
+    """Issue 23: the code tab used to take the embedding part from a dict the embedding tab filled, so served (only
+    the open tab drawn) its script had no embedding part. Opened alone in a fresh session it now has one."""
+    at = open_tab(open_page("ngram", lang), "ngram", "ui.tab_code", lang)
+    assert [tab.label for tab in at.tabs if len(tab.children) > 0] == [translate(lang, "ui.tab_code")]
+    example = EXAMPLES[lang]
+    config = parse_config(example.corpus, 3, False, 1.0)
+    previous, word = example.pair.split()
+    pair = (previous, word, 0)
+    expected = script(config, parse_prefix(example.prefix, 3), parse_sentence(example.sentence), pair)
+    assert EMBEDDING_PART in _code(at) and _code(at) == expected.rstrip("\n")  # st.code drops the last newline
+    # A pair and a seed set in the embedding tab reach the code tab after it (the link holds them).
+    open_tab(at, "ngram", "ngram.tab.embedding", lang)
+    at.text_input(key="ngram_pair").input("ate rice").run()
+    at.number_input(key="ngram_emb_seed").set_value(5).run()
+    open_tab(at, "ngram", "ui.tab_code", lang)
+    assert "previous_word, next_word, SEED = 'ate', 'rice', 5" in _code(at)
+    at.run()  # a rerun with only the code tab drawn: the embedding tab's widgets are gone, the link is not
+    assert "previous_word, next_word, SEED = 'ate', 'rice', 5" in _code(at)
+    # A link straight to the code tab, with the pair under its older per-language key.
+    at = open_page("ngram", lang, query={"ngram_tabs": "code", f"ngram_pair_{lang}": "ate rice", "ngram_emb_seed": "2"})
+    assert "previous_word, next_word, SEED = 'ate', 'rice', 2" in _code(at)
+    # A pair the model has no vector for: the part is left out, the rest of the script stays.
+    at = open_page("ngram", lang, query={"ngram_tabs": "code", "ngram_pair": "made pizza"})
+    assert not at.exception and EMBEDDING_PART not in _code(at) and "P(sentence)" in _code(at)
 
 
 def test_prefix_longer_than_the_window_is_named_and_the_rest_works(lang):
     at = open_page("ngram", lang, query={"ngram_n": "2"})
     assert not at.exception
     assert translate(lang, "ngram.field.prefix") in _errors(at)
-    assert len(at.success) >= 1  # the sentence check still runs
+    assert translate(lang, "ngram.sent.check") in _successes(at)  # the sentence check still runs
     assert at.get("vega_lite_chart")  # the sentence's charts still draw
+    assert _errors(at).count(translate(lang, "ngram.field.prefix")) == 1  # the picture
+    open_tab(at, "ngram", "ui.tab_tables", lang)
     assert _errors(at).count(translate(lang, "ngram.field.prefix")) == 2  # the picture and the table only
+    for label in ("ngram.tab.sparsity", "ngram.tab.window", "ngram.tab.embedding", "ui.tab_code"):
+        open_tab(at, "ngram", label, lang)
+        assert _errors(at).count(translate(lang, "ngram.field.prefix")) == 1, label
 
 
 def test_a_short_prefix_is_called_a_lower_order_estimate(lang):
     corpus = EXAMPLES[lang].corpus
     word = EXAMPLES[lang].prefix.split()[-1]
-    at = open_page("ngram", lang, query={f"ngram_prefix_{lang}": word})
+    at = open_page("ngram", lang, query={"ngram_prefix": word, "ngram_tabs": "tables"})
     assert not at.exception
     res = continuations(parse_config(corpus, 3, False, 1.0), (word,))
     assert res.shorter and res.order == 2
@@ -115,28 +217,28 @@ def test_a_short_prefix_is_called_a_lower_order_estimate(lang):
 
 
 def test_empty_corpus_and_empty_sentence(lang):
-    at = open_page("ngram", lang, query={f"ngram_corpus_{lang}": ""})
+    at = open_page("ngram", lang, query={"ngram_corpus": "", "ngram_tabs": "notice"})
     assert not at.exception
     assert translate(lang, "ngram.field.corpus") in _errors(at)
-    assert translate(lang, "ui.notice_title") in all_text(at)
-    at = open_page("ngram", lang, query={f"ngram_sentence_{lang}": ""})
+    assert translate(lang, "ui.notice_title") in all_text(at)  # the notices need no input
+    at = open_page("ngram", lang, query={"ngram_sentence": ""})
     assert not at.exception
     assert translate(lang, "ngram.field.sentence") in _errors(at)
     assert at.get("vega_lite_chart")  # the picture still draws the prefix and its candidates
 
 
 def test_n_larger_than_any_sentence_and_a_reserved_marker(lang):
-    at = open_page("ngram", lang, query={f"ngram_corpus_{lang}": "a b\nb c", f"ngram_prefix_{lang}": "b"})
+    at = open_page("ngram", lang, query={"ngram_corpus": "a b\nb c", "ngram_prefix": "b", "ngram_tabs": "sparsity"})
     assert not at.exception
     assert translate(lang, "ngram.field.n") in _errors(at)
     assert translate(lang, "ngram.sparse.monotone") in all_text(at)  # sparsity needs no n: still drawn
-    at = open_page("ngram", lang, query={f"ngram_corpus_{lang}": "a <sos> b"})
+    at = open_page("ngram", lang, query={"ngram_corpus": "a <sos> b"})
     assert not at.exception
     assert "sos" in _errors(at)
 
 
 def test_user_text_is_escaped_not_rendered(lang):
-    at = open_page("ngram", lang, query={f"ngram_sentence_{lang}": "<b>x</b> **y** [z](http://e)"})
+    at = open_page("ngram", lang, query={"ngram_sentence": "<b>x</b> **y** [z](http://e)"})
     assert not at.exception
     text = all_text(at)
     assert "\\<b\\>x\\</b\\>" in text and "\\*\\*y\\*\\*" in text
@@ -148,11 +250,21 @@ def test_switching_language_swaps_the_default_corpus():
     at.segmented_control(key="lang_switch").set_value("en").run()
     assert not at.exception
     assert translate("en", "ngram.title") in all_text(at)
-    assert at.text_area(key="ngram_corpus_en").value == EXAMPLES["en"].corpus
+    assert at.text_area(key="ngram_corpus").value == EXAMPLES["en"].corpus
+    assert not [k for k in at.query_params if k.startswith("ngram_")]
+
+
+def test_the_korean_window_tab_names_what_the_window_cannot_see():
+    """The note's own example: predicting 먹었다 after 점심에 라면을, a 3-gram model cannot see 어제, and the corpus
+    has three continuations of its window, a third each."""
+    at = open_page("ngram", "ko", query={"ngram_tabs": "window"})
+    assert not at.exception and not at.error
+    assert "먹었다 1/3, 끓였다 1/3, 먹는다 1/3" in all_text(at)
+    assert "“어제”" in all_text(at)
 
 
 def test_counting_vs_the_tiny_embedding_model(lang):
-    at = open_page("ngram", lang)
+    at = open_page("ngram", lang, query={"ngram_tabs": "embedding"})
     assert not at.exception
     corpus = parse_corpus(EXAMPLES[lang].corpus)
     model = train(EmbeddingConfig(corpus, 0))
@@ -176,18 +288,30 @@ def test_counting_vs_the_tiny_embedding_model(lang):
         in text
     )
     # A pair the corpus has: the "seen" text, with its count ratio.
-    at.text_input(key="ngram_pair_en").input("ate rice").run()
+    at.text_input(key="ngram_pair").input("ate rice").run()
     seen = pair_view(model, "ate", "rice")
     assert seen.verdict == "seen" and fmt_prob(seen.p_count) in all_text(at)
     # A word the model has no vector for: the message names the field, the rest of the page still works.
-    at.text_input(key="ngram_pair_en").input("made pizza").run()
+    at.text_input(key="ngram_pair").input("made pizza").run()
     assert not at.exception
     assert translate(lang, "ngram.field.pair") in _errors(at)
+    assert at.get("vega_lite_chart")  # the picture
+    open_tab(at, "ngram", "ngram.tab.sparsity", lang)
     assert translate(lang, "ngram.sparse.monotone") in all_text(at)
     # Another seed: another model, the same kind of picture.
-    at.text_input(key="ngram_pair_en").input("made rice").run()
+    open_tab(at, "ngram", "ngram.tab.embedding", lang)
+    at.text_input(key="ngram_pair").input("made rice").run()
     at.number_input(key="ngram_emb_seed").set_value(2).run()
     other = pair_view(train(EmbeddingConfig(corpus, 2)), "made", "rice")
     assert {m.label: m.value for m in at.metric}[
         translate(lang, "ngram.emb.metric_model", word="rice", prev="made")
     ] == fmt_prob(other.p_model)
+
+
+def test_the_fields_declare_every_link_key():
+    """Every input's one key, its default per language and its older per-language keys (s2s_core/ngram/fields.py)."""
+    for field, part in ((fields.CORPUS, "corpus"), (fields.PREFIX, "prefix"), (fields.SENTENCE, "sentence")):
+        for code, example in EXAMPLES.items():
+            assert field.default_for(code) == getattr(example, part)
+            assert field.owns(f"ngram_{part}_{code}")
+    assert fields.TAB.options == tuple(label.rsplit(".", 1)[-1].removeprefix("tab_") for label in TAB_LABELS)

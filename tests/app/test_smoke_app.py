@@ -32,7 +32,8 @@ def _ngram(lang: str) -> list[str]:
         parse_sentence(EXAMPLES[lang].sentence),
     )
     if lang == "ko":  # the seed's own example: 오늘 점심에 → 김밥을 2, 라면을 1, 친구를 1
-        return ["`2/8 × 1/2 × 1/1 × 1/3 × 1/1` = **0.0417**", "먹었다 1/3, 끓였다 1/3, 먹는다 1/3"]
+        # (its window tab's "먹었다 1/3, 끓였다 1/3, 먹는다 1/3" is checked with that tab open in test_ngram_app.py)
+        return ["`2/8 × 1/2 × 1/1 × 1/3 × 1/1` = **0.0417**"]
     return [product_text(result, False)]
 
 
@@ -81,11 +82,13 @@ def _attention(lang: str) -> list[str]:
 
 
 def _scoring(lang: str) -> list[str]:
-    from s2s_core.fmt import vec as vector_text
     from s2s_core.scoring.compute import ScoringConfig, compare
+    from s2s_core.scoring.frames import position_parts
 
-    weights = vector_text(compare(ScoringConfig()).get("additive").read.weights[0])
-    return [translate(lang, "scoring.weights_line", weights=weights, total="1")]
+    # The line under picture 2 at s1: additive's live score, weight and share of the context (its focus tab's
+    # weights line is checked with that tab open in test_scoring_app.py).
+    parts = position_parts(compare(ScoringConfig()).get("additive").read, 0)
+    return [translate(lang, "scoring.position_line", position="s1", **parts)]
 
 
 def _masks(lang: str) -> list[str]:
@@ -104,7 +107,7 @@ def _training(lang: str) -> list[str]:
 
 
 def _translation(lang: str) -> list[str]:
-    from s2s_core.translation.grammar import MAX_WORDS, MIN_WORDS, count_meanings
+    from s2s_core.grammar import MAX_WORDS, MIN_WORDS, count_meanings
 
     return [f"{count_meanings(MIN_WORDS, MAX_WORDS):,}"]  # the toy grammar's size, in its tab (nothing trained yet)
 

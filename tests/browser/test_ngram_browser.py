@@ -43,7 +43,7 @@ def test_adding_a_corpus_line_changes_the_counts_and_the_bars(app_server, new_pa
             break
         next_frame(page)
     assert _drawn_probability(page, "김밥을") == pytest.approx(3 / 5)
-    assert "ngram_corpus_ko=" in page.url
+    assert "ngram_corpus=" in page.url  # the one corpus key, whatever the language
 
 
 def test_clicking_a_candidate_extends_the_prefix(app_server, new_page):

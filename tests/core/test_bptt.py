@@ -301,6 +301,23 @@ def test_any_input_gives_finite_gradients_or_an_input_error(T, rho, cell, linear
         assert clip(c, max_norm).total_after <= max_norm * (1 + 1e-5)
 
 
+def test_the_fields_are_the_cores_caps():
+    """One declaration (s2s_core/bptt/fields.py): what a widget or a link can hold is what the core accepts."""
+    from s2s_core.bptt import fields
+
+    assert parse_max_norm(fields.MAX_NORM_RANGE[0]) == 0.1 and parse_max_norm(fields.MAX_NORM_RANGE[1]) == 10.0
+    for value in (0.09, 10.5):
+        with pytest.raises(InputError) as err:
+            parse_max_norm(value)
+        assert (err.value.key, err.value.field) == ("errors.out_of_range", fields.CLIP.label)
+    low = parse_config(2, fields.RHO_RANGE[0], "gru", True, fields.GATE_BIAS_RANGE[0], MAX_T, 0)
+    assert (low.T, low.rho, low.gate_bias, low.truncate) == (2, 0.1, -3.0, MAX_T)
+    with pytest.raises(InputError) as err:
+        parse_config(30, 0.9, "rnn", "yes", 1.0, 0, 0)  # the toggle's value is a bool or nothing
+    assert (err.value.key, err.value.field) == ("errors.bad_choice", fields.LINEAR.label)
+    assert fields.CELL.options == CELLS and fields.T.hi == fields.TRUNCATE.hi == MAX_T
+
+
 def test_the_question_asks_about_a_rho_the_page_is_not_showing():
     assert quiz_edit(BpttConfig(rho=0.9)).rho == 2.0 and quiz_edit(BpttConfig(rho=1.5)).rho == 0.5
     assert quiz_edit(BpttConfig(rho=0.9, cell="gru", T=40)) == BpttConfig(rho=2.0, cell="gru", T=40)
@@ -310,7 +327,7 @@ def test_the_chain_picture_holds_the_gradients_the_cut_and_clipping():
     """The band's norms are the chosen cell's ‖∂L/∂h_t‖ (0 left of a cut); the cut sits at the detached state;
     the clipping bars are clip_grad_norm_'s norms; the previous input's band only where it existed."""
     from s2s_core.bptt import clip
-    from s2s_core.bptt.picture import gradient_picture, picture_data
+    from s2s_core.bptt.picture import WORDS, gradient_picture, picture_data
 
     config = BpttConfig(T=24, rho=0.9, cell="gru", truncate=10)
     result = backprop_through_time(config)
@@ -324,8 +341,5 @@ def test_the_chain_picture_holds_the_gradients_the_cut_and_clipping():
     assert pic.cuts["x"].tolist() == [24 - k + 0.5 for k in result.cuts]
     assert pic.clip["norm"].tolist() == [clipped.total_before, clipped.total_after]
     assert pic.band["was"].notna().sum() == 12  # the previous input had 12 steps
-    words = dict.fromkeys(
-        ("title", "subtitle", "description", "step", "norm", "loss", "flow", "cut", "clip_title", "before", "after"),
-        "w",
-    )
-    gradient_picture(pic, words | {"untouched": "w"}).to_dict()  # valid Vega-Lite
+    words = dict.fromkeys((*WORDS, "title", "subtitle", "clip_title"), "w")  # the page's words, and three with values
+    gradient_picture(pic, words).to_dict()  # valid Vega-Lite

@@ -16,6 +16,7 @@ from s2s_core import caps
 from s2s_core.errors import InputError
 from s2s_core.ngram import (
     continuations,
+    fields,
     parse_config,
     parse_prefix,
     parse_sentence,
@@ -24,13 +25,17 @@ from s2s_core.ngram import (
     window_view,
 )
 from s2s_core.ngram.charts import (
+    EMBEDDING_LABELS,
+    FACTORS_LABELS,
+    SPARSITY_LABELS,
+    WINDOW_LABELS,
     embedding_bars_chart,
     embedding_chart,
     factors_chart,
     sparsity_chart,
     window_chart,
 )
-from s2s_core.ngram.compute import parse_corpus, quiz_change, quiz_edit
+from s2s_core.ngram.compute import parse_corpus, quiz_change, quiz_edit, quiz_why
 from s2s_core.ngram.counting import count_ngrams, history_counts, ngrams, vocabulary
 from s2s_core.ngram.embedding import (
     BETAS,
@@ -42,12 +47,14 @@ from s2s_core.ngram.embedding import (
     adam_step,
     bigram_counts,
     pair_view,
+    parse_embedding,
     parse_pair,
     parse_seed,
     train,
 )
 from s2s_core.ngram.examples import EXAMPLES
 from s2s_core.ngram.frames import (
+    EMB_ROLES,
     continuation_frame,
     embedding_bars_frame,
     embedding_points_frame,
@@ -58,7 +65,8 @@ from s2s_core.ngram.frames import (
     sparsity_frame,
     window_frame,
 )
-from s2s_ui.catalog import load_catalog, translate
+from s2s_core.ngram.picture import WORDS as PICTURE_WORDS
+from s2s_ui.catalog import translate, words
 
 TINY = "a b c\na b d\nb c"  # small enough to count on paper
 
@@ -267,15 +275,19 @@ def test_frames_have_one_row_per_item():
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_charts_are_valid_vega_lite_with_translated_labels(lang):
-    labels = {k.removeprefix("ngram.chart."): v for k, v in load_catalog(lang).items() if k.startswith("ngram.chart.")}
+    """Each builder gets exactly its own label tuple (what the page hands it), and the words exist in both catalogs."""
+    factors = words(lang, "ngram.chart", FACTORS_LABELS)
+    window = words(lang, "ngram.chart", WINDOW_LABELS) | {"ngram": translate(lang, "ngram.chart.ngram", n=3)}
+    sparse = words(lang, "ngram.chart", SPARSITY_LABELS)
     c = cfg(EXAMPLES[lang].corpus, n=3, smoothing=True)
     sent = parse_sentence(EXAMPLES[lang].sentence)
     charts = [
-        factors_chart(factors_long(sentence_probability(c, sent), True, labels), labels),
-        sparsity_chart(sparsity_frame(sparsity(c.corpus, sent), 3), labels),
-        window_chart(window_frame(window_view(sent, 3), labels), labels),
+        (factors_chart(factors_long(sentence_probability(c, sent), True, factors), factors), factors),
+        (sparsity_chart(sparsity_frame(sparsity(c.corpus, sent), 3), sparse), sparse),
+        (window_chart(window_frame(window_view(sent, 3), window), window), window),
     ]
-    for chart in charts:
+    for chart, labels in charts:
+        assert not [v for v in labels.values() if v.startswith("⟦")]
         spec = chart.to_dict()  # validates against the Vega-Lite schema
         assert spec["layer"] and spec["title"] in labels.values()
 
@@ -473,10 +485,12 @@ def test_default_pair_shows_the_point_on_the_default_corpus(lang):
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_embedding_frames_and_charts(lang):
-    labels = {k.removeprefix("ngram.chart."): v for k, v in load_catalog(lang).items() if k.startswith("ngram.chart.")}
     corpus = parse_corpus(EXAMPLES[lang].corpus)
     model = train(EmbeddingConfig(corpus, 0))
     pair = pair_view(model, *parse_pair(EXAMPLES[lang].pair, corpus))
+    roles = {f"emb_role_{r}": translate(lang, f"ngram.chart.emb_role_{r}", word=pair.word) for r in EMB_ROLES}
+    labels = words(lang, "ngram.chart", EMBEDDING_LABELS) | roles  # what the page hands the builders
+    assert not [v for v in labels.values() if v.startswith("⟦")]
     points = embedding_points_frame(model, pair, labels)
     assert len(points) == len(model.previous)
     roles = dict(zip(points["token"], points["role"], strict=True))
@@ -502,6 +516,45 @@ def test_the_question_asks_about_an_edit_and_grades_its_direction():
     assert quiz_edit(on).k == 0.2  # k x10 would pass the cap of 10: a tenth instead
     assert quiz_edit(replace(on, k=0.5)).k == 5.0
     assert quiz_change(0.0, 1e-9) == "higher" and quiz_change(0.5, 0.25) == "lower" and quiz_change(0.3, 0.3) == "same"
+    zero = sentence_probability(config, ("we", "ate", "soup"))  # "ate soup" never occurs: P = 0
+    assert zero.probability == 0 and quiz_why(zero, "higher") == "zero"  # the reason names the zero factor
+    seen = sentence_probability(config, parse_sentence(EXAMPLES["en"].sentence))
+    assert quiz_why(seen, "lower") == "lower"
+
+
+def test_the_fields_are_the_cores_caps():
+    """One declaration (s2s_core/ngram/fields.py): the widget's range and the core's check are the same numbers."""
+    assert parse_config("a b c d e", fields.MAX_N, True, fields.K_MAX).n == fields.MAX_N
+    for n, k, field in ((fields.MAX_N + 1, 1.0, "ngram.field.n"), (2, fields.K_MAX * 1.01, "ngram.field.k")):
+        with pytest.raises(InputError) as err:
+            parse_config("a b c d e f", n, True, k)
+        assert (err.value.key, err.value.field) == ("errors.out_of_range", field)
+    # The corpus field holds as much as the core reads (its widget once stopped at a sentence's 400 characters).
+    assert fields.CORPUS.max_chars == caps.MAX_CORPUS_CHARS
+    long = "\n".join(["the cat sat on the mat"] * 150)  # 3,449 characters
+    assert len(long) > caps.MAX_TEXT_CHARS and len(parse_corpus(long)) == 150
+    for field in (fields.PREFIX, fields.SENTENCE, fields.PAIR):
+        assert field.max_chars == caps.MAX_TEXT_CHARS
+    with pytest.raises(InputError) as err:
+        parse_seed(caps.MAX_SEED + 1)
+    assert err.value.field == fields.EMB_SEED.label
+
+
+def test_embedding_inputs_are_checked_in_the_order_they_are_named():
+    corpus = parse_corpus(SIMILAR)
+    assert parse_embedding(" dog sat ", "3", corpus) == (EmbeddingConfig(corpus, 3), "dog", "sat")
+    many = parse_corpus(
+        "\n".join(" ".join(f"w{i}" for i in range(r, min(r + 40, MAX_WORDS + 1))) for r in range(0, MAX_WORDS + 1, 40))
+    )
+    for pair, seed, text, key in (
+        ("dog zebra", -1, SIMILAR, "ngram.error.pair_unknown"),  # the pair first
+        ("dog sat", -1, SIMILAR, "errors.out_of_range"),  # then the seed
+        ("w0 w1", -1, None, "errors.out_of_range"),
+        ("w0 w1", 0, None, "ngram.error.emb_vocab"),  # then a vocabulary the tiny model can train on
+    ):
+        with pytest.raises(InputError) as err:
+            parse_embedding(pair, seed, parse_corpus(text) if text else many)
+        assert err.value.key == key, (pair, seed)
 
 
 def test_the_picture_holds_the_candidates_and_the_factors():
@@ -524,10 +577,7 @@ def test_the_picture_holds_the_candidates_and_the_factors():
     assert pic.factors["p"].tolist() == pytest.approx(sent.probs.tolist())
     assert pic.factors["zero"].tolist() == [p == 0 for p in sent.probs.tolist()] and pic.factors["zero"].any()
     assert pic.product.endswith(f"= {prob(sent.probability)}")
-    words = dict.fromkeys(
-        ("title", "description", "prefix", "next", "empty", "sentence", "product", "never", "p", "word"), "w"
-    )
-    ngram_picture(pic, words | {"history": "w", "count": "w"}).to_dict()  # validates
+    ngram_picture(pic, dict.fromkeys(PICTURE_WORDS, "w")).to_dict()  # validates, with just the words the page hands it
     every = continuations(config, ())  # no prefix: every word of the corpus follows
     shown = picture_data((), 3, every, None, smoothing=False).candidates
     assert len(shown) == CHART_TOP < len(every.words)  # the most frequent ones drawn; the table lists them all

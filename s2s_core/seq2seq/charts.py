@@ -15,6 +15,29 @@ from s2s_core.seq2seq.frames import (
 )
 from s2s_core.seq2seq.run import Seq2SeqResult
 
+# seq2seq.chart.*: the words of page_charts (heatmap titles and axes, then bottleneck_chart's) and of topk_chart,
+# whose title also names the step (seq2seq.chart.topk_title, formatted by the caller).
+LABELS = (
+    "outputs_title",
+    "final_title",
+    "cell_title",
+    "states_title",
+    "axis_component",
+    "axis_position",
+    "axis_layer",
+    "axis_step",
+    "bn_title",
+    "length",
+    "delta",
+    "series",
+    "direction",
+    "first",
+    "last",
+    "norm",
+    "yours",
+)
+TOPK_LABELS = ("p", "token")
+
 
 def heatmap(frame: pd.DataFrame, title: str, x_title: str, y_title: str) -> alt.LayerChart:
     """A (row, col, value) frame as coloured cells with their numbers; diverging colours centred at 0."""
@@ -99,15 +122,15 @@ def bottleneck_chart(frame: pd.DataFrame, learner_length: int, labels: dict[str,
 def page_charts(result: Seq2SeqResult, K: int, L_e: int, labels: dict[str, str]) -> dict[str, alt.TopLevelMixin]:
     """Every chart of the page except the per-step top-k, by name (the page caches their Vega-Lite dicts).
 
-    labels: translated titles and axis names: outputs_title, final_title, cell_title, states_title,
-    axis_component, axis_position, axis_layer, axis_step, plus bottleneck_chart's keys.
+    labels: the words of LABELS (translated titles and axis names; bn_title is the bottleneck chart's title).
     """
     enc = result.encoder
     comp = labels["axis_component"]
+    bn = bottleneck_frame(result.bottleneck)
     charts = {
         "outputs": heatmap(encoder_outputs_frame(enc, K), labels["outputs_title"], comp, labels["axis_position"]),
         "h_n": heatmap(final_state_frame(enc.h_n, L_e, K), labels["final_title"], comp, labels["axis_layer"]),
-        "bottleneck": bottleneck_chart(bottleneck_frame(result.bottleneck), result.bottleneck.learner_length, labels),
+        "bottleneck": bottleneck_chart(bn, result.bottleneck.learner_length, {**labels, "title": labels["bn_title"]}),
     }
     if enc.c_n is not None:
         charts["c_n"] = heatmap(final_state_frame(enc.c_n, L_e, K), labels["cell_title"], comp, labels["axis_layer"])

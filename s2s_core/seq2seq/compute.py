@@ -12,43 +12,42 @@ from typing import Any
 
 import torch
 
-from s2s_core import caps
 from s2s_core.errors import InputError
 from s2s_core.rng import isolated
+from s2s_core.seq2seq import fields
+from s2s_core.seq2seq.fields import (  # noqa: F401 (the fields' caps and defaults, kept importable from here)
+    BRIDGES,
+    CELLS,
+    DEFAULT_REPLACEMENT,
+    DEFAULT_SOURCE,
+    MAX_SOURCE_TOKENS,
+    MAX_STEPS,
+    MAX_TOP_K,
+    MAX_WORD_CHARS,
+)
 from s2s_core.seq2seq.modules import Bridge, Decoder, Encoder
-from s2s_core.validate import check_choice, check_int, check_text
 from s2s_core.vocab import EOS, SOS, build_vocab, tokenize
 
-CELLS = ("lstm", "gru")
-BRIDGES = ("none", "linear")
-MAX_SOURCE_TOKENS = 12  # S typed by the learner (the per-step tables stay readable)
-MAX_STEPS = 10  # T
-MAX_TOP_K = 8
-MAX_WORD_CHARS = 30
 ErrorParts = tuple[str, str, tuple[tuple[str, Any], ...]]  # an InputError that can be cached (pickled)
-# The opening sentence in the learner's language (GUIDE.md §1): the syllabus's Korean example, and the same
-# sentence in English; the replacement word is the bottleneck's swap for the first word.
-DEFAULT_SOURCE = {"ko": "나는 책을 읽는다", "en": "I read a book"}
-DEFAULT_REPLACEMENT = {"ko": "그는", "en": "She"}
 
 
 @dataclass(frozen=True)
 class Seq2SeqConfig:
     """Everything the page's inputs decide (hashable, so it is a cache key)."""
 
-    source: tuple[str, ...] = ("나는", "책을", "읽는다")
-    cell: str = "lstm"
-    embed: int = 4  # E
-    enc_hidden: int = 6  # H_e
-    enc_layers: int = 1  # L_e
-    bidirectional: bool = False
-    dec_hidden: int = 6  # H_d
-    dec_layers: int = 1  # L_d
-    bridge: str = "none"
-    steps: int = 5  # T: at most this many output words
-    top_k: int = 3
-    seed: int = 0
-    replacement: str = "그는"  # the word swapped in for the bottleneck measurement
+    source: tuple[str, ...] = tuple(DEFAULT_SOURCE["ko"].split())
+    cell: str = fields.CELL.default
+    embed: int = fields.EMBED.default  # E
+    enc_hidden: int = fields.ENC_HIDDEN.default  # H_e
+    enc_layers: int = fields.ENC_LAYERS.default  # L_e
+    bidirectional: bool = fields.BIDIRECTIONAL.default
+    dec_hidden: int = fields.DEC_HIDDEN.default  # H_d
+    dec_layers: int = fields.DEC_LAYERS.default  # L_d
+    bridge: str = fields.BRIDGE.default
+    steps: int = fields.STEPS.default  # T: at most this many output words
+    top_k: int = fields.TOP_K.default
+    seed: int = fields.SEED.default
+    replacement: str = DEFAULT_REPLACEMENT["ko"]  # the word swapped in for the bottleneck measurement
 
     @property
     def directions(self) -> int:
@@ -62,52 +61,60 @@ class Seq2SeqConfig:
 
 def default_config(lang: str) -> Seq2SeqConfig:
     """The page's opening state in `lang` (the dataclass's own defaults are the Korean example)."""
-    code = lang if lang in DEFAULT_SOURCE else "en"
-    return Seq2SeqConfig(source=tuple(DEFAULT_SOURCE[code].split()), replacement=DEFAULT_REPLACEMENT[code])
+    source, word = fields.SOURCE.default_for(lang), fields.REPLACEMENT.default_for(lang)
+    return Seq2SeqConfig(source=tuple(source.split()), replacement=word)
 
 
-def _flag(value: Any, field: str) -> bool:
-    if isinstance(value, bool):
-        return value
+def _flag(value: Any) -> Any:
+    """A link's "true" / "false" as a bool; anything else is left for the field's check to name."""
     if isinstance(value, str) and value.lower() in ("true", "false"):
         return value.lower() == "true"
-    raise InputError("errors.bad_choice", field, value=str(value)[:20], choices="true, false")
+    return value
+
+
+def parse_replacement(word: Any) -> str:
+    """The bottleneck's swap for the first word: one word within its cap (raises InputError naming the field)."""
+    field = fields.REPLACEMENT
+    text = field.check(word).strip()  # the cap
+    if not text:
+        raise InputError("errors.empty_text", field.label)
+    if len(text.split()) != 1:
+        raise InputError("seq2seq.error.one_word", field.label)
+    return text
 
 
 def parse_config(
     source: Any,
     *,
-    cell: Any = "lstm",
-    embed: Any = 4,
-    enc_hidden: Any = 6,
-    enc_layers: Any = 1,
-    bidirectional: Any = False,
-    dec_hidden: Any = 6,
-    dec_layers: Any = 1,
-    bridge: Any = "none",
-    steps: Any = 5,
-    top_k: Any = 3,
-    seed: Any = 0,
-    replacement: Any = "그는",
+    cell: Any = fields.CELL.default,
+    embed: Any = fields.EMBED.default,
+    enc_hidden: Any = fields.ENC_HIDDEN.default,
+    enc_layers: Any = fields.ENC_LAYERS.default,
+    bidirectional: Any = fields.BIDIRECTIONAL.default,
+    dec_hidden: Any = fields.DEC_HIDDEN.default,
+    dec_layers: Any = fields.DEC_LAYERS.default,
+    bridge: Any = fields.BRIDGE.default,
+    steps: Any = fields.STEPS.default,
+    top_k: Any = fields.TOP_K.default,
+    seed: Any = fields.SEED.default,
+    replacement: Any = DEFAULT_REPLACEMENT["ko"],
 ) -> Seq2SeqConfig:
-    """Validate raw widget / URL values; the first problem raises InputError naming its field."""
-    tokens = tokenize(source, "seq2seq.field.source", max_tokens=MAX_SOURCE_TOKENS)
-    word = check_text(replacement, "seq2seq.field.replacement", max_chars=MAX_WORD_CHARS)
-    if len(word.split()) != 1:
-        raise InputError("seq2seq.error.one_word", "seq2seq.field.replacement")
+    """Validate raw widget / URL values against their fields; the first problem raises InputError naming it."""
+    tokens = tokenize(fields.SOURCE.check(source), fields.SOURCE.label, max_tokens=MAX_SOURCE_TOKENS)
+    word = parse_replacement(replacement)
     return Seq2SeqConfig(
         source=tuple(tokens),
-        cell=check_choice(cell, "seq2seq.field.cell", CELLS),
-        embed=check_int(embed, "seq2seq.field.embed", 1, caps.MAX_EMBED),
-        enc_hidden=check_int(enc_hidden, "seq2seq.field.enc_hidden", 1, caps.MAX_HIDDEN),
-        enc_layers=check_int(enc_layers, "seq2seq.field.enc_layers", 1, caps.MAX_LAYERS),
-        bidirectional=_flag(bidirectional, "seq2seq.field.bidirectional"),
-        dec_hidden=check_int(dec_hidden, "seq2seq.field.dec_hidden", 1, caps.MAX_HIDDEN),
-        dec_layers=check_int(dec_layers, "seq2seq.field.dec_layers", 1, caps.MAX_LAYERS),
-        bridge=check_choice(bridge, "seq2seq.field.bridge", BRIDGES),
-        steps=check_int(steps, "seq2seq.field.steps", 1, MAX_STEPS),
-        top_k=check_int(top_k, "seq2seq.field.top_k", 1, MAX_TOP_K),
-        seed=check_int(seed, "seq2seq.field.seed", 0, caps.MAX_SEED),
+        cell=fields.CELL.check(cell),
+        embed=fields.EMBED.check(embed),
+        enc_hidden=fields.ENC_HIDDEN.check(enc_hidden),
+        enc_layers=fields.ENC_LAYERS.check(enc_layers),
+        bidirectional=fields.BIDIRECTIONAL.check(_flag(bidirectional)),
+        dec_hidden=fields.DEC_HIDDEN.check(dec_hidden),
+        dec_layers=fields.DEC_LAYERS.check(dec_layers),
+        bridge=fields.BRIDGE.check(bridge),
+        steps=fields.STEPS.check(steps),
+        top_k=fields.TOP_K.check(top_k),
+        seed=fields.SEED.check(seed),
         replacement=word,
     )
 

@@ -20,7 +20,7 @@ from s2s_core.fmt import CELL_D3, NUM_D3
 from s2s_core.seq2seq.frames import component_labels
 from s2s_core.seq2seq.run import Seq2SeqResult
 
-ENCODER, DECODER, CELL, PAD = "#2C7FB8", "#D55E00", "#0F8B8D", "#8A8A8A"  # GUIDE.md "One visual language"
+ENCODER, DECODER, CELL, PAD = "#2C7FB8", "#D55E00", "#0F8B8D", "#8A8A8A"  # the colours every page gives these parts
 VALUE_SCALE = alt.Scale(domain=[-1, 1], scheme="redblue", reverse=True, clamp=True)
 FONT = 12
 HALF = 0.3  # half a state column's width, in slots (the rest of a slot is the arrow between states)
@@ -137,6 +137,23 @@ def _band(S: int, waist: int, slots: int, rows: int) -> pd.DataFrame:
     if slots <= waist + 1:
         points = points[:3]  # no decoder: the encoder's outline ends at its final state
     return pd.DataFrame([dict(part=p, x=x, y=y, y2=y2) for p, x, y, y2 in points])
+
+
+# seq2seq.picture.*: model_picture's words
+WORDS = (
+    "title",
+    "description",
+    "encoder",
+    "decoder",
+    "handoff",
+    "bridge",
+    "before",
+    "component",
+    "state",
+    "value",
+    "word",
+)
+STEP_PARAM = "step_sel"  # the picture's step control (s2s_ui.steps.step_param), bound to the page's step field
 
 
 def model_picture(frames: PictureFrames, labels: Mapping[str, str], step_param: alt.Parameter | None) -> alt.LayerChart:

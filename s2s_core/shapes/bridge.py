@@ -11,11 +11,10 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from s2s_core import caps
+from s2s_core.shapes import fields
 from s2s_core.shapes.compute import ShapesResult
 from s2s_core.shapes.failures import call_error
 from s2s_core.shapes.model import make_layer, run_layer, seeded
-from s2s_core.validate import check_int
 
 
 @dataclass(frozen=True)
@@ -48,10 +47,8 @@ class BridgeResult:
 
 
 def parse_bridge(layers: object, hidden: object) -> BridgeConfig:
-    return BridgeConfig(
-        layers=check_int(layers, "shapes.field.dec_layers", 1, caps.MAX_LAYERS),
-        hidden=check_int(hidden, "shapes.field.dec_hidden", 1, caps.MAX_HIDDEN),
-    )
+    """The decoder's layers and hidden size, each checked against its field."""
+    return BridgeConfig(layers=fields.DEC_LAYERS.check(layers), hidden=fields.DEC_HIDDEN.check(hidden))
 
 
 def _bridge_path(

@@ -21,6 +21,23 @@ from s2s_core.shapes.frames import METHODS
 ROLE_COLORS = {"batch": "#4c78a8", "time": "#d4730b", "feature": "#54a24b", "stack": "#b279a2", "rows": "#9d755d"}
 TABLE = alt.Data(name="table")
 Labels = tuple[tuple[str, str], ...]  # a labels dict as sorted items, so specs can be cached per language
+# shapes.padding.chart.*: the words of padding_error_chart and padding_diff_chart (diff_title: the second's title)
+PADDING_LABELS = (
+    "title",
+    "sentence",
+    "error",
+    "length",
+    "method",
+    "method_through_pad",
+    "method_gathered",
+    "method_packed",
+    "unit",
+    "difference",
+    "through_pad",
+    "true_last",
+    "diff_title",
+)
+PACKED_LABELS = ("title", "step", "sentence", "token", "row", "pad", "real")  # shapes.packed.chart.*: packed_chart's
 
 
 def _spec(chart: alt.TopLevelMixin) -> dict:

@@ -90,3 +90,16 @@ def equality_checks(r: ShapesResult) -> tuple[EqualityCheck, ...]:
     if r.c_n is not None and c.proj_size > 0:
         checks.append(_check("proj_cell", "c_n[-1]", r.c_n[-1], "h_n[-1]", h_n[-1], {}))
     return tuple(checks)
+
+
+PREDICT_OPTIONS = ("yes", "no")  # the page's question, "is the last step's output h_n[-1]?": shapes.predict.<option>
+
+
+def last_step(checks: tuple[EqualityCheck, ...]) -> EqualityCheck:
+    """The check the page's question is about: the last step's output against h_n[-1] (always the first)."""
+    return next(ch for ch in checks if ch.key == "last_step")
+
+
+def predict_answer(checks: tuple[EqualityCheck, ...]) -> str:
+    """The question's right option, read from the live check (never assumed from the settings)."""
+    return "yes" if last_step(checks).equal else "no"

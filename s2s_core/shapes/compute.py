@@ -6,36 +6,34 @@ K num_directions (2 if bidirectional), Hout = P if P > 0 else H (the size of h a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import torch
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
-from s2s_core import caps
 from s2s_core.errors import InputError
-from s2s_core.shapes.model import CELLS, Cell, run_layer, seeded_modules, token_ids
-from s2s_core.validate import check_choice, check_int
-
-F = "shapes.field."
+from s2s_core.shapes import fields
+from s2s_core.shapes.model import Cell, run_layer, seeded_modules, token_ids
+from s2s_core.validate import check_int
 
 
 @dataclass(frozen=True)
 class ShapesConfig:
     """Everything the page's inputs decide (hashable: a cache key). Defaults = the study note's §8 example."""
 
-    cell: Cell = "LSTM"
-    B: int = 2
-    S: int = 3
-    E: int = 4
-    H: int = 6
-    num_layers: int = 1
-    bidirectional: bool = False
-    batch_first: bool = True
-    proj_size: int = 0
+    cell: Cell = fields.CELL.default
+    B: int = fields.B.default
+    S: int = fields.S.default
+    E: int = fields.E.default
+    H: int = fields.H.default
+    num_layers: int = fields.NUM_LAYERS.default
+    bidirectional: bool = fields.BIDIRECTIONAL.default
+    batch_first: bool = fields.BATCH_FIRST.default
+    proj_size: int = fields.PROJ_SIZE.default
     lengths: tuple[int, ...] = (3, 3)  # (B,) true length of each sentence; S means no padding
-    packed: bool = False
-    seed: int = 42
+    packed: bool = fields.PACKED.default
+    seed: int = fields.SEED.default
 
     @property
     def K(self) -> int:
@@ -85,10 +83,8 @@ class ShapesResult:
 
 def parse_lengths(text: Any, B: int, S: int) -> tuple[int, ...]:
     """ "3, 2" -> (3, 2); missing lengths mean "full" (S); 0, > S or more than B lengths are rejected."""
-    field = F + "lengths"
-    raw = "" if text is None else str(text)
-    if len(raw) > caps.MAX_TEXT_CHARS:
-        raise InputError("errors.text_too_long", field, count=len(raw), limit=caps.MAX_TEXT_CHARS)
+    field = fields.LENGTHS.label
+    raw = fields.LENGTHS.check(text)  # the text cap
     parts = [p for p in raw.replace(",", " ").replace(";", " ").split() if p]
     if len(parts) > B:
         raise InputError("shapes.error.too_many_lengths", field, count=len(parts), B=B)
@@ -103,47 +99,54 @@ def parse_lengths(text: Any, B: int, S: int) -> tuple[int, ...]:
     return tuple(out) + (S,) * (B - len(out))
 
 
-def parse_config(
+def parse_settings(
     *,
-    cell: Any = "LSTM",
-    B: Any = 2,
-    S: Any = 3,
-    E: Any = 4,
-    H: Any = 6,
-    num_layers: Any = 1,
-    bidirectional: Any = False,
-    batch_first: Any = True,
-    proj_size: Any = 0,
-    lengths: Any = "",
-    packed: Any = False,
-    seed: Any = 42,
+    cell: Any = fields.CELL.default,
+    B: Any = fields.B.default,
+    S: Any = fields.S.default,
+    E: Any = fields.E.default,
+    H: Any = fields.H.default,
+    num_layers: Any = fields.NUM_LAYERS.default,
+    bidirectional: Any = fields.BIDIRECTIONAL.default,
+    batch_first: Any = fields.BATCH_FIRST.default,
+    proj_size: Any = fields.PROJ_SIZE.default,
+    packed: Any = fields.PACKED.default,
+    seed: Any = fields.SEED.default,
 ) -> ShapesConfig:
-    """Validate raw widget / URL values; the first problem raises InputError naming its field."""
-    cell = check_choice(cell, F + "cell", CELLS)
-    B = check_int(B, F + "B", 1, caps.MAX_BATCH)
-    S = check_int(S, F + "S", 1, caps.MAX_SEQ_LEN)
-    E = check_int(E, F + "E", 1, caps.MAX_EMBED)
-    H = check_int(H, F + "H", 1, caps.MAX_HIDDEN)
-    num_layers = check_int(num_layers, F + "num_layers", 1, caps.MAX_LAYERS)
-    proj = check_int(proj_size, F + "proj_size", 0, caps.MAX_HIDDEN)
+    """Every input but the lengths, checked against its field (the first problem raises InputError naming it);
+    every sentence has the full length S. A bad lengths field stops only what needs the lengths (`with_lengths`).
+    """
+    cell = fields.CELL.check(cell)
+    B, S, E, H = fields.B.check(B), fields.S.check(S), fields.E.check(E), fields.H.check(H)
+    num_layers = fields.NUM_LAYERS.check(num_layers)
+    proj = fields.PROJ_SIZE.check(proj_size)
     # PyTorch needs 0 <= proj_size < hidden_size, and only LSTM has a projection.
     if cell == "LSTM" and proj >= H:
-        raise InputError("shapes.error.proj_too_large", F + "proj_size", value=proj, H=H)
-    seed = check_int(seed, F + "seed", 0, caps.MAX_SEED)
+        raise InputError("shapes.error.proj_too_large", fields.PROJ_SIZE.label, value=proj, H=H)
     return ShapesConfig(
-        cell=cell,  # type: ignore[arg-type]
+        cell=cell,
         B=B,
         S=S,
         E=E,
         H=H,
         num_layers=num_layers,
-        bidirectional=bool(bidirectional),
-        batch_first=bool(batch_first),
+        bidirectional=fields.BIDIRECTIONAL.check(bidirectional),
+        batch_first=fields.BATCH_FIRST.check(batch_first),
         proj_size=proj if cell == "LSTM" else 0,
-        lengths=parse_lengths(lengths, B, S),
-        packed=bool(packed),
-        seed=seed,
+        lengths=(S,) * B,
+        packed=fields.PACKED.check(packed),
+        seed=fields.SEED.check(seed),
     )
+
+
+def with_lengths(config: ShapesConfig, text: Any) -> ShapesConfig:
+    """The settings with the lengths field read against their B and S (raises InputError naming the lengths)."""
+    return replace(config, lengths=parse_lengths(text, config.B, config.S))
+
+
+def parse_config(*, lengths: Any = fields.LENGTHS.default, **settings: Any) -> ShapesConfig:
+    """Validate raw widget / URL values (keyword arguments of `parse_settings`, and the lengths text)."""
+    return with_lengths(parse_settings(**settings), lengths)
 
 
 def _named_shapes(c: ShapesConfig, r: dict[str, Any]) -> tuple[NamedShape, ...]:

@@ -13,11 +13,11 @@ from typing import Any
 import torch
 from torch.nn.utils.rnn import pack_padded_sequence
 
+from s2s_core.shapes import fields
 from s2s_core.shapes.compute import ShapesConfig, modules_for
+from s2s_core.shapes.fields import KINDS  # noqa: F401 (the failure field's options, kept importable from here)
 from s2s_core.shapes.model import run_layer, token_ids
-from s2s_core.validate import check_choice
 
-KINDS: tuple[str, ...] = ("none", "wrong_e", "wrong_h0", "input_2d", "unsorted")
 # The errors a wrong shape makes PyTorch raise; anything else is a bug and must surface in tests.
 _EXPECTED = (RuntimeError, ValueError, TypeError, AttributeError, IndexError)
 
@@ -58,7 +58,7 @@ def _shape_list(*pairs: tuple[str, torch.Tensor]) -> tuple[tuple[str, tuple[int,
 @torch.inference_mode()
 def failure_demo(c: ShapesConfig, kind: str) -> FailureDemo | None:
     """Run the chosen wrong call on the page's own layer; None for "none"."""
-    kind = check_choice(kind, "shapes.field.failure", KINDS)
+    kind = fields.FAILURE.check(kind)
     if kind == "none":
         return None
     embedding, layer = modules_for(c)

@@ -13,7 +13,6 @@ from torch import nn
 from s2s_core.rng import seeded  # manual_seed without touching other sessions' streams
 
 Cell = Literal["RNN", "LSTM", "GRU"]
-CELLS: tuple[str, ...] = ("RNN", "LSTM", "GRU")
 VOCAB_SIZE = 12  # the study note's nn.Embedding(12, 4): ids 1..11 are tokens, 0 is PAD
 
 

@@ -31,6 +31,16 @@ class PaddingResult:
     packed_max_diff: float  # the on-screen check: packing == the true last state
     gather_exact: bool  # gathering reached the true last state (not so below a bidirectional layer, with PAD)
 
+    @property
+    def backward_max_diff(self) -> float:
+        """How far the padded run's backward h_n is from the sentence alone, at worst (0 when unidirectional)."""
+        return max(self.backward_pad_err)
+
+    @property
+    def backward_misses(self) -> bool:
+        """The backward direction read PAD steps first, so its h_n missed the sentence alone (worth a note)."""
+        return self.backward_max_diff > GATHER_TOL
+
 
 def _per_sentence_max(a: torch.Tensor, b: torch.Tensor, batch_dim: int) -> tuple[float, ...]:
     """max |a - b| over every axis except the batch axis."""

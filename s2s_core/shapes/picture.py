@@ -27,7 +27,7 @@ from s2s_core.chartkit import FIT_X, records
 from s2s_core.shapes.charts import ROLE_COLORS
 from s2s_core.shapes.compute import ShapesResult
 
-PAD, SLICE = "#8A8A8A", "#B8588F"  # GUIDE.md: PAD grey; the compared slices in the highlight (attention) purple
+PAD, SLICE = "#8A8A8A", "#B8588F"  # PAD grey as on every page; the compared slices in the highlight (attention) purple
 DRAWN = ("x", "outputs", "h_n", "c_n")  # the tensors the picture draws (ids is the input's token table)
 # Horizontal layout: gaps and margins are sized in px for the phone (the picture is PHONE_PX wide on a 390 px
 # screen) and turned into slots per picture, so a wide batch shrinks the cells, not the room between blocks.
@@ -180,6 +180,12 @@ def pad_label_rule(span: float, text: str) -> tuple[str, str]:
     # the grey a run covers: its cells and the gaps between them (a turned label has one cell's width)
     flat = f"(datum.along == 'row' ? datum.run - 1 + {CELL} : {CELL}) * {slot} >= {need}"
     return flat, f"({flat}) || {slot} * {CELL} >= {TURNED_MIN_PX}"
+
+
+# shapes.picture.*: shape_picture's words; FILLED ones name live values, so the caller formats them (slice: the
+# two slices compared, {lhs} and {rhs}; packed: the strip's heading, {rows} and {E}).
+WORDS = ("title", "description", "pad", "tensor", "index", "packed_row", "step", "batch_size", "sentence")
+FILLED = ("slice", "packed")
 
 
 def shape_picture(p: ShapePicture, labels: Mapping[str, str], verdict: str | None = None) -> alt.LayerChart:

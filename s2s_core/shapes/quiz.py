@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from s2s_core.errors import InputError
@@ -28,7 +29,8 @@ class Grade:
 
 
 def make_question(number: int, salt: int = 0) -> ShapeQuestion:
-    """Question `number` of a session (salt varies sessions); sizes are distinct so mix-ups show."""
+    """Question `number`, the same in every session (a link can name it; salt picks another series of
+    questions); sizes are distinct so mix-ups show."""
     rng = random.Random(f"shapes-quiz:{salt}:{number}")
     cell = rng.choice(("RNN", "LSTM", "GRU"))
     sizes = dict(zip("BSEH", rng.sample(range(2, 8), 4), strict=True))  # four distinct sizes
@@ -97,6 +99,17 @@ def grade(q: ShapeQuestion, text: object) -> Grade:
     given = parse_shape(text)
     correct = given == q.answer
     return Grade(correct, given, q.answer, "right" if correct else _hint(q, given))
+
+
+def first_tries(first: Mapping[int, bool], number: int, g: Grade) -> dict[int, bool]:
+    """The session's record, question number -> right at the first try, with this grade: only the first answer
+    to a question counts (trying again after the feedback does not raise the score)."""
+    return {**first, number: first.get(number, g.correct)}
+
+
+def score(first: Mapping[int, bool]) -> tuple[int, int]:
+    """(questions right at the first try, questions answered)."""
+    return sum(first.values()), len(first)
 
 
 def question_code(q: ShapeQuestion) -> str:

@@ -19,16 +19,18 @@ CASES = [
     ("gru", "segmented_control", "gru_inspect", 3),
     ("training", "selectbox", "training_task", "sort"),
 ]
+# A field drawn inside a tab is drawn only while its tab is open: the link opens that tab too.
+IN_TAB = {"shapes_failure": {"shapes_tabs": "failure"}}
 
 
 @pytest.mark.parametrize("ns, kind, key, option", CASES, ids=[c[2] for c in CASES])
 def test_a_choice_made_in_korean_opens_in_english(ns, kind, key, option):
-    ko = open_page(ns, "ko")
+    ko = open_page(ns, "ko", query=IN_TAB.get(key))
     getattr(ko, kind)(key=key).set_value(option).run()
     assert not ko.exception
     link = ko.query_params[key]
     assert link == str(option)  # the raw option, not "원점수" or any other label
-    en = open_page(ns, "en", query={key: link})
+    en = open_page(ns, "en", query={key: link, **IN_TAB.get(key, {})})
     assert not en.exception
     assert getattr(en, kind)(key=key).value == option
 
@@ -42,7 +44,7 @@ def test_the_default_leaves_no_parameter_and_an_unknown_value_falls_back_with_a_
 
 
 def test_shapes_failure_labels_are_translated_but_the_options_are_not():
-    at = open_page("shapes", "ko")
+    at = open_page("shapes", "ko", query=IN_TAB["shapes_failure"])
     box = at.selectbox(key="shapes_failure")
     assert list(box.options) == [translate("ko", f"shapes.fail.option.{k}") for k in KINDS]
 
@@ -59,11 +61,11 @@ def test_a_rejected_number_is_named_with_the_reason_when_it_seeds():
 
 
 def test_a_value_for_a_field_drawn_later_is_kept_and_not_reported():
-    """/training?training_source=1234: the source field appears only after training; nothing is rejected."""
-    at = open_page("training", "en", query={"training_source": "1234"})
+    """/training?training_wi=0,0,0,1: the what-if's weights appear only after training; nothing is rejected."""
+    at = open_page("training", "en", query={"training_wi": "0,0,0,1", "training_tabs": "map"})
     assert not at.exception
     assert toasts(at) == ""
-    assert at.query_params.get("training_source") == "1234"
+    assert at.query_params.get("training_wi") == "0,0,0,1"
 
 
 def test_a_stale_choice_is_dropped_by_the_helper():

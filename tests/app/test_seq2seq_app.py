@@ -1,4 +1,7 @@
-"""Encoder–decoder page through AppTest, in English: live numbers, hand-off, bridge, stepping, bad input."""
+"""Encoder–decoder page through AppTest, in English: live numbers, hand-off, bridge, stepping, bad input.
+
+A test opens a tab before reading it, as a learner does: the server draws only the open tab, and so does AppTest.
+"""
 
 from __future__ import annotations
 
@@ -9,11 +12,16 @@ import pyarrow as pa
 
 from s2s_core.fmt import num, pct, sci
 from s2s_core.fmt import vec as vector_text
-from s2s_core.seq2seq import Seq2SeqConfig, default_config, run
-from s2s_core.seq2seq.compute import DEFAULT_SOURCE
+from s2s_core.seq2seq import Seq2SeqConfig, default_config, fields, run
+from s2s_core.seq2seq.fields import DEFAULT_SOURCE
 from s2s_core.seq2seq.frames import bottleneck_summary, brief, state_labels
 from s2s_ui.catalog import translate
-from tests.app.conftest import all_text, open_page
+from tests.app.conftest import all_text, open_page, open_tab
+
+
+def _tab(at, label_key: str, lang: str = "en") -> str:
+    """Open one of the page's tabs (as a learner does) and return the page's text with it open."""
+    return all_text(open_tab(at, "seq2seq", label_key, lang))
 
 
 def _chart_data(at) -> str:
@@ -33,10 +41,14 @@ def test_defaults_show_the_live_encoder_and_decoder(lang):
     assert at.text_input(key="seq2seq_source").value == "I read a book"  # the learner's language
     assert "seq2seq_source" not in at.query_params  # its own default leaves no parameter
     assert translate(lang, "seq2seq.title") in text
+    assert "outputs (1, 4, 6)" in text and "h_n (1, 1, 6)" in text  # the first tab, open by default
+    assert translate(lang, "seq2seq.handoff_as_is_lstm") not in text  # the hand-off's tab is closed: not drawn
+    text = _tab(at, "seq2seq.tab_handoff", lang)
+    assert at.query_params["seq2seq_tabs"] == "handoff"  # the open tab is in the link
     assert vector_text(result.handoff.h0[-1, 0]) in text  # h0 = h_n, printed from the live tensors
     assert vector_text(result.handoff.c0[-1, 0]) in text
     assert translate(lang, "seq2seq.handoff_as_is_lstm") in text
-    assert "outputs (1, 4, 6)" in text and "h_n (1, 1, 6)" in text
+    _tab(at, "ui.tab_check", lang)
     assert len(at.success) >= 1  # step-by-step == one call
     # The picture: both chains and the waist, h0 and c0, with its step control on the decoder's steps.
     picture = json.loads(at.get("vega_lite_chart")[0].proto.spec)
@@ -58,12 +70,11 @@ def test_bidirectional_without_bridge_names_the_bridge_and_keeps_the_page(lang):
     params = dict(enc="(2, 1, 6)", dec="(1, 1, 6)", layers=1, hidden=6, joined=12)
     field = translate(lang, "seq2seq.field.bridge")
     assert translate(lang, "seq2seq.error.no_bridge_bidir", field=field, **params) in errors.replace("\\", "")
-    text = all_text(at)
-    assert "h_n (2, 1, 6)" in text  # the encoder section still renders
-    assert translate(lang, "seq2seq.bn_after_quiz") in text  # and the bottleneck tab too
+    assert "h_n (2, 1, 6)" in all_text(at)  # the encoder section still renders
+    assert translate(lang, "seq2seq.bn_after_quiz") in _tab(at, "seq2seq.tab_bottleneck", lang)  # and the bottleneck
     at.segmented_control(key="seq2seq_bridge").set_value("linear").run()
     assert not at.exception and not at.error
-    assert translate(lang, "seq2seq.handoff_bridge_c") in all_text(at)
+    assert translate(lang, "seq2seq.handoff_bridge_c") in _tab(at, "seq2seq.tab_handoff", lang)
 
 
 def test_directions_handed_over_as_layers_name_every_row(lang):
@@ -72,9 +83,8 @@ def test_directions_handed_over_as_layers_name_every_row(lang):
     config = Seq2SeqConfig(bidirectional=True, enc_layers=2, dec_layers=4)
     handoff = run(config).handoff
     assert handoff.directions_as_layers
-    at = open_page(
-        "seq2seq", lang, query={"seq2seq_bidir": "true", "seq2seq_enc_layers": "2", "seq2seq_dec_layers": "4"}
-    )
+    query = {"seq2seq_bidir": "true", "seq2seq_enc_layers": "2", "seq2seq_dec_layers": "4", "seq2seq_tabs": "handoff"}
+    at = open_page("seq2seq", lang, query=query)  # a link that opens the hand-off's tab
     assert not at.exception and not at.error
     warning = " ".join(w.value for w in at.warning)
     for i, row in enumerate(state_labels(config.enc_layers, config.directions), start=1):
@@ -91,13 +101,15 @@ def test_bottleneck_answer_waits_for_the_question_then_names_forgetting(lang):
     at = open_page("seq2seq", lang)
     assert not at.exception
     answer = [sci(m.long), pct(m.ratio)]
-    text, data = all_text(at), _chart_data(at)
-    assert not any(a in text for a in answer) and translate(lang, "seq2seq.chart.bn_title") not in data
-    assert translate(lang, "seq2seq.notice_4") not in text and translate(lang, "seq2seq.bn_after_quiz") in text
+    text = _tab(at, "seq2seq.tab_bottleneck", lang)
+    assert not any(a in text for a in answer) and translate(lang, "seq2seq.chart.bn_title") not in _chart_data(at)
+    assert translate(lang, "seq2seq.bn_after_quiz") in text
+    text = _tab(at, "ui.tab_notice", lang)
+    assert not any(a in text for a in answer) and translate(lang, "seq2seq.notice_4") not in text
     at.button(key="seq2seq_quiz__show").click().run()
-    text = all_text(at)
+    assert translate(lang, "seq2seq.notice_4") in all_text(at)  # the notice tab is still open
+    text = _tab(at, "seq2seq.tab_bottleneck", lang)
     assert all(a in text for a in answer) and translate(lang, "seq2seq.chart.bn_title") in _chart_data(at)
-    assert translate(lang, "seq2seq.notice_4") in text
     assert translate(lang, "seq2seq.bn_forgetting", factor=num(m.per_word), n=m.n, N=m.N) in text
     assert translate(lang, "seq2seq.bn_attention", size=m.handoff_numbers, n=m.n, N=m.N) in text
     assert m.handoff_numbers == 12  # LSTM, 1 layer, 1 direction, H_e = 6: h_n and c_n
@@ -159,16 +171,22 @@ def test_empty_sentence_and_two_word_replacement_are_clear_messages(lang):
     # Only the bottleneck needs that word: the picture, the encoder and the decoding are still drawn.
     text = all_text(at)
     assert len(at.get("vega_lite_chart")) >= 3 and "S = 2" in text
+    assert translate(lang, "seq2seq.steps_table") in _tab(at, "ui.tab_steps", lang)
+    _tab(at, "ui.tab_check", lang)
     assert translate(lang, "seq2seq.check_what", cell="LSTM") in " ".join(s.value for s in at.success)
+    _tab(at, "seq2seq.tab_bottleneck", lang)  # the one tab that needs the word names it
+    assert translate(lang, "seq2seq.bn_after_quiz") not in all_text(at)
+    errors, field = [e.value for e in at.error], translate(lang, "seq2seq.field.replacement")
+    assert len(errors) == 2 and all(field in e for e in errors)  # under the picture and in this tab
 
 
 def test_try_this_loads_the_syllabus_korean_sentence_and_a_failing_hand_off(lang):
     at = open_page("seq2seq", lang)
-    at.button(key="try__seq2seq_source__0").click().run()
+    at.button(key="try__seq2seq__0").click().run()
     assert not at.exception
     assert at.text_input(key="seq2seq_source").value == DEFAULT_SOURCE["ko"]
     assert "S = 3" in all_text(at)
-    at.button(key="try__seq2seq_source__1").click().run()
+    at.button(key="try__seq2seq__1").click().run()
     assert not at.exception
     assert at.text_input(key="seq2seq_source").value == "I read a book"  # back to this language's default
     assert at.number_input(key="seq2seq_dec_layers").value == 2
@@ -196,5 +214,63 @@ def test_a_failed_hand_off_is_explained_once():
         at = open_page("seq2seq", language, query={"seq2seq_bidir": "true"})
         assert not at.exception and run(Seq2SeqConfig(bidirectional=True)).decoding is None
         rest = translate(language, "seq2seq.handoff_rest")
+        open_tab(at, "seq2seq", "seq2seq.tab_handoff", language)
         assert [c.value for c in at.caption].count(rest) == 1, language
-        assert translate(language, "seq2seq.dec_skipped") in [c.value for c in at.caption]
+        open_tab(at, "seq2seq", "ui.tab_steps", language)
+        captions = [c.value for c in at.caption]
+        assert translate(language, "seq2seq.dec_skipped") in captions and rest not in captions
+
+
+def test_reset_returns_a_link_without_any_parameter_of_the_page(lang):
+    """From a link that set many fields (most in the folded settings), the picture's step and the open tab, then
+    from a prepared case: Reset leaves no parameter of the page and every field at its default."""
+    query = {
+        "seq2seq_cell": "gru",
+        "seq2seq_embed": "5",  # the folded settings from here
+        "seq2seq_enc_hidden": "4",
+        "seq2seq_dec_hidden": "4",
+        "seq2seq_seed": "3",
+        "seq2seq_steps": "6",
+        "seq2seq_top_k": "2",
+        "seq2seq_replacement": "He",
+        "seq2seq_step": "2",
+        "seq2seq_tabs": "handoff",
+    }
+    at = open_page("seq2seq", lang, query=query)
+    assert not at.exception and not at.error
+    assert at.number_input(key="seq2seq_embed").value == 5 and at.text_input(key="seq2seq_replacement").value == "He"
+    assert translate(lang, "seq2seq.handoff_title") in all_text(at)  # the link's tab is open
+    kept = {k: v for k, v in query.items() if k != "seq2seq_step"}  # the step is clamped to what was decoded
+    assert all(at.query_params[k] == v for k, v in kept.items())
+    at.button(key="reset__seq2seq").click().run()
+    assert not at.exception
+    assert set(at.query_params) <= {"lang"}
+    default = default_config(lang)
+    assert (
+        at.number_input(key="seq2seq_embed").value == default.embed
+        and at.segmented_control(key="seq2seq_cell").value == "lstm"
+    )
+    assert at.text_input(key="seq2seq_replacement").value == default.replacement
+    assert "outputs (1, 4, 6)" in all_text(at)  # back on the first tab, with the default sizes
+    at.button(key="try__seq2seq__2").click().run()  # directions fed into decoder layers
+    assert dict(at.query_params) == {"lang": lang, "seq2seq_bidir": "true", "seq2seq_dec_layers": "2"}
+    at.button(key="reset__seq2seq").click().run()
+    assert set(at.query_params) <= {"lang"} and not at.toggle(key="seq2seq_bidir").value
+    assert not [f.key for f in fields.FIELDS if f.key in at.query_params]
+
+
+def test_the_untouched_sentence_and_word_follow_a_language_switch():
+    """Each language's own default (one field key, a default per language): an untouched sentence and word switch
+    with the language and leave no parameter; a typed one stays."""
+    at = open_page("seq2seq", "en")
+    at.segmented_control(key="lang_switch").set_value("ko").run()
+    assert not at.exception
+    assert at.text_input(key="seq2seq_source").value == DEFAULT_SOURCE["ko"]
+    assert at.text_input(key="seq2seq_replacement").value == "그는"
+    assert "seq2seq_source" not in at.query_params and "seq2seq_replacement" not in at.query_params
+    at.text_input(key="seq2seq_source").set_value("고양이가 잔다").run()
+    at.segmented_control(key="lang_switch").set_value("en").run()
+    assert at.text_input(key="seq2seq_source").value == "고양이가 잔다"  # typed: kept, and in the link
+    assert (
+        at.query_params["seq2seq_source"] == "고양이가 잔다" and at.text_input(key="seq2seq_replacement").value == "She"
+    )

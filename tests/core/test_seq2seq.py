@@ -11,12 +11,24 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from s2s_core.errors import InputError
-from s2s_core.seq2seq import Seq2SeqConfig, decode, default_config, encode, hand_off, parse_config, run
+from s2s_core.seq2seq import (
+    Seq2SeqConfig,
+    decode,
+    default_config,
+    encode,
+    fields,
+    hand_off,
+    parse_config,
+    parse_replacement,
+    run,
+)
 from s2s_core.seq2seq.bottleneck import Bottleneck, bottleneck, cycled
+from s2s_core.seq2seq.charts import LABELS as CHART_LABELS
+from s2s_core.seq2seq.charts import TOPK_LABELS
 from s2s_core.seq2seq.compute import build_encoder, state_rows
 from s2s_core.seq2seq.frames import bottleneck_summary, brief, state_labels
 from s2s_core.seq2seq.modules import Decoder
-from s2s_core.seq2seq.picture import SHORT_NUMBER_PX, model_picture, picture_frames
+from s2s_core.seq2seq.picture import SHORT_NUMBER_PX, WORDS, model_picture, picture_frames
 from s2s_ui.steps import step_param
 
 
@@ -316,6 +328,26 @@ def test_bad_input_gets_a_named_message(source, kwargs, key, field):
     assert err.value.field == f"seq2seq.field.{field}"
 
 
+def test_the_fields_hold_the_page_defaults():
+    """The field specs are the one declaration: their defaults are the config's, per language where they follow it,
+    and each one's label is the field a message names."""
+    for lang in ("ko", "en"):
+        config = parse_config(fields.SOURCE.default_for(lang), replacement=fields.REPLACEMENT.default_for(lang))
+        assert config == default_config(lang)
+    assert Seq2SeqConfig() == default_config("ko")
+    assert fields.SOURCE.by_lang and fields.REPLACEMENT.by_lang and fields.TAB.options[0] == "encoder"
+    assert fields.STEPS.hi == fields.STEP.hi  # the picture's step never outruns the decoding's cap
+    assert parse_replacement("  She ") == "She"
+    for word, key in (
+        ("two words", "seq2seq.error.one_word"),
+        ("", "errors.empty_text"),
+        ("a" * 31, "errors.text_too_long"),
+    ):
+        with pytest.raises(InputError) as err:
+            parse_replacement(word)
+        assert (err.value.key, err.value.field) == (key, fields.REPLACEMENT.label)
+
+
 def test_url_strings_are_accepted():
     config = parse_config(" I  read a book ", enc_hidden="8", bidirectional="true", steps="3.0")
     assert config.source == ("I", "read", "a", "book") and config.enc_hidden == 8 and config.bidirectional
@@ -355,30 +387,8 @@ def test_any_input_gives_a_result_or_an_input_error(source, cell, L_e, bi, L_d, 
     assert torch.isfinite(result.bottleneck.delta_first).all()
 
 
-LABELS = {
-    k: k
-    for k in (
-        "outputs_title",
-        "final_title",
-        "cell_title",
-        "states_title",
-        "axis_component",
-        "axis_position",
-        "axis_layer",
-        "axis_step",
-        "length",
-        "delta",
-        "series",
-        "direction",
-        "first",
-        "last",
-        "norm",
-        "yours",
-        "title",
-        "p",
-        "token",
-    )
-}
+# Exactly the words the page hands the charts (the top-k chart's title names its step: the page adds it).
+LABELS = {k: k for k in (*CHART_LABELS, *TOPK_LABELS, "title")}
 
 
 @pytest.mark.parametrize(
@@ -404,11 +414,7 @@ def test_every_chart_is_valid_vega_lite(config):
     model_picture(picture_frames(result, config.directions, before=result), PICTURE_LABELS, param).to_dict()
 
 
-PICTURE_LABELS = {
-    k: k
-    for k in ("title", "description", "encoder", "decoder", "handoff", "bridge", "before", "component", "state")
-    + ("value", "word")
-}
+PICTURE_LABELS = {k: k for k in WORDS}  # exactly the words the page hands the picture
 
 
 def test_the_picture_is_both_chains_with_the_hand_off_as_their_waist():
@@ -474,3 +480,14 @@ def test_faded_steps_write_their_text_in_the_theme_colour_and_narrow_squares_kee
     assert f">= {SHORT_NUMBER_PX}" in numbers["transform"][0]["filter"]
     words = [layer for layer in texts if "currentColor" in str(layer["encoding"].get("color"))]
     assert len(words) == 3  # the digits, the input words and the chosen words
+
+
+def test_every_word_the_page_hands_a_chart_is_in_both_catalogs():
+    """The label tuples next to the builders are what the page looks up (s2s_ui/seq2seq/specs.py): each one exists."""
+    from s2s_ui.catalog import LANGS, load_catalog
+
+    for lang in LANGS:
+        catalog = load_catalog(lang)
+        wanted = [f"seq2seq.chart.{k}" for k in (*CHART_LABELS, *TOPK_LABELS, "topk_title")]
+        wanted += [f"seq2seq.picture.{k}" for k in WORDS]
+        assert [k for k in wanted if k not in catalog] == [], lang

@@ -17,10 +17,16 @@ from hypothesis import strategies as st
 import s2s_core.shapes as shapes_pkg
 from s2s_core import caps
 from s2s_core.errors import InputError
-from s2s_core.shapes import ShapesConfig, parse_config, parse_lengths, run_shapes
+from s2s_core.shapes import ShapesConfig, fields, parse_config, parse_lengths, parse_settings, run_shapes, with_lengths
 from s2s_core.shapes.bridge import BridgeConfig, bridge_view, parse_bridge
-from s2s_core.shapes.charts import packed_chart, padding_diff_chart, padding_error_chart
-from s2s_core.shapes.checks import equality_checks
+from s2s_core.shapes.charts import (
+    PACKED_LABELS,
+    PADDING_LABELS,
+    packed_chart,
+    padding_diff_chart,
+    padding_error_chart,
+)
+from s2s_core.shapes.checks import equality_checks, last_step, predict_answer
 from s2s_core.shapes.compute import axis_size
 from s2s_core.shapes.failures import KINDS, failure_demo
 from s2s_core.shapes.frames import (
@@ -32,7 +38,8 @@ from s2s_core.shapes.frames import (
 )
 from s2s_core.shapes.model import seeded_modules, token_ids
 from s2s_core.shapes.padding import GATHER_TOL, padding_notice, padding_view
-from s2s_core.shapes.quiz import grade, make_question, parse_shape
+from s2s_core.shapes.picture import FILLED, WORDS
+from s2s_core.shapes.quiz import first_tries, grade, make_question, parse_shape, score
 from s2s_core.shapes.seed_example import seed_example
 
 
@@ -94,6 +101,34 @@ def test_page_defaults_reproduce_the_seed_example():
     )
     last = next(ch for ch in equality_checks(r) if ch.key == "last_step")
     assert last.equal and last.lhs == "outputs[:, -1]" and last.rhs == "h_n[-1]"
+    assert last_step(equality_checks(r)) == last and predict_answer(equality_checks(r)) == "yes"
+
+
+def test_the_fields_hold_the_page_defaults_and_one_parse_reads_them():
+    """The field specs are the one declaration: their defaults are the config's (the study note's example), each
+    key is the page's own, and the settings parse once, the lengths on top of them."""
+    assert parse_settings() == ShapesConfig() == parse_config()
+    assert all(f.key.startswith("shapes_") for f in fields.FIELDS) and len({f.key for f in fields.FIELDS}) == 17
+    assert {"shapes_dec_layers", "shapes_dec_hidden", "shapes_failure", "shapes_question"} <= {
+        f.key for f in fields.FIELDS
+    }
+    assert fields.TAB.options[0] == "tables" and fields.FAILURE.options == KINDS
+    settings = parse_settings(B=3, S=4, packed=True)
+    assert settings.lengths == (4, 4, 4)  # every sentence at its full length until the lengths are read
+    assert with_lengths(settings, "2, 1") == parse_config(B=3, S=4, packed=True, lengths="2, 1")
+    assert with_lengths(settings, "2, 1").lengths == (2, 1, 4)
+    with pytest.raises(InputError) as info:
+        with_lengths(settings, "5")
+    assert info.value.field == fields.LENGTHS.label
+
+
+def test_the_question_is_answered_by_the_live_check():
+    """Bidirectional: the last step's output holds both directions, h_n[-1] only the backward one: "no"."""
+    live = equality_checks(run_shapes(parse_config(bidirectional=True)))
+    assert not last_step(live).equal and predict_answer(live) == "no"
+    live = equality_checks(run_shapes(parse_config(lengths="3, 1")))
+    assert last_step(live).equal and last_step(live).note == "through_pad"  # equal, both past the true end
+    assert predict_answer(live) == "yes"
 
 
 def test_run_does_not_touch_the_global_random_stream():
@@ -378,6 +413,13 @@ def test_lengths_fill_and_proj_only_for_lstm():
     with pytest.raises(InputError) as info:
         parse_bridge(0, 4)
     assert info.value.field == "shapes.field.dec_layers"
+    with pytest.raises(InputError) as info:
+        parse_bridge(1, caps.MAX_HIDDEN + 1)
+    assert (info.value.key, info.value.field) == ("errors.out_of_range", "shapes.field.dec_hidden")
+    assert parse_bridge(fields.DEC_LAYERS.default, fields.DEC_HIDDEN.default) == BridgeConfig(1, 8)
+    with pytest.raises(InputError) as info:
+        failure_demo(ShapesConfig(), "x")
+    assert info.value.field == "shapes.field.failure"
     with pytest.raises(InputError):
         parse_shape("no digits")
 
@@ -426,6 +468,15 @@ def test_valid_lengths_always_run(B, S, lengths, bi, bf, packed):
     assert padding_view(r).packed_max_diff < 1e-6
 
 
+def test_only_the_first_try_counts_towards_the_score():
+    q = make_question(1, salt=3)
+    right, wrong = grade(q, str(q.answer)), grade(q, "(" + ", ".join(str(n + 1) for n in q.answer) + ")")
+    first = first_tries({}, 1, wrong)
+    assert first_tries(first, 1, right) == {1: False}  # right after the feedback: still wrong at the first try
+    first = first_tries(first_tries(first, 1, right), 2, right)
+    assert first == {1: False, 2: True} and score(first) == (1, 2) and score({}) == (0, 0)
+
+
 @settings(max_examples=40, deadline=None)
 @given(text=anything)
 def test_grade_raises_only_input_error(text):
@@ -435,31 +486,7 @@ def test_grade_raises_only_input_error(text):
 
 # --- frames, charts, purity ---------------------------------------------------------------------
 
-LABELS = {
-    k: k
-    for k in (
-        "tensor",
-        "dim",
-        "role",
-        "title",
-        "axis",
-        "sentence",
-        "error",
-        "length",
-        "method",
-        "unit",
-        "difference",
-        "through_pad",
-        "true_last",
-        "step",
-        "token",
-        "row",
-        "pad",
-        "real",
-    )
-}
-LABELS |= {f"role_{r}": r for r in ("batch", "time", "feature", "stack", "rows")}
-LABELS |= {f"method_{m}": m for m in ("through_pad", "gathered", "packed")}
+LABELS = {k: k for k in PADDING_LABELS + PACKED_LABELS}  # exactly the words the page hands the charts
 
 
 @pytest.mark.parametrize("c", [ShapesConfig(), GRID[-1], GRID[5]], ids=_ids)
@@ -469,6 +496,7 @@ def test_frames_and_charts_build(c):
     assert (f["size"] == f["expected"]).all()
     assert list(shapes_table(r)["tensor"]) == [s.name for s in r.shapes]
     p = padding_view(r)
+    assert p.backward_max_diff == max(p.backward_pad_err) and p.backward_misses == (p.backward_max_diff > GATHER_TOL)
     assert len(padding_states_frame(p)) == c.B * c.Hout
     assert len(padding_error_frame(p)) == 3 * c.B
     specs = (
@@ -512,8 +540,7 @@ def test_the_picture_draws_each_tensors_sides_from_the_real_shapes():
         outs = p.cells[(p.cells["tensor"] == "outputs") & p.cells["slice"]]
         assert set(outs["j" if batch_first else "i"]) == {2} and len(outs) == 2
         assert set(p.cells[(p.cells["tensor"] == "h_n") & p.cells["slice"]]["i"]) == {0}
-        labels = {k: k for k in ("title", "description", "pad", "slice", "tensor", "index", "packed")}
-        labels |= {k: k for k in ("packed_row", "step", "batch_size", "sentence")}
+        labels = {k: k for k in WORDS + FILLED}  # exactly the words the page hands the picture
         shape_picture(p, labels, None).to_dict()  # validates against the Vega-Lite schema
 
 
@@ -536,7 +563,6 @@ def test_the_picture_draws_packed_data_as_pytorch_stores_it():
         for row in p.packed.to_dict("records"):
             b = int(row["sentence"][1:]) - 1
             assert torch.equal(ref.data[row["packed_row"]], x[b, row["step"] - 1])
-        labels = {k: k for k in ("title", "description", "pad", "slice", "tensor", "index", "packed")}
-        labels |= {k: k for k in ("packed_row", "step", "batch_size", "sentence")}
+        labels = {k: k for k in WORDS + FILLED}  # exactly the words the page hands the picture
         shape_picture(p, labels, None).to_dict()  # validates against the Vega-Lite schema
     assert picture_frames(run_shapes(ShapesConfig(lengths=(3, 3)))).packed.empty

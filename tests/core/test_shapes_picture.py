@@ -18,10 +18,12 @@ from s2s_core.shapes.picture import (
     CELL,
     CHAR_PX,
     DEPTH_Y,
+    FILLED,
     ROW_PX,
     SIDE_PX,
     TOP_Y,
     TURNED_MIN_PX,
+    WORDS,
     picture_frames,
     shape_picture,
 )
@@ -130,8 +132,7 @@ def test_text_is_in_the_theme_colour_and_roles_are_bars():
     from s2s_core.shapes.charts import ROLE_COLORS
     from s2s_ui.charts import DARK_BG, GRAPHIC_CONTRAST, LIGHT_BG, _rgb, contrast
 
-    labels = {k: k for k in ("title", "description", "pad", "slice", "tensor", "index", "packed")}
-    labels |= {k: k for k in ("packed_row", "step", "batch_size", "sentence")}
+    labels = {k: k for k in WORDS + FILLED}  # exactly the words the page hands the picture
     spec = shape_picture(picture_frames(run_shapes(CONFIGS["packed"])), labels, "equal").to_dict()
     on_cells = {"pad", "sentence"}  # black on the grey / light-blue cells they label
     for layer in spec["layer"]:
@@ -146,3 +147,18 @@ def test_text_is_in_the_theme_colour_and_roles_are_bars():
     for hue in ROLE_COLORS.values():
         for background in (LIGHT_BG, DARK_BG):
             assert contrast(_rgb(hue), _rgb(background)) >= GRAPHIC_CONTRAST, (hue, background)
+
+
+def test_every_word_the_page_hands_a_chart_is_in_both_catalogs():
+    """The label tuples next to the builders are what the page looks up (s2s_ui/shapes/specs.py): each one exists."""
+    from s2s_core.shapes.charts import PACKED_LABELS, PADDING_LABELS
+    from s2s_ui.catalog import LANGS, load_catalog
+
+    for lang in LANGS:
+        catalog = load_catalog(lang)
+        for prefix, keys in (
+            ("shapes.picture", WORDS + FILLED),
+            ("shapes.padding.chart", PADDING_LABELS),
+            ("shapes.packed.chart", PACKED_LABELS),
+        ):
+            assert [k for k in keys if f"{prefix}.{k}" not in catalog] == [], (lang, prefix)

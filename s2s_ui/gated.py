@@ -1,276 +1,210 @@
-"""Widgets shared by the two gated-cell pages (LSTM, GRU): inputs, the step picker, gate overrides, the wiring.
+"""What the two gated-cell pages (LSTM, GRU) draw alike: the inputs and the gate override beside the picture,
+the cell picture with its step slider, and the tabs that differ only by namespace.
 
-`ns` is the page's namespace ("lstm" or "gru"): it prefixes every widget key, URL parameter and
-catalog key, so both pages keep their own links and texts. The math stays in s2s_core.<ns>.
+Every widget is one of the page's fields (s2s_core/<ns>/fields.py, built by s2s_core/gated/fields.py) drawn
+through the page's registry (s2s_ui/state.Page), so the link, Reset and Try-this know it. The namespace
+("lstm" or "gru") prefixes every key and catalog key; the math stays in s2s_core.<ns>.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from types import ModuleType
 from typing import Any
 
 import streamlit as st
 
-from s2s_core import caps
-from s2s_core.errors import InputError
+from s2s_core.fields import Parsed
+from s2s_core.fmt import vec
+from s2s_core.gated.fields import DEFAULT_SENTENCES, DEFAULT_VECTORS, SOURCES, GatedFields, step_or_text
 from s2s_core.gated.forcing import parse_forces
-from s2s_core.gated.inputs import (
-    DEFAULT_E,
-    DEFAULT_H,
-    DEFAULT_SEED,
-    DEFAULT_SENTENCES,
-    DEFAULT_VECTORS,
-    MAX_E,
-    MAX_H,
-    SOURCES,
-    default_sentence,
-)
-from s2s_core.gated.picture import STEP_PARAM, shown_run
-from s2s_ui.catalog import translate
-from s2s_ui.explainer import TryCase, before_after, try_this
+from s2s_core.gated.frames import first_difference, weight_rows
+from s2s_core.gated.inputs import parse_sizes
+from s2s_core.gated.picture import STEP_PARAM, WORDS, shown_run
+from s2s_ui.catalog import words
+from s2s_ui.charts import draw
+from s2s_ui.explainer import before_after
 from s2s_ui.i18n import lang, t
-from s2s_ui.link import linked
-from s2s_ui.steps import StepEvent, step_view
-from s2s_ui.widgets import guarded, matrix_input, md_escape, reset_button, show_error
+from s2s_ui.state import Page, TryCase
+from s2s_ui.steps import StepEvent
+from s2s_ui.widgets import guarded, md_escape, show_error
 
 
 @dataclass(frozen=True)
-class CellInputs:
-    """What the controls column read: the validated config, or the error that stopped it, and the sizes.
+class Sizes:
+    """E, H and the seed: usable while the sentence or a table cell is bad (the weights and counts need no more)."""
 
-    The sizes (E, H, seed) are usable even when the sentence or a table cell is bad, so the sections that need
-    only them (weights, parameter counts) still draw; the others call `need()` inside `guarded`/`details`.
-    """
-
-    config: Any | None
-    error: InputError | None
     E: int
     H: int
     seed: int
 
-    def need(self) -> Any:
-        """The validated config, or the input's error raised again (the section's guard names the field)."""
-        if self.config is None:
-            raise self.error or InputError("errors.empty_table", "")
-        return self.config
-
 
 @dataclass(frozen=True)
-class CellPage:
-    """What one gated page plugs into the shared wiring (`first_screen`, `show_cell_picture`).
+class Cell:
+    """What one gated page plugs into the shared pieces.
 
-    compute(config): the page's cached run (a result with `labels`, `run` and `forced`); freeze(S): the freeze
-    button's callback, which sets the page's override widgets; force_default: each forceable gate's preset value.
+    model: the cell's s2s_core.<ns>.compute, whose parse_config, GATES, FREEZE and FREEZE_FROM are read here
+    (the freeze button's preset: each of FREEZE's gates forced to its value from step FREEZE_FROM on); frames:
+    its s2s_core.<ns>.frames, whose equations, step_table, reading and STATES (what the cell carries) are read.
+    Both cells' modules hold these names (tests/core/test_gru.py checks it).
+    compute(config): the page's cached run (a result with `labels`, `run` and `forced`); weights(E, H, seed): its
+    cached module weights; figure(kind, config, step, where): draws one of its figures.
     """
 
-    ns: str
-    parse_config: Callable[..., Any]
+    page: Page
+    fields: GatedFields
+    model: ModuleType
+    frames: ModuleType
     compute: Callable[[Any], Any]
-    forceable: tuple[str, ...]
-    force_default: Mapping[str, int]
-    freeze: Callable[[int], None]
-    cases: tuple[TryCase, ...]
+    weights: Callable[[int, int, int], Any]
+    figure: Callable[..., None]
+
+    @property
+    def ns(self) -> str:
+        return self.page.ns
 
 
-def input_keys(ns: str) -> list[str]:
-    return [f"{ns}_{k}" for k in ("source", "sentence", "x", "E", "H", "seed")]
+# --- the controls column ---------------------------------------------------------------------------------
 
 
-def page_keys(ns: str, forceable: Sequence[str]) -> list[str]:
-    """Every linked key of a gated page (its reset list for a 'try this' case): inputs, step, overrides."""
-    forces = [f"{ns}_force_{g}{end}" for g in forceable for end in ("", "_to")]
-    return [*input_keys(ns), f"{ns}_step", f"{ns}_inspect", *forces]
+def read_inputs(cell: Cell) -> tuple[Parsed[Any], Sizes]:
+    """Sentence or vector table, then E, H and the seed in a folded expander -> the core's config, or its error.
 
-
-def read_cell_inputs(ns: str, parse_config: Callable[..., Any]) -> CellInputs:
-    """Sentence or vector table, then E, H and the seed in a folded expander -> the core's validated config.
-
-    Drawn in the narrow controls column: short labels, the long explanations in help= tooltips. A bad value
-    is not shown here but by each section that needs the sequence (the picture first).
+    Drawn in the narrow controls column: short labels, the long explanations in help= tooltips. A bad value is
+    not shown here but by each section that needs the sequence (the picture first).
     """
-    source = linked(
+    ns, page, f = cell.ns, cell.page, cell.fields
+    source = page.input(
+        f.source,
         st.segmented_control,
-        t(f"{ns}.source_label"),
-        SOURCES,
-        key=f"{ns}_source",
-        default="sentence",
+        label=t(f"{ns}.source_label"),
         labels={s: t(f"{ns}.source_{s}") for s in SOURCES},
         required=True,
         help=t(f"{ns}.source_help"),
     )
     box = st.container()  # the sentence or the table, above the folded sizes
     with st.expander(t(f"{ns}.sizes"), icon=":material/tune:"):
-        E = linked(st.number_input, t(f"{ns}.E_label"), key=f"{ns}_E", default=DEFAULT_E, min_value=1, max_value=MAX_E)
-        H = linked(st.number_input, t(f"{ns}.H_label"), key=f"{ns}_H", default=DEFAULT_H, min_value=1, max_value=MAX_H)
-        seed = linked(
-            st.number_input,
-            t(f"{ns}.seed_label"),
-            key=f"{ns}_seed",
-            default=DEFAULT_SEED,
-            min_value=0,
-            max_value=caps.MAX_SEED,
-            help=t(f"{ns}.seed_help"),
-        )
+        E = page.input(f.E, st.number_input)
+        H = page.input(f.H, st.number_input)
+        seed = page.input(f.seed, st.number_input, help=t(f"{ns}.seed_help"))
+    sizes = Sizes(*parse_sizes(f, E, H, seed))  # always in range: a number field returns a value within its caps
     sentence, rows = None, None
     with box:
         if source == "table":
-            width = int(E or 1)
-            rows = matrix_input(
-                f"{ns}_x",
+            rows = page.table(
+                f.x,
                 DEFAULT_VECTORS,
-                f"{ns}.field.vectors",
+                lambda r: r,  # the core checks the cells with the rest of the input (parse_config)
                 label=t(f"{ns}.vectors_label"),
-                parse=lambda r: r,
-                n_cols=width,
-                col_names=[f"x{i + 1}" for i in range(width)],
+                n_cols=sizes.E,
+                col_names=[f"x{i + 1}" for i in range(sizes.E)],
             )
         else:
-            key, default = f"{ns}_sentence", default_sentence(lang())
-            kept = st.session_state.get(key)
-            if kept in DEFAULT_SENTENCES.values() and kept != default and key not in st.query_params:
-                # The other language's untouched example (no link names it): the learner switched language.
-                st.session_state[key] = default
-            sentence = linked(
-                st.text_input,
-                t(f"{ns}.sentence_label"),
-                key=key,
-                default=default,  # each language's own default leaves no parameter in the link
-                help=t(f"{ns}.sentence_help"),
-                max_chars=caps.MAX_TEXT_CHARS,
-            )
-    try:
-        return CellInputs(parse_config(source, sentence, rows, E, H, seed), None, int(E), int(H), int(seed))
-    except InputError as err:
-        return CellInputs(None, err, int(E), int(H), int(seed))
+            sentence = page.input(f.sentence, st.text_input, help=t(f"{ns}.sentence_help"))
+    return Parsed.of(lambda: cell.model.parse_config(source, sentence, rows, E, H, seed)), sizes
 
 
-def pick_step(ns: str, labels: Sequence[str]) -> int:
-    """The step to inspect, 0-based. Step labels are the learner's words: escaped (button labels are markdown)."""
-    steps = list(range(1, len(labels) + 1))
-    step = linked(
-        st.segmented_control,
-        t(f"{ns}.step_pick"),
-        steps,
-        key=f"{ns}_inspect",  # its own key: "<ns>_step" is the picture's step slider (s2s_ui/steps.py)
-        default=min(2, len(steps)),
-        labels={s: md_escape(labels[s - 1]) for s in steps},
-        parse=int,
-        required=True,
-    )
-    return int(step) - 1
-
-
-def read_forces(
-    ns: str,
-    labels: Sequence[str],
-    forceable: Sequence[str],
-    force_default: Mapping[str, int],
-    freeze: Callable[[int], None],
-) -> dict[str, tuple[list[int], int]]:
-    """Per forceable gate, one row in the narrow controls column: the steps to override and the value (0 or 1);
-    then the one-click 'freeze' button."""
-    steps = list(range(1, len(labels) + 1))
-    raw: dict[str, tuple[list[int], int]] = {}
-    for gate in forceable:
-        key = f"{ns}_force_{gate}"
-        picks, to = st.columns([2.2, 1], vertical_alignment="bottom")
-        picked = linked(
-            picks.multiselect,
-            t(f"{ns}.force_steps", gate=gate),
-            steps,
-            key=key,
-            default=[],
-            labels={s: labels[s - 1] for s in steps},
-            parse=int,
-            placeholder=t(f"{ns}.force_placeholder"),
-        )
-        value = linked(
-            to.segmented_control,
-            t(f"{ns}.force_value"),
-            [0, 1],
-            key=f"{key}_to",
-            default=force_default[gate],
-            parse=int,
-            required=True,
-        )
-        raw[gate] = (picked, value)
-    st.button(
-        t(f"{ns}.freeze"),
-        key=f"{ns}_freeze",
-        on_click=freeze,
-        args=(len(steps),),
-        disabled=len(steps) < 2,
-        width="stretch",
-    )
-    return raw
-
-
-def read_override(
-    ns: str,
-    config: Any,
-    labels: Sequence[str],
-    forceable: Sequence[str],
-    force_default: Mapping[str, int],
-    freeze: Callable[[int], None],
-) -> Any | None:
-    """The gate override beside the picture (folded in the controls column): widgets -> Forces -> the config.
+def read_override(cell: Cell, config: Any) -> Any | None:
+    """The gate override (folded in the controls column): per forceable gate the steps to force and the value,
+    then the one-click freeze -> the config with those overrides.
 
     None when nothing is forced or a value is bad (named here): the picture then shows the natural run.
     """
+    ns, labels = cell.ns, cell.compute(config).labels
+    steps = list(range(1, len(labels) + 1))
     with st.expander(t(f"{ns}.force_heading"), icon=":material/tune:"):
-        raw = read_forces(ns, labels, forceable, force_default, freeze)
-        try:
-            forces = parse_forces(ns, raw, forceable, config.seq.S)
-        except InputError as err:
-            show_error(err)
-            return None
-    return replace(config, forces=forces) if forces else None
+        raw: dict[str, tuple[list[int], int]] = {}
+        for override in cell.fields.overrides:
+            picks, to = st.columns([2.2, 1], vertical_alignment="bottom")
+            picked = cell.page.input(
+                override.steps,
+                picks.multiselect,
+                label=t(f"{ns}.force_steps", gate=override.gate),
+                options=steps,
+                labels={s: labels[s - 1] for s in steps},
+                decode=step_or_text,  # a link's "2,3,9,x" keeps 2 and 3 and names the rest
+                placeholder=t(f"{ns}.force_placeholder"),
+            )
+            value = cell.page.input(override.to, to.segmented_control, label=t(f"{ns}.force_value"), required=True)
+            raw[override.gate] = (picked, value)
+        st.button(
+            t(f"{ns}.freeze"),
+            key=f"{ns}_freeze",
+            on_click=freeze,
+            args=(cell, len(steps)),
+            disabled=len(steps) < 2,
+            width="stretch",
+        )
+        forces = Parsed.of(lambda: parse_forces(cell.fields, raw, len(steps)))
+        if forces.error is not None:
+            show_error(forces.error)
+    return replace(config, forces=forces.value) if forces.value else None
 
 
-def example_cases(ns: str) -> list[TryCase]:
+def freeze(cell: Cell, S: int) -> None:
+    """The freeze button's callback (it runs before the widgets are drawn): the preset's gates forced to their
+    values from its first step to S, the other gates' overrides cleared; written through the page's registry
+    (session and link), so the widgets draw the new values."""
+    preset = cell.model.FREEZE
+    later = list(range(cell.model.FREEZE_FROM, S + 1))
+    for override in cell.fields.overrides:
+        cell.page.remember(override.steps, later if override.gate in preset else [])
+        if override.gate in preset:
+            cell.page.remember(override.to, int(preset[override.gate]))
+
+
+def example_cases(cell: Cell) -> list[TryCase]:
     """The two 'try this' cases both gated pages offer: the note's Korean sentence, and typed vectors."""
+    ns, f = cell.ns, cell.fields
     return [
-        TryCase(f"{ns}.try.ko", f"{ns}.try.ko_note", {f"{ns}_sentence": DEFAULT_SENTENCES["ko"]}),
-        TryCase(f"{ns}.try.table", f"{ns}.try.table_note", {f"{ns}_source": "table"}),
+        TryCase(f"{ns}.try.ko", f"{ns}.try.ko_note", {f.sentence.key: DEFAULT_SENTENCES["ko"]}),
+        TryCase(f"{ns}.try.table", f"{ns}.try.table_note", {f.source.key: "table"}),
     ]
 
 
-def page_buttons(ns: str, forceable: Sequence[str], cases: Sequence[TryCase]) -> None:
-    """Under the controls: the prepared cases and the reset, both over every linked key of the page."""
-    keys = page_keys(ns, forceable)
-    try_this(cases, keys)
-    reset_button(keys)
+def first_screen(
+    cell: Cell,
+    frame: tuple[Any, Any],
+    show_picture: Callable[[Any], None],
+    show_quiz: Callable[[Any], None],
+    cases: Sequence[TryCase],
+) -> tuple[Parsed[Any], Sizes, Any | None]:
+    """Fills the page's frame (the columns of `explainer(ns)`, called by the page itself: see
+    tests/test_architecture.py): the controls column (inputs, the gate override, the prepared cases, reset) beside
+    the picture of the run with the overrides; the question right under the picture.
+
+    Returns the parsed inputs, the sizes and the config with the overrides (None while nothing is forced).
+    """
+    controls, picture = frame
+    with controls:
+        parsed, sizes = read_inputs(cell)
+        forced = read_override(cell, parsed.value) if parsed.ok else None
+        cell.page.buttons(cases)
+    with picture:
+        guarded(lambda: show_picture(forced or parsed.need()))
+    if parsed.ok:  # a bad input is named where the picture would be, not here too
+        show_quiz(parsed.value)
+    return parsed, sizes, forced
 
 
-# ---- the cell picture (s2s_core/gated/picture.py) with the shared step control ----------------------------
-
-PICTURE_WORDS = ("title", "description", "value", "component", "vector", "step", "path", "natural", "forced")
-PICTURE_WORDS += ("before", "state", "word")
+# --- the cell picture (s2s_core/gated/picture.py) with the shared step control -------------------------------
 
 
 def picture_words(ns: str, language: str, forced: bool) -> dict[str, str]:
-    """The picture's words in `language` (a cache argument, so read with translate, not the session's t)."""
-    words = {k: translate(language, f"{ns}.picture.{k}") for k in PICTURE_WORDS}
-    if forced:
-        words["title"] = translate(language, f"{ns}.picture.title_forced")
-    return words
+    """The picture's words in `language` (a cache argument, so not the session's), its title while forcing."""
+    found = words(language, f"{ns}.picture", WORDS)
+    return {**found, "title": found["title_forced"]} if forced else found
 
 
-def show_cell_picture(
-    page: CellPage,
-    config: Any,
-    build: Callable[[Any, Any, str, int], dict],
-    reading: Callable[[Any, int], Mapping[str, str]],
-) -> None:
+def show_cell_picture(cell: Cell, config: Any, build: Callable[[Any, Any, str, int], dict]) -> None:
     """The cell picture with its step slider and Play (in the browser), the previous input faint in its strip.
 
-    build(config, before, language, first): the page's cached spec; reading(run, step): the plain-words reading
-    of a 0-based step of the run the picture shows, written under the picture for the slider's step (only that
-    line reruns with a move).
+    build(config, before, language, first): the page's cached spec. Under the picture, the plain-words reading
+    of the slider's step of the run the picture shows (only that line reruns with a move).
     """
-    ns = page.ns
-    result = page.compute(config)
+    ns = cell.ns
+    result = cell.compute(config)
     run, labels = shown_run(result), result.labels
     before = before_after(f"{ns}_picture", config)
     S = config.seq.S
@@ -278,44 +212,76 @@ def show_cell_picture(
     def follow(event: StepEvent) -> None:
         step = min(max(event.step, 1), S) - 1
         none = t(f"{ns}.none")
-        read = reading(run, step)
+        read = cell.frames.reading(run, step)
         st.caption(t(f"{ns}.picture.reading", step=labels[step], **{k: v or none for k, v in read.items()}))
 
-    step_view(
-        f"{ns}_step",
-        lambda first: build(config, before, lang(), first),
-        S,
-        param=STEP_PARAM,
-        default=min(2, S),
-        follow=follow,
+    cell.page.step(
+        cell.fields.step, lambda first: build(config, before, lang(), first), S, param=STEP_PARAM, follow=follow
     )
     st.caption(t(f"{ns}.untrained"))
 
 
-def first_screen(
-    page: CellPage,
-    controls: Any,
-    picture: Any,
-    show_picture: Callable[[Any], None],
-    show_quiz: Callable[[Any], None],
-) -> tuple[CellInputs, Any | None]:
-    """Fills the page's frame (the columns of `explainer(ns)`, called by the page itself: see
-    tests/test_architecture.py): the controls column (inputs, the gate override, the prepared cases, reset) beside
-    the picture of the run with the overrides; the question right under the picture.
+def draw_all(specs: Sequence[dict], where: Sequence[Any] | None = None) -> None:
+    """Every chart of one figure, one under the other (in `where`'s columns when given)."""
+    for spec, place in zip(specs, where or [st.container()] * len(specs), strict=True):
+        draw(place, spec)
 
-    Returns the inputs and the config with the overrides (None while nothing is forced) for the tabs below.
-    """
-    with controls:
-        inputs = read_cell_inputs(page.ns, page.parse_config)
-        forced_config = None  # the config with the overrides: the picture, the override tab and the code show it
-        if inputs.config is not None:
-            labels = page.compute(inputs.config).labels
-            forced_config = read_override(
-                page.ns, inputs.config, labels, page.forceable, page.force_default, page.freeze
-            )
-        page_buttons(page.ns, page.forceable, page.cases)
-    with picture:
-        guarded(lambda: show_picture(forced_config or inputs.need()))
-    if inputs.config is not None:  # a bad input is named where the picture would be, not here too
-        show_quiz(inputs.config)
-    return inputs, forced_config
+
+# --- the tabs both pages show alike ----------------------------------------------------------------------------
+
+
+def show_step(cell: Cell, config: Any) -> None:
+    """One step by hand: the filled-in equations, its bars, its table and the plain-words reading."""
+    ns, result = cell.ns, cell.compute(config)
+    labels, run = result.labels, result.run
+    steps = list(range(1, len(labels) + 1))
+    picked = cell.page.input(
+        cell.fields.inspect,
+        st.segmented_control,
+        options=steps,
+        labels={s: md_escape(labels[s - 1]) for s in steps},  # the learner's words: button labels are markdown
+        required=True,
+    )
+    step = int(picked) - 1
+    st.caption(t(f"{ns}.equations_caption"))
+    st.code("\n".join(cell.frames.equations(result, run, step)), language=None, wrap_lines=True)
+    cell.figure("step", config, step, where=st.columns(2))
+    left, right = st.columns([3, 2])
+    with left:
+        st.caption(t(f"{ns}.table_caption"))
+        st.dataframe(cell.frames.step_table(run, step), hide_index=True, width="stretch")
+    with right:
+        none = t(f"{ns}.none")
+        st.markdown(f"**{t(f'{ns}.reading_title', step=step + 1)}**")
+        read = cell.frames.reading(run, step)
+        st.markdown("\n".join(f"- {t(f'{ns}.reading_{k}', list=v or none)}" for k, v in read.items()))
+
+
+def show_override(cell: Cell, config: Any, forced_config: Any | None) -> None:
+    """The override experiment's results (its controls sit beside the picture): both runs' states."""
+    ns = cell.ns
+    st.caption(t(f"{ns}.override_intro"))
+    if forced_config is None:
+        st.info(t(f"{ns}.override_none"), icon=":material/touch_app:")
+        return
+    natural = cell.compute(config).run
+    forced = cell.compute(forced_config).forced
+    cell.figure("override", forced_config)
+    runs = {"nat": natural, "for": forced}
+    ends = {f"{s}_{tag}": vec(getattr(run, s)[-1]) for s in cell.frames.STATES for tag, run in runs.items()}
+    st.markdown(t(f"{ns}.override_result", **ends))
+    first = first_difference(natural, forced)
+    st.caption(t(f"{ns}.override_same") if first is None else t(f"{ns}.override_first", step=first + 1))
+    with st.expander(t(f"{ns}.forced_gates")):
+        cell.figure("forced_gates", forced_config)
+
+
+def show_weights(cell: Cell, sizes: Sizes) -> None:
+    """The module's input weights by gate block: needs only E, H and the seed (drawn while the sentence is bad)."""
+    ns = cell.ns
+    weight_ih, weight_hh = cell.weights(sizes.E, sizes.H, sizes.seed)
+    st.subheader(t(f"{ns}.weights_heading"))
+    shapes = {"ih_shape": " × ".join(map(str, weight_ih.shape)), "hh_shape": " × ".join(map(str, weight_hh.shape))}
+    st.caption(t(f"{ns}.weights_caption", **shapes))
+    st.caption(t(f"{ns}.weights_table_caption"))
+    st.dataframe(weight_rows(weight_ih, cell.model.GATES, t(f"{ns}.block")), hide_index=True, width="stretch")

@@ -17,6 +17,8 @@ from s2s_core.fmt import NUM_D3
 GATE_SCALE = alt.Scale(domain=[0, 1], scheme="greens")  # a gate is a 0-1 pass-through ratio
 TANH_SCALE = alt.Scale(domain=[-1, 1], scheme="redblue", reverse=True)  # candidates live in (-1, 1)
 ROW_PX = 22  # one component row of a heatmap: its 11 px number fits
+# The words every chart here reads from `labels` (each page's catalog holds them under "<ns>.chart.*").
+LABELS = ("step", "component", "value", "gate", "gate_value", "quantity", "gates_title", "states_title", "run")
 
 
 def _angle(frame: pd.DataFrame) -> int:

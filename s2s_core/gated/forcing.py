@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import torch
 
 from s2s_core.errors import InputError
+from s2s_core.gated.fields import GATE_OPEN, GATE_SHUT, GatedFields
 from s2s_core.validate import check_float, check_int
 
 
@@ -20,21 +21,23 @@ class Force:
     value: float
 
 
-def parse_forces(
-    ns: str, raw: Mapping[str, tuple[Sequence[object], object]], gates: Sequence[str], S: int
-) -> tuple[Force, ...]:
+def parse_forces(fields: GatedFields, raw: Mapping[str, tuple[Sequence[object], object]], S: int) -> tuple[Force, ...]:
     """{gate: (1-based steps, value)} from the widgets -> Forces; a gate with no steps is not forced.
 
-    Steps beyond the sequence and values outside [0, 1] are rejected: a sigmoid gate lives in (0, 1).
+    A gate must be one of the page's forceable gates, a step one of this sequence's 1…S, and a value lie
+    between shut and open (a sigmoid gate lives in (0, 1); the page offers the two ends, a script any mix).
     """
+    gates = fields.forceable
     forces = []
     for gate, (steps, value) in raw.items():
         if gate not in gates:
-            raise InputError("errors.bad_choice", f"{ns}.field.force", value=str(gate)[:20], choices=", ".join(gates))
+            label = fields.overrides[0].steps.label
+            raise InputError("errors.bad_choice", label, value=str(gate)[:20], choices=", ".join(gates))
+        override = fields.override(gate)
         if not steps:
             continue
-        picked = sorted({check_int(s, f"{ns}.field.force", 1, S) - 1 for s in steps})
-        forced = check_float(value, f"{ns}.field.force", 0.0, 1.0)
+        picked = sorted({check_int(s, override.steps.label, 1, S) - 1 for s in steps})
+        forced = check_float(value, override.to.label, GATE_SHUT, GATE_OPEN)
         forces.append(Force(gate=gate, steps=tuple(picked), value=forced))
     return tuple(sorted(forces, key=lambda f: gates.index(f.gate)))
 

@@ -12,26 +12,21 @@ from typing import Literal
 
 import torch
 
-from s2s_core import caps
 from s2s_core.errors import InputError
-from s2s_core.validate import check_choice, check_int, parse_matrix
+from s2s_core.gated.fields import (
+    DEFAULT_E,
+    DEFAULT_SEED,
+    DEFAULT_SENTENCE,
+    DEFAULT_SENTENCES,
+    DEFAULT_VECTORS,
+    MAX_E,
+    MAX_S,
+    GatedFields,
+)
+from s2s_core.validate import parse_matrix
 from s2s_core.vocab import tokenize
 
 Source = Literal["sentence", "table"]
-SOURCES: tuple[str, ...] = ("sentence", "table")
-MAX_E = 8  # E: every component of x_t stays readable in the filled-in formulas
-MAX_H = 8  # H: four gates x H components still fit one screen
-MAX_S = 12  # S: steps in the heatmaps
-# Examples in the learner's language, both 4 steps (so a prepared "try this" link fits either): the note's
-# sentence, one word longer, and its English counterpart. The Korean one stays a "try this" case in English.
-DEFAULT_SENTENCES = {"ko": "나는 도서관에서 책을 읽는다", "en": "I read a book"}
-DEFAULT_SENTENCE = DEFAULT_SENTENCES["ko"]  # the configs' default (the core has no language)
-DEFAULT_E = 3
-DEFAULT_H = 4
-DEFAULT_SEED = 0
-# Typed vectors (S=4, E=3): the first step writes, the middle two are quiet, the last is loud.
-DEFAULT_VECTORS: tuple[tuple[float, ...], ...] = ((1.0, 0.0, -1.0), (0.0, 0.5, 0.0), (0.0, 0.0, 0.5), (2.0, -1.0, 1.0))
-
 Matrix = tuple[tuple[float, ...], ...]
 
 
@@ -58,19 +53,24 @@ class SequenceSpec:
 
 
 def parse_sequence(
-    ns: str, source: object, sentence: object, vector_rows: list[list[object]] | None, E: object, seed: object
+    fields: GatedFields,
+    source: object,
+    sentence: object,
+    vector_rows: list[list[object]] | None,
+    E: object,
+    seed: object,
 ) -> SequenceSpec:
-    """Raw widget values -> SequenceSpec; the first problem raises InputError naming `ns`'s field."""
-    source = check_choice(source, f"{ns}.field.source", SOURCES)
-    seed = check_int(seed, f"{ns}.field.seed", 0, caps.MAX_SEED)
+    """Raw widget values -> SequenceSpec, checked by the page's fields; the first problem raises InputError."""
+    source = fields.source.check(source)
+    seed = fields.seed.check(seed)
     if source == "sentence":
-        E = check_int(E, f"{ns}.field.E", 1, MAX_E)
-        tokens = tokenize(sentence, f"{ns}.field.sentence", max_tokens=MAX_S)  # type: ignore[arg-type]
+        E = fields.E.check(E)
+        tokens = tokenize(sentence, fields.sentence.label, max_tokens=MAX_S)  # type: ignore[arg-type]
         return SequenceSpec(source="sentence", tokens=tuple(tokens), E=E, seed=seed)
     if vector_rows is None:
-        raise InputError("errors.empty_table", f"{ns}.field.vectors")
+        raise InputError("errors.empty_table", fields.x.label)
     # In table mode E is the table's width, still capped like the sentence mode's E.
-    rows = parse_matrix(vector_rows, f"{ns}.field.vectors", max_rows=MAX_S, max_cols=MAX_E)
+    rows = parse_matrix(vector_rows, fields.x.label, max_rows=MAX_S, max_cols=MAX_E)
     return SequenceSpec(source="table", vectors=tuple(tuple(r) for r in rows), E=len(rows[0]), seed=seed)
 
 
@@ -79,13 +79,9 @@ def default_sentence(lang: str) -> str:
     return DEFAULT_SENTENCES.get(lang, DEFAULT_SENTENCE)
 
 
-def parse_sizes(ns: str, E: object, H: object, seed: object) -> tuple[int, int, int]:
+def parse_sizes(fields: GatedFields, E: object, H: object, seed: object) -> tuple[int, int, int]:
     """E, H and the seed alone: what the weights and the parameter counts need, whatever the sequence is."""
-    return (
-        check_int(E, f"{ns}.field.E", 1, MAX_E),
-        check_int(H, f"{ns}.field.H", 1, MAX_H),
-        check_int(seed, f"{ns}.field.seed", 0, caps.MAX_SEED),
-    )
+    return fields.E.check(E), fields.H.check(H), fields.seed.check(seed)
 
 
 def token_vector(token: str, E: int, seed: int) -> torch.Tensor:

@@ -27,7 +27,7 @@ from s2s_core.chartkit import FIT_X, records
 from s2s_core.fmt import CELL_D3, NUM_D3
 from s2s_core.gated.forcing import Force, forced_mask
 
-CELL_C = "#0F8B8D"  # GUIDE.md role colour of the LSTM cell state c
+CELL_C = "#0F8B8D"  # the cell state c's role colour, the same on every page (s2s_core/seq2seq/picture.py: CELL)
 WIRE = "#666666"  # neutral: charts.finish turns it into the theme's text colour
 COL_W = 10.0  # a vector column's width in x units (a tenth of the picture)
 TOP = 22  # px above the first row (its labels)
@@ -35,12 +35,15 @@ GAP = 32  # px between rows (the next row's labels)
 LEGEND_BAND = 20  # px under the strip: the line legend at its left end, the before dots' key at its right
 FONT = 12
 GATE_SCALE = alt.Scale(domain=[0, 1], scheme="greens")  # a gate is a 0-1 pass-through ratio
-VALUE_SCALE = alt.Scale(domain=[-1, 1], scheme="redblue", reverse=True, clamp=True)  # GUIDE.md: one diverging scale
+VALUE_SCALE = alt.Scale(domain=[-1, 1], scheme="redblue", reverse=True, clamp=True)  # every value: one diverging scale
 STRIP_X0 = 8.0  # the strip's cells start here; its row names sit left of it
 # Text that stands on the page, not on a square: the theme's text colour (charts.finish leaves text in a
 # layer with rects alone, taking it for a cell label).
 PAGE_TEXT = "currentColor"
 STEP_PARAM = "step_sel"  # the shared step control's selection name (s2s_ui/steps.py reads it)
+# The words `cell_chart` reads ("<ns>.picture.*"); "title_forced" replaces "title" while a gate is overridden.
+WORDS = ("title", "title_forced", "description", "value", "component", "vector", "step", "path", "natural", "forced")
+WORDS += ("before", "state", "word")
 
 
 @dataclass(frozen=True)
@@ -91,7 +94,7 @@ class Layout:
     strip: tuple[str, ...]  # the carried states shown per step in the strip ("c", "h") or ("h",)
     formulas: tuple[str, ...]  # symbolic formulas written under the diagram (the numbers are in the columns)
     token_x: float = 34.0  # where the step's word (x_t) sits on the bottom row
-    carried_colour: str = CELL_C  # the carried state's line: teal for an LSTM's c (GUIDE.md role colour)
+    carried_colour: str = CELL_C  # the carried state's line: teal for an LSTM's c (its role colour)
 
 
 # ---- what both cells' layouts share ---------------------------------------------------------------------------
@@ -401,7 +404,7 @@ def _cell_label(width_units: float) -> str:
 
 
 def cell_chart(pic: CellPicture, words: Mapping[str, str], step_param: alt.Parameter) -> alt.LayerChart:
-    """words: the learner's words: title, description, value, gate_value, step, path, before, state, word."""
+    """words: the learner's words, keyed by WORDS (the page puts "title_forced" in "title" while forcing)."""
     geo = pic.geo
     x_scale = alt.Scale(domain=[0, 100], nice=False, zero=False)
     y_scale = alt.Scale(domain=[0, geo.height(len(pic.layout.strip))], reverse=True, nice=False, zero=False)

@@ -7,21 +7,23 @@ weight_ih_l0 (3H, E), weight_hh_l0 (3H, H), bias_ih_l0 and bias_hh_l0 (3H,) in t
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import torch
 from torch import nn
 
 from s2s_core.gated.blocks import GateWeights, module_weights, seeded_module, split_blocks
-from s2s_core.gated.forcing import Force, apply_force, parse_forces
-from s2s_core.gated.inputs import MAX_H, SequenceSpec, input_vectors, parse_sequence
-from s2s_core.validate import check_int
+from s2s_core.gated.forcing import Force, apply_force, forces_from, parse_forces
+from s2s_core.gated.inputs import SequenceSpec, input_vectors, parse_sequence
+from s2s_core.gru.fields import GATED
 
 GATES = ("r", "z", "n")  # PyTorch's order of the three blocks
-FORCEABLE = ("r", "z")  # the sigmoid gates
 # The page's question: with the reset gate shut at every step (r = 0, the candidate ignores h_(t-1)), does
 # the last h still depend on the old state? It does, through z.
 RESET_SHUT = {"r": 0.0}
+# "Freeze h": z = 1 copies h_(t-1) unchanged, from step FREEZE_FROM on; r stays free.
+FREEZE = {"z": 1.0}
+FREEZE_FROM = 2
 
 
 @dataclass(frozen=True)
@@ -77,10 +79,15 @@ def parse_config(
     seed: object,
     forces: Mapping[str, tuple[Sequence[object], object]] | None = None,
 ) -> GruConfig:
-    """Validate raw widget values; the first problem raises InputError naming its field."""
-    seq = parse_sequence("gru", source, sentence, vector_rows, E, seed)
-    H = check_int(H, "gru.field.H", 1, MAX_H)
-    return GruConfig(seq=seq, H=H, forces=parse_forces("gru", forces or {}, FORCEABLE, seq.S))
+    """Validate raw widget values with the page's fields (s2s_core/gru/fields.py); the first problem raises
+    InputError naming its field."""
+    seq = parse_sequence(GATED, source, sentence, vector_rows, E, seed)
+    return GruConfig(seq=seq, H=GATED.H.check(H), forces=parse_forces(GATED, forces or {}, seq.S))
+
+
+def shut_config(config: GruConfig) -> GruConfig:
+    """The page's question's run: the reset gate shut (RESET_SHUT) at every step."""
+    return replace(config, forces=forces_from(RESET_SHUT, config.seq.S))
 
 
 def make_gru(E: int, H: int, seed: int) -> nn.GRU:

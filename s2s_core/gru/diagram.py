@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from s2s_core.gated.diagram import dot_header, dot_quote
 
+WORDS = ("gates", "candidate", "output", "next_h", "keep", "take")  # gru.diagram.*: the words of gru_cell_dot
+
 
 def gru_cell_dot(labels: dict[str, str]) -> str:
-    """labels: translated {"gates", "candidate", "output", "next_h", "keep", "take"}.
+    """labels: the translated WORDS.
 
     Drawn top to bottom, so it stays narrow."""
     h_edge = 'color="#e07b00", penwidth=3.5, fontcolor="#e07b00"'

@@ -11,8 +11,11 @@ from s2s_core.fmt import rounded, vec
 from s2s_core.gated import frames as gated_frames
 from s2s_core.gated.forcing import Force
 from s2s_core.gated.frames import THRESHOLD, unit
-from s2s_core.gru.compare import BLOCKS, CELLS, STATES, Comparison
+from s2s_core.gru.compare import BLOCKS, CELLS, Comparison
+from s2s_core.gru.compare import STATES as CARRIED
 from s2s_core.gru.compute import GATES, GruResult, GruRun
+
+STATES = CARRIED["gru"]  # what a GRU carries from step to step: h alone
 
 
 def gates_frame(run: GruRun, labels: Sequence[str], forces: tuple[Force, ...] = ()) -> pd.DataFrame:
@@ -51,12 +54,12 @@ def step_bars(run: GruRun, step: int) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 def states_frame(run: GruRun, labels: Sequence[str]) -> pd.DataFrame:
     """h_t at every step (the only state a GRU carries)."""
-    return gated_frames.states_frame(run, STATES["gru"], labels)
+    return gated_frames.states_frame(run, STATES, labels)
 
 
 def override_frame(natural: GruRun, forced: GruRun, labels: Sequence[str], names: dict[str, str]) -> pd.DataFrame:
     """h of both runs, one row per (run, step, component)."""
-    return gated_frames.override_frame(natural, forced, STATES["gru"], labels, names)
+    return gated_frames.override_frame(natural, forced, STATES, labels, names)
 
 
 def equations(result: GruResult, run: GruRun, step: int) -> list[str]:
@@ -97,6 +100,9 @@ def reading(run: GruRun, step: int, threshold: float = THRESHOLD) -> dict[str, s
     }
 
 
+COLUMNS = ("cell", "blocks", "carries", "params", "formula")  # gru.col_*: the columns of comparison_table
+
+
 def comparison_table(comp: Comparison, names: dict[str, str]) -> pd.DataFrame:
     """One row per module: blocks, what it carries, the count from the module and by the formula."""
     blocks = {"rnn": "1", "gru": "3 (r, z, n)", "lstm": "4 (i, f, g, o)"}
@@ -104,7 +110,7 @@ def comparison_table(comp: Comparison, names: dict[str, str]) -> pd.DataFrame:
         {
             names["cell"]: ["nn.RNN", "nn.GRU", "nn.LSTM"],
             names["blocks"]: [blocks[c] for c in CELLS],
-            names["carries"]: [", ".join(STATES[c]) for c in CELLS],
+            names["carries"]: [", ".join(CARRIED[c]) for c in CELLS],
             names["params"]: [comp.totals[c] for c in CELLS],
             names["formula"]: [
                 f"{BLOCKS[c]}·({comp.H}·{comp.E} + {comp.H}·{comp.H} + 2·{comp.H}) = {comp.formula[c]}" for c in CELLS
@@ -132,3 +138,9 @@ def mix_parts(run: GruRun, step: int) -> tuple[torch.Tensor, torch.Tensor]:
     """(z⊙h_(t-1), (1 − z)⊙n) at one step, each (H,): h_t is their sum, so the first is what the old state brings."""
     z = run.gates["z"].value[step]  # (H,)
     return z * run.h_prev[step], (1 - z) * run.gates["n"].value[step]  # (H,), (H,)
+
+
+def old_state_reaches(run: GruRun, tol: float = 1e-12) -> bool:
+    """The page's question, graded on a run: does h_(t-1) still reach the last h_t (z⊙h_(t-1) not all zero)?"""
+    kept, _ = mix_parts(run, run.h.shape[0] - 1)  # (H,)
+    return float(kept.abs().max()) > tol

@@ -35,7 +35,8 @@ from s2s_core.gated.picture import (
     let_in_wires,
     run_picture,
 )
-from s2s_core.gru.compute import FORCEABLE, GruConfig, GruResult, GruRun
+from s2s_core.gru.compute import GruConfig, GruResult, GruRun
+from s2s_core.gru.fields import FORCEABLE
 
 LAYOUT = Layout(
     blocks=(

@@ -7,18 +7,17 @@ weight_ih_l0 (4H, E), weight_hh_l0 (4H, H), bias_ih_l0 and bias_hh_l0 (4H,) in t
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import torch
 from torch import nn
 
 from s2s_core.gated.blocks import GateWeights, module_weights, seeded_module, split_blocks
-from s2s_core.gated.forcing import Force, apply_force, parse_forces
-from s2s_core.gated.inputs import MAX_H, SequenceSpec, input_vectors, parse_sequence
-from s2s_core.validate import check_int
+from s2s_core.gated.forcing import Force, apply_force, forces_from, parse_forces
+from s2s_core.gated.inputs import SequenceSpec, input_vectors, parse_sequence
+from s2s_core.lstm.fields import GATED
 
 GATES = ("i", "f", "g", "o")  # PyTorch's order of the four blocks
-FORCEABLE = ("i", "f", "o")  # the sigmoid gates: each a 0-1 pass-through ratio
 # "Freeze the cell": keep all of c (f = 1) and write nothing (i = 0) from step FREEZE_FROM on; o stays free,
 # which is the page's question (does h still move once c cannot?).
 FREEZE = {"i": 0.0, "f": 1.0}
@@ -81,11 +80,17 @@ def parse_config(
     seed: object,
     forces: Mapping[str, tuple[Sequence[object], object]] | None = None,
 ) -> LstmConfig:
-    """Validate raw widget values; the first problem raises InputError naming its field."""
-    seq = parse_sequence("lstm", source, sentence, vector_rows, E, seed)
-    H = check_int(H, "lstm.field.H", 1, MAX_H)
-    parsed = parse_forces("lstm", forces or {}, FORCEABLE, seq.S)
-    return LstmConfig(seq=seq, H=H, forces=parsed)
+    """Validate raw widget values with the page's fields (s2s_core/lstm/fields.py); the first problem raises
+    InputError naming its field."""
+    seq = parse_sequence(GATED, source, sentence, vector_rows, E, seed)
+    return LstmConfig(seq=seq, H=GATED.H.check(H), forces=parse_forces(GATED, forces or {}, seq.S))
+
+
+def frozen_config(config: LstmConfig) -> LstmConfig | None:
+    """The page's question's run: the cell frozen (FREEZE) from step FREEZE_FROM on; None when too short."""
+    if config.seq.S < FREEZE_FROM:
+        return None
+    return replace(config, forces=forces_from(FREEZE, config.seq.S, FREEZE_FROM))
 
 
 def make_lstm(E: int, H: int, seed: int) -> nn.LSTM:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from s2s_core.gated.diagram import dot_header, dot_quote
 
+WORDS = ("gates", "output", "next_c", "next_h", "carry", "expose")  # lstm.diagram.*: the words of lstm_cell_dot
+
 
 def lstm_cell_dot(labels: dict[str, str]) -> str:
-    """labels: translated {"gates", "output", "next_c", "next_h", "carry", "expose"}; symbols stay as in the formulas.
+    """labels: the translated WORDS; symbols stay as in the formulas.
 
     Top to bottom, so it stays narrow: legible beside the heatmaps on a desktop and alone on a phone.
     """

@@ -10,7 +10,7 @@ import torch
 from s2s_core.fmt import rounded, vec
 from s2s_core.gated import frames as gated_frames
 from s2s_core.gated.forcing import Force
-from s2s_core.gated.frames import THRESHOLD, unit
+from s2s_core.gated.frames import THRESHOLD, keeps_moving, unit
 from s2s_core.lstm.compute import GATES, LstmResult, LstmRun
 
 STATES = ("c", "h")  # what an LSTM carries from step to step
@@ -96,3 +96,8 @@ def reading(run: LstmRun, step: int, threshold: float = THRESHOLD) -> dict[str, 
         value = run.gates[gate].value[step]  # (H,)
         out[key] = ", ".join(unit(k) for k in range(value.shape[0]) if float(value[k]) > threshold)
     return out
+
+
+def h_answer(frozen: LstmRun) -> str:
+    """The page's question, graded on the frozen run: "moves" when h still changes after step 1, else "stays"."""
+    return "moves" if keeps_moving(frozen.h) else "stays"

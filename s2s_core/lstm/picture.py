@@ -33,7 +33,8 @@ from s2s_core.gated.picture import (
     let_in_wires,
     run_picture,
 )
-from s2s_core.lstm.compute import FORCEABLE, LstmConfig, LstmResult, LstmRun
+from s2s_core.lstm.compute import LstmConfig, LstmResult, LstmRun
+from s2s_core.lstm.fields import FORCEABLE
 
 X_OUT = 84  # the ⊙ of o and tanh(c_t), between o's column and tanh(c_t)'s
 

@@ -1,15 +1,17 @@
-"""LSTM gates page through AppTest, in English: the frame, check, step view, overrides, bad input, question, cases.
+"""LSTM gates page through AppTest, in English: the frame, check, step view, overrides, bad input, question, cases,
+Reset.
 
-Each test drives one app session through several edits: starting a session costs far more than a rerun.
+Each test drives one app session through several edits: starting a session costs far more than a rerun. A tab is
+read after opening it, as a learner does (only the open tab is drawn, as on a server).
 """
 
 from __future__ import annotations
 
 from s2s_core.fmt import vec as vec_text
-from s2s_core.gated.inputs import DEFAULT_SENTENCES
+from s2s_core.gated.fields import DEFAULT_SENTENCES
 from s2s_core.lstm import lstm_gates, parse_config
 from s2s_ui.catalog import translate
-from tests.app.conftest import all_text, open_page
+from tests.app.conftest import all_text, open_page, open_tab, toasts
 
 SENTENCE = DEFAULT_SENTENCES["en"]  # the English page opens on an English sentence
 
@@ -46,12 +48,14 @@ def picture_rows(at, block: str, step: int) -> list[float]:
 
 def still_drawn(at, lang: str) -> None:
     """What does not need the sequence is still on the page: the size fields, the weights table, the notes,
-    the prepared cases."""
+    the prepared cases (each tab opened in turn)."""
     assert at.number_input(key="lstm_H") is not None and at.number_input(key="lstm_seed") is not None
-    text = all_text(at)
-    assert translate(lang, "lstm.weights_heading") in text and at.dataframe  # the weights need only E, H, seed
-    assert translate(lang, "lstm.notice_1") in text
     assert translate(lang, "lstm.try.freeze") in [b.label for b in at.button]
+    open_tab(at, "lstm", "ui.tab_tables", lang)
+    assert translate(lang, "lstm.weights_heading") in all_text(at) and at.dataframe  # the weights need only E, H, seed
+    assert not at.get("vega_lite_chart")  # no picture, and this tab has no chart
+    open_tab(at, "lstm", "ui.tab_notice", lang)
+    assert translate(lang, "lstm.notice_1") in all_text(at)
 
 
 def test_defaults_step_freeze_and_empty_sentence(lang):
@@ -60,36 +64,50 @@ def test_defaults_step_freeze_and_empty_sentence(lang):
     assert not at.exception
     assert at.text_input(key="lstm_sentence").value == SENTENCE and "lstm_sentence" not in at.query_params
     result = lstm_gates(parse_config("sentence", SENTENCE, None, 3, 4, 0))
-    text = all_text(at)
-    assert translate(lang, "lstm.title") in text
-    assert vec_text(result.torch_c_n) in text and vec_text(result.torch_h_n) in text
-    assert "c_t = f⊙c_(t-1) + i⊙g = " in text and vec_text(result.run.c[1]) in text
-    assert at.success and not at.error and not at.warning
+    assert translate(lang, "lstm.title") in all_text(at)
     assert translate(lang, "lstm.picture.title") in chart_data(at)
     # The picture is the cell at the slider's step (2 by default): its c_t column is that step's c_t.
     cells = picture_rows(at, "c_t", 2)
     assert [round(v, 9) for v in cells] == [round(float(v), 9) for v in result.run.c[1]]
+    assert vec_text(result.torch_c_n) not in all_text(at)  # the check's tab is closed: not drawn, as on a server
+    assert set(at.query_params) <= {"lang"}  # the defaults leave no parameter
+    open_tab(at, "lstm", "ui.tab_check", lang)
+    text = all_text(at)
+    assert vec_text(result.torch_c_n) in text and vec_text(result.torch_h_n) in text
+    assert at.success and not at.error and not at.warning
+    assert at.query_params["lstm_tabs"] == "check"  # the open tab is in the link
+    open_tab(at, "lstm", "ui.tab_steps", lang)
+    assert "c_t = f⊙c_(t-1) + i⊙g = " in all_text(at) and vec_text(result.run.c[1]) in all_text(at)
 
     # 2) Another step redraws the equations.
     at.segmented_control(key="lstm_inspect").set_value(4).run()
     assert not at.exception
     assert "h_t = o⊙tanh(c_t) = " in all_text(at) and vec_text(result.run.h[3]) in all_text(at)
+    assert at.query_params["lstm_inspect"] == "4"
 
     # 3) The freeze button forces f = 1, i = 0 from step 2: the cell stays at c_1; the picture shows that run.
     at.button(key="lstm_freeze").click().run()
     assert not at.exception
-    assert at.multiselect(key="lstm_force_f").value == [2, 3, 4]
+    assert at.multiselect(key="lstm_force_f").value == [2, 3, 4] and at.multiselect(key="lstm_force_i").value == [
+        2,
+        3,
+        4,
+    ]
+    assert at.query_params["lstm_force_f"] == "2,3,4"  # written through the page's fields: into the link too
     forced = lstm_gates(
         parse_config("sentence", SENTENCE, None, 3, 4, 0, {"f": ([2, 3, 4], 1), "i": ([2, 3, 4], 0)})
     ).forced
+    assert translate(lang, "lstm.picture.title_forced") in chart_data(at)
+    assert [round(v, 9) for v in picture_rows(at, "c_t", 3)] == [round(float(v), 9) for v in forced.c[2]]
+    open_tab(at, "lstm", "lstm.tab_override", lang)
     text = all_text(at)
     assert f"c = {vec_text(forced.c[-1])}" in text and vec_text(forced.c[0]) == vec_text(forced.c[-1])
     assert translate(lang, "lstm.override_first", step=2) in text
-    assert "FORCE = {'i': ([1, 2, 3], 0.0), 'f': ([1, 2, 3], 1.0)}" in text  # the code tab follows
-    assert translate(lang, "lstm.picture.title_forced") in chart_data(at)
-    assert [round(v, 9) for v in picture_rows(at, "c_t", 3)] == [round(float(v), 9) for v in forced.c[2]]
+    open_tab(at, "lstm", "ui.tab_code", lang)
+    assert "FORCE = {'i': ([1, 2, 3], 0.0), 'f': ([1, 2, 3], 1.0)}" in all_text(at)  # the code tab follows
 
     # 4) A shorter sentence: stale step and override selections fall back, nothing breaks.
+    open_tab(at, "lstm", "ui.tab_steps", lang)
     at.text_input(key="lstm_sentence").set_value("I read").run()
     assert not at.exception and not at.error
     assert at.segmented_control(key="lstm_inspect").value in (1, 2)
@@ -116,7 +134,7 @@ def test_table_mode_sizes_and_a_bad_cell(lang):
     assert translate(lang, "lstm.title") in all_text(at)
 
 
-def test_a_shared_link_restores_source_step_and_overrides(lang):
+def test_a_shared_link_restores_source_step_overrides_and_tab(lang):
     # Choice widgets keep their raw values in the link (not labels), so a link opens in either language.
     at = open_page(
         "lstm",
@@ -129,16 +147,50 @@ def test_a_shared_link_restores_source_step_and_overrides(lang):
             "lstm_force_f_to": "0",
             "lstm_E": "2",
             "lstm_H": "3",
+            "lstm_tabs": "steps",
         },
     )
     assert not at.exception and not at.error
-    assert at.segmented_control(key="lstm_inspect").value == 3
+    assert at.segmented_control(key="lstm_inspect").value == 3  # the link opened the step-by-step tab
     assert at.multiselect(key="lstm_force_f").value == [2, 3]  # 9 and x are not steps of this sequence
+    assert "9" in toasts(at)  # and the link's part that was dropped is named
     config = parse_config("table", None, [["1", "0"], ["0", "1"], ["2", "-1"]], 2, 3, 0)
     result = lstm_gates(config)
-    text = all_text(at)
-    assert vec_text(result.torch_c_n) in text and vec_text(result.run.c[2]) in text
+    assert vec_text(result.run.c[2]) in all_text(at)
     assert at.query_params["lstm_force_f"] == "2,3" and at.query_params["lstm_source"] == "table"
+    assert at.query_params["lstm_tabs"] == "steps"
+    open_tab(at, "lstm", "ui.tab_check", lang)
+    assert vec_text(result.torch_c_n) in all_text(at)
+
+
+def test_reset_from_a_link_that_set_every_field_leaves_no_parameter(lang):
+    """Reset forgets every field of the page, those in the folded sizes and override expanders too."""
+    query = {
+        "lstm_source": "table",
+        "lstm_x": "1,0;0,1;2,-1",
+        "lstm_sentence": "the cat sat",
+        "lstm_E": "2",
+        "lstm_H": "3",
+        "lstm_seed": "5",
+        "lstm_step": "3",
+        "lstm_inspect": "3",
+        "lstm_force_f": "2,3",
+        "lstm_force_f_to": "0",
+        "lstm_force_o": "1",
+        "lstm_tabs": "steps",
+    }
+    at = open_page("lstm", lang, query=query)
+    assert not at.exception and not at.error
+    assert set(query) <= set(at.query_params)  # every value was valid: the link still holds them all
+    at.button(key="reset__lstm").click().run()
+    assert not at.exception
+    assert set(at.query_params) <= {"lang"}
+    assert at.segmented_control(key="lstm_source").value == "sentence"
+    assert at.text_input(key="lstm_sentence").value == SENTENCE
+    assert (at.number_input(key="lstm_E").value, at.number_input(key="lstm_H").value) == (3, 4)
+    assert at.number_input(key="lstm_seed").value == 0
+    assert at.multiselect(key="lstm_force_f").value == [] and at.segmented_control(key="lstm_force_f_to").value == 1
+    assert at.tabs[0].children and not any(tab.children for tab in at.tabs[1:])  # back on the first tab
 
 
 def test_the_question_hides_its_answer_and_a_case_loads_its_inputs(lang):
@@ -155,10 +207,14 @@ def test_the_question_hides_its_answer_and_a_case_loads_its_inputs(lang):
     assert translate(lang, "ui.quiz_right", answer=translate(lang, "lstm.quiz_moves")) in all_text(at)
     assert vec_text(h_last) in all_text(at)
     # 3) A prepared case loads its link: the forget gate shut at step 3.
-    at.button(key="try__lstm_source__1").click().run()
+    at.button(key="try__lstm__1").click().run()
     assert not at.exception
     assert at.multiselect(key="lstm_force_f").value == [3] and at.segmented_control(key="lstm_force_f_to").value == 0
-    assert at.query_params["lstm_force_f"] == "3"
+    assert at.query_params["lstm_force_f"] == "3" and at.query_params["lstm_force_f_to"] == "0"
+    # 4) Reset from that case: no parameter of the page is left, the override is back to nothing.
+    at.button(key="reset__lstm").click().run()
+    assert not at.exception
+    assert set(at.query_params) <= {"lang"} and at.multiselect(key="lstm_force_f").value == []
 
 
 def test_switching_language_swaps_the_untouched_example(lang):

@@ -11,7 +11,7 @@ import pytest
 
 from s2s_core.fmt import num
 from s2s_core.fmt import vec as vec_text
-from s2s_core.gated.inputs import DEFAULT_SENTENCES
+from s2s_core.gated.fields import DEFAULT_SENTENCES
 from s2s_core.lstm import lstm_gates, parse_config
 from s2s_ui.catalog import translate
 from tests.browser.harness import click_until_linked, main_text, open_page, settle, wait_for_text
@@ -60,7 +60,7 @@ def step_moves_in_the_browser(page, ns: str, run_state, words: list[str]) -> Non
 
 
 def slider_and_play_on_the_first_screen(page, lang: str) -> None:
-    """GUIDE.md §1: at 1280×900 the picture's step slider and its Play button sit on the first screen."""
+    """At 1280×900 (a laptop screen) the picture's step slider and its Play button sit on the first screen."""
     slider = page.locator(".st-key-lstm_step_chart .vega-bindings input[type=range]")
     play = page.get_by_role("button", name=translate(lang, "steps.play"))
     play.wait_for()

@@ -13,18 +13,22 @@ from torch import nn
 from s2s_core.errors import InputError
 from s2s_core.fmt import vec
 from s2s_core.gated.charts import gate_heatmaps, override_lines, step_charts
+from s2s_core.gated.fields import MAX_E, MAX_H, MAX_S
 from s2s_core.gated.forcing import forces_from
-from s2s_core.gated.inputs import MAX_E, MAX_H, MAX_S
 from s2s_core.gru import GruConfig, gru_gates, parse_config
-from s2s_core.gru.charts import params_chart
+from s2s_core.gru.charts import LABELS as CHART_LABELS
+from s2s_core.gru.charts import PARAMS_LABELS, RUNS, figure, params_chart
 from s2s_core.gru.compare import compare
-from s2s_core.gru.compute import GATES, RESET_SHUT, gru_weights, hand_gru, make_gru, split_gates
+from s2s_core.gru.compute import GATES, RESET_SHUT, gru_weights, hand_gru, make_gru, shut_config, split_gates
+from s2s_core.gru.diagram import WORDS as DIAGRAM_WORDS
 from s2s_core.gru.diagram import gru_cell_dot
 from s2s_core.gru.frames import (
+    COLUMNS,
     comparison_table,
     equations,
     gates_frame,
     mix_parts,
+    old_state_reaches,
     override_frame,
     params_frame,
     reading,
@@ -33,25 +37,7 @@ from s2s_core.gru.frames import (
     step_table,
 )
 
-LABELS = {
-    k: k
-    for k in (
-        "step",
-        "component",
-        "value",
-        "gate",
-        "gate_value",
-        "quantity",
-        "gates_title",
-        "states_title",
-        "run",
-        "params",
-        "tensor",
-        "cell",
-        "shape",
-        "params_title",
-    )
-}
+LABELS = {k: k for k in (*CHART_LABELS, *PARAMS_LABELS)}  # the keys the page's chart builders read
 SENTENCE = "나는 도서관에서 책을 읽는다"
 
 
@@ -133,9 +119,12 @@ def test_update_gate_one_keeps_h_constant():
 def test_reset_shut_everywhere_still_carries_the_old_state_through_z():
     """The page's question: r = 0 at every step, yet z⊙h_(t-1) still reaches h_t (graded live); not at step 1."""
     config = parse_config("sentence", SENTENCE, None, 3, 4, 0)
-    shut = gru_gates(replace(config, forces=forces_from(RESET_SHUT, config.seq.S))).forced
+    assert shut_config(config) == replace(config, forces=forces_from(RESET_SHUT, config.seq.S))
+    shut = gru_gates(shut_config(config)).forced
     kept, taken = mix_parts(shut, 3)
     assert torch.allclose(kept + taken, shut.h[3]) and float(kept.abs().max()) > 1e-3
+    assert old_state_reaches(shut)  # the graded answer: yes, through z
+    assert not old_state_reaches(gru_gates(shut_config(parse_config("sentence", "a", None, 3, 4, 0))).forced)
     kept, taken = mix_parts(shut, 0)
     assert float(kept.abs().max()) == 0 and torch.allclose(taken, shut.h[0])  # h_0 = 0: nothing to carry
     w_ih, _ = gru_weights(3, 4, 0)
@@ -223,24 +212,21 @@ def test_frames_charts_and_comparison():
     both = override_frame(run, result.forced, result.labels, {"natural": "N", "forced": "F"})
     assert all(c.to_dict() for c in override_lines(both, {"h": "h"}, LABELS))
     comp = compare(3, 4)
-    table = comparison_table(comp, {k: k for k in ("cell", "blocks", "carries", "params", "formula")})
+    table = comparison_table(comp, {k: k for k in COLUMNS})
     assert table["params"].tolist() == [36, 108, 144]
     assert table["formula"].tolist()[2] == "4·(4·3 + 4·4 + 2·4) = 144"
     assert params_frame(comp)["numel"].sum() == 36 + 108 + 144
     assert params_chart(params_frame(comp), LABELS).to_dict()
-    assert gru_cell_dot({k: k for k in ("gates", "candidate", "output", "next_h", "keep", "take")}).startswith(
-        "digraph"
-    )
+    assert gru_cell_dot({k: k for k in DIAGRAM_WORDS}).startswith("digraph")
 
 
 def test_the_cell_picture_draws_the_runs_own_numbers_and_marks_a_forced_gate():
     import altair as alt
 
-    from s2s_core.gated.picture import STEP_PARAM, cell_chart
+    from s2s_core.gated.picture import STEP_PARAM, WORDS, cell_chart
     from s2s_core.gru.picture import LAYOUT, picture_data
 
-    words = {k: k for k in ("title", "description", "value", "component", "vector", "step", "path", "before")}
-    words |= {"state": "state", "word": "x_t =", "natural": "computed", "forced": "forced"}
+    words = {k: k for k in WORDS} | {"word": "x_t =", "natural": "computed"}  # every word the picture reads
     config = parse_config("sentence", "I read a book", None, 3, 4, 0)
     result = gru_gates(config)
     run = result.run
@@ -267,3 +253,41 @@ def test_the_cell_picture_draws_the_runs_own_numbers_and_marks_a_forced_gate():
     assert pic.strip.sort_values("step")["before"].iloc[0] == pytest.approx(float(run.h[0, 0]))
     param = alt.selection_point(name=STEP_PARAM, fields=["step"], value=[{"step": 2}])
     cell_chart(pic, words, param).to_dict(validate=True)
+
+
+def test_every_figure_builds_valid_specs_with_the_page_words():
+    """The page hands `figure` the words of LABELS, gate titles by GATES and run names by RUNS: every kind builds."""
+    config = parse_config("sentence", SENTENCE, None, 3, 4, 0, {"z": ([2, 3], 1)})
+    result = gru_gates(config)
+    labels, titles, runs = {k: k for k in CHART_LABELS}, {g: g for g in GATES}, {k: k for k in RUNS}
+    counts = {"step": 2, "gates": 3, "override": 1, "forced_gates": 2}  # bars + states; z, r, n; h; z, r
+    for kind, n in counts.items():
+        charts = figure(kind, result, config.forces, 1, labels, titles, runs)
+        assert len(charts) == n and all(c.to_dict() for c in charts), kind
+    with pytest.raises(ValueError):
+        figure("override", gru_gates(GruConfig()), (), 0, labels, titles, runs)  # no forced run to compare
+    assert params_chart(params_frame(compare(3, 4)), {k: k for k in PARAMS_LABELS}).to_dict()
+
+
+def test_the_fields_are_todays_link_keys():
+    """One declaration, built for "gru": the keys links have always carried; the tab ids in the page's order."""
+    from s2s_core.gru.fields import FIELDS, GATED
+
+    inputs = [f"gru_{k}" for k in ("source", "sentence", "x", "E", "H", "seed", "step", "inspect")]
+    forces = [f"gru_force_{g}{end}" for g in ("r", "z") for end in ("", "_to")]
+    assert [f.key for f in FIELDS] == [*inputs, *forces, "gru_tabs"]
+    assert GATED.tab.options == ("override", "steps", "gates", "compare", "tables", "check", "code", "notice")
+    assert [GATED.override(g).to.default for g in GATED.forceable] == [0, 1]  # z = 1: freeze h one click away
+
+
+@pytest.mark.parametrize("ns", ["lstm", "gru"])
+def test_both_cells_offer_the_names_the_shared_page_pieces_read(ns):
+    """s2s_ui/gated.Cell reads these names from each cell's compute and frames modules."""
+    import importlib
+
+    model, frames = (importlib.import_module(f"s2s_core.{ns}.{m}") for m in ("compute", "frames"))
+    assert all(hasattr(model, name) for name in ("parse_config", "GATES", "FREEZE", "FREEZE_FROM"))
+    assert all(callable(getattr(frames, name)) for name in ("equations", "step_table", "reading"))
+    assert set(model.FREEZE) <= set(importlib.import_module(f"s2s_core.{ns}.fields").FORCEABLE)
+    carried = {"lstm": ("c", "h"), "gru": ("h",)}
+    assert carried[ns] == frames.STATES

@@ -10,26 +10,32 @@ from torch import nn
 
 from s2s_core.errors import InputError
 from s2s_core.fmt import vec
+from s2s_core.gated.charts import LABELS as GATED_LABELS
 from s2s_core.gated.charts import gate_heatmaps, override_lines, step_charts
+from s2s_core.gated.fields import DEFAULT_SENTENCES, MAX_E, MAX_H, MAX_S, step_or_text
 from s2s_core.gated.forcing import Force, forces_from
 from s2s_core.gated.frames import first_difference, keeps_moving, weight_rows
-from s2s_core.gated.inputs import (
-    DEFAULT_SENTENCES,
-    MAX_E,
-    MAX_H,
-    MAX_S,
-    SequenceSpec,
-    default_sentence,
-    input_vectors,
-    parse_sizes,
-    token_vector,
-)
+from s2s_core.gated.inputs import SequenceSpec, default_sentence, input_vectors, parse_sizes, token_vector
 from s2s_core.lstm import LstmConfig, lstm_gates, parse_config
-from s2s_core.lstm.compute import FREEZE, FREEZE_FROM, GATES, hand_lstm, lstm_weights, make_lstm, split_gates
+from s2s_core.lstm.charts import LABELS as CHART_LABELS
+from s2s_core.lstm.charts import RUNS, figure
+from s2s_core.lstm.compute import (
+    FREEZE,
+    FREEZE_FROM,
+    GATES,
+    frozen_config,
+    hand_lstm,
+    lstm_weights,
+    make_lstm,
+    split_gates,
+)
+from s2s_core.lstm.diagram import WORDS as DIAGRAM_WORDS
 from s2s_core.lstm.diagram import lstm_cell_dot
+from s2s_core.lstm.fields import GATED
 from s2s_core.lstm.frames import (
     equations,
     gates_frame,
+    h_answer,
     override_frame,
     reading,
     states_frame,
@@ -37,9 +43,7 @@ from s2s_core.lstm.frames import (
     step_table,
 )
 
-LABELS = {
-    k: k for k in ("step", "component", "value", "gate", "gate_value", "quantity", "gates_title", "states_title", "run")
-}
+LABELS = {k: k for k in GATED_LABELS}  # the keys the shared gated charts read
 
 
 def _random_x(S: int, E: int, seed: int) -> torch.Tensor:
@@ -269,14 +273,18 @@ def test_freezing_the_cell_holds_c_but_not_h():
     assert all(torch.equal(frozen.forced.c[t], frozen.forced.c[0]) for t in range(4))
     assert keeps_moving(frozen.forced.h) and not keeps_moving(frozen.forced.c)
     assert forces_from(FREEZE, 1, FREEZE_FROM) == ()
+    # The question's run and its grading live in the core: the page only shows the answer's words.
+    assert frozen_config(config).forces == forces
+    assert h_answer(lstm_gates(frozen_config(config)).forced) == "moves"
+    assert frozen_config(parse_config("sentence", "a", None, 3, 4, 0)) is None  # one step: nothing to freeze
 
 
 def test_defaults_per_language_and_sizes_alone():
     assert len(DEFAULT_SENTENCES["en"].split()) == len(DEFAULT_SENTENCES["ko"].split()) == 4  # try-this links fit both
     assert default_sentence("en") == "I read a book" and default_sentence("xx") == DEFAULT_SENTENCES["ko"]
-    assert parse_sizes("lstm", "3", 4, 0) == (3, 4, 0)
+    assert parse_sizes(GATED, "3", 4, 0) == (3, 4, 0)
     with pytest.raises(InputError) as err:
-        parse_sizes("lstm", 3, 99, 0)
+        parse_sizes(GATED, 3, 99, 0)
     assert err.value.field == "lstm.field.H"
     w_ih, w_hh = lstm_weights(3, 4, 0)
     result = lstm_gates(LstmConfig())
@@ -284,7 +292,7 @@ def test_defaults_per_language_and_sizes_alone():
 
 
 def test_diagram_escapes_quotes():
-    dot = lstm_cell_dot(dict.fromkeys(("gates", "output", "next_c", "next_h", "carry", "expose"), 'say "hi"'))
+    dot = lstm_cell_dot(dict.fromkeys(DIAGRAM_WORDS, 'say "hi"'))
     assert '\\"hi\\"' in dot and dot.startswith("digraph")
 
 
@@ -304,16 +312,10 @@ def test_weight_rows_and_first_difference():
     assert first_difference(result.run, result.run) is None
 
 
-PICTURE_WORDS = {
-    k: k for k in ("title", "description", "value", "component", "vector", "step", "path", "before", "state", "word")
-}
-PICTURE_WORDS |= {"natural": "computed", "forced": "forced"}
-
-
 def test_the_cell_picture_draws_the_runs_own_numbers_and_marks_a_forced_gate():
     import altair as alt
 
-    from s2s_core.gated.picture import STEP_PARAM, cell_chart
+    from s2s_core.gated.picture import STEP_PARAM, WORDS, cell_chart
     from s2s_core.lstm.picture import picture_data
 
     # 1) Natural run: every column is the run's own vector; the products are f⊙c_(t-1) and i⊙g, c_t their sum.
@@ -350,5 +352,32 @@ def test_the_cell_picture_draws_the_runs_own_numbers_and_marks_a_forced_gate():
     c_before = pic.strip[(pic.strip["row"] == "c1")].sort_values("step")["before"].tolist()
     assert c_before == pytest.approx(run.c[:, 0].tolist())
     param = alt.selection_point(name=STEP_PARAM, fields=["step"], value=[{"step": 2}])
-    spec = cell_chart(pic, PICTURE_WORDS, param).to_dict(validate=True)
+    spec = cell_chart(pic, {k: k for k in WORDS} | {"natural": "computed"}, param).to_dict(validate=True)
     assert spec["title"]["text"] == "title" and spec["description"] == "description"
+
+
+def test_every_figure_builds_valid_specs_with_the_page_words():
+    """The page hands `figure` the words of LABELS, gate titles by GATES and run names by RUNS: every kind builds."""
+    config = parse_config("sentence", DEFAULT_SENTENCES["en"], None, 3, 4, 0, {"f": ([2, 3], 1)})
+    result = lstm_gates(config)
+    labels, titles, runs = {k: k for k in CHART_LABELS}, {g: g for g in GATES}, {k: k for k in RUNS}
+    counts = {"step": 2, "gates": 4, "override": 2, "forced_gates": 3}  # bars + states; i f g o; c, h; i f o
+    for kind, n in counts.items():
+        charts = figure(kind, result, config.forces, 1, labels, titles, runs)
+        assert len(charts) == n and all(c.to_dict() for c in charts), kind
+    with pytest.raises(ValueError):
+        figure("forced_gates", lstm_gates(LstmConfig()), (), 0, labels, titles, runs)  # no forced run
+
+
+def test_the_fields_are_todays_link_keys_and_the_cores_caps():
+    """One declaration: the link keys links have always carried, and the caps parse_config checks with."""
+    inputs = [f"lstm_{k}" for k in ("source", "sentence", "x", "E", "H", "seed", "step", "inspect")]
+    forces = [f"lstm_force_{g}{end}" for g in ("i", "f", "o") for end in ("", "_to")]
+    assert [f.key for f in GATED.all] == [*inputs, *forces, "lstm_tabs"]
+    assert (GATED.E.hi, GATED.H.hi, GATED.E.default, GATED.H.default) == (MAX_E, MAX_H, 3, 4)
+    assert [GATED.override(g).to.default for g in GATED.forceable] == [0, 1, 0]  # f = 1, i = 0: freeze one click away
+    assert GATED.sentence.default_for("en") == DEFAULT_SENTENCES["en"] == default_sentence("en")
+    with pytest.raises(InputError) as err:  # the core's check is the field's own
+        parse_config("sentence", "a b", None, GATED.E.hi + 1, 4, 0)
+    assert err.value.field == GATED.E.label == "lstm.field.E"
+    assert [step_or_text(part) for part in ["2", "3", "9", "x"]] == [2, 3, 9, "x"]  # a link's steps, read one by one

@@ -129,7 +129,8 @@ def field_input(
     else:
         format_func = labels.get if labels is not None else str
         value = widget(label, choices, key=key, format_func=format_func, **kwargs)
-    to_link(key, None if same(value, default) else to_raw(value))
+    shown_default = _still_valid(default, field.kind, default, choices, limits)  # the default these options allow
+    to_link(key, None if same(value, shown_default) else to_raw(value))
     return value
 
 

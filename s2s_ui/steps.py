@@ -142,7 +142,7 @@ def step_view(
         moved = _selected_step(event, param)
         step = _clamp(moved if moved is not None else st.session_state.get(key, first), n_steps)
         st.session_state[key] = step
-        to_link(key, None if step == default else str(step))
+        to_link(key, None if step == _clamp(default, n_steps) else str(step))  # a one-word input: step 1 is the default
         if play and n_steps > 1:
             from s2s_ui.play import play_button  # play imports this module's chart key rule
 

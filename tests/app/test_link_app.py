@@ -20,7 +20,7 @@ CASES = [
     ("training", "selectbox", "training_task", "sort"),
 ]
 # A field drawn inside a tab is drawn only while its tab is open: the link opens that tab too.
-IN_TAB = {"shapes_failure": {"shapes_tabs": "failure"}}
+IN_TAB = {"shapes_failure": {"shapes_tabs": "failure"}, "gru_inspect": {"gru_tabs": "steps"}}
 
 
 @pytest.mark.parametrize("ns, kind, key, option", CASES, ids=[c[2] for c in CASES])
@@ -74,7 +74,7 @@ def test_a_stale_choice_is_dropped_by_the_helper():
     assert at.query_params["att_pad"] == "s3"
     at.number_input(key="att_dim").set_value(2).run()  # same rows: s3 still exists
     assert at.multiselect(key="att_pad").value == ["s3"]
-    at2 = open_page("gru", "en", query={"gru_inspect": "3"})
+    at2 = open_page("gru", "en", query={"gru_inspect": "3", **IN_TAB["gru_inspect"]})
     assert at2.segmented_control(key="gru_inspect").value == 3
     at2.text_input(key="gru_sentence").input("two words").run()  # two steps: step 3 is gone
     assert not at2.exception

@@ -19,7 +19,7 @@ import pandas as pd
 from s2s_core.attention.frames import Picture
 from s2s_core.chartkit import FIT_X, records
 
-SOURCE = "#2C7FB8"  # GUIDE.md roles: source / encoder
+SOURCE = "#2C7FB8"  # the app's role colours (every page's pictures): source / encoder
 DECODER = "#D55E00"  # target / decoder
 CONTEXT = "#B8588F"  # attention and context
 PAD = "#8A8A8A"  # PAD (always also labelled "PAD")
@@ -29,6 +29,16 @@ HOVER_PARAM = "hover"
 HEIGHT = 380
 FONT = 12  # every text in the picture is at least 11 px
 _AXIS = {"grid": True, "labelFontSize": FONT, "titleFontSize": FONT}
+# The words `attention_picture` takes (catalog keys under "attention.chart."): the title, subtitle and description
+# come in one version per layout, and the picture takes the one of its own.
+LABELS = (
+    "axis_x",
+    "axis_y",
+    "position",
+    "weight",
+    "before",
+    *(f"{part}_{layout}" for part in ("title", "subtitle", "description") for layout in ("plane", "lines")),
+)
 
 
 def _domain(values: list[float], pad: float = 0.12) -> list[float]:
@@ -49,12 +59,13 @@ def _scales(picture: Picture) -> tuple[alt.Scale, alt.Scale]:
 
 
 def attention_picture(
-    picture: Picture, labels: Mapping[str, str], step_param: alt.SelectionParameter
+    picture: Picture, labels: Mapping[str, str], step_param: alt.SelectionParameter, picked: str | None = None
 ) -> alt.LayerChart:
-    """labels: the learner's words: title, subtitle, description, axis_x, axis_y, position, weight, before, decoder.
+    """labels: the learner's words, one for each of LABELS.
 
     step_param: the shared step control's point selection on "step" (s2s_ui.steps.step_param), bound to the
     slider; it filters which decoder step's lines and context are drawn at full strength.
+    picked: the source the picture starts with as picked ("s2", from the link or an earlier click), or None.
     """
     x_scale, y_scale = _scales(picture)
     plane = picture.layout == "plane"
@@ -66,7 +77,11 @@ def attention_picture(
     hover = alt.selection_point(
         name=HOVER_PARAM, fields=["position"], on="pointerover", clear="pointerout", empty=False
     )
-    pick = alt.selection_point(name=PICK_PARAM, fields=["position"], on="click", empty=False)
+    # The pick starts where the learner left it (a shared link reopens with that source ringed and explained). A
+    # click on another source moves it; nothing in the browser clears it (no double-click clear): the chart reports
+    # no clear of a pick it started with, so the line under the picture and the link could not follow one.
+    start = {"value": [{"position": picked}]} if picked is not None else {}
+    pick = alt.selection_point(name=PICK_PARAM, fields=["position"], on="click", clear=False, empty=False, **start)
     role = alt.condition("datum.pad", alt.value(PAD), alt.value(SOURCE))
     weight = alt.Scale(domain=[0, 1])
 
@@ -216,11 +231,11 @@ def attention_picture(
         height=HEIGHT,
         autosize=FIT_X,
         title=alt.Title(
-            labels["title"],
-            subtitle=labels["subtitle"].split("\n"),
+            labels[f"title_{picture.layout}"],
+            subtitle=labels[f"subtitle_{picture.layout}"].split("\n"),
             fontSize=FONT + 3,
             subtitleFontSize=FONT,
             anchor="start",
         ),
-        description=labels["description"],
+        description=labels[f"description_{picture.layout}"],
     )

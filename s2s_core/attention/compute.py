@@ -11,18 +11,14 @@ from typing import Literal
 
 import torch
 
+from s2s_core.attention import fields
+from s2s_core.attention.fields import DEFAULT_SOURCES, DEFAULT_WEIGHTS, MAX_DIM, MAX_POSITIONS, MAX_STEPS
 from s2s_core.errors import InputError
+from s2s_core.fmt import vec
 from s2s_core.validate import parse_matrix
 
 Mode = Literal["weights", "scores"]
 SUM_TOL = 1e-6  # a weights row "sums to 1" within this tolerance
-MAX_POSITIONS = 12  # S: source positions
-MAX_STEPS = 12  # T: decoder steps
-MAX_DIM = 8  # D: components of a source vector
-
-# The seed's worked example (§6): three source vectors, two decoder steps.
-DEFAULT_SOURCES = ((2.0, 0.0), (0.0, 4.0), (6.0, 2.0))
-DEFAULT_WEIGHTS = ((0.2, 0.3, 0.5), (0.6, 0.3, 0.1))
 
 
 @dataclass(frozen=True)
@@ -64,23 +60,22 @@ def parse_config(
     pad: list[bool] | tuple[bool, ...],
 ) -> AttentionConfig:
     """Validate raw table cells into a config; the first problem raises InputError naming its field."""
-    if mode not in ("weights", "scores"):
-        raise InputError("errors.bad_choice", "attention.field.mode", value=str(mode)[:20], choices="weights, scores")
-    sources = parse_matrix(sources_rows, "attention.field.sources", max_rows=MAX_POSITIONS, max_cols=MAX_DIM)
+    mode = fields.MODE.check(mode)
+    sources = parse_matrix(sources_rows, fields.SOURCES.label, max_rows=MAX_POSITIONS, max_cols=MAX_DIM)
     S = len(sources)
-    steps = parse_matrix(steps_rows, "attention.field.steps", n_cols=S, max_rows=MAX_STEPS, max_cols=MAX_POSITIONS)
+    steps = parse_matrix(steps_rows, fields.STEPS.label, n_cols=S, max_rows=MAX_STEPS, max_cols=MAX_POSITIONS)
     pad = tuple(bool(p) for p in pad)[:S]
     pad = pad + (False,) * (S - len(pad))
     if all(pad):
-        raise InputError("attention.error.all_pad", "attention.field.pad")
+        raise InputError("attention.error.all_pad", fields.PAD.label)
     if mode == "weights":
         for t, row in enumerate(steps, start=1):
             for s, w in enumerate(row, start=1):
                 if w < 0:
-                    raise InputError("attention.error.negative_weight", "attention.field.steps", row=t, col=s)
+                    raise InputError("attention.error.negative_weight", fields.STEPS.label, row=t, col=s)
             real = [w for w, p in zip(row, pad, strict=True) if not p]
             if sum(real) <= 0:
-                raise InputError("attention.error.zero_row", "attention.field.steps", row=t)
+                raise InputError("attention.error.zero_row", fields.STEPS.label, row=t)
     return AttentionConfig(
         sources=tuple(tuple(r) for r in sources),
         steps=tuple(tuple(r) for r in steps),
@@ -179,6 +174,17 @@ class PadWhatIf:
     now: tuple[float, ...]
     weights_after: tuple[float, ...]  # (S,) the step's weights once the position is PAD
     rest: float  # the other positions' share before the edit (what `dropped` sums with)
+
+    @property
+    def answer(self) -> str:
+        """The right answer as the question lists it: the recomputed context."""
+        return vec(self.after)
+
+    @property
+    def options(self) -> tuple[str, ...]:
+        """The question's candidates (the real recomputation, the term just deleted, no change), sorted: the
+        answer's place in the list says nothing."""
+        return tuple(sorted({vec(self.after), vec(self.dropped), vec(self.now)}))
 
 
 def pad_what_if(config: AttentionConfig, result: AttentionResult, step: int = 0) -> PadWhatIf | None:

@@ -11,6 +11,9 @@ import pandas as pd
 from s2s_core.attention.compute import AttentionResult
 from s2s_core.fmt import num, vec
 
+# The learner's text templates `picture_frames` fills in (catalog keys under "attention.chart.").
+WORDS = ("context", "term", "source", "pad", "link_aria")
+
 
 def position_label(s: int) -> str:
     """0-based source position -> 's1', 's2', ... (the label used in every table and chart)."""
@@ -20,6 +23,13 @@ def position_label(s: int) -> str:
 def step_label(t: int) -> str:
     """0-based decoder step -> 't1', 't2', ..."""
     return f"t{t + 1}"
+
+
+def position_index(result: AttentionResult, label: object) -> int | None:
+    """The 0-based source position a label names ('s2' -> 1), or None when these sources have no such one
+    (nothing picked, or a pick from a link or an earlier input with more rows)."""
+    names = [position_label(s) for s in range(result.values.shape[0])]
+    return names.index(label) if label in names else None
 
 
 def weighted_sum_text(result: AttentionResult, t: int, d: int) -> str:

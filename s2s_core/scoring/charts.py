@@ -10,6 +10,25 @@ from s2s_core.scoring.compute import ScoringResult
 from s2s_core.scoring.flow import FlowResult
 from s2s_core.scoring.frames import window_frame
 
+# The words the window chart takes (catalog keys under "scoring.chart."; its title names the function, so the page
+# fills that one in), and the wiring diagram's node and edge names (under "scoring.diagram.").
+WINDOW_WORDS = ("position", "weight", "score", "align", "gauss")
+DIAGRAM_WORDS = (
+    "y",
+    "s_prev",
+    "enc",
+    "score",
+    "weights",
+    "context",
+    "gru",
+    "s_t",
+    "combine",
+    "combined",
+    "logits",
+    "keys_edge",
+    "values_edge",
+)
+
 
 def window_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.LayerChart:
     """Final weights as bars (grey outside the window); Luong's Gaussian as a line when there is one."""
@@ -103,6 +122,5 @@ def page_charts(result: ScoringResult, focus: str, labels: dict[str, str]) -> di
     labels: translated titles and axis names: window_title, position, weight, score, align, gauss (the score
     functions themselves are compared in s2s_core/scoring/picture.py).
     """
-    chosen = result.get(focus)
-    shown = chosen if chosen.read is not None else result.get("additive")  # the window is the same for all
+    shown = result.shown(focus)  # the window is the same for all
     return {"window": window_chart(window_frame(shown.read), {**labels, "title": labels["window_title"]})}

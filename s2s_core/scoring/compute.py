@@ -11,28 +11,16 @@ from typing import Any
 
 import torch
 
-from s2s_core import caps
 from s2s_core.errors import InputError
 from s2s_core.rng import isolated
+from s2s_core.scoring import fields
 from s2s_core.scoring.attend import Read, attend
+from s2s_core.scoring.fields import DEFAULT_DEC, DEFAULT_ENC, MAX_POSITIONS, MAX_SIZE, SCORERS
 from s2s_core.scoring.flow import FlowResult, check_wiring, decoder_step
 from s2s_core.scoring.functions import check_same_size
-from s2s_core.scoring.modules import SCORERS, ConcatScore, LocalPosition, build_scorers, init_uniform
+from s2s_core.scoring.modules import ConcatScore, LocalPosition, build_scorers, init_uniform
 from s2s_core.scoring.window import flat_gaussian_sum, local_m_center, window_positions
-from s2s_core.validate import check_choice, check_float, check_int, parse_matrix, parse_vector
-
-WINDOWS = ("global", "local_m", "local_p")
-QUERY_FROM = ("previous", "current")
-CONTEXT_INTO = ("input", "output")
-MAX_POSITIONS = 12  # S
-MAX_SIZE = 8  # H_d and H_e
-MAX_ATTN = 8  # A
-MAX_HALF_WIDTH = 6  # D
-MAX_SCALE = 10.0  # weight scale: untrained weights in PyTorch's default range give nearly flat scores
-
-# The attention page's source vectors (seed §6) plus two more, so a local window leaves some out.
-DEFAULT_ENC = ((2.0, 0.0), (0.0, 4.0), (6.0, 2.0), (1.0, 1.0), (3.0, -1.0))
-DEFAULT_DEC = (0.3, 0.2)
+from s2s_core.validate import parse_matrix, parse_vector
 
 Matrix = tuple[tuple[float, ...], ...]
 ErrorParts = tuple[str, str, tuple[tuple[str, Any], ...]]  # an InputError that can be cached (pickled)
@@ -79,24 +67,24 @@ def parse_config(
     context_into: Any = "input",
 ) -> ScoringConfig:
     """Validate raw widget values; the first problem raises InputError naming its field."""
-    dec = parse_vector(dec_text, "scoring.field.dec_state", max_len=MAX_SIZE)
-    enc = parse_matrix(enc_rows, "scoring.field.enc_states", max_rows=MAX_POSITIONS, max_cols=MAX_SIZE)
-    window = check_choice(window, "scoring.field.window", WINDOWS)
-    half_width = check_int(half_width, "scoring.field.half_width", 1, MAX_HALF_WIDTH)
+    dec = parse_vector(dec_text, fields.DEC.label, max_len=MAX_SIZE)
+    enc = parse_matrix(enc_rows, fields.ENC.label, max_rows=MAX_POSITIONS, max_cols=MAX_SIZE)
+    window = fields.WINDOW.check(window)
+    half_width = fields.HALF_WIDTH.check(half_width)
     # Any step is a valid window: local-m clips p_t = t to the last source position (window.local_m_center).
-    step = check_int(step, "scoring.field.step", 1, caps.MAX_SEQ_LEN)
+    step = fields.STEP.check(step)
     return ScoringConfig(
         dec_state=tuple(dec),
         enc_states=tuple(tuple(r) for r in enc),
-        attn_size=check_int(attn_size, "scoring.field.attn_size", 1, MAX_ATTN),
-        seed=check_int(seed, "scoring.field.seed", 0, caps.MAX_SEED),
-        scale=check_float(scale, "scoring.field.scale", 0.1, MAX_SCALE),
-        focus=check_choice(focus, "scoring.field.focus", SCORERS),
+        attn_size=fields.ATTN.check(attn_size),
+        seed=fields.SEED.check(seed),
+        scale=fields.SCALE.check(scale),
+        focus=fields.FOCUS.check(focus),
         window=window,
         step=step,
         half_width=half_width,
-        query_from=check_choice(query_from, "scoring.field.query_from", QUERY_FROM),
-        context_into=check_choice(context_into, "scoring.field.context_into", CONTEXT_INTO),
+        query_from=fields.QUERY.check(query_from),
+        context_into=fields.INTO.check(context_into),
     )
 
 
@@ -160,6 +148,12 @@ class ScoringResult:
 
     def get(self, name: str) -> FunctionResult:
         return next(f for f in self.functions if f.name == name)
+
+    def shown(self, focus: str) -> FunctionResult:
+        """The function whose read the page draws for `focus`: the focus itself, or additive when the focus cannot
+        score these states (dot with H_d ≠ H_e). The window is the same for every function."""
+        f = self.get(focus)
+        return f if f.read is not None else self.get("additive")
 
 
 def named_params(name: str, module: torch.nn.Module) -> tuple[tuple[str, torch.Tensor], ...]:

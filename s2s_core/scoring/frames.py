@@ -13,6 +13,28 @@ def position_label(j: int) -> str:
     return f"s{j + 1}"
 
 
+def peak(read: Read) -> tuple[int, float]:
+    """Where a read looks hardest: the 0-based position with the largest weight, and that weight."""
+    j = int(read.weights[0].argmax())  # (B=1, S) -> the first row's argmax
+    return j, float(read.weights[0, j])
+
+
+def position_parts(read: Read, j: int) -> dict[str, str] | None:
+    """Position j's (0-based) part of the context, as the page writes it (score, weight, value, term = weight ×
+    value, context); None when the window leaves j out (its score became −∞)."""
+    if not bool(read.mask[0, j]):
+        return None
+    weight = float(read.weights[0, j])
+    term = weight * read.values[0, j]  # () * (H_e,) -> (H_e,)
+    return dict(
+        score=num(float(read.scores[0, j])),
+        weight=num(weight),
+        value=vec(read.values[0, j]),
+        term=vec(term),
+        context=vec(read.context[0]),
+    )
+
+
 def window_frame(read: Read) -> pd.DataFrame:
     """One row per position of one read: raw score, in window, softmax over the window, Gaussian, final weight."""
     S = read.scores.shape[1]

@@ -8,9 +8,6 @@ from s2s_core.errors import InputError
 from s2s_core.fmt import rounded
 from s2s_core.seq2seq.compute import Seq2SeqConfig, decode, encode, hand_off, parse_config
 
-# The sentence the encoder reads when the states come from it, in the learner's language (GUIDE.md §1); the
-# syllabus's Korean one is the other language's "try this" case.
-DEFAULT_SENTENCES = {"ko": "나는 책을 읽는다", "en": "i read a book"}
 ENCODER_HIDDEN = 4  # H_e = H_d: small, so every state fits in one table row
 
 

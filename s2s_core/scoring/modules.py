@@ -125,9 +125,6 @@ class LocalPosition(nn.Module):
         return torch.sigmoid(self.v_p(torch.tanh(self.W_p(s)))).squeeze(-1)  # (B, H_d) -> (B, A) -> (B, 1) -> (B,)
 
 
-SCORERS = ("additive", "dot", "general", "concat", "scaled_dot")
-
-
 def build_scorers(dec_size: int, enc_size: int, attn_size: int, seed: int, scale: float = 1.0) -> dict[str, nn.Module]:
     """Every score function with seeded (untrained) weights; each module gets its own seed offset."""
     return {

@@ -24,7 +24,7 @@ from s2s_core.fmt import NUM_D3
 from s2s_core.scoring.attend import Read
 from s2s_core.scoring.compute import ScoringResult
 
-SOURCE, DECODER, CONTEXT = "#2C7FB8", "#D55E00", "#B8588F"  # GUIDE.md "One visual language"
+SOURCE, DECODER, CONTEXT = "#2C7FB8", "#D55E00", "#B8588F"  # the app's role colours, the same on every page
 THEME = "currentColor"  # text on the page follows the light or dark theme (text in a cell too: cells are outlines)
 VALUE_SCALE = alt.Scale(scheme="redblue", reverse=True, domainMid=0)  # one diverging scale, centred at 0
 FONT = 12
@@ -35,6 +35,10 @@ WEIGHT_BASE, WEIGHT_TALL = 3.05, 1.5
 ROW_PX = 26  # one unit of y
 MIN_LABEL_PX = 44  # a position narrower than this leaves its weight's number to the tooltip
 TITLE_CHARS, SUBTITLE_CHARS = 44, 58  # what fits a 390 px phone's column at the title's and subtitle's size
+# The plain words each picture takes (catalog keys under "scoring.chart."); the title, subtitle, description and row
+# names carry live numbers or the function's name, so the page fills those in (s2s_ui/scoring/specs.py).
+COMPARE_WORDS = ("before", "unavailable", "position", "score", "weight")
+FOCUS_WORDS = ("key", "value_row", "context", "position", "score", "weight", "gauss", "value", "component", "p")
 
 
 def _title(labels: Mapping[str, str]) -> alt.TitleParams:

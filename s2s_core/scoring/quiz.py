@@ -1,7 +1,7 @@
 """The page's question, graded live: what doubling the decoder state s does to one function's sharpest weight.
 
 The picture shows every function's weights for the current s, so a question about those weights would be
-answered by the picture; this one asks about an edit the learner is about to make (GUIDE.md §1).
+answered by the picture before it is asked; this one asks about an edit the learner is about to make.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from s2s_core.scoring.compute import ScoringConfig, compare
 
 STAY = 0.005  # a change of the largest weight below this counts as "about the same"
+VERDICTS = ("rise", "same", "fall")  # the question's options, in this order (catalog keys scoring.quiz_<verdict>)
 
 
 @dataclass(frozen=True)
@@ -26,10 +27,7 @@ class DoubledQuery:
 
 def doubled_query(config: ScoringConfig) -> DoubledQuery | None:
     """Score 2s with the same weights and states; None when no function can score these states."""
-    now = compare(config)
-    fn = now.get(config.focus)
-    if fn.read is None:
-        fn = now.get("additive")
+    fn = compare(config).shown(config.focus)
     if fn.read is None:
         return None
     doubled = tuple(2 * x for x in config.dec_state)  # (H_d,)

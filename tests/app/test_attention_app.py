@@ -1,5 +1,7 @@
-"""Attention page through AppTest: seed numbers on the picture, the step from the link, the question before its
-answer (both languages), try-this cases, before/after, PAD, bad cells, scores mode."""
+"""Attention page through AppTest: seed numbers on the picture, the step and the picked source from the link, the
+question before its answer (both languages), try-this cases and Reset, before/after, PAD, bad cells, scores mode.
+
+Tabs are opened as a learner opens them (`open_tab`, or a link's ?attention_tabs=): only the open tab is drawn."""
 
 from __future__ import annotations
 
@@ -7,8 +9,11 @@ import json
 
 import pytest
 
+from s2s_core.attention import AttentionConfig, attention_weighting
+from s2s_core.attention.charts import PICK_PARAM
+from s2s_core.fmt import vec
 from s2s_ui.catalog import translate
-from tests.app.conftest import LANGS, all_text, open_page, toasts
+from tests.app.conftest import LANGS, all_text, open_page, open_tab, toasts
 
 
 def _chart(at) -> tuple[dict, str]:
@@ -25,17 +30,27 @@ def _step_value(spec: dict) -> list:
     return next(p["value"] for p in spec["params"] if p["name"] == "step_sel")
 
 
+def _pick_value(spec: dict) -> list | None:
+    """Where the picture's click selection starts (None: nothing picked)."""
+    return next(p for p in spec["params"] if p["name"] == PICK_PARAM).get("value")
+
+
 def test_defaults_show_the_seed_contexts_on_the_picture(lang):
     at = open_page("attention", lang)
     assert not at.exception and not at.error
     text = all_text(at)
     assert "[3.4, 2.2]" in text and "[1.8, 1.4]" in text
-    assert "0.2×2 + 0.3×0 + 0.5×6 = 3.4" in text  # the step-by-step tab
+    assert "0.2×2 + 0.3×0 + 0.5×6 = 3.4" in text  # the step-by-step tab: the first, open by default
     assert "0.2×[2, 0] + 0.3×[0, 4] + 0.5×[6, 2] = [3.4, 2.2]" in text  # the step's line under the picture
     spec, data = _chart(at)
     assert "t1 context [3.4, 2.2]" in data and "t2 context [1.8, 1.4]" in data
     assert _step_value(spec) == [{"step": 1}]
+    assert _pick_value(spec) is None and translate(lang, "attention.pick_hint") in text  # nothing picked yet
+    assert not [k for k in at.query_params if k.startswith("att")]  # the defaults leave no parameter
+    assert not at.success  # the check's tab is closed: not drawn, as on a server
+    open_tab(at, "attention", "ui.tab_check", lang)
     assert len(at.success) >= 1  # the check-against-PyTorch badge passes
+    assert at.query_params["attention_tabs"] == "check"  # the open tab is in the link
 
 
 @pytest.mark.parametrize("raw, step", [("2", 2), ("9", 2), ("0", 1)])
@@ -67,6 +82,10 @@ def test_the_questions_answer_is_nowhere_until_answered(language):
     assert answer in at.radio(key="att_quiz").options  # the question itself is the one place
     assert answer not in all_text(at)
     assert answer not in _chart(at)[1]
+    open_tab(at, "attention", "ui.tab_notice", language)
+    assert translate(language, "attention.notice_1") in all_text(at)
+    assert translate(language, "attention.notice_3") not in all_text(at)  # it tells how: held back
+    assert answer not in all_text(at)
     at.radio(key="att_quiz").set_value("[0.4, 1.2]").run()  # the tempting shortcut: the term just deleted
     assert not at.exception
     assert at.warning  # graded wrong
@@ -89,10 +108,81 @@ def test_no_telling_question_when_one_source_takes_all(lang):
 
 def test_a_try_this_case_loads_its_link(lang):
     at = open_page("attention", lang)
-    at.button(key="try__att_src__0").click().run()  # all weight on one source
+    at.button(key="try__attention__0").click().run()  # all weight on one source
     assert not at.exception
     assert at.query_params["att_steps"] == "0,0,1;1,0,0"
     assert "t1 context [6, 2]" in _chart(at)[1]
+
+
+def test_reset_forgets_every_field_even_the_pick_and_the_open_tab(lang):
+    """From a link that sets every field (the size, both tables, PAD, mode, step, the picked source, the open tab),
+    Reset brings back the seed's example and leaves no parameter of the page in the link."""
+    query = {
+        "att_dim": "3",
+        "att_src": "1,0,2;0,3,1;2,2,0",
+        "att_steps": "0,0,8;1,2,3",
+        "att_mode": "scores",
+        "att_pad": "s1",
+        "att_step": "2",
+        "att_pick": "s2",
+        "attention_tabs": "tables",
+    }
+    at = open_page("attention", lang, query=query)
+    assert not at.exception and not at.error
+    assert set(query) <= set(at.query_params)  # every field took its link value and keeps it
+    at.button(key="reset__attention").click().run()
+    assert not at.exception and not at.error
+    assert set(at.query_params) <= {"lang"}
+    spec, data = _chart(at)
+    assert "t1 context [3.4, 2.2]" in data and _step_value(spec) == [{"step": 1}] and _pick_value(spec) is None
+    assert at.segmented_control(key="att_mode").value == "weights" and at.multiselect(key="att_pad").value == []
+    assert "0.2×2 + 0.3×0 + 0.5×6 = 3.4" in all_text(at)  # the first tab is open again
+
+
+def test_a_try_this_case_with_a_picked_source_explains_it_and_reset_forgets_it(lang):
+    at = open_page("attention", lang)
+    at.button(key="try__attention__1").click().run()  # s1 is PAD, and picked
+    assert not at.exception
+    assert at.query_params["att_pad"] == "s1" and at.query_params["att_pick"] == "s1"
+    context = vec(attention_weighting(AttentionConfig(pad=(True, False, False))).contexts[0])  # [3.75, 2.75]
+    assert translate(lang, "attention.pick_pad", position="s1", step="t1", context=context) in all_text(at)
+    assert _pick_value(_chart(at)[0]) == [{"position": "s1"}]
+    at.button(key="reset__attention").click().run()
+    assert set(at.query_params) <= {"lang"}
+    assert translate(lang, "attention.pick_hint") in all_text(at)
+
+
+def test_a_link_with_a_picked_source_opens_with_its_share_written_out(lang):
+    """Issue 23: the source picked in the picture is in the link. Opening ?att_pick=s2 (with ?att_step=2) rings s2
+    on the picture (the chart's click selection starts there) and writes out its share of step t2's context."""
+    at = open_page("attention", lang, query={"att_pick": "s2", "att_step": "2"})
+    assert not at.exception and not at.error
+    expected = translate(
+        lang,
+        "attention.pick_line",
+        position="s2",
+        step="t2",
+        weight="0.3",
+        vector="[0, 4]",
+        product="[0, 1.2]",
+        context="[1.8, 1.4]",
+    )
+    assert expected in all_text(at)
+    assert _pick_value(_chart(at)[0]) == [{"position": "s2"}]
+    assert at.query_params["att_pick"] == "s2"  # kept in the link: a copy of it reopens the same view
+    at.number_input(key="att_dim").set_value(2).run()  # an unrelated rerun keeps the pick
+    assert expected in all_text(at)
+
+
+def test_a_pick_the_sources_do_not_have_is_dropped_and_a_bad_one_named(lang):
+    at = open_page("attention", lang, query={"att_pick": "s9"})  # a valid position, but there are three sources
+    assert not at.exception and not at.error
+    assert translate(lang, "attention.pick_hint") in all_text(at)
+    assert _pick_value(_chart(at)[0]) is None and "att_pick" not in at.query_params
+    at = open_page("attention", lang, query={"att_pick": "<b>x</b>"})
+    assert not at.exception
+    assert "att_pick" in toasts(at) and translate(lang, "attention.field.pick") in toasts(at)
+    assert translate(lang, "attention.pick_hint") in all_text(at)
 
 
 def test_after_an_edit_the_previous_picture_stays_faint(lang):

@@ -1,4 +1,5 @@
-"""Bahdanau-vs-Luong page through AppTest, in English: live weights, focus, windows, wiring, bad input."""
+"""Bahdanau-vs-Luong page through AppTest, in English: live weights, focus, windows, wiring, bad input, Try this and
+Reset. Tabs are opened as a learner opens them (`open_tab`, or a link's ?scoring_tabs=): only the open tab is drawn."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from s2s_core.fmt import num
 from s2s_core.fmt import vec as vector_text
 from s2s_core.scoring.compute import ScoringConfig, compare
 from s2s_ui.catalog import translate
-from tests.app.conftest import all_text, open_page
+from tests.app.conftest import all_text, open_page, open_tab
 
 
 def _weights(config: ScoringConfig, name: str) -> str:
@@ -18,15 +19,20 @@ def test_defaults_show_every_function_and_the_checks(lang):
     assert not at.exception and not at.error
     text = all_text(at)
     assert translate(lang, "scoring.title") in text
-    assert translate(lang, "scoring.weights_line", weights=_weights(ScoringConfig(), "additive"), total="1") in text
-    table = at.table[0].value.to_string()
+    table = at.table[0].value.to_string()  # the first tab, open by default: every function side by side
     for name in ("additive", "dot", "general", "concat", "scaled_dot"):
         assert _weights(ScoringConfig(), name) in table
     assert len(at.success) >= 1  # formula per position == nn.Linear + bmm modules
+    assert not [k for k in at.query_params if k.startswith("scoring")]  # the defaults leave no parameter
+    weights_line = translate(lang, "scoring.weights_line", weights=_weights(ScoringConfig(), "additive"), total="1")
+    assert weights_line not in all_text(at)  # the focus tab is closed: not drawn, as on a server
+    open_tab(at, "scoring", "scoring.tab_focus", lang)
+    assert weights_line in all_text(at)
+    assert at.query_params["scoring_tabs"] == "focus"  # the open tab is in the link
 
 
 def test_switching_the_focus_shows_its_keys(lang):
-    at = open_page("scoring", lang)
+    at = open_page("scoring", lang, query={"scoring_tabs": "focus"})
     at.segmented_control(key="scoring_focus").set_value("dot").run()
     assert not at.exception
     text = all_text(at)
@@ -42,11 +48,13 @@ def test_dot_with_a_bigger_s_is_named_and_the_rest_scores(lang):
     errors = " ".join(e.value for e in at.error)
     assert translate(lang, "scoring.field.dec_state") in errors
     config = ScoringConfig(dec_state=(0.3, 0.2, 1.0))
+    assert _weights(config, "additive") in at.table[0].value.to_string()
+    open_tab(at, "scoring", "scoring.tab_focus", lang)
     assert _weights(config, "additive") in all_text(at)
 
 
 def test_local_windows(lang):
-    at = open_page("scoring", lang)
+    at = open_page("scoring", lang, query={"scoring_tabs": "window"})
     at.segmented_control(key="scoring_window").set_value("local_m").run()
     assert not at.exception
     assert "−∞" in all_text(at)
@@ -69,7 +77,7 @@ def test_local_windows(lang):
 
 
 def test_impossible_wiring_is_explained_and_luong_works(lang):
-    at = open_page("scoring", lang)
+    at = open_page("scoring", lang, query={"scoring_tabs": "flow"})
     at.segmented_control(key="scoring_query").set_value("current").run()
     assert not at.exception
     assert translate(lang, "scoring.field.context_into") in " ".join(e.value for e in at.error)
@@ -89,7 +97,7 @@ def test_states_from_the_encoder(lang):
 
 
 def test_the_weights_expander_names_the_focused_function(lang):
-    at = open_page("scoring", lang)
+    at = open_page("scoring", lang, query={"scoring_tabs": "focus"})
     at.segmented_control(key="scoring_focus").set_value("general").run()
     assert not at.exception
     labels = [e.label for e in at.expander]
@@ -98,7 +106,8 @@ def test_the_weights_expander_names_the_focused_function(lang):
 
 def test_general_is_described_as_mapping_only_the_encoder_side(lang):
     """s of size 3, encoder states of size 2: general's keys live in s's space (3), its query is s itself."""
-    at = open_page("scoring", lang, query={"scoring_dec": "0.3, 0.2, -0.5", "scoring_focus": "general"})
+    query = {"scoring_dec": "0.3, 0.2, -0.5", "scoring_focus": "general", "scoring_tabs": "focus"}
+    at = open_page("scoring", lang, query=query)
     assert not at.exception
     general = compare(ScoringConfig(dec_state=(0.3, 0.2, -0.5), focus="general")).get("general")
     assert general.maps == "keys"
@@ -111,7 +120,7 @@ def test_general_is_described_as_mapping_only_the_encoder_side(lang):
 
 def test_local_p_sum_is_explained_by_whether_the_sentence_cuts_the_window(lang):
     """D = 1 fits inside the five positions, D = 4 does not: the page explains the live sum accordingly."""
-    at = open_page("scoring", lang, query={"scoring_window": "local_p"})
+    at = open_page("scoring", lang, query={"scoring_window": "local_p", "scoring_tabs": "window"})
     for D in (1, 4):
         at.number_input(key="scoring_D").set_value(D).run()
         assert not at.exception and not at.error
@@ -144,7 +153,7 @@ def test_korean_names_d_the_windows_half_width():
 
 def test_the_flow_section_shows_the_decoder_is_still_recurrent(lang):
     flow = compare(ScoringConfig()).flow
-    at = open_page("scoring", lang)
+    at = open_page("scoring", lang, query={"scoring_tabs": "flow"})
     assert not at.exception
     expected = translate(
         lang,
@@ -156,7 +165,7 @@ def test_the_flow_section_shows_the_decoder_is_still_recurrent(lang):
     assert expected in " ".join(i.value for i in at.info)
     links = [link.proto.label for link in at.get("page_link")]
     assert translate(lang, "scoring.flow_translation_link") in links  # the Translation lab exists: linked
-    at = open_page("scoring", lang, query={"scoring_dec": "0, 0"})
+    at = open_page("scoring", lang, query={"scoring_dec": "0, 0", "scoring_tabs": "flow"})
     assert compare(ScoringConfig(dec_state=(0.0, 0.0))).flow.prev_is_zero
     assert translate(lang, "scoring.flow_recurrent_zero") in " ".join(i.value for i in at.info)
 
@@ -183,6 +192,10 @@ def test_the_quiz_asks_about_doubling_s_and_its_answer_is_nowhere_until_answered
     at = open_page("scoring", lang)
     peak2 = num(q.peak_doubled)
     assert peak2 not in all_text(at) and peak2 not in _chart_numbers(at)
+    for tab in ("scoring.tab_focus", "scoring.tab_window", "scoring.tab_flow", "ui.tab_notice"):
+        open_tab(at, "scoring", tab, lang)
+        assert peak2 not in all_text(at) and peak2 not in _chart_numbers(at), tab
+    assert translate(lang, "scoring.notice_1") in all_text(at)
     assert translate(lang, "scoring.notice_doubled") not in all_text(at)
     at.radio(key="scoring_quiz").set_value(translate(lang, "scoring.quiz_same")).run()
     assert not at.exception
@@ -196,10 +209,11 @@ def test_english_page_reads_an_english_sentence_and_a_try_this_case_loads_the_ko
     at.segmented_control(key="scoring_from").set_value("encoder").run()
     assert at.text_input(key="scoring_sentence").value == "i read a book"
     assert "scoring_sentence" not in at.query_params  # the language's own default leaves no parameter
-    at.button(key="try__scoring_from__0").click().run()  # the syllabus's Korean sentence
+    at.button(key="try__scoring__0").click().run()  # the syllabus's Korean sentence
     assert not at.exception and not at.error
     assert at.segmented_control(key="scoring_from").value == "encoder"
     assert at.text_input(key="scoring_sentence").value == "나는 책을 읽는다"
+    assert at.query_params["scoring_sentence"] == "나는 책을 읽는다"
 
 
 def test_a_bad_state_is_named_and_the_frame_stays(lang):
@@ -207,7 +221,7 @@ def test_a_bad_state_is_named_and_the_frame_stays(lang):
     assert not at.exception
     assert translate(lang, "scoring.field.dec_state") in " ".join(e.value for e in at.error)
     assert at.segmented_control(key="scoring_focus") is not None  # the controls are still drawn
-    assert at.button(key="try__scoring_from__0") is not None
+    assert at.button(key="try__scoring__0") is not None and at.button(key="reset__scoring") is not None
 
 
 def _picture_rows(at, index: int) -> list[dict]:
@@ -239,3 +253,47 @@ def test_the_picture_draws_every_function_and_the_previous_weights_after_an_edit
     assert [num(r["before"]) for r in rows] == [num(w) for w in dot]
     new = compare(ScoringConfig(dec_state=(0.6, 0.4))).get("dot").read.weights[0].tolist()
     assert [num(r["weight"]) for r in rows] == [num(w) for w in new]
+
+
+def test_reset_forgets_every_field_even_the_folded_settings_the_slider_and_the_open_tab(lang):
+    """From a link that sets every field (the folded settings included, picture 2's position and the open tab),
+    Reset brings back the defaults and leaves no parameter of the page in the link."""
+    query = {
+        "scoring_dec": "0.6, 0.4",
+        "scoring_he": "2",
+        "scoring_enc": "1,0;0,1;1,1",
+        "scoring_attn": "4",
+        "scoring_seed": "7",
+        "scoring_scale": "8",
+        "scoring_focus": "dot",
+        "scoring_window": "local_m",
+        "scoring_step": "2",
+        "scoring_D": "2",
+        "scoring_query": "current",
+        "scoring_into": "output",
+        "scoring_pos": "3",
+        "scoring_tabs": "window",
+    }
+    at = open_page("scoring", lang, query=query)
+    assert not at.exception and not at.error
+    assert set(query) - {"scoring_he"} <= set(at.query_params)  # every field took its link value (H_e = 2: default)
+    assert at.number_input(key="scoring_seed").value == 7 and at.segmented_control(key="scoring_into").value == "output"
+    at.button(key="reset__scoring").click().run()
+    assert not at.exception and not at.error
+    assert set(at.query_params) <= {"lang"}
+    assert (
+        at.number_input(key="scoring_seed").value == 0 and at.segmented_control(key="scoring_focus").value == "additive"
+    )
+    assert at.text_input(key="scoring_dec").value == "0.3, 0.2"
+    assert _weights(ScoringConfig(), "dot") in at.table[0].value.to_string()  # the first tab is open again
+
+
+def test_reset_after_the_encoder_forgets_the_sentence(lang):
+    at = open_page("scoring", lang)
+    at.button(key="try__scoring__0").click().run()  # the encoder, reading the Korean sentence
+    assert at.query_params["scoring_from"] == "encoder"
+    at.button(key="reset__scoring").click().run()
+    assert not at.exception and set(at.query_params) <= {"lang"}
+    assert at.segmented_control(key="scoring_from").value == "table"
+    at.segmented_control(key="scoring_from").set_value("encoder").run()
+    assert at.text_input(key="scoring_sentence").value == "i read a book"  # the language's own again

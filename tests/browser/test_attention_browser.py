@@ -1,5 +1,7 @@
 """Attention page in real Chromium: an edit reruns and goes into the link; the step slider inside the picture
-redraws in the browser (no server rerun), then the step lands in the link; Play walks the steps.
+redraws in the browser (no server rerun), then the step lands in the link; Play walks the steps; a click on a
+source writes out its share and goes into the link, and that link reopens the same pick; Reset forgets the pick in
+the browser's own view too.
 
 What AppTest already sees (the seed's contexts, bad cells, a broken link, the step read from a link) is
 tested in tests/app only.
@@ -10,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from s2s_ui.catalog import translate
-from tests.browser.harness import charts_drawn, edit_grid_cell, open_page, wait_for_text
+from tests.browser.harness import charts_drawn, edit_grid_cell, main_text, open_page, settle, wait_for_text
 
 pytestmark = pytest.mark.browser
 CHART = ".st-key-att_step_chart"
@@ -81,12 +83,58 @@ def test_play_walks_the_steps_and_stops_at_the_last(app_server, new_page):
     wait_for_text(page, "= [1.8, 1.4]")
 
 
-def test_clicking_a_source_writes_out_its_share(app_server, new_page):
+def click_source(page, label: str) -> None:
+    """A click where a source's arrow head is drawn (its accessible label is the learner's text: source and vector);
+    the topmost mark there is the source's invisible click target."""
+    box = page.locator(f'{CHART} svg path[aria-label="{label}"]').first.bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def pick_hint_shown(page) -> None:
+    wait_for_text(page, translate("en", "attention.pick_hint"))
+
+
+def test_clicking_a_source_writes_out_its_share_and_the_link_reopens_it(app_server, new_page):
+    """Issue 23: the picked source is in the link. Click s2, read the link, open it in a new session: s2's share is
+    written out again (the chart's own selection starts there), and a click on another source moves the pick."""
     page = new_page()
     open_page(page, app_server, "attention", "en")
     charts_drawn(page)
-    # A click where s2's arrow head is drawn (its accessible label is the learner's text: source and vector);
-    # the topmost mark there is the source's invisible click target.
-    box = page.locator(f'{CHART} svg path[aria-label="s2 [0, 4]"]').first.bounding_box()
-    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    click_source(page, "s2 [0, 4]")
     wait_for_text(page, "s2 at step t1: weight 0.3 × [0, 4] = [0, 1.2]")
+    page.wait_for_function("() => location.search.includes('att_pick=s2')")
+    link = page.url
+    shared = new_page()  # another browser context: a new session that only has the link
+    shared.goto(link)
+    settle(shared)
+    charts_drawn(shared)
+    wait_for_text(shared, "s2 at step t1: weight 0.3 × [0, 4] = [0, 1.2]")
+    plot = shared.locator(f"{CHART} svg.marks").first.bounding_box()
+    shared.mouse.dblclick(plot["x"] + plot["width"] - 30, plot["y"] + plot["height"] - 60)  # no clear: it stays
+    shared.evaluate(MOVE, [CHART, 2])  # the step moves; the pick stays
+    wait_for_text(shared, "s2 at step t2: weight 0.3 × [0, 4] = [0, 1.2]")
+    click_source(shared, "s3 [6, 2]")
+    wait_for_text(shared, "s3 at step t2: weight 0.1 × [6, 2] = [0.6, 0.2]")
+    shared.wait_for_function("() => location.search.includes('att_pick=s3') && location.search.includes('att_step=2')")
+
+
+def test_reset_forgets_the_pick_in_the_browsers_view_too(app_server, new_page):
+    """The browser keeps a chart's selections and puts them back when it is drawn again: after Reset, the next
+    move of the slider must not bring the forgotten pick back into the text or the link."""
+    page = new_page()
+    open_page(page, app_server, "attention", "en")
+    charts_drawn(page)
+    click_source(page, "s1 [2, 0]")
+    wait_for_text(page, "s1 at step t1: weight 0.2 × [2, 0] = [0.4, 0]")
+    page.wait_for_function("() => location.search.includes('att_pick=s1')")
+    page.get_by_role("button", name=translate("en", "ui.reset")).click()
+    settle(page)
+    pick_hint_shown(page)
+    assert "att_" not in page.url
+    charts_drawn(page)
+    page.evaluate(MOVE, [CHART, 2])
+    page.wait_for_function("() => location.search.includes('att_step=2')")
+    settle(page)
+    pick_hint_shown(page)
+    assert "att_pick" not in page.url
+    assert "s1 at step" not in main_text(page)

@@ -1,5 +1,6 @@
 """Bahdanau vs Luong page in real Chromium: the picture draws; picking a score function (a segmented control in the
-folded settings, by its role and label) redraws its weights in its tab, and the wiring diagram (Graphviz) draws.
+folded settings, by its role and label) redraws its weights in its tab, and the wiring diagram (Graphviz) draws;
+Reset brings the position slider back in the browser's own view.
 
 Windows, wiring, bad input and every function's weights are tested through AppTest
 (tests/app/test_scoring_app.py).
@@ -29,6 +30,7 @@ def test_switching_the_score_function_changes_the_weights(app_server, new_page):
     page.locator('[data-testid="stVegaLiteChart"] svg').first.wait_for(state="visible")
     page.get_by_role("tab", name=translate("en", "scoring.tab_focus")).click()
     wait_for_text(page, _weights_line(ScoringConfig(), "additive"))
+    page.wait_for_function("() => location.search.includes('scoring_tabs=focus')")  # the open tab is in the link
     page.get_by_text(translate("en", "scoring.more_settings")).click()  # the folded settings
     group = page.get_by_role("radiogroup", name=translate("en", "scoring.focus_label"))
     group.get_by_role("radio", name=translate("en", "scoring.fn.dot"), exact=True).click()
@@ -68,3 +70,12 @@ def test_editing_s_redraws_the_picture_and_the_slider_picks_a_position(app_serve
     slider.evaluate("(el) => { el.value = 4; el.dispatchEvent(new Event('input', {bubbles: true})); }")
     wait_for_text(page, "s4: score")
     page.wait_for_function("() => location.search.includes('scoring_pos=4')")
+    # Reset: the defaults, and the slider back at s1 in the browser's own view (it keeps a chart's selections).
+    page.get_by_role("button", name=translate("en", "ui.reset")).click()
+    settle(page)
+    wait_for_mark(page, 0, "dot (Luong)", "s3", dot_weight(ScoringConfig()))
+    assert "scoring_" not in page.url
+    page.wait_for_function(
+        "() => document.querySelector('.st-key-scoring_pos_chart .vega-bindings input').value === '1'"
+    )
+    wait_for_text(page, "s1: score")

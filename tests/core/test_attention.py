@@ -9,7 +9,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from s2s_core.attention import AttentionConfig, attention_weighting, parse_config
+from s2s_core.attention import AttentionConfig, attention_weighting, charts, parse_config
 from s2s_core.attention.frames import weighted_sum_text
 from s2s_core.errors import InputError
 
@@ -149,19 +149,29 @@ WORDS = {
     "pad": "{position} PAD",
     "link_aria": "step {step}, source {position}: {term}",
 }
-LABELS = {k: k for k in ("title", "subtitle", "description", "axis_x", "axis_y", "position", "weight", "before")}
+LABELS = {k: k for k in charts.LABELS}  # the picture's own list of the words it takes
 
 
-def _picture_spec(config: AttentionConfig, before: AttentionConfig | None = None) -> dict:
-    from s2s_core.attention.charts import STEP_PARAM, attention_picture
+def test_the_words_handed_to_the_picture_are_the_builders_own_lists():
+    """The page hands the picture exactly these keys (s2s_ui.catalog.words): each one is in both catalogs."""
+    from s2s_core.attention.frames import WORDS as FRAME_WORDS
+    from s2s_ui.catalog import load_catalog
+
+    assert set(WORDS) == set(FRAME_WORDS)
+    for lang in ("ko", "en"):
+        catalog = load_catalog(lang)
+        assert [k for k in (*charts.LABELS, *FRAME_WORDS) if f"attention.chart.{k}" not in catalog] == []
+
+
+def _picture_spec(config: AttentionConfig, before: AttentionConfig | None = None, picked: str | None = None) -> dict:
     from s2s_core.attention.frames import picture_frames
     from s2s_ui.steps import step_param
 
     result = attention_weighting(config)
     previous = (attention_weighting(before), before.pad) if before is not None else None
     picture = picture_frames(result, config.pad, WORDS, before=previous)
-    param = step_param(STEP_PARAM, result.weights.shape[0], 1, "Step")
-    return attention_picture(picture, LABELS, param).to_dict()  # to_dict() validates against Vega-Lite
+    param = step_param(charts.STEP_PARAM, result.weights.shape[0], 1, "Step")
+    return charts.attention_picture(picture, LABELS, param, picked).to_dict()  # validates against Vega-Lite
 
 
 def test_the_pictures_context_points_are_the_computed_contexts():
@@ -192,6 +202,23 @@ def test_the_picture_is_one_layered_view_with_the_step_bound_to_a_range():
     assert step["select"]["fields"] == ["step"] and step["value"] == [{"step": 1}]
     assert step["bind"] == {"step": {"input": "range", "min": 1, "max": 2, "step": 1, "name": "Step"}}
     assert {"hover", "pick"} <= set(params)
+    assert "value" not in params["pick"]  # nothing picked: no source ringed
+    assert spec["title"]["text"] == "title_plane" and spec["description"] == "description_plane"
+
+
+def test_the_picked_source_starts_the_pictures_click_selection():
+    """A pick from the link (or an earlier click) is where the chart's own click selection starts: that source is
+    ringed when the view opens, and a click moves it as before."""
+    params = {p["name"]: p for p in _picture_spec(AttentionConfig(), picked="s2")["params"]}
+    assert params["pick"]["value"] == [{"position": "s2"}]
+    assert params["pick"]["select"] == {"type": "point", "fields": ["position"], "on": "click", "clear": False}
+
+
+def test_position_index_reads_a_pick_only_when_the_sources_have_it():
+    from s2s_core.attention.frames import position_index
+
+    result = attention_weighting(AttentionConfig())
+    assert [position_index(result, p) for p in ("s1", "s3", "s4", None, "x")] == [0, 2, None, None, None]
 
 
 def test_other_sizes_draw_sources_and_steps_as_lines():
@@ -221,3 +248,13 @@ def test_pad_what_if_is_the_real_recomputation():
     assert pad_what_if(one_hot, attention_weighting(one_hot)) is None
     alone = AttentionConfig(pad=(True, False, True))
     assert pad_what_if(alone, attention_weighting(alone)) is None
+
+
+def test_the_questions_options_hold_the_answer_and_two_tempting_ones_in_a_fixed_order():
+    """Graded in the core: the answer is the recomputed context; the options are it, the term just deleted and no
+    change, sorted (so the answer's place gives nothing away)."""
+    from s2s_core.attention.compute import pad_what_if
+
+    what = pad_what_if(AttentionConfig(), attention_weighting(AttentionConfig()))
+    assert what.answer == "[0.8, 2.4]"
+    assert what.options == ("[0.4, 1.2]", "[0.8, 2.4]", "[3.4, 2.2]")

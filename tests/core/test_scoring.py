@@ -12,10 +12,11 @@ from hypothesis import strategies as st
 from s2s_core.errors import InputError
 from s2s_core.scoring import functions as F
 from s2s_core.scoring.attend import attend
-from s2s_core.scoring.compute import MAX_HALF_WIDTH, ScoringConfig, compare, parse_config
+from s2s_core.scoring.compute import ScoringConfig, compare, parse_config
+from s2s_core.scoring.fields import MAX_HALF_WIDTH, SCORERS
 from s2s_core.scoring.flow import FLOW_EMBED, FLOW_VOCAB, AttnDecoderStep
 from s2s_core.scoring.from_encoder import states_from_encoder
-from s2s_core.scoring.modules import SCORERS, DotScore, LocalPosition, build_scorers, init_uniform
+from s2s_core.scoring.modules import DotScore, LocalPosition, build_scorers, init_uniform
 from s2s_core.scoring.window import flat_gaussian_sum, window_positions
 
 DEFAULT_ENC = [["2", "0"], ["0", "4"], ["6", "2"], ["1", "1"], ["3", "-1"]]
@@ -417,32 +418,42 @@ def test_any_input_gives_a_result_or_an_input_error(dec, enc, focus, window, ste
     ],
 )
 def test_every_chart_is_valid_vega_lite_and_the_diagram_names_the_shapes(config):
-    from s2s_core.scoring.charts import flow_dot, page_charts
+    from s2s_core.scoring.charts import DIAGRAM_WORDS, WINDOW_WORDS, flow_dot, page_charts
 
-    labels = {k: k for k in ("window_title", "position", "weight", "score", "align", "gauss")}
+    labels = {k: k for k in ("window_title", *WINDOW_WORDS)}
     result = compare(config)
     charts = page_charts(result, config.focus, labels)
     assert list(charts) == ["window"]
     for chart in charts.values():
         chart.to_dict()  # validates against the Vega-Lite schema (the page skips this for speed)
     if result.flow is not None:
-        names = (
-            "y",
-            "s_prev",
-            "enc",
-            "score",
-            "weights",
-            "context",
-            "gru",
-            "s_t",
-            "combine",
-            "combined",
-            "logits",
-            "keys_edge",
-            "values_edge",
-        )
-        dot = flow_dot(result.flow, {k: k for k in names})
+        dot = flow_dot(result.flow, {k: k for k in DIAGRAM_WORDS})
         assert dot.startswith("digraph") and "(1, 5, 2)" in dot and "penwidth=2" in dot
+
+
+def test_the_words_handed_to_the_charts_are_in_both_catalogs():
+    """The page hands each builder its own list of keys (s2s_ui.catalog.words): every one is a real catalog key."""
+    from s2s_core.scoring.charts import DIAGRAM_WORDS, WINDOW_WORDS
+    from s2s_core.scoring.picture import COMPARE_WORDS, FOCUS_WORDS
+    from s2s_ui.catalog import load_catalog
+
+    wanted = [f"scoring.chart.{k}" for k in (*WINDOW_WORDS, *COMPARE_WORDS, *FOCUS_WORDS)]
+    wanted += [f"scoring.diagram.{k}" for k in DIAGRAM_WORDS]
+    for lang in ("ko", "en"):
+        assert [k for k in wanted if k not in load_catalog(lang)] == []
+
+
+def test_the_shown_function_and_its_peak():
+    """What the pictures draw for a focus that cannot score (dot with H_d ≠ H_e): additive's read; a read's peak is
+    its largest weight and where it sits."""
+    from s2s_core.scoring.frames import peak
+
+    result = compare(ScoringConfig(dec_state=(1.0, 2.0, 3.0), focus="dot"))
+    assert result.get("dot").read is None and result.shown("dot").name == "additive"
+    assert compare(ScoringConfig(focus="general")).shown("general").name == "general"
+    read = result.shown("dot").read
+    j, weight = peak(read)
+    assert weight == float(read.weights.max()) and float(read.weights[0, j]) == weight
 
 
 def _gru_cell_by_hand(x, h, cell):
@@ -502,7 +513,7 @@ def test_doubling_s_sharpens_dot_products_but_not_the_additive_score():
 def test_the_pictures_data_equals_the_computation():
     """Picture 1's weights and scores are every function's own; picture 2's squares are the keys, values and
     context, its window is the read's, and local-p's Gaussian is drawn from the read's factor."""
-    from s2s_core.scoring.modules import SCORERS as NAMES
+    from s2s_core.scoring.fields import SCORERS as NAMES
     from s2s_core.scoring.picture import compare_frame, focus_frames
 
     config = ScoringConfig(window="local_p", half_width=2)
@@ -532,14 +543,14 @@ def test_the_pictures_data_equals_the_computation():
 @pytest.mark.parametrize("window", ["global", "local_m", "local_p"])
 def test_the_pictures_are_valid_vega_lite(window):
     """The page draws these specs unvalidated (cached_spec): they are validated against the schema here."""
-    from s2s_core.scoring.modules import SCORERS as NAMES
-    from s2s_core.scoring.picture import compare_picture, focus_picture
+    from s2s_core.scoring.fields import SCORERS as NAMES
+    from s2s_core.scoring.picture import COMPARE_WORDS, FOCUS_WORDS, compare_picture, focus_picture
     from s2s_ui.steps import step_param
 
     result = compare(ScoringConfig(window=window, half_width=2))
-    words = ("title", "subtitle", "description", "position", "score", "weight", "before", "unavailable")
-    labels = {k: k for k in words} | {k: k for k in ("key", "value_row", "context", "gauss", "value", "component")}
-    labels |= {"p": "p", "keys": "keys", "scores": "scores", "values": "values"}
+    # The pictures' own word lists, plus what the page fills in with live numbers (s2s_ui/scoring/specs.py).
+    filled = ("title", "subtitle", "description", "keys", "scores", "values")
+    labels = {k: k for k in (*COMPARE_WORDS, *FOCUS_WORDS, *filled)}
     compare_picture(result, {n: n for n in NAMES}, labels, compare(ScoringConfig(dec_state=(1.0, 2.0)))).to_dict()
     focus_picture(result.get("general").read, window, labels, step_param("sel", result.S, 2, "j")).to_dict()
 

@@ -1,0 +1,154 @@
+"""The Bahdanau-vs-Luong page's folded tabs: every function side by side, keys vs values, global vs local windows,
+and where one decoder step scores and where its context goes.
+
+Each tab computes what it shows from the config (through the shared cache in s2s_ui/scoring/specs.py), so it
+draws the same whether it is the only tab opened or the last of several.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from s2s_core.fmt import num, sci, vec
+from s2s_core.scoring.charts import DIAGRAM_WORDS, flow_dot
+from s2s_core.scoring.compute import ScoringConfig, as_error
+from s2s_core.scoring.flow import FlowResult
+from s2s_core.scoring.frames import masked_text, param_tables, position_label, total
+from s2s_ui.catalog import words
+from s2s_ui.charts import draw
+from s2s_ui.i18n import lang, t
+from s2s_ui.registry import PAGES
+from s2s_ui.scoring.specs import compute, function_names, window_spec
+from s2s_ui.widgets import check_badge, show_error
+
+
+def show_comparison(config: ScoringConfig) -> None:
+    """Every function's scores, weights and context in one table, the reasons some cannot score, the check."""
+    result = compute(config)
+    fn = function_names(lang())
+    rows, errors = [], []
+    for f in result.functions:
+        missing = t("scoring.unavailable")
+        rows.append(
+            {
+                t("scoring.col_function"): fn[f.name],
+                t("scoring.col_scores"): masked_text(f.read) if f.read else missing,
+                t("scoring.col_weights"): vec(f.read.weights[0]) if f.read else missing,
+                t("scoring.col_context"): vec(f.read.context[0]) if f.read else missing,
+            }
+        )
+        if f.error and f.error[0] not in [e[0] for e in errors]:
+            errors.append(f.error)
+    # Formulas on one line, not in a column: four columns of vectors already fill a phone's width.
+    st.caption(" · ".join(f"{fn[f.name]} = {t(f'scoring.formula.{f.name}')}" for f in result.functions))
+    st.table(rows, border="horizontal", hide_index=True)  # five short rows: plain text that wraps on a phone
+    for parts in errors:
+        show_error(as_error(parts))
+    check_badge(t("scoring.check_what"), result.max_abs_diff, tol=1e-9)
+    st.caption(t("scoring.concat_note", diff=sci(result.concat_as_additive_diff)))
+
+
+def show_focus(config: ScoringConfig) -> None:
+    """The function in focus: its query, keys and values (which states it maps), weights, context, parameters."""
+    result = compute(config)
+    f = result.get(config.focus)
+    name = function_names(lang())[f.name]
+    st.markdown(t("scoring.focus_formula", formula=t(f"scoring.formula.{f.name}")))
+    if f.read is None:
+        show_error(as_error(f.error))
+        return
+    read = f.read
+    st.caption(t("scoring.qkv_caption"))
+    if f.maps == "none":
+        st.markdown(t("scoring.keys_are_values", name=name))
+    else:
+        shapes = dict(keys=tuple(read.keys.shape), values=tuple(read.values.shape), H_e=result.H_e)
+        if f.maps == "keys":
+            st.markdown(t("scoring.keys_values_general", H_d=read.query.shape[1], **shapes))
+        else:
+            st.markdown(t("scoring.keys_values_both", A=config.attn_size, **shapes))
+    st.markdown(t("scoring.weights_line", weights=vec(read.weights[0]), total=total(read.weights)))
+    st.markdown(t("scoring.context_line", context=vec(read.context[0])))
+    with st.expander(t("scoring.params_title", name=name)):
+        if not f.params:
+            st.caption(t("scoring.no_params", name=name))
+        for label, shape, rows in param_tables(f.params):
+            st.markdown(f"**{label}** {shape}")
+            st.dataframe(rows, hide_index=True)
+
+
+def _window_line(config: ScoringConfig) -> str:
+    """Where the window sits and which positions it keeps, in words."""
+    result = compute(config)
+    read = result.shown(config.focus).read  # the window does not depend on the score function
+    inside = ", ".join(position_label(j) for j in range(result.S) if bool(read.mask[0, j]))
+    w = result.window
+    if config.window == "global":
+        return t("scoring.global_line", S=result.S)
+    ends = dict(S=result.S, p=num(w.center), lo=num(w.lo), hi=num(w.hi), positions=inside)
+    if config.window == "local_m":
+        key = "scoring.local_m_clipped" if w.step_clipped else "scoring.local_m_line"
+        return t(key, t=config.step, **ends)
+    return t("scoring.local_p_line", share=num(w.sigmoid), sigma=num(w.sigma), **ends)
+
+
+def show_window(config: ScoringConfig) -> None:
+    """Global vs local: the window's place, the masked scores, softmax over the window, Gaussian, final weights."""
+    st.caption(t("scoring.window_intro"))
+    result = compute(config)
+    read = result.shown(config.focus).read
+    st.markdown(_window_line(config))
+    lines = [
+        t("scoring.masked_line", masked=masked_text(read)),
+        t("scoring.align_line", align=vec(read.align[0]), total=total(read.align)),
+    ]
+    if read.gauss is not None:
+        lines.append(t("scoring.gauss_line", gauss=vec(read.gauss[0])))
+    lines.append(t("scoring.final_line", weights=vec(read.weights[0]), total=total(read.weights)))
+    st.markdown("  \n".join(lines))
+    if read.gauss is not None:
+        w = result.window
+        why = t(
+            "scoring.gauss_sum_cut" if w.edges_cut else "scoring.gauss_sum_whole",
+            total=total(read.weights),
+            m=w.n_window,
+            n=w.n_inside,
+            whole=num(w.whole_sum),
+            cut=num(w.cut_sum),
+        )
+        st.info(t("scoring.gauss_note") + "  \n" + why, icon=":material/info:")
+    draw(st, window_spec(config, lang()))
+
+
+def show_flow(config: ScoringConfig) -> None:
+    """One decoder step's wiring: which state scores, where the context goes, every tensor's shape."""
+    result = compute(config)
+    if result.flow is None:
+        show_error(as_error(result.flow_error))
+        return
+    flow = result.flow
+    st.markdown(t(f"scoring.flow_{config.query_from}_{config.context_into}"))
+    diagram = flow_dot(flow, words(lang(), "scoring.diagram", DIAGRAM_WORDS))
+    st.graphviz_chart(diagram, width="content")  # natural size
+    shapes = ", ".join(f"{name} {shape}" for name, shape in flow.shapes)
+    st.caption(t("scoring.flow_shapes", shapes=shapes))
+    weights = vec(flow.read.weights[0])
+    if config.query_from == "current":
+        st.markdown(t("scoring.flow_differs", weights=weights))
+    else:
+        st.markdown(t("scoring.flow_same", name=function_names(lang())[config.focus], weights=weights))
+    show_recurrence(flow)
+
+
+def show_recurrence(flow: FlowResult) -> None:
+    """Attention sits on top of a decoder that is still recurrent: s_t = GRU(input, s_(t-1))."""
+    if flow.prev_is_zero:
+        st.info(t("scoring.flow_recurrent_zero"), icon=":material/repeat:")
+    else:
+        carried = dict(s_t=vec(flow.s_t[0]), zero=vec(flow.s_t_from_zero[0]), carried=num(flow.carried))
+        st.info(t("scoring.flow_recurrent", **carried), icon=":material/repeat:")
+    lab = next((p for p in PAGES if p.ns == "translation" and p.exists), None)
+    if lab is None:
+        st.caption(t("scoring.flow_translation_later"))
+    else:
+        st.page_link(lab.file, label=t("scoring.flow_translation_link"), icon=lab.icon)

@@ -1,0 +1,98 @@
+"""The Bahdanau-vs-Luong page's results and pictures, cached by value (one entry per config and language).
+
+Building Altair specs is the slow part of a rerun, so the finished Vega-Lite dicts are cached (validated against
+the schema in tests/core/test_scoring.py instead of on every rerun). Every section fetches what it shows from here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from s2s_core.fmt import num, vec
+from s2s_core.scoring.charts import WINDOW_WORDS, page_charts
+from s2s_core.scoring.compute import ScoringConfig, ScoringResult, compare
+from s2s_core.scoring.fields import SCORERS
+from s2s_core.scoring.frames import peak, position_label
+from s2s_core.scoring.from_encoder import states_from_encoder
+from s2s_core.scoring.picture import COMPARE_WORDS, FOCUS_WORDS, compare_picture, focus_picture
+from s2s_core.scoring.quiz import DoubledQuery, doubled_query
+from s2s_ui.cache import cached_result
+from s2s_ui.catalog import translate, words
+from s2s_ui.charts import cached_spec
+from s2s_ui.steps import step_param
+
+STEP_PARAM = "scoring_pos_sel"  # picture 2's position slider (the shared step control)
+
+
+@cached_result(max_entries=256)
+def compute(config: ScoringConfig) -> ScoringResult:
+    return compare(config)
+
+
+@cached_result(max_entries=256)
+def quiz_answer(config: ScoringConfig) -> DoubledQuery | None:
+    return doubled_query(config)
+
+
+@cached_result(max_entries=64)
+def encoder_states(sentence: str, seed: int) -> tuple[tuple[float, ...], tuple[tuple[float, ...], ...]]:
+    return states_from_encoder(sentence, seed)
+
+
+def function_names(language: str) -> dict[str, str]:
+    """Each score function's name in the learner's language."""
+    return {n: translate(language, f"scoring.fn.{n}") for n in SCORERS}
+
+
+@cached_spec(max_entries=256)
+def compare_spec(config: ScoringConfig, before: ScoringConfig | None, language: str) -> Any:
+    """Picture 1: every function's scores and weights; the previous input's weights as dashes."""
+    result = compute(config)
+    fn = function_names(language)
+    items = []
+    for f in result.functions:
+        if f.read is not None:
+            j, weight = peak(f.read)
+            item = dict(name=fn[f.name], position=position_label(j), weight=num(weight))
+            items.append(translate(language, "scoring.chart.peak_item", **item))
+    previous = compute(before) if before is not None else None
+    subtitle = "scoring.chart.picture_subtitle" + ("_before" if previous is not None else "")
+    labels = words(language, "scoring.chart", COMPARE_WORDS) | {
+        "title": translate(language, "scoring.chart.picture_title"),
+        "subtitle": translate(language, subtitle),
+        "description": translate(language, "scoring.chart.picture_description", S=result.S, peaks="; ".join(items)),
+    }
+    return compare_picture(result, fn, labels, previous)
+
+
+@cached_spec(max_entries=256)
+def focus_spec(config: ScoringConfig, language: str, first: int) -> Any:
+    """Picture 2: keys on top, values below, the function between; the window on the source row."""
+    result = compute(config)
+    f = result.shown(config.focus)
+    name = translate(language, f"scoring.fn.{f.name}")
+    window = {"global": {}, "local_m": {"t": config.step}, "local_p": {}}[config.window]
+    p = num(float(f.read.center[0])) if f.read.center is not None else ""
+    formula = translate(language, f"scoring.formula.{f.name}")
+    labels = words(language, "scoring.chart", FOCUS_WORDS) | {
+        "title": translate(language, "scoring.chart.focus_title", name=name),
+        "subtitle": translate(language, f"scoring.chart.focus_{config.window}", p=p, **window),
+        "description": translate(
+            language, "scoring.chart.focus_description", name=name, weights=vec(f.read.weights[0])
+        ),
+        "keys": translate(language, "scoring.chart.keys_row"),
+        "scores": translate(language, "scoring.chart.scores_row", formula=formula),
+        "values": translate(language, "scoring.chart.values_row"),
+    }
+    step = step_param(STEP_PARAM, result.S, first, translate(language, "scoring.chart.position"))
+    return focus_picture(f.read, config.window, labels, step)
+
+
+@cached_spec(max_entries=256)
+def window_spec(config: ScoringConfig, language: str) -> Any:
+    """The window tab's bars: the shown function's final weights, grey outside the window, and local-p's Gaussian."""
+    result = compute(config)
+    name = function_names(language)[result.shown(config.focus).name]
+    title = translate(language, "scoring.chart.window_title", name=name)
+    labels = words(language, "scoring.chart", WINDOW_WORDS) | {"window_title": title}
+    return page_charts(result, config.focus, labels)["window"]

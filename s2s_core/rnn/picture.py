@@ -34,7 +34,8 @@ from s2s_core.rnn.compute import RnnResult
 STATE = "#2C7FB8"  # the role colour of an encoder's states (s2s_ui/charts.py): h and the W_h that carries it
 WIRE = "#666666"  # the input's arrow: neutral (charts.finish keeps text readable on both themes)
 TEXT = "currentColor"  # the theme's text colour: charts.finish leaves text beside shapes as it is given
-VALUE_SCALE = alt.Scale(domain=[-1, 1], scheme="redblue", reverse=True, clamp=True)  # one diverging scale for values in [-1, 1] on every page
+# One diverging scale for values in [-1, 1] on every page.
+VALUE_SCALE = alt.Scale(domain=[-1, 1], scheme="redblue", reverse=True, clamp=True)
 COL_W = 0.46  # a vector column's width in step units (the rest of the step is the W_h arrow)
 CELL = 16  # px per square (text of 11 px fits)
 TOP = 30  # px above the h row (its column names)

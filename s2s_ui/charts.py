@@ -8,8 +8,8 @@ in Arrow bytes (`packed`), and shares them through `s2s_ui/cache.cached_result` 
 changed). Specs are not validated here (`to_dict(validate=False)`): each core package's tests
 validate its charts' structure. `draw` puts a spec on the page at the container's width.
 
-Every spec also passes `finish` on its way out (docs/ARCHITECTURE.md, "One visual language"), so what every chart needs is done
-once, here, for all pages:
+Every spec also passes `finish` on its way out (docs/ARCHITECTURE.md, "One visual language"), so what every
+chart needs is done once, here, for all pages:
 1) no text below 11 px (axis, legend, title, header and text marks);
 2) text that stands on the page uses the theme's text colour: "currentColor", which the SVG inherits from
    the app (dark on the light theme, light on the dark one); a neutral colour hard-coded on a page would
@@ -48,7 +48,8 @@ MIN_FONT_PX = 11  # no chart text below 11 px, on a phone too
 THEME_TEXT = "currentColor"  # the chart's SVG inherits the app's text colour, so it follows light and dark
 FINISHED = "s2s_finished"  # usermeta flag: `finish` has run on this spec (it is idempotent, this saves the walk)
 ARIA_FIELD = "_aria"  # the calculated field that holds a mark's accessible label
-# The role colours (the same hue for the same role on every page): chosen to keep ≥ 3:1 on #ffffff and #171614 (PAD grey included: always labelled)
+# The role colours (the same hue for the same role on every page): chosen to keep ≥ 3:1 on #ffffff and #171614
+# (PAD grey included: always labelled)
 ROLE_COLOURS = {"#2c7fb8", "#d55e00", "#b8588f", "#0f8b8d", "#8a8a8a"}
 LIGHT_BG, DARK_BG = "#ffffff", "#171614"  # Streamlit's light and dark backgrounds (.streamlit/config.toml)
 TEXT_CONTRAST, GRAPHIC_CONTRAST = 4.5, 3.0  # WCAG 2.1 AA: text, and lines that carry meaning

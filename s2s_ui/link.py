@@ -1,7 +1,8 @@
 """Shareable links: the one way a widget's value lives in the URL (?key=raw value).
 
-Every input whose value belongs in a copied link is drawn through `linked()` (tables through
-`matrix_input`, which uses `from_link`/`to_link` below). It:
+Every input whose value belongs in a copied link is a field (s2s_core/fields.py) drawn through
+`field_input()` by its page's registry (s2s_ui/state.Page.input; tables through `matrix_input`, which uses
+`from_link`/`to_link` below). It:
 
 1. seeds the widget once per session from the link, checking the raw text with the core's own
    validators (`s2s_core.validate`) against the widget's own range or options; a value that fails is
@@ -258,36 +259,3 @@ def _still_valid(value: Any, kind: str, default: Any, options: list | None, limi
         if hi is not None and value > hi:
             return hi
     return value
-
-
-def linked(
-    widget: Callable[..., Any],
-    label: str,
-    options: Sequence[Hashable] | None = None,
-    *,
-    key: str,
-    default: Any,
-    labels: dict[Any, str] | None = None,
-    parse: Callable[[str], Any] | None = None,
-    **kwargs: Any,
-) -> Any:
-    """DEPRECATED, being removed: the old call shape, now an ad-hoc Field drawn by `field_input`.
-
-    Pages declare their fields in s2s_core/<ns>/fields.py and draw them with `s2s_ui.state.Page.input`.
-    """
-    if options is not None:
-        kind = "multi" if isinstance(default, list) else "choice"
-    elif isinstance(default, bool):
-        kind = "bool"
-    elif isinstance(default, int):
-        kind = "int"
-    elif isinstance(default, float):
-        kind = "float"
-    else:
-        kind = "text"
-    lo, hi = kwargs.pop("min_value", None), kwargs.pop("max_value", None)
-    max_chars = kwargs.get("max_chars") or caps.MAX_TEXT_CHARS
-    spec = Field(key, kind, default=default, lo=lo, hi=hi, max_chars=max_chars)  # type: ignore[arg-type]
-    return field_input(
-        spec, widget, label, lang="en", options=options, labels=labels, lo=lo, hi=hi, decode=parse, **kwargs
-    )

@@ -118,22 +118,6 @@ def matrix_input(
         return None
 
 
-def reset_button(keys: Sequence[str]) -> None:
-    """Back to the defaults: forget the widgets' values and the tables' bases and edits, and their links."""
-    if st.button(
-        t("ui.reset"),
-        key=f"reset__{'_'.join(keys)}",
-        help=t("ui.reset_help"),
-        icon=":material/restart_alt:",
-        width="stretch",
-    ):
-        for k in keys:
-            for name in (k, f"{k}__base", f"{k}__last"):
-                st.session_state.pop(name, None)
-            to_link(k, None)
-        st.rerun()
-
-
 # --- checks, code, quiz, notes ----------------------------------------------------------------------
 
 

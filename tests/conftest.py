@@ -5,8 +5,8 @@
   tests/robustness alike (see tests/browser/harness.py for why once matters).
 - Browser-marked tests fail the run when REQUIRE_BROWSER=1 (CI) and no browser is available, and are
   skipped loudly elsewhere.
-- AppTest draws every tab of a page's folded details at once (s2s_ui/explainer.DRAW_EVERY_TAB), so a test reads
-  any tab; a server draws only the open one (tested in tests/app/test_tabs_app.py and in Chromium).
+- AppTest runs the app exactly as a server does: only the open tab of a page's details is drawn, so a test opens a
+  tab as a learner does (tests/app/conftest.open_tab, or the link's ?<ns>_tabs=<id>) before reading it.
 - `--full` (or FULL_TESTS=1): the sampled tests (fuzz, concurrency, hosted-demo walk, screenshots) run at
   full size, as `make test-all` does; see tests/sizes.py.
 """
@@ -19,11 +19,9 @@ import sys
 import pytest
 import torch
 
-import s2s_ui.explainer
 from tests.browser.harness import app_server, browser, browser_missing_reason, new_page  # noqa: F401 (fixtures)
 
 torch.set_num_threads(1)
-s2s_ui.explainer.DRAW_EVERY_TAB = True  # in this process only: the browser tests' servers run the lazy tabs
 
 
 def pytest_addoption(parser):

@@ -1,13 +1,14 @@
 """Accessibility audit: axe-core (WCAG 2.1 A and AA rules) on every page, light and dark theme, both languages.
 
 Usage: .venv/bin/python scripts/audit_a11y.py [--only attention,home] [--langs en,ko] [--no-readme]
-Run by `make bench`; writes the per-page counts into README between the a11y-audit markers. Only the open tab of a
-page's details is drawn (s2s_ui/explainer.details), so in the first language each other tab is opened and audited too.
+Run by `make bench`; writes the per-page counts into docs/PERFORMANCE.md between the a11y-audit markers. Only the
+open tab of a page's details is drawn (s2s_ui/explainer.details), so in the first language each other tab is opened
+and audited too.
 tests/browser/test_a11y_browser.py runs the same `audit()` on a sample of pages in `make test` (all in --full).
 
 axe-core comes bundled with axe-playwright-python (requirements-dev.txt) and is injected into the page by
 Playwright: no network. What is excluded is markup the app does not write and cannot change, each with its
-reason (README "Accessibility" repeats them); everything else on the page counts.
+reason (docs/PERFORMANCE.md "Accessibility" repeats them); everything else on the page counts.
 """
 
 from __future__ import annotations
@@ -25,10 +26,11 @@ sys.path.insert(0, str(ROOT))
 from scripts.serve import free_port, start, stop, wait_healthy  # noqa: E402
 from tests.browser.harness import CHROMIUM, CHROMIUM_ARGS, DESKTOP, open_page  # noqa: E402
 
-README = ROOT / "README.md"
+PERFORMANCE = ROOT / "docs" / "PERFORMANCE.md"
 MARKERS = ("<!-- a11y-audit:start -->", "<!-- a11y-audit:end -->")
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
-BLOCKING = ("critical", "serious")  # GUIDE.md §5: none of these from the app's own markup
+# The accessibility budget (docs/PERFORMANCE.md): none of these from the app's own markup.
+BLOCKING = ("critical", "serious")
 THEMES = ("light", "dark")
 EXCLUDED = {
     # Streamlit's sidebar navigation puts each group's <li> items in a <div> inside the <ul> (axe: list, listitem).
@@ -145,18 +147,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", help="comma-separated page namespaces (default: every page)")
     parser.add_argument("--langs", default="en,ko")
-    parser.add_argument("--no-readme", action="store_true")
+    parser.add_argument("--no-readme", action="store_true", help="print the block(s); do not write docs/PERFORMANCE.md")
     parser.add_argument("--no-tabs", action="store_true", help="audit each page's first screen only")
     args = parser.parse_args()
     langs = args.langs.split(",")
     counts = run(args.only.split(",") if args.only else None, langs, tabs=not args.no_tabs)
     block = table(counts, langs)
     print("\n" + block)
-    text = README.read_text()
+    text = PERFORMANCE.read_text()
     start_at, end_at = text.find(MARKERS[0]), text.find(MARKERS[1])
     if not args.no_readme and 0 <= start_at < end_at:
-        README.write_text(text[: start_at + len(MARKERS[0])] + "\n" + block + "\n" + text[end_at:])
-        print(f"README.md: the a11y-audit block rewritten ({len(counts)} pages).")
+        PERFORMANCE.write_text(text[: start_at + len(MARKERS[0])] + "\n" + block + "\n" + text[end_at:])
+        print(f"docs/PERFORMANCE.md: the a11y-audit block rewritten ({len(counts)} pages).")
 
 
 if __name__ == "__main__":

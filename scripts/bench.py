@@ -1,4 +1,4 @@
-"""Benchmark every existing page against GUIDE.md §5's budgets and a bare baseline page; rewrites README's block.
+"""Benchmark every existing page against its budgets and a bare baseline page; rewrites docs/PERFORMANCE.md's blocks.
 
 Usage: .venv/bin/python scripts/bench.py [--reruns 20] [--edits 8] [--sessions 10] [--no-readme] [--only ns,ns]
        [--no-browser] [--no-load]
@@ -33,7 +33,7 @@ import torch  # noqa: E402
 from streamlit.proto.WidgetStates_pb2 import WidgetState  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-from s2s_core.training.jobs import POOL_IDLE_ENV  # noqa: E402
+from s2s_jobs.settings import POOL_IDLE_ENV  # noqa: E402
 from s2s_ui.registry import PageSpec, existing_pages  # noqa: E402
 from scripts.serve import free_port, start, wait_healthy  # noqa: E402
 from scripts.serve import stop as stop_server  # noqa: E402
@@ -48,7 +48,8 @@ def baseline_hash() -> str:
     return hashlib.sha256(BASELINE.read_bytes()).hexdigest()[:12]
 
 
-README = ROOT / "README.md"
+# The marked blocks this script and bench_translation.py / bench_load.py / audit_a11y.py rewrite (--no-readme: none).
+PERFORMANCE = ROOT / "docs" / "PERFORMANCE.md"
 START, END = "<!-- bench:start -->", "<!-- bench:end -->"
 STEPS_START, STEPS_END = "<!-- bench-steps:start -->", "<!-- bench-steps:end -->"
 # Pages whose picture has the shared step control (s2s_ui/steps.py): page namespace -> the control's key.
@@ -64,7 +65,7 @@ STEPPED = {  # page -> the key of its step_view (s2s_ui/steps.py)
 }
 STEP_MOVES = 20
 STEP_BUDGET_MS = 50
-# GUIDE.md §5: times as ratios to the bare baseline page measured in the same run, memory in MB.
+# The budgets (docs/PERFORMANCE.md): times as ratios to the bare baseline page measured in the same run, memory in MB.
 RATIO_BUDGET = {"rerun": 1.5, "edit": 1.3, "cold": 1.2}
 BUDGET = {"rss1": 400, "rss10": 600}
 BENCH_POOL_IDLE = 20  # S2S_POOL_IDLE for the bench's app server (seconds)
@@ -417,7 +418,7 @@ def steps_report(rows: list[dict], meta: dict) -> str:
         f"confirm the drawn marks changed (a move that changes nothing does not count), `performance.now()` "
         f"differences; {meta['moves']} moves back and forth, each after the fragment rerun of the one before. "
         f"Next to it, the same page's edit → redraw (a full rerun) in the same session. ⚠ marks a median over "
-        f"GUIDE.md §5's {STEP_BUDGET_MS} ms.",
+        f"the {STEP_BUDGET_MS} ms budget.",
         "",
         "| page | step control | step → redrawn picture, median / p95 ms (moves) | edit → redraw median ms (edit) |",
         "|---|---|---|---|",
@@ -597,7 +598,7 @@ def report(rows: list[Row], base: Row, browser: dict, base_browser: dict, train:
     lines = [
         f"Measured {meta['date']} with `{meta['command']}` on {meta['machine']}; {meta['reruns']} reruns per figure, "
         f"{meta['edits']} browser edits per page. Server figures are AppTest script runs (router + page). "
-        f"⚠ marks a figure over GUIDE.md §5's budget (rerun ≤ {RATIO_BUDGET['rerun']}×, edit → redraw ≤ "
+        f"⚠ marks a figure over its budget (rerun ≤ {RATIO_BUDGET['rerun']}×, edit → redraw ≤ "
         f"{RATIO_BUDGET['edit']}×, cold start ≤ {RATIO_BUDGET['cold']}× the baseline's; memory in MB); "
         f"× is the ratio to the bare baseline page "
         f"(`scripts/bench_baseline_app.py`, sha256 {baseline_hash()}…: one torch softmax, one Altair chart) "
@@ -645,13 +646,14 @@ def report(rows: list[Row], base: Row, browser: dict, base_browser: dict, train:
 
 
 def write_readme(block: str, start: str = START, end: str = END) -> None:
-    text = README.read_text()
+    """Replace what stands between the markers in docs/PERFORMANCE.md (the rest of the file is left as it is)."""
+    text = PERFORMANCE.read_text()
     if start not in text or end not in text:
-        print(f"README has no {start} markers; not written", file=sys.stderr)
+        print(f"docs/PERFORMANCE.md has no {start} markers; not written", file=sys.stderr)
         return
     head, rest = text.split(start, 1)
     _, tail = rest.split(end, 1)
-    README.write_text(f"{head}{start}\n{block}\n{end}{tail}")
+    PERFORMANCE.write_text(f"{head}{start}\n{block}\n{end}{tail}")
 
 
 def main() -> None:
@@ -660,7 +662,7 @@ def main() -> None:
     parser.add_argument("--edits", type=int, default=8)
     parser.add_argument("--sessions", type=int, default=10)
     parser.add_argument("--only", default="", help="comma-separated page namespaces (default: every existing page)")
-    parser.add_argument("--no-readme", action="store_true")
+    parser.add_argument("--no-readme", action="store_true", help="print the block(s); do not write docs/PERFORMANCE.md")
     parser.add_argument("--no-browser", action="store_true")
     parser.add_argument("--profile", default="", help="profile one page's reruns with pyinstrument and exit")
     parser.add_argument("--steps-only", action="store_true", help="only the step latency of the stepped pages")
@@ -717,7 +719,7 @@ def main() -> None:
     print("\n" + block)
     if not args.no_readme:
         write_readme(block)
-        print(f"\nREADME.md: the block between {START} and {END} rewritten.")
+        print(f"\ndocs/PERFORMANCE.md: the block between {START} and {END} rewritten.")
     if not args.no_load:
         __import__("scripts.bench_load", fromlist=["main"]).main(readme=not args.no_readme, browser=not args.no_browser)
 

@@ -1,7 +1,7 @@
 """Load benchmark of the hosted demo: another visitor's edit while K sessions train, the queue, memory (PSS).
 
 Usage: .venv/bin/python scripts/bench_load.py [--ks 1,3,10] [--edits 8] [--steps 400] [--no-readme]
-Also run by `make bench` (scripts/bench.py calls main()). Writes README's bench-load block.
+Also run by `make bench` (scripts/bench.py calls main()). Writes docs/PERFORMANCE.md's bench-load block.
 
 One real server (`streamlit run`, worker-process training, the default pool size and warm-up) and two Chromium
 instances: the reader, a visitor on the attention page whose edit -> redraw is timed as bench.py times it; and
@@ -34,7 +34,7 @@ from scripts.bench import machine, measure_edits, open_settled, pss_mb  # noqa: 
 from scripts.serve import free_port, start, stop, wait_healthy  # noqa: E402
 from tests.browser.harness import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
-README = ROOT / "README.md"
+PERFORMANCE = ROOT / "docs" / "PERFORMANCE.md"
 START, END = "<!-- bench-load:start -->", "<!-- bench-load:end -->"
 TRAINED = "On the held-out sources, which is higher"  # the question under the trained picture (English)
 CLASS_MARK = "--s2s-bench-class"  # a harmless flag that names the class's Chromium among the processes
@@ -244,28 +244,28 @@ def report(out: dict, meta: dict) -> str:
 
 
 def write_readme(block: str) -> None:
-    """Replace what stands between the bench-load markers (the rest of README is left as it is)."""
-    text = README.read_text()
+    """Replace what stands between the bench-load markers (the rest of docs/PERFORMANCE.md is left as it is)."""
+    text = PERFORMANCE.read_text()
     start, end = text.find(START), text.find(END)
     if start < 0 or end < start:
-        print("README has no bench-load markers; not written", file=sys.stderr)
+        print("docs/PERFORMANCE.md has no bench-load markers; not written", file=sys.stderr)
         return
-    README.write_text(text[: start + len(START)] + "\n" + block + "\n" + text[end:])
+    PERFORMANCE.write_text(text[: start + len(START)] + "\n" + block + "\n" + text[end:])
 
 
 def main(argv: list[str] | None = None, *, readme: bool = True, browser: bool = True) -> str | None:
-    """Run the load benchmark and (unless --no-readme / readme=False) rewrite README's bench-load block.
+    """Run the load benchmark and (unless --no-readme / readme=False) rewrite docs/PERFORMANCE.md's bench-load block.
     argv None: called by scripts/bench.py (`make bench`); browser=False there skips it (--no-browser)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ks", default="1,3,10", help="comma-separated numbers of sessions pressing Train at once")
     parser.add_argument("--steps", type=int, default=400, help="training steps of each session's run")
     parser.add_argument("--edits", type=int, default=8, help="the reader's idle edits before each phase")
     parser.add_argument("--workers", type=int, default=0, help="S2S_TRAIN_WORKERS for the server (0: its default)")
-    parser.add_argument("--no-readme", action="store_true")
+    parser.add_argument("--no-readme", action="store_true", help="print the block(s); do not write docs/PERFORMANCE.md")
     args = parser.parse_args(argv if argv is not None else [])
     if not browser:
         return None
-    from s2s_core.training.jobs import default_workers
+    from s2s_jobs.settings import default_workers
 
     t0 = time.perf_counter()
     meta = {
@@ -285,7 +285,7 @@ def main(argv: list[str] | None = None, *, readme: bool = True, browser: bool = 
     print("\n" + block)
     if readme and not args.no_readme:
         write_readme(block)
-        print(f"\nREADME.md: the block between {START} and {END} rewritten.")
+        print(f"\ndocs/PERFORMANCE.md: the block between {START} and {END} rewritten.")
     return block
 
 

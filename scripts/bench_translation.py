@@ -1,8 +1,8 @@
 """Benchmark of the Translation lab (issue 17): time to 90 % held-out exact match, alignment, bottleneck, 3 cells.
 
 Usage: .venv/bin/python scripts/bench_translation.py [--seeds 0,1,2] [--no-readme]
-Writes README's bench-translation block. One torch thread, as the app's training workers use. With the lab's
-default settings (s2s_core.translation.lab.DEFAULT: GRU, Luong general attention), per seed: the wall time to
+Writes docs/PERFORMANCE.md's bench-translation block. One torch thread, as the app's training workers use. With the
+lab's default settings (s2s_core.translation.lab.DEFAULT: GRU, Luong general attention), per seed: the wall time to
 the first held-out evaluation at >= 90 % exact match (EvalPoint.seconds: evaluations come every tenth of the
 run, so the time is that evaluation's, not the exact moment), the final exact match, the alignment accuracy
 (lab.alignment_score). The same settings without attention (the twin): exact match by Korean sentence length.
@@ -31,7 +31,7 @@ from s2s_core.translation import lab  # noqa: E402
 from scripts.bench import machine, write_readme  # noqa: E402
 
 START, END = "<!-- bench-translation:start -->", "<!-- bench-translation:end -->"
-TARGET = 0.9  # GUIDE.md §5: >= 90 % exact match on held-out sentences ...
+TARGET = 0.9  # the budget (docs/PERFORMANCE.md): >= 90 % exact match on held-out sentences ...
 BUDGET_SECONDS = 20.0  # ... within 20 s of wall time
 
 
@@ -159,7 +159,7 @@ def report(attn: list[Run], none: list[Run], cells: dict[str, list[Run]], meta: 
         summary_row(f"{d.cell.upper()} + {d.attention}", attn),
         summary_row(f"{d.cell.upper()}, no attention", none),
         "",
-        f"Goal (GUIDE.md §5): ≥ 90 % held-out exact match within {BUDGET_SECONDS:.0f} s with attention: median "
+        f"Goal: ≥ 90 % held-out exact match within {BUDGET_SECONDS:.0f} s with attention: median "
         f"{secs(t90)} {verdict} ({ok}/{len(attn)} seeds within {BUDGET_SECONDS:.0f} s).",
         "",
         "Exact match by Korean sentence length (median over the seeds): the one-vector bottleneck without attention.",
@@ -191,10 +191,10 @@ def report(attn: list[Run], none: list[Run], cells: dict[str, list[Run]], meta: 
 
 
 def main(argv: list[str] | None = None, *, readme: bool = True) -> str:
-    """Run the benchmark; unless --no-readme / readme=False, rewrite README's bench-translation block."""
+    """Run the benchmark; unless --no-readme / readme=False, rewrite docs/PERFORMANCE.md's bench-translation block."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", default="0,1,2", help="comma-separated training seeds")
-    parser.add_argument("--no-readme", action="store_true")
+    parser.add_argument("--no-readme", action="store_true", help="print the block(s); do not write docs/PERFORMANCE.md")
     args = parser.parse_args(argv if argv is not None else [])
     torch.set_num_threads(1)  # the app's training workers train on one thread
     seeds = [int(s) for s in args.seeds.split(",")]
@@ -219,7 +219,7 @@ def main(argv: list[str] | None = None, *, readme: bool = True) -> str:
     print("\n" + block)
     if readme and not args.no_readme:
         write_readme(block, START, END)
-        print(f"\nREADME.md: the block between {START} and {END} rewritten.")
+        print(f"\ndocs/PERFORMANCE.md: the block between {START} and {END} rewritten.")
     return block
 
 

@@ -2,7 +2,7 @@
 
 Usage: .venv/bin/python scripts/measure_training.py [--runs 3] [--attention luong_general] [--steps N] [--seed S]
 Run i trains with seed i (seeds 0, 1, 2 for --runs 3), so the figure covers more than one lucky start;
---seed S repeats one seed instead. Prints one line per run and a summary line the README can quote. Other
+--seed S repeats one seed instead. Prints one line per run and a summary line docs/PERFORMANCE.md can quote. Other
 work on the machine slows the runs down, so it reports every run, the median, and the load average it saw.
 """
 

@@ -14,6 +14,29 @@ from s2s_core.fmt import NUM_D3, PCT_D3
 # a caption instead of a Vega legend, which Streamlit lays out at the cost of most of the plot's height.
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c")
 DASHES = ((1, 0), (6, 3), (2, 2))
+# training.chart.*: every word the builders below take (the page hands them over with s2s_ui.catalog.words);
+# m_* name the accuracy curves (frames.METRICS), out_step the map's rows (output steps).
+LABELS = (
+    "step",
+    "loss",
+    "tf_ratio",
+    "loss_title",
+    "accuracy",
+    "metric",
+    "accuracy_title",
+    "position",
+    "weight",
+    "map_title",
+    "length",
+    "exact",
+    "model",
+    "n",
+    "bottleneck_title",
+    "out_step",
+    "m_tf_token_acc",
+    "m_free_token_acc",
+    "m_free_exact",
+)
 
 
 def loss_chart(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.Chart:

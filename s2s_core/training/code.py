@@ -7,13 +7,13 @@ import ast
 import inspect
 from dataclasses import fields
 
-from s2s_core import rng
+from s2s_core import grammar, rng
 from s2s_core.training import config as config_module
 from s2s_core.training import loop, model, tasks
-from s2s_core.training.compute import MAX_DECODE, SourceInput
+from s2s_core.training.compute import SourceInput
 from s2s_core.training.config import TrainConfig
+from s2s_core.training.fields import MAX_DECODE
 from s2s_core.training.tasks import KO_EN
-from s2s_core.translation import grammar
 
 MODULES = (config_module, rng, tasks, model, loop)  # dependency order
 

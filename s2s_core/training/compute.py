@@ -9,15 +9,18 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
+from dataclasses import fields as dataclass_fields
 from typing import Any
 
 import torch
 import torch.nn.functional as F
 
-from s2s_core import caps
 from s2s_core.errors import InputError
-from s2s_core.training.config import ATTENTIONS, CELLS, SCHEDULES, TASKS, TrainConfig
+from s2s_core.grammar import KO_VOCAB, MAX_WORDS, MIN_WORDS, nearest_words
+from s2s_core.training import fields
+from s2s_core.training.config import CELLS, TASKS, TrainConfig
+from s2s_core.training.fields import DEFAULT, MAX_DECODE, MAX_LEN, MAX_SOURCE
 from s2s_core.training.loop import (
     HELDOUT_PER_LEN,
     EvalPoint,
@@ -44,26 +47,9 @@ from s2s_core.training.tasks import (
     target_vocab,
 )
 from s2s_core.training.trace import MapPoint, Recorder, Trace, default_source_text
-from s2s_core.translation.grammar import KO_VOCAB, MAX_WORDS, MIN_WORDS, nearest_words
-from s2s_core.validate import check_choice, check_float, check_int, check_text, parse_number
+from s2s_core.validate import check_choice, check_int, check_text, parse_number
 
-# Hard caps (a URL can carry any value): they bound one run to well under a minute on 2 cores. The sizes are
-# named MAX_TRAIN_*: caps.MAX_BATCH / MAX_EMBED / MAX_HIDDEN bound the tensors other pages print, far smaller.
-MAX_STEPS = 3000
-MAX_TRAIN_BATCH = 128
-MAX_TRAIN_HIDDEN = 128
-MAX_TRAIN_EMBED = 64
-MIN_LR, MAX_LR = 1e-4, 0.05
-MAX_LEN = 16  # longest training source (digits)
-MAX_SECONDS = 60.0
-MAX_SOURCE = 20  # longest typed source (real tokens; longer than training is allowed, to test it)
-MAX_DECODE = 32  # output steps at most when decoding a typed source
-DEFAULT = TrainConfig()
 _TOKEN = re.compile(r"<pad>|\S", re.IGNORECASE)
-
-
-def _field(name: str) -> str:
-    return f"training.field.{name}"
 
 
 def parse_config(
@@ -82,28 +68,29 @@ def parse_config(
     max_seconds: Any = DEFAULT.max_seconds,
     cell: Any = DEFAULT.cell,
 ) -> TrainConfig:
-    """Raw widget / URL values -> a validated config; the first problem raises InputError naming its field."""
-    task = check_choice(task, _field("task"), TASKS)
-    attention = check_choice(attention, _field("attention"), ATTENTIONS)
-    tf_schedule = check_choice(tf_schedule, _field("tf_schedule"), SCHEDULES)
-    cell = check_choice(cell, _field("cell"), CELLS)
-    embed = check_int(embed, _field("embed"), 2, MAX_TRAIN_EMBED)
-    hidden = check_int(hidden, _field("hidden"), 2, MAX_TRAIN_HIDDEN)
-    steps = check_int(steps, _field("steps"), 1, MAX_STEPS)
-    batch = check_int(batch, _field("batch"), 1, MAX_TRAIN_BATCH)
-    lr = check_float(lr, _field("lr"), MIN_LR, MAX_LR)
-    tf_ratio = check_float(tf_ratio, _field("tf_ratio"), 0.0, 1.0)
+    """Raw widget / URL values -> a validated config; the first problem raises InputError naming its field.
+    Each value is checked by its field (fields.py); the Translation lab's task and cells are allowed here too."""
+    task = fields.TASK.check(task, options=TASKS)
+    attention = fields.ATTENTION.check(attention)
+    tf_schedule = fields.SCHEDULE.check(tf_schedule)
+    cell = check_choice(cell, "training.field.cell", CELLS)  # the Translation lab's input (its own fields.py)
+    embed = fields.EMBED.check(embed)
+    hidden = fields.HIDDEN.check(hidden)
+    steps = fields.STEPS.check(steps)
+    batch = fields.BATCH.check(batch)
+    lr = fields.LR.check(lr)
+    tf_ratio = fields.TF_RATIO.check(tf_ratio)
     shortest, longest = 1, NUM_MAX_DIGITS if task in NUM_TASKS else MAX_LEN
     if task == KO_EN:
         shortest, longest = MIN_WORDS, MAX_WORDS  # the toy grammar's sentences have 2..7 Korean words
-    min_len = check_int(min_len, _field("min_len"), shortest, longest)
-    max_len = check_int(max_len, _field("max_len"), shortest, longest)
+    min_len = fields.LEN_MIN.check(min_len, lo=shortest, hi=longest)
+    max_len = fields.LEN_MAX.check(max_len, lo=shortest, hi=longest)
     if min_len > max_len:
-        raise InputError("training.error.lengths_order", _field("max_len"), lo=min_len, hi=max_len)
-    seed = check_int(seed, _field("seed"), 0, caps.MAX_SEED)
-    max_seconds = check_float(max_seconds, _field("max_seconds"), 1.0, MAX_SECONDS)
+        raise InputError("training.error.lengths_order", fields.LEN_MAX.label, lo=min_len, hi=max_len)
+    seed = fields.SEED.check(seed)
+    max_seconds = fields.TIME_LIMIT.check(max_seconds)
     values = locals()  # every argument, each validated above under its field's name
-    return TrainConfig(**{f.name: values[f.name] for f in fields(TrainConfig)})
+    return TrainConfig(**{f.name: values[f.name] for f in dataclass_fields(TrainConfig)})
 
 
 @dataclass(frozen=True)
@@ -183,6 +170,18 @@ class TrainResult:
 def twin_config(config: TrainConfig) -> TrainConfig:
     """The bottleneck comparison: the same task, sizes, budget and seed, with attention switched."""
     return replace(config, attention="none" if config.attention != "none" else "bahdanau")
+
+
+QUIZ_OPTIONS = ("tf", "free", "equal")  # training.quiz_*: on held-out sources, which token accuracy is higher?
+QUIZ_TIE = 0.005  # less than half a percentage point apart: "about the same"
+
+
+def quiz_answer(final: EvalPoint) -> str:
+    """The page's question graded by the run itself: teacher-forced vs free-running token accuracy."""
+    gap = final.tf_token_acc - final.free_token_acc
+    if abs(gap) < QUIZ_TIE:
+        return "equal"
+    return "tf" if gap > 0 else "free"
 
 
 def loss_check(run: TrainRun, config: TrainConfig) -> LossCheck:

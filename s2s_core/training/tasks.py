@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from s2s_core.translation.grammar import EN_VOCAB, KO_VOCAB, count_meanings, korean, random_meaning, translate
+from s2s_core.grammar import EN_VOCAB, KO_VOCAB, count_meanings, korean, random_meaning, translate
 
 PAD, SOS, EOS, UNK = "<pad>", "<sos>", "<eos>", "<unk>"
 PAD_ID, SOS_ID, EOS_ID, UNK_ID = 0, 1, 2, 3

@@ -10,13 +10,9 @@ import bisect
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from s2s_core.training.fields import DEFAULT_SOURCES
 from s2s_core.training.loop import EvalPoint, Progress, TrainRun
 from s2s_core.training.tasks import KO_EN, NUM_TASKS
-
-# The source every checkpoint map decodes (and the page's default source): eight digits for the digit tasks
-# (inside the trained lengths 3..10), a four-digit number for the number tasks, and for the Translation lab the
-# syllabus's sentence, whose English verb must look back at the last Korean word.
-DEFAULT_SOURCES = {"digits": "52813907", "number": "3017", "sentence": "나는 도서관에서 책을 읽었다"}
 
 
 def source_family(task: str) -> str:

@@ -17,7 +17,10 @@ from s2s_core.training.tasks import KO_EN, reference
 from s2s_core.training.trace import MapPoint
 from s2s_core.translation.lab import true_sources
 
-TRUTH_COLOUR = "#D55E00"  # target / decoder vermillion (GUIDE §1): the English word's own source, dashed too
+TRUTH_COLOUR = "#D55E00"  # the target / decoder role's vermillion on every page: the English word's own source, dashed
+# translation.chart.*: the words truth_map adds to the Training lab's map words, and the words cells_charts takes.
+TRUTH_LABELS = ("truth",)
+CELLS_LABELS = ("step", "loss", "exact", "cell", "loss_title", "exact_title")
 
 
 def truth_cells(point: MapPoint) -> tuple[tuple[int, int], ...]:

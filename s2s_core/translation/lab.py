@@ -14,37 +14,19 @@ from typing import Any
 
 import torch
 
+from s2s_core.grammar import FUNCTION_WORDS, translate
 from s2s_core.training.compute import SourceInput, TrainResult, parse_config
 from s2s_core.training.config import CELLS, TrainConfig
 from s2s_core.training.loop import HELDOUT_PER_LEN, encode_batch, new_model
 from s2s_core.training.model import Seq2Seq
 from s2s_core.training.tasks import EOS_ID, KO_EN, PAD_ID, SOS_ID, make_heldout, source_vocab, target_vocab
-from s2s_core.translation.grammar import FUNCTION_WORDS, MAX_WORDS, MIN_WORDS, translate
-
-# The lab's defaults (measured by scripts/bench_translation.py; README "Translation lab"): with Luong attention
-# a GRU passed 90 % exact match on held-out sentences after about 1.2 s and ended at 100 % after 300 steps
-# (about 5 s) on one thread of this 2-core machine; the 20 s limit leaves room for a busy server.
-DEFAULT = TrainConfig(
-    task=KO_EN,
-    attention="luong_general",
-    embed=32,
-    hidden=64,
-    steps=300,
-    batch=64,
-    lr=0.01,
-    tf_ratio=1.0,
-    tf_schedule="constant",
-    min_len=MIN_WORDS,
-    max_len=MAX_WORDS,
-    seed=0,
-    max_seconds=20.0,
-    cell="gru",
-)
+from s2s_core.translation.fields import DEFAULT
 
 
 def lab_config(**raw: Any) -> TrainConfig:
     """Raw widget / URL values for the settings the page offers -> a validated ko_en config (the rest from
-    DEFAULT). The first bad value raises InputError naming its field."""
+    DEFAULT). parse_config checks each with the Training lab's fields (the caps this lab's fields share); the first
+    bad value raises InputError naming its field."""
     values = {name: getattr(DEFAULT, name) for name in DEFAULT.__dataclass_fields__}
     values.update(raw)
     values["task"] = KO_EN  # the page trains nothing else
@@ -150,6 +132,19 @@ class Recurrence:
     tf_loss_steps: float  # the same loss computed step by step (equal: the inputs were known in advance)
     tf_calls: int  # decoder calls for the teacher-forced loss: 1 (Luong / none) or T (Bahdanau chains steps)
     free_calls: int  # decoder calls for free-running decoding: always T
+
+
+QUIZ_OPTIONS = ("yes", "no", "short")  # translation.quiz_*: with attention, can step 3 come before step 2?
+
+
+def quiz_answer(rec: Recurrence) -> str:
+    """The page's question graded by the running model: "no" while every step is fed the previous step's output."""
+    return "no" if rec.chained else "yes"
+
+
+def quiz_word(rec: Recurrence) -> str:
+    """The word the answer names: the second English word (the first, for a one-word output), which step 3 needs."""
+    return rec.outputs[1] if len(rec.outputs) > 1 else rec.outputs[0]
 
 
 @torch.no_grad()

@@ -1,6 +1,6 @@
 """A shared trained model on the page: the Train button, the queue, live progress, and the finished job.
 
-Training runs in a job (s2s_core/training/jobs.py), never in the page's own run: on a real server in a worker
+Training runs in a job (s2s_jobs/jobs.py), never in the page's own run: on a real server in a worker
 process, so the page's Python is never busy training. The page submits the job, and a fragment polls its snapshot
 every POLL_SECONDS to draw the progress bar, the curves so far, or the place in the queue with an estimate. When
 the job has ended, the whole page reruns once and draws the result (or says why there is none).
@@ -25,16 +25,17 @@ from dataclasses import dataclass
 import streamlit as st
 
 from s2s_core.fmt import num
-from s2s_core.training import TrainConfig, jobs
-from s2s_core.training.jobs import CANCELLED, DONE, FAILED, QUEUED, JobSnapshot
+from s2s_core.training import TrainConfig
 from s2s_core.training.trace import replay_clock, replay_frame
+from s2s_jobs import jobs
+from s2s_jobs.jobs import CANCELLED, DONE, FAILED, QUEUED, JobSnapshot
 from s2s_ui.i18n import t
 from s2s_ui.training.picture import show_point
 from s2s_ui.training.specs import chart_labels, curve_specs, draw
 from s2s_ui.widgets import revealed
 
 # How often a watching page redraws the progress. Each redraw is a little work for the server's Python; the
-# training itself runs in a worker process (issue 13), so polling no longer slows it down.
+# training itself runs in a worker process (s2s_jobs/process.py), so polling no longer slows it down.
 POLL_SECONDS = 1.0
 STOP_WAIT_SECONDS = 5.0  # at most this long for a stopped job to end (a worker is terminated at once)
 MINE = "_training_my_jobs"  # session key: ids of the jobs this session started (the others are "busy")

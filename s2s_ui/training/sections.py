@@ -1,29 +1,23 @@
-"""What the Training lab shows: the picture (the untrained or trained model's attention map of the learner's
-source), metrics and curves, the quiz, the map's details, the what-if override, and the bottleneck measured
-against a twin model without (or with) attention."""
+"""What the Training lab shows under its picture: the quiz, metrics and curves, the map's details, the what-if
+override, the bottleneck measured against a twin model without (or with) attention, the check and the notes. A tab
+that needs a trained model says so until there is one."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import streamlit as st
 
-from s2s_core.errors import InputError
+from s2s_core.fields import Field, Parsed
 from s2s_core.fmt import num, pct
-from s2s_core.training import (
-    DecodeResult,
-    SourceInput,
-    TrainConfig,
-    TrainResult,
-    jobs,
-    parse_override,
-    twin_config,
-)
+from s2s_core.training import DecodeResult, SourceInput, parse_override, twin_config
+from s2s_core.training.compute import quiz_answer
 from s2s_core.training.frames import step_label, steps_frame
-from s2s_core.training.jobs import JobSnapshot
+from s2s_jobs.jobs import JobSnapshot
 from s2s_ui.i18n import t
-from s2s_ui.link import linked
-from s2s_ui.training.live import QUIZ, replay, start, trained_model
-from s2s_ui.training.picture import show_point, shown
-from s2s_ui.training.settings import read_source
+from s2s_ui.state import Page
+from s2s_ui.training.live import QUIZ, trained_model
+from s2s_ui.training.picture import shown
 from s2s_ui.training.specs import (
     bottleneck_spec,
     chart_labels,
@@ -31,63 +25,18 @@ from s2s_ui.training.specs import (
     draw,
     map_labels,
     map_spec,
-    trained_point,
     training_specs,
-    untrained,
     what_if_decoded,
 )
-from s2s_ui.widgets import check_badge, matrix_input, predict_then_reveal, revealed, show_error
+from s2s_ui.widgets import check_badge, notice_list, predict_then_reveal, revealed, show_error
 
 
-def show_untrained(config: TrainConfig) -> None:
-    """Before any training: the learner's source through the seeded, untrained model (the picture training
-    will change: near-uniform weights, a wrong output)."""
-    source = read_source(config)
-    if source is not None:
-        show_point(untrained(config, source), config, t("training.untrained_map_title"))
-        st.caption(t("training.untrained_note"))
-
-
-def show_picture(done: JobSnapshot) -> SourceInput | None:
-    """The main picture: the learner's source above the trained model's map, its output beside it; what was
-    trained, "watch it train" (the recorded run replayed), and a retry after a timeout. Returns the source."""
-    result = done.result
-    config, run = result.config, result.run
-    source = read_source(config)
-    if source is not None:
-        show_point(trained_point(done.job_id, source, result), config, t("training.trained_map_title"))
-    st.caption(
-        t(
-            "training.trained_line",
-            steps=run.steps_done,
-            seconds=f"{run.seconds:.1f}",
-            params=f"{run.n_params:,}",
-            n=run.n_heldout,
-        )
-    )
-    replay_and_retry(result)
-    return source
-
-
-def replay_and_retry(result: TrainResult, ns: str = "training") -> None:
-    """Under a trained picture: "watch it train" (the recorded run replayed), and a retry after a run cut by the
-    clock. ns names the buttons' keys (<ns>_replay, <ns>_again): the Translation lab draws them too."""
-    config, run = result.config, result.run
-    if result.trace is not None and st.button(
-        t("training.replay_button"), key=f"{ns}_replay", icon=":material/replay:", help=t("training.replay_help")
-    ):
-        replay(config)
-        st.rerun()
-    if run.stopped_by == "time":
-        st.warning(
-            t(f"{ns}.stopped_time", seconds=f"{config.max_seconds:g}", steps=run.steps_done, total=config.steps),
-            icon=":material/timer:",
-        )
-        # A run cut by the clock is the one result that depends on the machine's load: allow another try.
-        jobs.wake()  # a Train button: a pool stopped for being idle starts now, not on the click
-        if st.button(t("training.train_again"), key=f"{ns}_again", icon=":material/replay:"):
-            start(config, again=True)
-            st.rerun()
+def with_model(done: JobSnapshot | None, show: Callable[[JobSnapshot], object], ns: str = "training") -> None:
+    """A tab about the trained model: drawn from the finished job, or a note that there is none yet."""
+    if done is None:
+        st.info(t(f"{ns}.needs_model"), icon=":material/model_training:")
+        return
+    show(done)
 
 
 def show_accuracy(done: JobSnapshot) -> None:
@@ -128,15 +77,13 @@ def show_check(done: JobSnapshot) -> None:
 
 
 def show_quiz(done: JobSnapshot) -> None:
+    """Teacher-forced or free-running: which scores higher on held-out sources? Graded by the run (the core)."""
     final = done.result.final
-    options = [t("training.quiz_tf"), t("training.quiz_free"), t("training.quiz_equal")]
-    gap = final.tf_token_acc - final.free_token_acc
-    correct = options[2] if abs(gap) < 0.005 else options[0] if gap > 0 else options[1]
     predict_then_reveal(
         QUIZ,
         t("training.quiz_question"),
-        options,
-        correct,
+        [t(f"training.quiz_{o}") for o in ("tf", "free", "equal")],
+        t(f"training.quiz_{quiz_answer(final)}"),
         t("training.quiz_explain", tf=pct(final.tf_token_acc), free=pct(final.free_token_acc)),
     )
 
@@ -162,42 +109,38 @@ def show_map(done: JobSnapshot, source: SourceInput, ns: str = "training") -> De
     return out
 
 
-def show_what_if(done: JobSnapshot, source: SourceInput, base: DecodeResult, ns: str = "training") -> None:
-    """Override one step's attention weights and decode again from there. ns: the page's namespace (its link
-    keys <ns>_wi_step / <ns>_wi and its whatif_* texts; the Translation lab reuses this)."""
+def show_what_if(
+    page: Page, done: JobSnapshot, source: SourceInput, base: DecodeResult, step_field: Field, weights_field: Field
+) -> None:
+    """Override one step's attention weights and decode again from there. The page's own fields hold the step and
+    the weights (<ns>_wi_step, <ns>_wi); its namespace words the texts (the Translation lab reuses this)."""
+    ns = page.ns
     st.subheader(t(f"{ns}.whatif_heading"))
     st.caption(t(f"{ns}.whatif_intro"))
     config = done.result.config
     options = list(range(1, len(base.output) + 1))
     labels = {k: step_label(k - 1, base.output[k - 1]) for k in options}
-    # linked() drops a stale step (a shorter output has no such step any more).
-    step = linked(
-        st.selectbox,
-        t(f"{ns}.whatif_step_label"),
-        options,
-        key=f"{ns}_wi_step",
-        default=1,
-        labels=labels,
-        parse=int,
+    # A kept or linked step past this output's end is dropped (a shorter output has no such step any more).
+    step = page.input(
+        step_field, st.selectbox, label=t(f"{ns}.whatif_step_label"), options=options, labels=labels, hi=len(options)
     )
     S = len(base.src_tokens)
-    rows = matrix_input(
-        f"{ns}_wi",
+    rows = page.table(
+        weights_field,
         [["1", *["0"] * (S - 1)]],
-        "training.field.override",
+        lambda r: r,
         label=t(f"{ns}.whatif_weights_label"),
-        parse=lambda r: r,
         dynamic_rows=False,
         n_cols=S,
         col_names=[f"s{s + 1}" for s in range(S)],
     )
     if rows is None:
         return
-    try:
-        override = parse_override(base, step, rows[0])
-    except InputError as err:
-        show_error(err)
+    typed = Parsed.of(lambda: parse_override(base, step, rows[0]))
+    if typed.error is not None:
+        show_error(typed.error)
         return
+    override = typed.need()
     new = what_if_decoded(done.job_id, source, override, done.result)
     st.markdown(
         t(
@@ -258,3 +201,26 @@ def show_bottleneck(done: JobSnapshot, ns: str = "training") -> None:
             without_acc=pct(without.result.run.by_length[-1][1]),
         )
     )
+
+
+def show_map_tab(
+    page: Page,
+    done: JobSnapshot,
+    source: Parsed[SourceInput],
+    fields: tuple[Field, Field],
+    fix: str = "training.fix_source",
+) -> None:
+    """The picture's source decoded step by step, then the what-if override (the source feeds both). fields: the
+    page's what-if step and weights; fix: the note that points at a bad source's field."""
+    if not source.ok:  # the source's own field names what is wrong
+        st.info(t(fix), icon=":material/edit:")
+        return
+    base = show_map(done, source.need(), page.ns)
+    if base.weights is not None:
+        show_what_if(page, done, source.need(), base, *fields)
+
+
+def show_notice() -> None:
+    # notice_1 says which decoding mode scores lower: the question's answer, listed once it is out.
+    first = 1 if revealed(QUIZ) else 2
+    notice_list([f"training.notice_{i}" for i in range(first, 6)])

@@ -1,169 +1,66 @@
-"""The Training lab's inputs: the settings widgets -> a validated TrainConfig, and the typed source."""
+"""The Training lab's inputs: the settings widgets -> a validated TrainConfig, and the typed source, each a field of
+the page (s2s_core/training/fields.py) drawn through its registry."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from s2s_core import caps
-from s2s_core.errors import InputError
-from s2s_core.training import SourceInput, TrainConfig, parse_config, parse_source
-from s2s_core.training.compute import (
-    MAX_LEN,
-    MAX_LR,
-    MAX_SECONDS,
-    MAX_STEPS,
-    MAX_TRAIN_BATCH,
-    MAX_TRAIN_EMBED,
-    MAX_TRAIN_HIDDEN,
-    MIN_LR,
-)
+from s2s_core.fields import Parsed
+from s2s_core.training import SourceInput, TrainConfig, fields, parse_config, parse_source
 from s2s_core.training.config import ATTENTIONS, LAB_TASKS, SCHEDULES
-from s2s_core.training.tasks import NUM_MAX_DIGITS, NUM_TASKS
-from s2s_core.training.trace import default_source_text, source_family
+from s2s_core.training.tasks import NUM_TASKS
+from s2s_core.training.trace import source_family
 from s2s_ui.i18n import t
-from s2s_ui.link import linked
+from s2s_ui.state import Page
 from s2s_ui.widgets import show_error
 
-DEFAULT = TrainConfig()
-NUM_DEFAULT_LENS = (1, 4)  # the number tasks read 1- to 4-digit numbers unless told otherwise
 
-
-def read_settings() -> TrainConfig | None:
-    """Widgets -> validated config (the core re-checks every cap: a URL can carry any value)."""
+def read_settings(page: Page) -> Parsed[TrainConfig]:
+    """Widgets -> validated config (the core re-checks every cap: a link can carry any value). A bad value is
+    named where the picture would be (the page's guard), and the controls stay usable."""
     # One narrow column (the explainer's controls column): the choices stacked, the two numbers side by side.
-    task = linked(
+    task = page.input(
+        fields.TASK,
         st.selectbox,
-        t("training.task_label"),
-        LAB_TASKS,
-        key="training_task",
-        default=DEFAULT.task,
+        label=t("training.task_label"),
         labels={k: t(f"training.task_{k}") for k in LAB_TASKS},
         help=t("training.task_help"),
     )
-    attention = linked(
+    attention = page.input(
+        fields.ATTENTION,
         st.selectbox,
-        t("training.attention_label"),
-        ATTENTIONS,
-        key="training_attention",
-        default=DEFAULT.attention,
+        label=t("training.attention_label"),
         labels={k: t(f"training.attention_{k}") for k in ATTENTIONS},
         help=t("training.attention_help"),
     )
-    tf_ratio = linked(
-        st.slider,
-        t("training.tf_ratio_label"),
-        key="training_tf",
-        default=DEFAULT.tf_ratio,
-        min_value=0.0,
-        max_value=1.0,
-        step=0.05,
-        help=t("training.tf_ratio_help"),
+    tf_ratio = page.input(
+        fields.TF_RATIO, st.slider, label=t("training.tf_ratio_label"), step=0.05, help=t("training.tf_ratio_help")
     )
-    schedule = linked(
+    schedule = page.input(
+        fields.SCHEDULE,
         st.radio,
-        t("training.schedule_label"),
-        SCHEDULES,
-        key="training_schedule",
-        default=DEFAULT.tf_schedule,
+        label=t("training.schedule_label"),
         labels={k: t(f"training.schedule_{k}") for k in SCHEDULES},
         horizontal=True,
     )
     left, right = st.columns(2)
-    steps = linked(
-        left.number_input,
-        t("training.steps_label"),
-        key="training_steps",
-        default=DEFAULT.steps,
-        min_value=1,
-        max_value=MAX_STEPS,
-        step=50,
-    )
-    seed = linked(
-        right.number_input,
-        t("training.seed_label"),
-        key="training_seed",
-        default=DEFAULT.seed,
-        min_value=0,
-        max_value=caps.MAX_SEED,
-        step=1,
-    )
+    steps = page.input(fields.STEPS, left.number_input, label=t("training.steps_label"), step=50)
+    seed = page.input(fields.SEED, right.number_input, label=t("training.seed_label"), step=1)
     with st.expander(t("training.advanced"), icon=":material/tune:"):
         a, b = st.columns(2)
-        hidden = linked(
-            a.number_input,
-            t("training.hidden_label"),
-            key="training_hidden",
-            default=DEFAULT.hidden,
-            min_value=2,
-            max_value=MAX_TRAIN_HIDDEN,
-            step=8,
+        hidden = page.input(fields.HIDDEN, a.number_input, label=t("training.hidden_label"), step=8)
+        embed = page.input(fields.EMBED, a.number_input, label=t("training.embed_label"), step=8)
+        batch = page.input(fields.BATCH, b.number_input, label=t("training.batch_label"), step=16)
+        lr = page.input(fields.LR, b.number_input, label=t("training.lr_label"), step=0.001, format="%.4f")
+        # Number tasks read at most 6 digits, so their lengths are separate fields with their own defaults.
+        shortest, longest = (fields.NUM_MIN, fields.NUM_MAX) if task in NUM_TASKS else (fields.LEN_MIN, fields.LEN_MAX)
+        min_len = page.input(shortest, a.number_input, label=t("training.min_len_label"), step=1)
+        max_len = page.input(longest, b.number_input, label=t("training.max_len_label"), step=1)
+        max_seconds = page.input(
+            fields.TIME_LIMIT, st.number_input, label=t("training.max_seconds_label"), step=5.0, format="%g"
         )
-        embed = linked(
-            a.number_input,
-            t("training.embed_label"),
-            key="training_embed",
-            default=DEFAULT.embed,
-            min_value=2,
-            max_value=MAX_TRAIN_EMBED,
-            step=8,
-        )
-        batch = linked(
-            b.number_input,
-            t("training.batch_label"),
-            key="training_batch",
-            default=DEFAULT.batch,
-            min_value=1,
-            max_value=MAX_TRAIN_BATCH,
-            step=16,
-        )
-        lr = linked(
-            b.number_input,
-            t("training.lr_label"),
-            key="training_lr",
-            default=DEFAULT.lr,
-            min_value=MIN_LR,
-            max_value=MAX_LR,
-            step=0.001,
-            format="%.4f",
-        )
-        # Number tasks read at most 6 digits, so their lengths are separate widgets with their own defaults.
-        if task in NUM_TASKS:
-            names, (lo, hi), longest = ("training_num_min", "training_num_max"), NUM_DEFAULT_LENS, NUM_MAX_DIGITS
-        else:
-            names, (lo, hi), longest = (
-                ("training_min_len", "training_max_len"),
-                (DEFAULT.min_len, DEFAULT.max_len),
-                MAX_LEN,
-            )
-        min_len = linked(
-            a.number_input,
-            t("training.min_len_label"),
-            key=names[0],
-            default=lo,
-            min_value=1,
-            max_value=longest,
-            step=1,
-        )
-        max_len = linked(
-            b.number_input,
-            t("training.max_len_label"),
-            key=names[1],
-            default=hi,
-            min_value=1,
-            max_value=longest,
-            step=1,
-        )
-        max_seconds = linked(
-            st.number_input,
-            t("training.max_seconds_label"),
-            key="training_max_seconds",
-            default=int(DEFAULT.max_seconds),
-            min_value=1,
-            max_value=int(MAX_SECONDS),
-            step=5,
-        )
-    try:
-        return parse_config(
+    return Parsed.of(
+        lambda: parse_config(
             task=task,
             attention=attention,
             embed=embed,
@@ -178,25 +75,21 @@ def read_settings() -> TrainConfig | None:
             seed=seed,
             max_seconds=max_seconds,
         )
-    except InputError as err:
-        show_error(err)
-        return None
-
-
-def read_source(config: TrainConfig) -> SourceInput | None:
-    """The source to decode: digits (or a number, for the number tasks), validated by the core."""
-    family = source_family(config.task)
-    label = t("training.number_label") if family == "number" else t("training.source_label")
-    text = linked(
-        st.text_input,
-        label,
-        key="training_number" if family == "number" else "training_source",
-        default=default_source_text(config.task),  # the source every checkpoint map of a run decodes
-        help=t("training.source_help"),
-        max_chars=200,
     )
-    try:
-        return parse_source(config.task, text)
-    except InputError as err:
-        show_error(err)
-        return None
+
+
+def source_field(config: TrainConfig):
+    """The field of the source to decode: digits, or a number for the number tasks (one link key each)."""
+    return fields.NUMBER if source_family(config.task) == "number" else fields.SOURCE
+
+
+def read_source(page: Page, config: TrainConfig) -> Parsed[SourceInput]:
+    """The source box at the top of the picture: digits (or a number), validated by the core; a bad one is named
+    right under the box, and the sections that need it say so."""
+    field = source_field(config)
+    label = t("training.number_label") if field is fields.NUMBER else t("training.source_label")
+    text = page.input(field, st.text_input, label=label, help=t("training.source_help"))
+    source = Parsed.of(lambda: parse_source(config.task, text))
+    if source.error is not None:
+        show_error(source.error)
+    return source

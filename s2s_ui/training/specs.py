@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from s2s_core.training import DecodeResult, EvalPoint, SourceInput, TrainConfig, TrainResult, decode, what_if
-from s2s_core.training.charts import accuracy_chart, attention_heatmap, bottleneck_chart, loss_chart
+from s2s_core.training.charts import LABELS, accuracy_chart, attention_heatmap, bottleneck_chart, loss_chart
 from s2s_core.training.code import script
 from s2s_core.training.compute import map_point, untrained_map
 from s2s_core.training.frames import METRICS, attention_frame, bottleneck_frame, eval_frame, loss_frame, point_frame
@@ -13,36 +13,19 @@ from s2s_core.training.loop import TrainRun
 from s2s_core.training.trace import MapPoint
 from s2s_ui import charts
 from s2s_ui.cache import cached_result
-from s2s_ui.i18n import t
-
-CHART_KEYS = (
-    "step",
-    "loss",
-    "tf_ratio",
-    "loss_title",
-    "accuracy",
-    "metric",
-    "accuracy_title",
-    "position",
-    "weight",
-    "map_title",
-    "length",
-    "exact",
-    "model",
-    "n",
-    "bottleneck_title",
-)
+from s2s_ui.catalog import words
+from s2s_ui.i18n import lang
 
 
 def chart_labels() -> dict[str, str]:
-    labels = {k: t(f"training.chart.{k}") for k in CHART_KEYS}
-    labels |= {f"m_{m}": t(f"training.chart.m_{m}") for m in METRICS}
-    return labels | {"step_out": t("training.chart.out_step")}
+    """The Training lab's chart words in the learner's language (s2s_core/training/charts.py LABELS)."""
+    return words(lang(), "training.chart", LABELS)
 
 
 def map_labels() -> dict[str, str]:
+    """The map's words: its rows are output steps."""
     labels = chart_labels()
-    return labels | {"step": labels["step_out"]}
+    return labels | {"step": labels["out_step"]}
 
 
 def draw(where, spec: dict) -> None:

@@ -9,11 +9,9 @@ import gc
 import threading
 
 import streamlit as st
-import torch
 
-from s2s_core.training import jobs
-from s2s_core.training.config import TrainConfig
-from s2s_core.training.loop import new_model
+from s2s_jobs import jobs
+from s2s_jobs.trainer import load_unpack_modules
 
 
 @st.cache_resource(show_spinner=False)
@@ -38,6 +36,6 @@ def settle_heap() -> None:
     import altair  # noqa: F401  (every page draws with them: imported now, they are frozen with the rest)
     import pandas  # noqa: F401
 
-    new_model(TrainConfig(embed=2, hidden=2), torch.Generator())  # torch's lazy modules, as unpack() needs
+    load_unpack_modules()  # torch's lazy modules, as unpack() needs them
     gc.collect()
     gc.freeze()

@@ -8,15 +8,16 @@ import pandas as pd
 import streamlit as st
 
 from s2s_core.fmt import pct
-from s2s_core.training import TrainConfig, jobs
-from s2s_core.training.jobs import DONE, JobSnapshot
+from s2s_core.training import TrainConfig
+from s2s_core.translation.charts import CELLS_LABELS
 from s2s_core.translation.lab import comparison_configs
-from s2s_ui.i18n import t
+from s2s_jobs import jobs
+from s2s_jobs.jobs import DONE, JobSnapshot
+from s2s_ui.catalog import words
+from s2s_ui.i18n import lang, t
 from s2s_ui.training.live import POLL_SECONDS, start, visitor
 from s2s_ui.training.specs import draw
 from s2s_ui.translation.specs import cells_specs
-
-CHART_KEYS = ("step", "loss", "exact", "cell", "loss_title", "exact_title")
 
 
 def _snapshots(configs: tuple[TrainConfig, ...]) -> list[JobSnapshot | None]:
@@ -81,7 +82,7 @@ def show_results(configs: tuple[TrainConfig, ...], snaps: list[JobSnapshot | Non
         for name, run, s in zip(names, runs, snaps, strict=True)
     ]
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
-    labels = {k: t(f"translation.chart.{k}") for k in CHART_KEYS}
+    labels = words(lang(), "translation.chart", CELLS_LABELS)
     specs = cells_specs(tuple(s.job_id for s in snaps), names, labels, tuple(runs))
     st.caption(t("translation.cells_key", a=names[0], b=names[1], c=names[2]))
     draw(st, specs["exact"])

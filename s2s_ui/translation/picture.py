@@ -5,21 +5,24 @@ from __future__ import annotations
 
 import streamlit as st
 
+from s2s_core.fields import Parsed
 from s2s_core.fmt import pct
 from s2s_core.training import SourceInput, TrainConfig
-from s2s_core.training.jobs import JobSnapshot
 from s2s_core.training.tasks import KO_EN, reference
 from s2s_core.training.trace import MapPoint
-from s2s_core.translation.charts import truth_cells
-from s2s_ui.i18n import t
+from s2s_core.translation.charts import TRUTH_LABELS, truth_cells
+from s2s_jobs.jobs import JobSnapshot
+from s2s_ui.catalog import words
+from s2s_ui.i18n import lang, t
+from s2s_ui.training.lab import replay_and_retry
+from s2s_ui.training.live import trained_model
 from s2s_ui.training.picture import MAP_WIDTH, SIDE_WIDTH, shown
-from s2s_ui.training.sections import replay_and_retry
 from s2s_ui.training.specs import draw, map_labels, trained_point, untrained
 from s2s_ui.translation.specs import alignment, truth_map_spec
 
 
 def labels(title: str) -> dict[str, str]:
-    return map_labels() | {"map_title": title, "truth": t("translation.chart.truth")}
+    return map_labels() | words(lang(), "translation.chart", TRUTH_LABELS) | {"map_title": title}
 
 
 def show_point(point: MapPoint, title: str, side=None) -> None:
@@ -49,10 +52,25 @@ def show_point(point: MapPoint, title: str, side=None) -> None:
             side()
 
 
-def show_untrained(config: TrainConfig, source: SourceInput | None) -> None:
+def show_lab(config: TrainConfig, source: Parsed[SourceInput]) -> JobSnapshot | None:
+    """The picture for the state of the settings' job (s2s_ui/training/live.py): the untrained map with the Train
+    button, the live progress, or the trained map. Returns the finished job (None until there is one)."""
+    done = trained_model(
+        config,
+        "translation_train",
+        t("translation.train"),
+        t("training.press_train", steps=config.steps, seconds=f"{config.max_seconds:g}"),
+        before=lambda: show_untrained(config, source),
+    )
+    if done is not None:
+        show_trained(done, source)
+    return done
+
+
+def show_untrained(config: TrainConfig, source: Parsed[SourceInput]) -> None:
     """Before training: the typed sentence through the seeded, untrained model (spread weights, wrong words)."""
-    if source is not None:
-        show_point(untrained(config, source), t("translation.untrained_map_title"))
+    if source.ok:
+        show_point(untrained(config, source.need()), t("translation.untrained_map_title"))
         st.caption(t("translation.untrained_note"))
 
 
@@ -65,13 +83,13 @@ def show_score(done: JobSnapshot) -> None:
     st.caption(t("translation.alignment_caveat", n=score.n_sentences))
 
 
-def show_trained(done: JobSnapshot, source: SourceInput | None) -> None:
+def show_trained(done: JobSnapshot, source: Parsed[SourceInput]) -> None:
     """The trained model's map of the typed sentence, what was trained, "watch it train", and a retry after a
     run cut by the clock (the Training lab's buttons)."""
     result = done.result
     config, run = result.config, result.run
-    if source is not None:
-        point = trained_point(done.job_id, source, result)
+    if source.ok:
+        point = trained_point(done.job_id, source.need(), result)
         show_point(point, t("translation.trained_map_title"), side=lambda: show_score(done))
     st.caption(
         t(

@@ -6,15 +6,19 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from s2s_core.fields import Parsed
 from s2s_core.fmt import num, pct
+from s2s_core.grammar import KO_VOCAB, MAX_WORDS, MIN_WORDS, count_meanings, vocabulary_table
 from s2s_core.training import SourceInput, parse_source
-from s2s_core.training.jobs import JobSnapshot
 from s2s_core.training.tasks import KO_EN
 from s2s_core.training.trace import default_source_text
-from s2s_core.translation.grammar import KO_VOCAB, MAX_WORDS, MIN_WORDS, count_meanings, vocabulary_table
+from s2s_core.translation import fields
+from s2s_core.translation.lab import QUIZ_OPTIONS, quiz_answer, quiz_word
+from s2s_jobs.jobs import JobSnapshot
 from s2s_ui.i18n import t
+from s2s_ui.state import Page
 from s2s_ui.training.sections import show_check as show_loss_check
-from s2s_ui.training.sections import show_map, show_what_if
+from s2s_ui.training.sections import show_map_tab as show_training_map_tab
 from s2s_ui.training.specs import decoded
 from s2s_ui.translation.specs import alignment, chain
 from s2s_ui.widgets import check_badge, md_escape, notice_list, predict_then_reveal, revealed
@@ -22,23 +26,20 @@ from s2s_ui.widgets import check_badge, md_escape, notice_list, predict_then_rev
 QUIZ = "translation_quiz"  # the page's question: its answer is in the recurrence tab
 
 
-def quiz_source(source: SourceInput | None) -> SourceInput:
+def quiz_source(source: Parsed[SourceInput]) -> SourceInput:
     """The typed sentence, or the default one when the typed one is not usable (the question still stands)."""
-    return source if source is not None else parse_source(KO_EN, default_source_text(KO_EN))
+    return source.need() if source.ok else parse_source(KO_EN, default_source_text(KO_EN))
 
 
-def show_quiz(done: JobSnapshot, source: SourceInput | None) -> None:
-    """Can the decoder, with attention, compute step 3 before step 2? Graded against the running model."""
+def show_quiz(done: JobSnapshot, source: Parsed[SourceInput]) -> None:
+    """Can the decoder, with attention, compute step 3 before step 2? Graded against the running model (the core)."""
     rec = chain(done.job_id, quiz_source(source), done.result)
-    options = [t("translation.quiz_yes"), t("translation.quiz_no"), t("translation.quiz_short")]
-    correct = options[1] if rec.chained else options[0]
-    second = rec.outputs[1] if len(rec.outputs) > 1 else rec.outputs[0]
     predict_then_reveal(
         QUIZ,
         t("translation.quiz_question"),
-        options,
-        correct,
-        t("translation.quiz_explain", word=md_escape(second)),
+        [t(f"translation.quiz_{o}") for o in QUIZ_OPTIONS],
+        t(f"translation.quiz_{quiz_answer(rec)}"),
+        t("translation.quiz_explain", word=md_escape(quiz_word(rec))),
     )
 
 
@@ -75,17 +76,12 @@ def show_alignment(done: JobSnapshot) -> None:
     st.caption(t("translation.alignment_table_note"))
 
 
-def show_map_tab(done: JobSnapshot, source: SourceInput | None) -> None:
+def show_map_tab(page: Page, done: JobSnapshot, source: Parsed[SourceInput]) -> None:
     """The typed sentence step by step (free-running vs teacher forcing), then the what-if override."""
-    if source is None:
-        st.info(t("translation.fix_sentence"), icon=":material/edit:")
-        return
-    base = show_map(done, source, "translation")
-    if base.weights is not None:
-        show_what_if(done, source, base, "translation")
+    show_training_map_tab(page, done, source, (fields.WI_STEP, fields.WI), fix="translation.fix_sentence")
 
 
-def show_recurrence(done: JobSnapshot, source: SourceInput | None) -> None:
+def show_recurrence(done: JobSnapshot, source: Parsed[SourceInput]) -> None:
     """The free-running chain, the swap experiment, and the teacher-forced loss in one call vs step by step."""
     if not revealed(QUIZ):
         st.info(t("translation.recurrence_hidden"), icon=":material/visibility_off:")
@@ -122,10 +118,10 @@ def show_recurrence(done: JobSnapshot, source: SourceInput | None) -> None:
     st.caption(t("translation.recurrence_bahdanau" if rec.tf_calls > 1 else "translation.recurrence_parallel"))
 
 
-def show_checks(done: JobSnapshot, source: SourceInput | None) -> None:
+def show_checks(done: JobSnapshot, source: Parsed[SourceInput]) -> None:
     """Attention from the score formula == the module's weights, and the loss by hand == ignore_index."""
-    if source is not None and done.result.config.attention != "none":
-        out = decoded(done.job_id, source, None, done.result)
+    if source.ok and done.result.config.attention != "none":
+        out = decoded(done.job_id, source.need(), None, done.result)
         check_badge(t("training.attn_check_what"), out.max_abs_diff)
     show_loss_check(done)
 

@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from tests.training_backend import inprocess_training  # noqa: F401  (autouse: AppTests train in-process)
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 LANGS = ("ko", "en")
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from s2s_core.training import jobs
+from s2s_core.training import fields
+from s2s_jobs import jobs
 from s2s_ui.catalog import translate
-from tests.app.conftest import all_text, open_page, toasts
+from tests.app.conftest import all_text, open_page, open_tab, toasts
 
 # A tiny budget keeps each training run well under a second of CPU. Trained models are cached for the
 # whole process, so each test picks its own seed: it then always starts from "not trained yet".
@@ -36,24 +37,35 @@ def train(at, key: str = "training_train"):
     return at.run()
 
 
+def _passes(at) -> list[str]:
+    """The green boxes: the on-screen checks that passed (and a right answer to the quiz)."""
+    return [s.value for s in at.success]
+
+
 def test_train_then_map_what_if_and_bad_sources(lang):
     at = open_page("training", lang, query=tiny(1, lang))
     assert not at.exception
     text = all_text(at)
     assert translate(lang, "training.title") in text
     assert translate(lang, "training.press_train", steps=3, seconds="30")[:15] in text
-    assert "steps=3" in text  # the code expander already carries the learner's settings
+    assert translate(lang, "training.needs_model") in text  # the first tab is about a trained model: not yet
+    open_tab(at, "training", "ui.tab_code", lang)
+    assert "steps=3" in all_text(at)  # the code expander already carries the learner's settings
 
     train(at)
     assert not at.exception, [e.value for e in at.exception]
-    text = all_text(at)
-    for key in ("quiz_question", "whatif_heading", "bottleneck_heading"):
-        assert translate(lang, f"training.{key}") in text, key
-    assert "70931825" in text  # the expected reverse of the default source 52813907
-    assert len(at.success) >= 2  # loss by hand == ignore_index, attention by hand == module
+    assert translate(lang, "training.quiz_question") in all_text(at)
+    assert "70931825" in all_text(at)  # beside the map: the expected reverse of the default source 52813907
     assert [tab.label for tab in at.tabs][:3] == [
         translate(lang, f"training.tab_{k}") for k in ("accuracy", "map", "bottleneck")
     ]
+    open_tab(at, "training", "training.tab_map", lang)
+    assert translate(lang, "training.whatif_heading") in all_text(at)
+    assert any(translate(lang, "training.attn_check_what")[:20] in x for x in _passes(at))  # attention by hand
+    open_tab(at, "training", "ui.tab_check", lang)
+    assert any(translate(lang, "training.loss_check_what", n_real=0)[:20] in x for x in _passes(at))  # loss by hand
+    open_tab(at, "training", "training.tab_bottleneck", lang)
+    assert translate(lang, "training.bottleneck_heading") in all_text(at)
 
     # Bad sources: a clear message naming the field; the rest of the page keeps working.
     field = translate(lang, "training.field.source")
@@ -61,26 +73,32 @@ def test_train_then_map_what_if_and_bad_sources(lang):
         at.text_input(key="training_source").set_value(bad).run()
         assert not at.exception, bad
         assert field in _errors(at) and marker in _errors(at), bad
-        assert translate(lang, "training.bottleneck_heading") in all_text(at)
+        assert translate(lang, "training.bottleneck_heading") in all_text(at)  # the open tab needs no source
+        open_tab(at, "training", "training.tab_map", lang)
         assert translate(lang, "training.fix_source") in all_text(at)  # the map tab says why it is empty
+        open_tab(at, "training", "training.tab_bottleneck", lang)
+    open_tab(at, "training", "training.tab_map", lang)
     at.text_input(key="training_source").set_value("321 <pad>").run()
     assert not at.exception
     assert translate(lang, "training.pad_note", n=1) in all_text(at)
 
 
 def test_what_if_and_the_bottleneck_twin(lang):
-    at = open_page("training", lang, query=tiny(2, lang) | {"training_source": "1234", "training_wi": "0,0,0,1"})
-    # The source box is drawn only once a model exists: until then its link value waits, unread and unblamed.
-    assert "training_source" not in toasts(at) and at.query_params["training_source"] == "1234"
+    query = tiny(2, lang) | {"training_source": "1234", "training_wi": "0,0,0,1", "training_tabs": "map"}
+    at = open_page("training", lang, query=query)
+    # The what-if's weights are drawn only once a model exists: until then their link value waits, unread and unblamed.
+    assert not toasts(at) and at.query_params["training_wi"] == "0,0,0,1"
+    assert at.text_input(key="training_source").value == "1234"
     train(at)
     assert not at.exception
     assert at.text_input(key="training_source").value == "1234" and not toasts(at)
-    text = all_text(at)
+    text = all_text(at)  # the link opened the map tab
     assert "t1 · " in text  # the what-if names the overridden step
     notes = [translate(lang, "training.whatif_same")] + [
         translate(lang, f"training.whatif_{k}", step="t1")[:12] for k in ("changed", "changed_here")
     ]
     assert any(note in text for note in notes)
+    open_tab(at, "training", "training.tab_bottleneck", lang)
     train(at, "training_twin")
     assert not at.exception
     assert translate(lang, "training.model_without") in all_text(at)
@@ -88,7 +106,8 @@ def test_what_if_and_the_bottleneck_twin(lang):
 
 def test_bad_what_if_weights_are_named():
     lang = "en"
-    at = open_page("training", lang, query=tiny(3) | {"training_source": "1234", "training_wi": "0,-1,0,1"})
+    query = tiny(3) | {"training_source": "1234", "training_wi": "0,-1,0,1", "training_tabs": "map"}
+    at = open_page("training", lang, query=query)
     train(at)
     assert not at.exception
     assert translate(lang, "training.field.override") in _errors(at)
@@ -96,21 +115,26 @@ def test_bad_what_if_weights_are_named():
 
 def test_lengths_in_the_wrong_order():
     lang = "ko"
-    at = open_page("training", lang, query={"training_min_len": "9", "training_max_len": "4"})
+    at = open_page(
+        "training", lang, query={"training_min_len": "9", "training_max_len": "4", "training_tabs": "notice"}
+    )
     assert not at.exception
     assert translate(lang, "training.field.max_len") in _errors(at)
     assert translate(lang, "training.notice_2")[:20] in all_text(at)  # the rest of the page still renders
-    assert at.button(key="try__training_task__0") is not None  # and the controls column too
+    assert at.button(key="try__training__0") is not None  # and the controls column too
+    open_tab(at, "training", "ui.tab_code", lang)
+    assert translate(lang, "training.field.max_len") in _errors(at)  # the code needs the settings: named there too
 
 
 def test_no_attention_model_has_no_map():
     lang = "en"
-    at = open_page("training", lang, query=tiny(4) | {"training_attention": "none"})
+    at = open_page("training", lang, query=tiny(4) | {"training_attention": "none", "training_tabs": "map"})
     train(at)
     assert not at.exception
     text = all_text(at)
     assert translate(lang, "training.no_attention_map") in text
-    assert translate(lang, "training.whatif_heading") not in text
+    assert translate(lang, "training.steps_heading") in text  # the map tab is open...
+    assert translate(lang, "training.whatif_heading") not in text  # ...with no weights to override
 
 
 def test_number_task_in_korean():
@@ -222,11 +246,67 @@ def _config(params: dict[str, str]):
     )
 
 
-def test_a_try_this_case_loads_its_settings():
+def test_a_try_this_case_loads_its_settings_and_reset_forgets_it():
     at = open_page("training", "en")
-    at.button(key="try__training_task__0").click().run()  # no attention
+    at.button(key="try__training__0").click().run()  # no attention
     assert not at.exception
     assert at.selectbox(key="training_attention").value == "none"
+    assert dict(at.query_params) == {"lang": "en", "training_attention": "none"}
+    at.button(key="reset__training").click().run()
+    assert at.selectbox(key="training_attention").value == fields.DEFAULT.attention
+    assert set(at.query_params) <= {"lang"}
+
+
+def test_reset_forgets_every_field_of_the_page_folded_or_not_drawn():
+    """A link that sets every field: the choices, the numbers in the folded expander, the number task's lengths (not
+    drawn for a digit task), the source, the what-if (drawn only for a trained model) and the open tab. Reset gives
+    the defaults back and leaves no parameter of the page in the link."""
+    lang = "en"
+    query = {
+        "training_task": "sort",
+        "training_attention": "bahdanau",
+        "training_tf": "0.5",
+        "training_schedule": "linear",
+        "training_steps": "7",
+        "training_seed": "42",
+        "training_hidden": "10",
+        "training_embed": "6",
+        "training_batch": "8",
+        "training_lr": "0.02",
+        "training_min_len": "2",
+        "training_max_len": "5",
+        "training_num_min": "2",
+        "training_num_max": "3",
+        "training_max_seconds": "12",
+        "training_source": "4321",
+        "training_number": "42",
+        "training_wi_step": "2",
+        "training_wi": "0,1,0,0",
+        "training_tabs": "notice",
+    }
+    assert {f.key for f in fields.FIELDS} == set(query)  # every field of the page is in this link
+    at = open_page("training", lang, query=query)
+    assert not at.exception and not toasts(at)
+    assert at.number_input(key="training_embed").value == 6 and at.number_input(key="training_lr").value == 0.02
+    assert at.slider(key="training_tf").value == 0.5
+    assert translate(lang, "training.notice_2")[:20] in all_text(at)  # the link opened the notes
+    at.button(key="reset__training").click().run()
+    assert not at.exception
+    assert set(at.query_params) <= {"lang"}
+    assert at.selectbox(key="training_task").value == fields.DEFAULT.task
+    assert at.number_input(key="training_embed").value == fields.DEFAULT.embed
+    assert at.number_input(key="training_max_seconds").value == fields.DEFAULT.max_seconds
+    assert at.text_input(key="training_source").value == fields.DEFAULT_SOURCES["digits"]
+    assert translate(lang, "training.needs_model") in all_text(at)  # back on the first tab
+
+
+def test_the_code_tab_decodes_the_typed_source_before_training_too():
+    """The code tab's script decodes the source the learner typed. It used to read that source from a holder that
+    only the trained picture filled, so before training the served script decoded nothing."""
+    at = open_page("training", "en", query=tiny(11) | {"training_source": "4321", "training_tabs": "code"})
+    assert not at.exception
+    code = " ".join(c.value for c in at.code)
+    assert "words, n_pad = ['4', '3', '2', '1'], 0" in code
 
 
 def _map_specs(at, title_key: str, lang: str = "en") -> list:

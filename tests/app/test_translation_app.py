@@ -8,10 +8,11 @@ from dataclasses import replace
 
 import pytest
 
-from s2s_core.training import jobs
+from s2s_core.translation import fields
 from s2s_core.translation.lab import lab_config, n_parameters
+from s2s_jobs import jobs
 from s2s_ui.catalog import translate
-from tests.app.conftest import all_text, open_page
+from tests.app.conftest import all_text, open_page, open_tab, toasts
 
 # 80 steps of the default model get the default sentence right (measured: 100 % exact on it, ~5 s on a quiet
 # machine). Trained models are cached for the process: each test's own seed starts from "not trained yet".
@@ -62,14 +63,20 @@ def test_train_read_the_english_a_map_cell_and_the_question(lang, seed):
     assert {(r["step"], r["position"]) for r in rows if r.get("truth")} >= {("t2 · read", "s4 · 읽었다")}
     assert translate(lang, "translation.metric_alignment") in [m.label for m in at.metric]
 
-    # The question's answer (the decoder stays recurrent) is nowhere until it is answered.
+    # The question's answer (the decoder stays recurrent) is nowhere until it is answered: not in the recurrence
+    # tab, not in the notes.
     answer = translate(lang, "translation.recurrence_chained")
-    assert answer not in text and translate(lang, "translation.notice_1") not in text
-    assert translate(lang, "translation.recurrence_hidden") in text
+    open_tab(at, "translation", "translation.tab_recurrence", lang)
+    assert answer not in all_text(at) and translate(lang, "translation.recurrence_hidden") in all_text(at)
+    open_tab(at, "translation", "ui.tab_notice", lang)
+    assert translate(lang, "translation.notice_2") in all_text(at)
+    assert translate(lang, "translation.notice_1") not in all_text(at)
     at.radio(key="translation_quiz").set_value(translate(lang, "translation.quiz_no")).run()
     assert not at.exception
-    text = all_text(at)
-    assert answer in text and translate(lang, "translation.notice_1") in text
+    assert translate(lang, "translation.notice_1") in all_text(at)
+    open_tab(at, "translation", "translation.tab_recurrence", lang)
+    assert answer in all_text(at)
+    open_tab(at, "translation", "ui.tab_check", lang)
     assert len(at.success) >= 3  # right answer, attention by hand == module, loss by hand == ignore_index
 
     # Known words in an order the grammar never makes: translated, with no reference to compare and no frames.
@@ -81,7 +88,10 @@ def test_train_read_the_english_a_map_cell_and_the_question(lang, seed):
     at.text_input(key="translation_source").set_value("나는 도서관에서 컴퓨터를 읽었다").run()
     assert not at.exception
     assert "컴퓨터를" in _errors(at) and translate(lang, "translation.field.source") in _errors(at)
+    open_tab(at, "translation", "translation.tab_cells", lang)
     assert translate(lang, "translation.cells_heading") in all_text(at)
+    open_tab(at, "translation", "translation.tab_map", lang)
+    assert translate(lang, "translation.fix_sentence") in all_text(at)  # the map tab says why it is empty
 
 
 def test_unknown_word_in_korean_before_training():
@@ -102,6 +112,7 @@ def test_three_cells_compare_with_their_parameter_counts():
     at.button(key="translation_train").click().run()
     assert jobs.runner().wait_idle(120)
     at.run()
+    open_tab(at, "translation", "translation.tab_cells", lang)
     assert translate(lang, "translation.cells_button") in [b.label for b in at.button]
     at.button(key="translation_cells").click().run()  # the two other cells' jobs, same settings
     assert jobs.runner().wait_idle(120)
@@ -112,3 +123,50 @@ def test_three_cells_compare_with_their_parameter_counts():
     for cell in ("rnn", "lstm", "gru"):
         assert f"{n_parameters(replace(config, cell=cell)):,}" in table, cell
     assert translate(lang, "translation.cells_key", a="RNN (tanh)", b="LSTM", c="GRU") in all_text(at)
+
+
+def test_before_training_the_model_tabs_say_so_and_a_link_opens_a_tab():
+    lang = "en"
+    at = open_page("translation", lang, query={"translation_tabs": "alignment"})
+    assert not at.exception
+    assert translate(lang, "translation.needs_model") in all_text(at)
+    assert translate(lang, "translation.alignment_table_note") not in all_text(at)
+    open_tab(at, "translation", "ui.tab_code", lang)
+    assert at.query_params["translation_tabs"] == "code" and "ko_en" in " ".join(c.value for c in at.code)
+
+
+def test_reset_forgets_every_field_of_the_page():
+    """A link that sets every field (the hidden size in the folded expander, the what-if drawn only for a trained
+    model, the open tab): Reset gives the defaults back and leaves no parameter of the page in the link."""
+    lang = "en"
+    query = {
+        "translation_source": "그녀는 빨간 사과를 샀다",
+        "translation_attention": "bahdanau",
+        "translation_cell": "lstm",
+        "translation_steps": "40",
+        "translation_seed": "3",
+        "translation_hidden": "16",
+        "translation_wi_step": "2",
+        "translation_wi": "0,1,0,0",
+        "translation_tabs": "notice",
+    }
+    assert {f.key for f in fields.FIELDS} == set(query)  # every field of the page is in this link
+    at = open_page("translation", lang, query=query)
+    assert not at.exception and not toasts(at)
+    assert (
+        at.number_input(key="translation_hidden").value == 16 and at.selectbox(key="translation_cell").value == "lstm"
+    )
+    at.button(key="reset__translation").click().run()
+    assert not at.exception
+    assert set(at.query_params) <= {"lang"}
+    assert at.text_input(key="translation_source").value == fields.SOURCE.default
+    assert at.number_input(key="translation_hidden").value == fields.DEFAULT.hidden
+    assert at.selectbox(key="translation_cell").value == fields.DEFAULT.cell
+
+
+def test_a_try_this_case_loads_its_settings():
+    at = open_page("translation", "en")
+    at.button(key="try__translation__2").click().run()  # a plain RNN
+    assert not at.exception
+    assert at.selectbox(key="translation_cell").value == "rnn"
+    assert dict(at.query_params) == {"lang": "en", "translation_cell": "rnn"}

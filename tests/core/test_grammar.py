@@ -10,7 +10,7 @@ from collections import defaultdict
 
 import pytest
 
-from s2s_core.translation import grammar as g
+from s2s_core import grammar as g
 
 THIRD_SINGULAR = {"he", "she", "student", "child", "teacher", "doctor"}
 COUNTABLE = {"book", "newspaper", "letter", "apple", "cake", "movie", "bag"}

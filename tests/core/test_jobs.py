@@ -14,21 +14,14 @@ from pathlib import Path
 import pytest
 import torch
 
-from s2s_core.training import TrainConfig, jobs, train
-from s2s_core.training.jobs import (
-    CANCELLED,
-    CRASHED_KEY,
-    DONE,
-    FAILED,
-    FAILED_KEY,
-    OVER_CAP_KEY,
-    QUEUED,
-    RUNNING,
-    ProcessRunner,
-    Runner,
-    Trainer,
-)
+from s2s_core.training import TrainConfig, train
 from s2s_core.training.loop import Progress, TrainingCancelled
+from s2s_jobs import jobs, settings, trainer
+from s2s_jobs.pool import pool_running
+from s2s_jobs.process import ProcessRunner
+from s2s_jobs.runner import Runner
+from s2s_jobs.snapshot import CANCELLED, CRASHED_KEY, DONE, FAILED, FAILED_KEY, OVER_CAP_KEY, QUEUED, RUNNING
+from s2s_jobs.trainer import Trainer
 from tests.waiting import wait_until
 
 TINY = TrainConfig(embed=8, hidden=16, steps=12, batch=16, max_len=6, lr=0.01)
@@ -263,9 +256,9 @@ def test_warm_defaults_are_trained_pinned_and_kept(monkeypatch):
     warm_config = replace(TINY, steps=5, seed=141)
     monkeypatch.setattr(jobs, "_RUNNER", runner)
     monkeypatch.setattr(jobs, "WARM", ((SLOW, warm_config),))
-    monkeypatch.setenv(jobs.WARM_ENV, "0")
+    monkeypatch.setenv(settings.WARM_ENV, "0")
     assert jobs.warm_defaults() == []
-    monkeypatch.setenv(jobs.WARM_ENV, "1")
+    monkeypatch.setenv(settings.WARM_ENV, "1")
     (job,) = jobs.warm_defaults()
     runner.hold(job, "visitor")
     runner.release("visitor")  # a visitor watched the warm job and left: it trains on regardless
@@ -277,22 +270,37 @@ def test_warm_defaults_are_trained_pinned_and_kept(monkeypatch):
 
 
 def test_choosing_the_backend(monkeypatch):
-    monkeypatch.delenv(jobs.BACKEND_ENV, raising=False)
-    assert jobs.default_backend() == "inprocess"  # under pytest: AppTest and unit tests train in-process
-    monkeypatch.setenv(jobs.BACKEND_ENV, "process")
-    assert jobs.default_backend() == "process"
-    monkeypatch.setenv(jobs.BACKEND_ENV, "nonsense")
-    assert jobs.default_backend() == "inprocess"
-    monkeypatch.delenv(jobs.WARM_ENV, raising=False)
-    assert jobs.warm_enabled("process") and not jobs.warm_enabled("inprocess")
+    """Explicit configuration only: unset (or unknown) is what a server runs, worker processes, whatever the
+    process imported (pytest here); this directory's tests ask for inprocess themselves (tests/core/conftest.py)."""
+    assert settings.default_backend() == "inprocess"  # this test's own fixture says so
+    monkeypatch.delenv(settings.BACKEND_ENV)
+    assert "pytest" in sys.modules and settings.default_backend() == "process"
+    monkeypatch.setenv(settings.BACKEND_ENV, "inprocess")
+    assert settings.default_backend() == "inprocess"
+    monkeypatch.setenv(settings.BACKEND_ENV, "nonsense")
+    assert settings.default_backend() == "process"
+    monkeypatch.delenv(settings.WARM_ENV, raising=False)
+    assert settings.warm_enabled("process") and not settings.warm_enabled("inprocess")
     assert Runner.backend == "inprocess" and ProcessRunner.backend == "process"
 
 
+def test_the_servers_runner_is_made_with_the_backend_named_when_it_starts(monkeypatch):
+    monkeypatch.setattr(jobs, "_RUNNER", None)
+    monkeypatch.setenv(settings.BACKEND_ENV, "process")
+    monkeypatch.setenv(settings.POOL_IDLE_ENV, "0")
+    first = jobs.runner()
+    assert isinstance(first, ProcessRunner) and jobs.runner() is first
+    monkeypatch.setenv(settings.BACKEND_ENV, "inprocess")
+    assert jobs.runner() is first  # read once, when the runner starts
+    monkeypatch.setattr(jobs, "_RUNNER", None)
+    assert type(jobs.runner()) is Runner
+
+
 def test_a_bare_train_function_still_works():
-    assert train is jobs.LAB.train
-    trainer = jobs.as_trainer(slow_train)
-    assert trainer.train is slow_train and trainer.pack is jobs.pack
-    assert jobs.as_trainer(None) is jobs.LAB and jobs.as_trainer(SLOW) is SLOW
+    assert train is trainer.LAB.train
+    bare = trainer.as_trainer(slow_train)
+    assert bare.train is slow_train and bare.pack is trainer.pack
+    assert trainer.as_trainer(None) is trainer.LAB and trainer.as_trainer(SLOW) is SLOW
 
 
 def test_a_worker_never_runs_the_servers_main_script(pool, tmp_path, monkeypatch):
@@ -316,12 +324,55 @@ def test_training_processes_run_at_a_guests_priority_once():
     be_a_guest again leaves them at NICE, not lower (os.nice adds)."""
     import subprocess
 
-    from s2s_core.training.guest import NICE
+    from s2s_jobs.guest import NICE
 
-    code = "import os; from s2s_core.training.guest import be_a_guest; be_a_guest(); be_a_guest(); print(os.nice(0))"
+    code = "import os; from s2s_jobs.guest import be_a_guest; be_a_guest(); be_a_guest(); print(os.nice(0))"
     root = Path(__file__).resolve().parents[2]
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root)
     assert int(out.stdout) == max(NICE, os.nice(0))
+
+
+def test_a_process_that_exits_while_the_servers_runner_trains_exits_cleanly():
+    """The server's runner stops its jobs when the process exits. An in-process training thread (a daemon) used to
+    be left inside torch while the interpreter finalised, and the process aborted (exit code 134): a test process
+    whose last AppTest had pressed Train died that way after every test had passed."""
+    import subprocess
+
+    code = (
+        "import os\n"
+        "os.environ['S2S_TRAIN_BACKEND'] = 'inprocess'\n"
+        "from s2s_core.training import TrainConfig\n"
+        "from s2s_jobs import jobs\n"
+        "from tests.waiting import wait_until\n"
+        "job = jobs.submit(TrainConfig(steps=3000, max_seconds=60.0, seed=191))\n"
+        "wait_until(lambda: jobs.snapshot(job).step >= 2, timeout=60)\n"
+        "print('exiting while it trains')\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root, timeout=120)
+    assert (out.returncode, out.stdout.strip()) == (0, "exiting while it trains"), out.stderr[-2000:]
+
+
+def test_the_forkserver_lowers_itself_before_it_imports_torch():
+    """The forkserver imports s2s_jobs.preload, and importing a module runs its packages' __init__ first: s2s_jobs's
+    imports nothing, so the guest's priority is set before torch loads (under s2s_core.training, whose __init__
+    imports torch, the forkserver used to load torch at the server's own priority)."""
+    import subprocess
+
+    from s2s_jobs.guest import NICE
+
+    code = (
+        "import os, sys\n"
+        "class Watch:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'torch':\n"
+        "            print(os.nice(0)); sys.meta_path.remove(self)\n"
+        "sys.meta_path.insert(0, Watch())\n"
+        "import s2s_jobs.preload\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root)
+    assert out.stdout.split() == [str(max(NICE, os.nice(0)))]
 
 
 # --- the pool stops when idle and comes back --------------------------------------------------------------------
@@ -349,25 +400,25 @@ def test_an_idle_pool_stops_and_comes_back_for_the_next_job_or_a_wake(monkeypatc
         fn(*args)
 
     run_one(171)
-    assert jobs.pool_running()
+    assert pool_running()
     stale = timers[-1]
     run_one(172)  # activity after the first timer was set
     first_pid = forkserver._forkserver._forkserver_pid
     fire(stale)
-    assert jobs.pool_running() and forkserver._forkserver._forkserver_pid == first_pid  # stale: nothing stopped
+    assert pool_running() and forkserver._forkserver._forkserver_pid == first_pid  # stale: nothing stopped
     fire(timers[-1])
-    assert not jobs.pool_running()
+    assert not pool_running()
     wait_until(lambda: _gone(first_pid), timeout=10)
 
     run_one(173)  # the next job brings the forkserver back by itself
-    assert jobs.pool_running() and forkserver._forkserver._forkserver_pid != first_pid
+    assert pool_running() and forkserver._forkserver._forkserver_pid != first_pid
     fire(timers[-1])
-    assert not jobs.pool_running()
+    assert not pool_running()
 
     count = len(timers)
     runner.wake()  # a Train button on a page: the pool starts in the background, before the click
     wait_until(lambda: len(timers) > count, timeout=60)  # started, and set its own idle timer...
-    assert jobs.pool_running()
+    assert pool_running()
     woken = timers[-1]
     runner.wake()  # a second visitor at once: the timer just set stands
     assert timers[-1] is woken
@@ -375,31 +426,31 @@ def test_an_idle_pool_stops_and_comes_back_for_the_next_job_or_a_wake(monkeypatc
     runner.wake()
     assert timers[-1] is not woken
     fire(woken)  # stale
-    assert jobs.pool_running()
+    assert pool_running()
 
     other = ProcessRunner(max_running=1, pool_idle=0.0)  # another runner of this process has a worker running
     busy = other.submit(replace(TINY, steps=2000, seed=175), trainer=SLOW)
     wait_until(lambda: other.snapshot(busy).step > 0, timeout=120)
     fire(timers[-1])  # this runner is idle, but the forkserver is shared: it stays
-    assert jobs.pool_running()
+    assert pool_running()
     other.cancel(busy)
     assert busy.wait(30)
     fire(timers[-1])  # the same timer, now that no worker runs: a pool nobody uses stops again
-    assert not jobs.pool_running()
+    assert not pool_running()
 
     never = ProcessRunner(max_running=1, pool_idle=0.0)  # S2S_POOL_IDLE=0: the pool never stops
     monkeypatch.setattr(never, "_after", lambda seconds, fn, *args: timers.append((seconds, fn, args)))
     count = len(timers)
     job = never.submit(replace(TINY, steps=2, seed=174), trainer=SLOW)
     assert job.wait(120) and never.snapshot(job).state == DONE
-    assert len(timers) == count and jobs.pool_running()
+    assert len(timers) == count and pool_running()
 
 
 def test_the_pool_idle_time_comes_from_the_environment(monkeypatch):
-    monkeypatch.setenv(jobs.POOL_IDLE_ENV, "5")
+    monkeypatch.setenv(settings.POOL_IDLE_ENV, "5")
     assert ProcessRunner(max_running=1).pool_idle == 5.0
-    monkeypatch.setenv(jobs.POOL_IDLE_ENV, "nonsense")
-    assert ProcessRunner(max_running=1).pool_idle == jobs.POOL_IDLE_SECONDS
-    monkeypatch.delenv(jobs.POOL_IDLE_ENV)
-    assert ProcessRunner(max_running=1).pool_idle == jobs.POOL_IDLE_SECONDS
+    monkeypatch.setenv(settings.POOL_IDLE_ENV, "nonsense")
+    assert ProcessRunner(max_running=1).pool_idle == settings.POOL_IDLE_SECONDS
+    monkeypatch.delenv(settings.POOL_IDLE_ENV)
+    assert ProcessRunner(max_running=1).pool_idle == settings.POOL_IDLE_SECONDS
     assert Runner(max_running=1).wake() is None  # in-process: nothing to wake

@@ -22,7 +22,6 @@ from s2s_core.training import (
     SourceInput,
     TrainConfig,
     decode,
-    jobs,
     parse_config,
     parse_override,
     parse_source,
@@ -30,7 +29,7 @@ from s2s_core.training import (
     twin_config,
     what_if,
 )
-from s2s_core.training.charts import accuracy_chart, attention_heatmap, bottleneck_chart, loss_chart
+from s2s_core.training.charts import LABELS, accuracy_chart, attention_heatmap, bottleneck_chart, loss_chart
 from s2s_core.training.compute import hand_attention, untrained_map
 from s2s_core.training.frames import (
     METRICS,
@@ -41,7 +40,6 @@ from s2s_core.training.frames import (
     loss_frame,
     steps_frame,
 )
-from s2s_core.training.jobs import CANCELLED, DONE, FAILED, FAILED_KEY, QUEUED, RUNNING, Runner
 from s2s_core.training.loop import Progress, TrainingCancelled, encode_batch, new_model, teacher_ratio, train_loop
 from s2s_core.training.model import Seq2Seq
 from s2s_core.training.tasks import (
@@ -57,6 +55,10 @@ from s2s_core.training.tasks import (
     target_vocab,
 )
 from s2s_core.training.trace import MIN_REPLAY_SECONDS, default_source_text, duration, replay_clock, replay_frame
+from s2s_jobs import settings as job_settings
+from s2s_jobs.runner import Runner
+from s2s_jobs.snapshot import CANCELLED, DONE, FAILED, FAILED_KEY, QUEUED, RUNNING
+from s2s_jobs.trainer import pack, unpack
 from tests.waiting import wait_until
 
 KINDS = ("bahdanau", "luong_general", "luong_dot", "none")
@@ -479,26 +481,7 @@ def test_frames_and_charts_build(tiny):
     result = tiny["bahdanau"]
     run = result.run
     names = {m: m for m in METRICS}
-    labels = {
-        k: k
-        for k in (
-            "step",
-            "loss",
-            "tf_ratio",
-            "loss_title",
-            "accuracy",
-            "metric",
-            "accuracy_title",
-            "position",
-            "weight",
-            "map_title",
-            "length",
-            "exact",
-            "model",
-            "n",
-            "bottleneck_title",
-        )
-    }
+    labels = {k: k for k in LABELS}  # every word the builders take (s2s_core/training/charts.py)
     out = decode(result, parse_source("reverse", "123<pad>"))
     frame = attention_frame(out)
     assert len(frame) == len(out.output) * 4
@@ -796,18 +779,18 @@ def test_a_failed_retry_never_hides_the_finished_result():
 
 
 def test_workers_setting(monkeypatch):
-    monkeypatch.setenv(jobs.WORKERS_ENV, "3")
-    assert jobs.default_workers() == 3
-    monkeypatch.setenv(jobs.WORKERS_ENV, "0")
-    assert jobs.default_workers() == 1
-    monkeypatch.setenv(jobs.WORKERS_ENV, "lots")
-    assert 1 <= jobs.default_workers() <= jobs.MAX_WORKERS
+    monkeypatch.setenv(job_settings.WORKERS_ENV, "3")
+    assert job_settings.default_workers() == 3
+    monkeypatch.setenv(job_settings.WORKERS_ENV, "0")
+    assert job_settings.default_workers() == 1
+    monkeypatch.setenv(job_settings.WORKERS_ENV, "lots")
+    assert 1 <= job_settings.default_workers() <= job_settings.MAX_WORKERS
 
 
 def test_a_result_survives_the_trip_through_bytes(tiny):
     """What a worker process will send back: the model is rebuilt from config + state_dict."""
     result = tiny["bahdanau"]
-    back = jobs.unpack(jobs.pack(result))
+    back = unpack(pack(result))
     assert back.config == result.config and back.final == result.final and back.loss_check == result.loss_check
     assert back.run.losses == result.run.losses and back.run.by_length == result.run.by_length
     source = parse_source("reverse", "52813 <pad>")
@@ -815,7 +798,7 @@ def test_a_result_survives_the_trip_through_bytes(tiny):
     assert a.output == b.output and torch.equal(a.weights, b.weights)
 
 
-# --- the trace a run records, and its replay (issue 16: watch it train) --------------------------------------
+# --- the trace a run records, and its replay (watch it train) --------------------------------------
 
 
 def test_the_trace_recorded_equals_the_runs_history():
@@ -836,7 +819,7 @@ def test_the_trace_recorded_equals_the_runs_history():
     assert trace.maps[-1].output == last.output
     assert torch.allclose(torch.tensor(trace.maps[-1].weights), last.weights)
     # 4) The trace travels with the model from a worker process.
-    assert jobs.unpack(jobs.pack(result)).trace == trace
+    assert unpack(pack(result)).trace == trace
 
 
 def test_replay_gives_the_frames_the_live_run_showed():
@@ -888,3 +871,44 @@ def test_building_and_running_a_model_does_not_import_torch_compile_machinery():
     root = Path(__file__).resolve().parents[2]
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root)
     assert out.stdout.strip() == "[]"
+
+
+# --- the page's fields and the question, graded by the core ------------------------------------------------
+
+
+def test_the_fields_defaults_are_the_default_settings_and_their_ranges_the_cores():
+    from s2s_core.training import fields
+
+    by_name = {
+        "task": fields.TASK,
+        "attention": fields.ATTENTION,
+        "tf_ratio": fields.TF_RATIO,
+        "tf_schedule": fields.SCHEDULE,
+        "steps": fields.STEPS,
+        "seed": fields.SEED,
+        "hidden": fields.HIDDEN,
+        "embed": fields.EMBED,
+        "batch": fields.BATCH,
+        "lr": fields.LR,
+        "min_len": fields.LEN_MIN,
+        "max_len": fields.LEN_MAX,
+        "max_seconds": fields.TIME_LIMIT,
+    }
+    assert parse_config(**{name: f.default for name, f in by_name.items()}) == TrainConfig()
+    for name, f in by_name.items():
+        if f.hi is not None:  # one past the field's range is the core's error, naming that field
+            with pytest.raises(InputError) as err:
+                parse_config(**{name: f.hi + 1})
+            assert (err.value.key, err.value.field) == ("errors.out_of_range", f.label)
+    # The number tasks' lengths: their own defaults, and parse_config narrows the shared range to 6 digits.
+    assert parse_config(task="num_en", min_len=fields.NUM_MIN.default, max_len=fields.NUM_MAX.default).max_len == 4
+    with pytest.raises(InputError):
+        parse_config(task="num_en", max_len=fields.NUM_MAX.hi + 1)
+
+
+@pytest.mark.parametrize(("tf", "free", "answer"), [(0.9, 0.6, "tf"), (0.6, 0.9, "free"), (0.8, 0.797, "equal")])
+def test_the_question_is_graded_by_the_run(tf, free, answer):
+    from s2s_core.training.compute import QUIZ_OPTIONS, quiz_answer
+    from s2s_core.training.loop import EvalPoint
+
+    assert quiz_answer(EvalPoint(10, 1.0, 0.5, tf, free, 0.5)) == answer and answer in QUIZ_OPTIONS

@@ -1,4 +1,4 @@
-"""Translation lab core (issue 17): typed Korean rejected with the word named, the ko_en task's batches, the
+"""Translation lab core: typed Korean rejected with the word named, the ko_en task's batches, the
 held-out split, hand attention == module for every attention and cell, the alignment score against a count
 written here, the recurrence demo, the three-cell comparison and the lab's settings.
 
@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from s2s_core.errors import InputError
+from s2s_core.grammar import KO_VOCAB, MAX_WORDS, MIN_WORDS, parse_korean, translate
 from s2s_core.training import SourceInput, decode, parse_source, train
 from s2s_core.training.loop import HELDOUT_PER_LEN, encode_batch
 from s2s_core.training.tasks import (
@@ -32,7 +33,6 @@ from s2s_core.training.tasks import (
     target_vocab,
 )
 from s2s_core.translation import lab
-from s2s_core.translation.grammar import KO_VOCAB, MAX_WORDS, MIN_WORDS, parse_korean, translate
 
 FIELD = "training.field.source"
 LOCALES = Path(__file__).resolve().parents[2] / "locales"
@@ -255,8 +255,9 @@ def test_parameter_count_equals_a_trained_runs(trained):
 
 
 def test_truth_cells_mark_each_right_words_true_source_only():
+    from s2s_core.training.charts import LABELS
     from s2s_core.training.trace import MapPoint
-    from s2s_core.translation.charts import truth_cells, truth_map
+    from s2s_core.translation.charts import TRUTH_LABELS, truth_cells, truth_map
 
     ko = ("나는", "도서관에서", "책을", "읽었다")
     en = ("i", "read", "a", "book", "in", "the", "library", "<eos>")
@@ -268,6 +269,34 @@ def test_truth_cells_mark_each_right_words_true_source_only():
     assert truth_cells(wrong) == ((0, 0), (3, 2))  # a wrong word's row is left unmarked
     outside = MapPoint(300, ("책을", "나는", "읽었다"), ("i", "<eos>"), uniform[:2], False)
     assert truth_cells(outside) == ()
-    labels = {k: k for k in ("step", "truth", "source", "output", "weight", "map_title", "position")}
+    labels = {k: k for k in (*LABELS, *TRUTH_LABELS)}  # the Training lab's map words and the truth's own
     spec = truth_map(right, labels).to_dict()
     assert "layer" in spec  # the heatmap plus the dashed frames
+
+
+def test_the_three_cells_charts_take_exactly_their_words(trained):
+    from s2s_core.translation.charts import CELLS_LABELS, cells_charts
+
+    cells = ("rnn", "lstm", "gru")
+    runs = [trained[("luong_general", cell)].run for cell in cells]
+    charts = cells_charts(cells, runs, {k: k for k in CELLS_LABELS})  # a missing word would raise KeyError
+    assert set(charts) == {"loss", "exact"} and all(chart.to_dict() for chart in charts.values())
+
+
+def test_the_labs_fields_share_the_training_labs_caps_and_default_to_the_labs_settings():
+    from s2s_core.training import fields as training
+    from s2s_core.translation import fields as page
+
+    assert lab.DEFAULT is page.DEFAULT and page.SOURCE.default == SENTENCE
+    inputs = (page.ATTENTION, page.CELL, page.STEPS, page.SEED, page.HIDDEN)
+    assert lab.lab_config(**{f.key.removeprefix("translation_"): f.default for f in inputs}) == lab.DEFAULT
+    shared = ((page.STEPS, training.STEPS), (page.HIDDEN, training.HIDDEN), (page.SEED, training.SEED))
+    assert all((mine.lo, mine.hi) == (theirs.lo, theirs.hi) for mine, theirs in shared)
+    assert set(page.ATTENTIONS) <= set(training.ATTENTION.options)
+
+
+def test_the_question_is_graded_by_the_running_model(trained):
+    rec = lab.recurrence(trained[("bahdanau", "gru")], parse_source(KO_EN, SENTENCE))
+    assert lab.quiz_answer(rec) == ("no" if rec.chained else "yes")
+    assert lab.quiz_answer(replace(rec, chained=False)) == "yes" and lab.quiz_answer(rec) in lab.QUIZ_OPTIONS
+    assert lab.quiz_word(rec) == rec.outputs[1 if len(rec.outputs) > 1 else 0]

@@ -1,7 +1,9 @@
 """A toy Korean → English grammar that generates parallel sentences and knows, for every English word, the Korean
 word it translates (the alignment a good attention map should find).
 
-Stdlib only: the training worker and the code expander import this file.
+Shared by the Training lab's task "ko_en" (s2s_core/training/tasks.py) and the Translation lab
+(s2s_core/translation), so it lives beside them, not inside either. Stdlib only: the Training lab's code expander
+copies this file into its script.
 
 Korean order (SOV):  subject, [time], [place], [[adjective] object], [안] verb
 English order (SVO): subject, verb (or do/does/did not + base form), [a/an [adjective]] object, [place], [time]

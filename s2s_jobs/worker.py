@@ -1,6 +1,6 @@
 """The body of one training worker process: train one job, stream progress over a pipe, send the model back as bytes.
 
-The server's process runner (jobs.ProcessRunner) starts one process per job from a forkserver that has imported
+The server's process runner (s2s_jobs/process.py) starts one process per job from a forkserver that has imported
 this module, and with it torch and the trainers, once: a new worker then starts in milliseconds and shares those
 pages. Everything sent over the pipe is plain data (tuples of numbers, text, bytes), never a live object:
 
@@ -20,10 +20,12 @@ from typing import Any
 
 import torch
 
-# Imported here so that the forkserver's preload brings every trainer's code (and torch) into the shared parent.
+# Imported here so that the forkserver's preload brings every trainer's code (and torch) into the shared parent,
+# and the Trainer a job arrives as (unpickled by name) is there before the first fork.
 import s2s_core.training.compute  # noqa: F401
-from s2s_core.training.guest import be_a_guest
+import s2s_jobs.trainer  # noqa: F401
 from s2s_core.training.loop import Progress
+from s2s_jobs.guest import be_a_guest
 
 SEND_EVERY = 0.25  # seconds between progress messages: the page polls once a second, so finer is wasted work
 
@@ -57,7 +59,8 @@ class _Reporter:
 
 
 def run(trainer: Any, config: Any, conn: Any) -> None:
-    """Process target: one job. trainer is a jobs.Trainer (importable functions), config its frozen config."""
+    """Process target: one job. trainer is a Trainer (s2s_jobs/trainer.py: importable functions), config its
+    frozen config."""
     # 1) A guest on the server's machine: lower priority, one torch thread (the runs are tiny; more threads
     #    only fight the server and the other workers for the same cores, and change no number).
     be_a_guest()

@@ -11,14 +11,14 @@ import gc
 import multiprocessing.spawn
 from dataclasses import replace
 
-from s2s_core.training.guest import be_a_guest
+from s2s_jobs.guest import be_a_guest
 
 be_a_guest()  # a guest's priority before torch's import: it must not slow the server drawing its first page
 import torch  # noqa: E402
 
-from s2s_core.training import worker  # noqa: F401, E402  (the worker's code, shared by every forked worker)
 from s2s_core.training.config import TrainConfig  # noqa: E402
 from s2s_core.training.loop import train_loop  # noqa: E402
+from s2s_jobs import worker  # noqa: F401, E402  (the worker's code, shared by every forked worker)
 
 # A worker never runs the server's main script. Under `streamlit run`, sys.modules["__main__"] is the app's own
 # script while a page runs, and multiprocessing would re-run it in every worker to "prepare" it (the whole app,

@@ -1,0 +1,248 @@
+"""The queue: one job per configuration, at most `max_running` at once, the rest waiting in order; finished results
+kept for everyone (the last `cache_size` configurations, the warm defaults always). This class trains in threads of
+this process (the `inprocess` backend); s2s_jobs/process.py trains in worker processes behind the same interface."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import OrderedDict, deque
+from collections.abc import Callable
+from itertools import count
+from typing import Any
+
+from s2s_core.training.loop import TrainingCancelled
+from s2s_jobs import estimate
+from s2s_jobs.settings import default_workers, grace_seconds
+from s2s_jobs.snapshot import CANCELLED, DONE, ENDED, FAILED, FAILED_KEY, RUNNING, Job, JobSnapshot
+from s2s_jobs.trainer import Trainer, as_trainer
+
+CACHE_SIZE = 24  # finished configurations kept (each holds one small model)
+log = logging.getLogger(__name__)
+
+
+class Runner:
+    """The in-process backend: a thread per running job, at most max_running at once, the rest queued."""
+
+    backend = "inprocess"
+
+    def __init__(
+        self,
+        train_fn: Trainer | Callable[..., Any] | None = None,
+        max_running: int | None = None,
+        cache_size: int = CACHE_SIZE,
+        grace: float | None = None,
+    ) -> None:
+        self._trainer = as_trainer(train_fn)
+        self.max_running = max_running or default_workers()
+        self.grace = grace_seconds() if grace is None else grace
+        self._cache_size = cache_size
+        self._lock = threading.Lock()  # guards the registry below; taken before any job's own lock
+        self._ids = count(1)
+        self._live: dict[Any, Job] = {}  # queued or running, one per configuration
+        self._queue: deque[Job] = deque()
+        self._running: set[Job] = set()  # includes a cancelled job until its thread has stopped
+        self._ended: OrderedDict[Any, Job] = OrderedDict()  # last ended job per configuration (LRU)
+        self._pace: dict[str, deque[float]] = {}  # trainer name -> seconds per step of recent finished jobs
+        self._launches = 0  # jobs started so far (and pool wake-ups): an idle timer set before a newer one is stale
+
+    # --- the interface ----------------------------------------------------------------------------
+
+    def find(self, config: Any) -> Job | None:
+        """The job a visitor with these settings should watch: the live one (also while a finished result is
+        being trained again), else the last ended one; None if these settings were never trained (or long ago)."""
+        with self._lock:
+            job = self._live.get(config)
+            if job is None and config in self._ended:
+                self._ended.move_to_end(config)  # recently asked for: kept longest
+                job = self._ended[config]
+            return job
+
+    def submit(
+        self,
+        config: Any,
+        *,
+        again: bool = False,
+        trainer: Trainer | Callable[..., Any] | None = None,
+        pin: bool = False,
+    ) -> Job:
+        """The job for config: a live or finished one if there is one (identical settings share one job),
+        else a new job, started at once or queued. again=True trains anew even if a result exists (a run
+        that a time limit cut short); if the new run fails or is stopped, the old result stays. trainer: another
+        Trainer (or bare train function); the Training lab's by default. pin=True: a warm default."""
+        with self._lock:
+            live = self._live.get(config)
+            if live is not None:
+                live._pinned = live._pinned or pin
+                return live
+            ended = self._ended.get(config)
+            if ended is not None and ended._state == DONE and not again:
+                self._ended.move_to_end(config)
+                return ended
+            job = Job(next(self._ids), config, self, as_trainer(trainer) if trainer else self._trainer, pin)
+            self._live[config] = job
+            self._queue.append(job)
+            self._pump()
+            return job
+
+    def snapshot(self, job: Job) -> JobSnapshot:
+        with self._lock:
+            ahead = next((i for i, queued in enumerate(self._queue) if queued is job), 0)
+            starts_in, ends_in = estimate.estimate(job, self._running, self._queue, self.max_running, self._pace)
+            with job._lock:
+                return JobSnapshot(
+                    job_id=job.id,
+                    state=job._state,
+                    step=job._step,
+                    total=job._total,
+                    seconds=job._seconds,
+                    ahead=ahead,
+                    losses=tuple(job._losses),
+                    evals=tuple(job._evals),
+                    result=job._result,
+                    error=job._error,
+                    starts_in=starts_in,
+                    ends_in=ends_in,
+                    slots=self.max_running,
+                    watchers=len(job._holders),
+                    warm=job._pinned,
+                )
+
+    def cancel(self, job: Job) -> None:
+        """Stop a job: a queued one leaves the queue now; a running one stops (in-process: before its next
+        step; in a worker process: the process is terminated)."""
+        with self._lock:
+            self._cancel(job)
+
+    def hold(self, job: Job, who: str) -> None:
+        """Session `who` watches job (called on every poll): while anyone holds a live job, it is not cancelled
+        for want of watchers."""
+        with self._lock:
+            job._holders[who] = time.monotonic()
+
+    def release(self, who: str) -> None:
+        """Session `who` has left (its browser tab closed): a live job nobody holds any more is cancelled after
+        the grace period, unless someone holds it again by then (a reload, another visitor with the settings)."""
+        with self._lock:
+            orphans = []
+            for job in [*self._running, *self._queue]:
+                if job._holders.pop(who, None) is not None and not job._holders and not job._pinned:
+                    orphans.append(job)
+        for job in orphans:
+            self._after(self.grace, self._reap, job)
+
+    def _after(self, seconds: float, fn: Callable[..., Any], *args: Any) -> None:
+        """Call fn(*args) in `seconds`, on a timer thread (a test replaces this to say when time has passed)."""
+        timer = threading.Timer(seconds, fn, args=args)
+        timer.daemon = True
+        timer.start()
+
+    def wake(self) -> None:
+        """A visitor is about to press Train: have the backend ready (the process backend starts a stopped pool)."""
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Block until no job is queued or running (tests, shutdown); False if the timeout came first."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            with self._lock:
+                pending = list(self._running) + list(self._queue)
+            if not pending:
+                return True
+            left = None if deadline is None else deadline - time.monotonic()
+            if (left is not None and left <= 0) or not pending[0].wait(left):
+                return False
+
+    def shutdown(self, timeout: float = 10.0) -> bool:
+        """Cancel every queued and running job and wait for the running ones to stop (the process is exiting).
+
+        An in-process training thread is a daemon: left inside a torch call while the interpreter finalises, it
+        aborts the whole process ("terminate called without an active exception", exit code 134)."""
+        with self._lock:
+            for job in [*self._queue, *self._running]:
+                self._cancel(job)
+        return self.wait_idle(timeout)
+
+    # --- inside ------------------------------------------------------------------------------------
+
+    def _cancel(self, job: Job) -> None:
+        """cancel() with self._lock held."""
+        if job._state in ENDED or job._stop.is_set():
+            return
+        job._stop.set()
+        if self._live.get(job.config) is job:
+            del self._live[job.config]  # a visitor asking for these settings now gets a fresh job
+        if job in self._queue:
+            self._queue.remove(job)
+            self._finish(job, CANCELLED)
+        else:
+            self._halt(job)
+
+    def _reap(self, job: Job) -> None:
+        with self._lock:
+            if not job._holders and not job._pinned and job._state not in ENDED:
+                log.info("training job %s: nobody has watched it for %.0f s; cancelled", job.id, self.grace)
+                self._cancel(job)
+
+    def _halt(self, job: Job) -> None:
+        """Stop a running job (the caller holds self._lock). In-process: the loop sees job._stop."""
+
+    def _pump(self) -> None:
+        """Start queued jobs while there is a free slot (the caller holds self._lock); once nothing is queued or
+        running any more, tell _went_idle."""
+        while self._queue and len(self._running) < self.max_running:
+            job = self._queue.popleft()
+            self._running.add(job)
+            with job._lock:
+                job._state = RUNNING
+                job._started = time.monotonic()
+            self._launches += 1
+            self._launch(job)
+        if not self._queue and not self._running:
+            self._went_idle()
+
+    def _went_idle(self) -> None:
+        """Nothing is queued or running any more (the caller holds self._lock). In-process: nothing to release."""
+
+    def _launch(self, job: Job) -> None:
+        threading.Thread(target=self._run, args=(job,), name=f"train-job-{job.id}", daemon=True).start()
+
+    def _run(self, job: Job) -> None:
+        """The training thread: train, then publish the outcome and free the slot."""
+        state, result, error = FAILED, None, FAILED_KEY
+        try:
+            result = job._trainer.train(job.config, job._progress, job._stop.is_set)
+            state, error = (CANCELLED, None) if job._stop.is_set() else (DONE, None)
+        except TrainingCancelled:
+            state, error = CANCELLED, None
+        except Exception:  # any crash becomes a message for the visitor, not a dead slot
+            log.exception("training job %s failed (%s)", job.id, job.config)
+        finally:
+            self._done(job, state, result, error)
+
+    def _done(self, job: Job, state: str, result: Any, error: str | None) -> None:
+        """Publish a running job's outcome, free its slot, start the next queued job."""
+        with self._lock:
+            self._running.discard(job)
+            if self._live.get(job.config) is job:
+                del self._live[job.config]
+            if state == DONE and job._step > 0:
+                pace = (time.monotonic() - job._started) / job._step  # wall time per step, start-up included
+                self._pace.setdefault(job._trainer.name, deque(maxlen=estimate.PACE_SAMPLES)).append(pace)
+            self._finish(job, state, result if state == DONE else None, error)
+            self._pump()
+
+    def _finish(self, job: Job, state: str, result: Any = None, error: str | None = None) -> None:
+        """Record the outcome (the caller holds self._lock). A failed or cancelled run never hides a
+        finished result of the same settings."""
+        with job._lock:
+            job._state, job._result, job._error = state, result, error
+            job._process = None
+        previous = self._ended.get(job.config)
+        if state == DONE or previous is None or previous._state != DONE:
+            self._ended[job.config] = job
+            self._ended.move_to_end(job.config)
+            evictable = [c for c, j in self._ended.items() if not j._pinned]
+            for config in evictable[: max(0, len(evictable) - self._cache_size)]:
+                del self._ended[config]
+        job._ended.set()

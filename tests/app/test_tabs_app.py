@@ -39,7 +39,11 @@ def _leaves(node) -> list[str]:
 
 
 def _text(element) -> str:
-    """One drawn element as comparable text: its protobuf (a chart's spec and data, a table's cells, a text)."""
+    """One drawn element as comparable text: a widget by its label and value (its protobuf also says whether this
+    session set the value, which is not what the learner sees), anything else by its protobuf (a chart's spec and
+    data, a table's cells, a text)."""
+    if getattr(element, "id", None) and hasattr(element, "label"):  # a widget
+        return f"{element.type}: {element.label!r} = {element.value!r}"
     return str(getattr(element, "proto", element))
 
 

@@ -69,7 +69,8 @@ def test_train_see_progress_and_map_then_edit_the_source(app_server, new_page):
     assert "Sequences, free-running" not in main_text(page)  # the accuracies are the quiz's answer
     page.get_by_role("button", name="Show me the answer").click()
     wait_for_text(page, "Sequences, free-running")  # now the metrics (first tab, open)
-    assert page.locator('[data-testid="stVegaLiteChart"]').count() >= 3  # loss, accuracy, map (+ what-if map)
+    # loss, accuracy, map (+ what-if map): the charts arrive with the rerun that wrote the text, maybe just after it
+    page.wait_for_function("() => document.querySelectorAll('[data-testid=\"stVegaLiteChart\"]').length >= 3")
     # Edit the source above the map: the output and the right answer beside it are redrawn for the new digits.
     box = page.get_by_role("textbox", name="Source digits")
     box.fill("4321")

@@ -6,7 +6,9 @@ concatenations) with width "container": the page draws them one under the other,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import altair as alt
 import pandas as pd
@@ -184,3 +186,46 @@ def override_lines(frame: pd.DataFrame, titles: dict[str, str], labels: dict[str
             )
         )
     return charts
+
+
+@dataclass(frozen=True)
+class Figures:
+    """What one gated cell plugs into `figure`: its frames, its heatmaps' order and the states its override
+    lines compare (LSTM: c and h; GRU: h)."""
+
+    step_bars: Callable[[Any, int], tuple]
+    gates_frame: Callable[..., pd.DataFrame]
+    override_frame: Callable[..., pd.DataFrame]
+    heatmaps: tuple[str, ...]
+    forceable: tuple[str, ...]
+    over: tuple[str, ...]  # the states of the override lines; labels[f"{state}_over"] names each
+    tanh_gates: tuple[str, ...] = ("g",)
+
+
+def figure(
+    cell: Figures,
+    kind: str,
+    result: Any,
+    forces: Sequence[Any],
+    step: int,
+    labels: dict[str, str],
+    gate_titles: dict[str, str],
+    runs: dict[str, str],
+) -> list[alt.TopLevelMixin]:
+    """The charts of one figure, drawn one under the other: a step's bars (0-based `step`), every step's gates,
+    the natural vs the forced run's states, or the forced run's gates (`forces` marked)."""
+    run = result.run
+    if kind == "step":
+        return step_charts(*cell.step_bars(run, step), labels)
+    if kind == "gates":
+        frame = cell.gates_frame(run, result.labels)
+        return gate_heatmaps(frame, cell.heatmaps, gate_titles, labels, tanh_gates=cell.tanh_gates)
+    if result.forced is None:
+        raise ValueError(f"figure {kind!r} needs a forced run")
+    if kind == "override":
+        frame = cell.override_frame(run, result.forced, result.labels, runs)
+        return override_lines(frame, {s: labels[f"{s}_over"] for s in cell.over}, labels)
+    if kind == "forced_gates":
+        frame = cell.gates_frame(result.forced, result.labels, forces)
+        return gate_heatmaps(frame, cell.forceable, gate_titles, labels)
+    raise ValueError(f"unknown figure {kind!r}")

@@ -15,6 +15,11 @@ RUNS = ("natural", "forced")  # lstm.*: the two runs' names in the override line
 HEATMAPS = ("f", "i", "g", "o")  # the heatmaps' order: f, which decides what c keeps, first
 
 
+FIGURES = gated_charts.Figures(
+    step_bars, gates_frame, override_frame, HEATMAPS, FORCEABLE, over=("c", "h"), tanh_gates=("g",)
+)
+
+
 def figure(
     kind: str,
     result: LstmResult,
@@ -24,19 +29,5 @@ def figure(
     gate_titles: dict[str, str],
     runs: dict[str, str],
 ) -> list[alt.TopLevelMixin]:
-    """The charts of one figure, drawn one under the other: a step's bars (0-based `step`), every step's gates,
-    the natural vs the forced run's c and h, or the forced run's gates (`forces` marked)."""
-    run = result.run
-    if kind == "step":
-        return gated_charts.step_charts(*step_bars(run, step), labels)
-    if kind == "gates":
-        return gated_charts.gate_heatmaps(gates_frame(run, result.labels), HEATMAPS, gate_titles, labels)
-    if result.forced is None:
-        raise ValueError(f"figure {kind!r} needs a forced run")
-    if kind == "override":
-        frame = override_frame(run, result.forced, result.labels, runs)
-        return gated_charts.override_lines(frame, {"c": labels["c_over"], "h": labels["h_over"]}, labels)
-    if kind == "forced_gates":
-        frame = gates_frame(result.forced, result.labels, forces)
-        return gated_charts.gate_heatmaps(frame, FORCEABLE, gate_titles, labels)
-    raise ValueError(f"unknown figure {kind!r}")
+    """One of the page's figures (s2s_core/gated/charts.figure), over this cell's gates and states."""
+    return gated_charts.figure(FIGURES, kind, result, forces, step, labels, gate_titles, runs)

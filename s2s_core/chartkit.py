@@ -1,5 +1,5 @@
-"""Altair helpers every chart module shares: the fit-to-width autosize, plain-record inline data, cell labels and
-titles cut into lines."""
+"""Altair helpers every chart module shares: the fit-to-width autosize, plain-record inline data, cell labels,
+titles cut into lines, the shared colour scales with the words that name their ends, and explicit axis orders."""
 
 from __future__ import annotations
 
@@ -11,6 +11,39 @@ from s2s_core.fmt import CELL_D3, NUM_D3, SCI_D3
 # Streamlit fits a "container"-wide chart in both directions, squeezing title, legend and axes into the
 # height; fitting only x keeps the plot area as tall as asked (and the width follows the page column).
 FIT_X = alt.AutoSizeParams(type="fit-x", contains="padding")
+
+# --- the shared colour scales (one per kind of quantity) and the words for their ends ---------------------------
+# Values in [-1, 1] (states, candidates): "redblue" runs red -> blue; reversed, -1 is blue and +1 is red.
+VALUE_SCALE = alt.Scale(domain=[-1, 1], scheme="redblue", reverse=True, clamp=True)
+GATE_SCALE = alt.Scale(domain=[0, 1], scheme="greens")  # gates and other 0-1 pass-through ratios
+# The colour at the low and the high end of each scheme Vega draws (before `reverse`), as keys of ui.colour.*.
+SCHEME_ENDS: dict[str, tuple[str, str]] = {
+    "redblue": ("red", "blue"),
+    "blueorange": ("blue", "orange"),
+    "greens": ("light_green", "dark_green"),
+    "blues": ("light_blue", "dark_blue"),
+    "oranges": ("light_orange", "dark_orange"),
+    "purples": ("light_purple", "dark_purple"),
+    "viridis": ("purple", "yellow"),
+}
+
+
+def colour_ends(scale: alt.Scale) -> tuple[str, str]:
+    """The colours (ui.colour.<name> keys) that `scale` gives its lowest and its highest value: a legend
+    sentence is built from these, so it cannot say red where the picture draws blue."""
+    scheme = scale.to_dict().get("scheme")
+    name = scheme.get("name") if isinstance(scheme, dict) else scheme
+    if name not in SCHEME_ENDS:
+        raise KeyError(f"no colour words for scheme {name!r}: add it to chartkit.SCHEME_ENDS")
+    low, high = SCHEME_ENDS[name]
+    return (high, low) if scale.to_dict().get("reverse") else (low, high)
+
+
+def ordered(values) -> list:
+    """The distinct values in the order given: an ordinal or nominal axis's explicit `sort=` (or a scale's
+    `domain=`). Without it Vega orders categories itself, and after Streamlit swaps a chart's data in place the
+    old categories can come first (columns s5, s1, s2, ...)."""
+    return list(dict.fromkeys(values))
 
 
 def records(frame: pd.DataFrame) -> alt.InlineData:

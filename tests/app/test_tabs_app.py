@@ -6,7 +6,9 @@ widget, as a learner clicks it, or by the link's `?<ns>_tabs=<id>`). Here, for e
 1. only the open tab holds anything, and the open tab is in the link;
 2. each tab opened alone in a fresh session draws exactly what it draws in a session that opened every other
    tab first (in order, and in reverse order): a tab that read what another tab computed would differ;
-3. a language switch with a later tab open keeps that tab open (the link holds its id, not its label).
+3. a language switch with a later tab open keeps that tab open (the link holds its id, not its label);
+4. every chart the page draws with any tab open names the order of its nominal and ordinal axes
+   (tests/chart_order.py): Vega's own order scrambled the attention maps after an edit.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from s2s_ui.catalog import translate
 from s2s_ui.registry import existing_pages
 from s2s_ui.state import Page
 from tests.app.conftest import open_page
+from tests.chart_order import unordered_axes
 
 PAGES = [p.ns for p in existing_pages() if p.ns != "home"]
 
@@ -74,6 +77,8 @@ def test_each_tab_draws_the_same_alone_and_after_the_others(ns):
         assert drawn(at) == [t == tab for t in ids]  # only the open tab runs
         assert at.query_params.get(f"{ns}_tabs", ids[0]) == tab  # and it is in the link (the first: no parameter)
         alone[tab] = tab_content(at)
+        unordered = {i: bad for i, c in enumerate(at.get("vega_lite_chart")) if (bad := unordered_axes(c.proto.spec))}
+        assert not unordered, f"{ns}, tab {tab!r}: charts whose axis order Vega chooses: {unordered}"
     for order in (ids, tuple(reversed(ids))):
         at = open_page(ns, "en")
         for tab in order:

@@ -7,7 +7,7 @@ import streamlit as st
 from s2s_core.fields import Parsed
 from s2s_core.fmt import prob
 from s2s_core.ngram import NgramConfig, fields, parse_config, parse_prefix, parse_sentence
-from s2s_core.ngram.compute import parse_corpus, quiz_change, quiz_edit, quiz_why
+from s2s_core.ngram.compute import parse_corpus, quiz_edit, quiz_reason
 from s2s_core.ngram.counting import Corpus, Sentence
 from s2s_core.ngram.examples import default_example
 from s2s_core.ngram.frames import CHART_TOP
@@ -16,8 +16,8 @@ from s2s_ui.explainer import explainer
 from s2s_ui.i18n import lang, t
 from s2s_ui.ngram.embedding import show_embedding
 from s2s_ui.ngram.sections import (
-    factor_words,
     quiz_key,
+    quiz_why_text,
     show_code,
     show_continuations,
     show_notices,
@@ -116,11 +116,11 @@ def show_quiz(config: NgramConfig, sentence: Sentence) -> None:
     now = cached_sentence(config, sentence)
     edited = quiz_edit(config)
     after = cached_sentence(edited, sentence)
-    change = quiz_change(now.probability, after.probability)
+    reason = quiz_reason(config, now, after)
+    change = reason.change
     k = f"{config.k:g}"
     edit = t("ngram.quiz.edit_k", k=k, k2=f"{edited.k:g}") if config.smoothing else t("ngram.quiz.edit_on", k=k)
-    reason = quiz_why(now, change)  # "zero" (a factor to name) or the change itself
-    why = t(f"ngram.quiz.why_{reason}", **(factor_words(now, now.first_zero) if reason == "zero" else {}))
+    why = quiz_why_text(reason, now)  # one sentence per condition the core computed
     predict_then_reveal(
         quiz_key(config),
         t("ngram.quiz.question", edit=edit, sentence=words_text(sentence)),

@@ -137,9 +137,49 @@ def quiz_change(before: float, after: float) -> str:
     return "higher" if after > before else "lower"
 
 
-def quiz_why(now: SentenceResult, change: str) -> str:
-    """Which explanation goes with the answer: a product that is 0 now can only rise ("zero"), else the change."""
-    return "zero" if now.probability == 0 else change
+@dataclass(frozen=True)
+class QuizReason:
+    """Why P(sentence) moves with the question's edit, from the factors before and after it: the page's explanation
+    is assembled from these fields (a sentence per condition), never written as always true."""
+
+    change: str  # "higher", "lower" or "same" (quiz_change)
+    zero: int | None  # 0-based index of a zero factor now (smoothing off): the product is 0 and can only rise
+    move: str  # "on" (smoothing turned on), "up" (a larger k) or "down" (a smaller k): where the factors move
+    unseen: int  # factors whose n-gram the corpus never had (count 0) now
+    total: int  # P: factors of the sentence
+    rose: int  # factors larger after the edit
+    fell: int  # factors smaller after the edit
+    uniform: float  # 1/V: where add-k pulls every factor (each is a mix of c/c(h) and 1/V)
+
+    @property
+    def seen(self) -> str:
+        """ "all" when every factor's n-gram was seen, "some" when one was not (then smoothing is on: not 0)."""
+        return "all" if self.unseen == 0 else "some"
+
+    @property
+    def outcome(self) -> str:
+        """ "none" when no factor moves, else the change."""
+        return "none" if self.change == "same" and self.rose == self.fell == 0 else self.change
+
+
+def quiz_reason(config: NgramConfig, now: SentenceResult, after: SentenceResult) -> QuizReason:
+    """The conditions behind the question's answer: (c + k) / (c(h) + k·V) = w·c/c(h) + (1 − w)/V with
+    w = c(h) / (c(h) + k·V), so turning add-k on, or raising k, moves every factor toward 1/V; lowering k moves it
+    back toward its count ratio. Which way the product goes depends on the factors that rise and those that fall."""
+    edited = quiz_edit(config)
+    move = "on" if not config.smoothing else ("up" if edited.k > config.k else "down")
+    pairs = list(zip(now.probs.tolist(), after.probs.tolist(), strict=True))
+    moved = [(a, b) for a, b in pairs if not math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-300)]
+    return QuizReason(
+        change=quiz_change(now.probability, after.probability),
+        zero=now.first_zero if now.probability == 0 else None,
+        move=move,
+        unseen=sum(1 for f in now.factors if f.count == 0),
+        total=len(now.factors),
+        rose=sum(1 for a, b in moved if b > a),
+        fell=sum(1 for a, b in moved if b < a),
+        uniform=1.0 / now.vocab_size,
+    )
 
 
 def parse_prefix(text: object, n: int) -> Sentence:

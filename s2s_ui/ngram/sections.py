@@ -10,6 +10,7 @@ from s2s_core.fields import Parsed
 from s2s_core.fmt import num, prob
 from s2s_core.ngram import NgramConfig, SentenceResult, window_view
 from s2s_core.ngram.code import script
+from s2s_core.ngram.compute import QuizReason
 from s2s_core.ngram.counting import Corpus, Sentence
 from s2s_core.ngram.embedding import parse_embedding
 from s2s_core.ngram.fields import EMB_SEED, PAIR
@@ -46,6 +47,17 @@ def factor_words(res: SentenceResult, i: int) -> dict[str, object]:
     f = res.factors[i]
     ratio = f"{f.count}/{f.history_count}"
     return {"i": i + 1, "word": md_escape(f.word), "history": words_text(f.history), "ratio": ratio}
+
+
+def quiz_why_text(reason: QuizReason, now: SentenceResult) -> str:
+    """The question's explanation, a sentence per condition the core computed: a zero factor, or where the edit
+    moves the factors, whether every factor was seen, and how many rose and fell."""
+    if reason.zero is not None:
+        return t("ngram.quiz.why_zero", **factor_words(now, reason.zero))
+    words = {"u": prob(reason.uniform), "unseen": reason.unseen, "total": reason.total}
+    words |= {"rose": reason.rose, "fell": reason.fell}
+    parts = (f"move_{reason.move}", f"seen_{reason.seen}", f"outcome_{reason.outcome}")
+    return " ".join(t(f"ngram.quiz.{part}", **words) for part in parts)
 
 
 def quiz_key(config: NgramConfig) -> str:

@@ -315,3 +315,16 @@ def test_the_fields_declare_every_link_key():
             assert field.default_for(code) == getattr(example, part)
             assert field.owns(f"ngram_{part}_{code}")
     assert fields.TAB.options == tuple(label.rsplit(".", 1)[-1].removeprefix("tab_") for label in TAB_LABELS)
+
+
+def test_the_quiz_explanation_with_smoothing_on_and_an_unseen_factor():
+    """k 1 -> 10 with "어제 점심에 김밥을" never in the corpus: P falls, and the explanation says a factor is unseen
+    (the old one, picked by the change alone, said "every factor is seen here")."""
+    query = {"ngram_smooth": "true", "ngram_sentence": "어제 점심에 김밥을 먹었다"}
+    at = open_page("ngram", "ko", query=query)
+    assert not at.exception
+    at.radio(key="ngram_quiz_k1").set_value(translate("ko", "ngram.quiz.lower")).run()
+    shown = " ".join(s.value for s in at.success) + all_text(at)
+    assert translate("ko", "ngram.quiz.seen_some", unseen=1, total=5) in shown
+    assert translate("ko", "ngram.quiz.seen_all") not in shown
+    assert translate("ko", "ngram.quiz.move_up", u=fmt_prob(1 / 16)) in shown

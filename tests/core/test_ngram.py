@@ -35,7 +35,7 @@ from s2s_core.ngram.charts import (
     sparsity_chart,
     window_chart,
 )
-from s2s_core.ngram.compute import parse_corpus, quiz_change, quiz_edit, quiz_why
+from s2s_core.ngram.compute import parse_corpus, quiz_change, quiz_edit, quiz_reason
 from s2s_core.ngram.counting import count_ngrams, history_counts, ngrams, vocabulary
 from s2s_core.ngram.embedding import (
     BETAS,
@@ -517,9 +517,35 @@ def test_the_question_asks_about_an_edit_and_grades_its_direction():
     assert quiz_edit(replace(on, k=0.5)).k == 5.0
     assert quiz_change(0.0, 1e-9) == "higher" and quiz_change(0.5, 0.25) == "lower" and quiz_change(0.3, 0.3) == "same"
     zero = sentence_probability(config, ("we", "ate", "soup"))  # "ate soup" never occurs: P = 0
-    assert zero.probability == 0 and quiz_why(zero, "higher") == "zero"  # the reason names the zero factor
-    seen = sentence_probability(config, parse_sentence(EXAMPLES["en"].sentence))
-    assert quiz_why(seen, "lower") == "lower"
+    reason = quiz_reason(config, zero, sentence_probability(quiz_edit(config), zero.tokens))
+    assert zero.probability == 0 and reason.zero == zero.first_zero and reason.change == "higher"
+    sentence = parse_sentence(EXAMPLES["en"].sentence)
+    seen = sentence_probability(config, sentence)
+    reason = quiz_reason(config, seen, sentence_probability(quiz_edit(config), sentence))
+    assert (reason.zero, reason.move, reason.seen, reason.change) == (None, "on", "all", "lower")
+    assert reason.rose + reason.fell == reason.total == len(seen.factors) and reason.fell > reason.rose
+
+
+def _reason(config, text):
+    sentence = parse_sentence(text)
+    now = sentence_probability(config, sentence)
+    return now, quiz_reason(config, now, sentence_probability(quiz_edit(config), sentence))
+
+
+def test_the_questions_explanation_knows_smoothing_is_on_and_a_factor_is_unseen():
+    """Smoothing on (k 1 -> 10) and "어제 점심에 김밥을" never in the corpus: P goes down, but not every factor is
+    seen. The old explanation was picked by the change alone ("lower" -> "every factor is seen here")."""
+    config = parse_config(EXAMPLES["ko"].corpus, 3, True, 1.0)
+    now, reason = _reason(config, "어제 점심에 김밥을 먹었다")
+    assert now.probability > 0 and [f.count for f in now.factors].count(0) == 1
+    assert (reason.change, reason.move, reason.zero) == ("lower", "up", None)
+    assert reason.seen == "some" and reason.unseen == 1
+    # At k = 5 the edit is k -> 0.5: the factors move back toward their count ratios, and P goes up.
+    _, down = _reason(replace(config, k=5.0), "어제 점심에 김밥을 먹었다")
+    assert (down.change, down.move, down.seen) == ("higher", "down", "some") and down.rose > down.fell
+    # A history the corpus never has (c(h) = 0) sits at 1/V whatever k is: it neither rises nor falls.
+    _, still = _reason(config, "모레 아침에")
+    assert still.unseen == still.total and still.rose + still.fell < still.total
 
 
 def test_the_fields_are_the_cores_caps():

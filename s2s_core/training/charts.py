@@ -7,7 +7,7 @@ from collections.abc import Mapping
 import altair as alt
 import pandas as pd
 
-from s2s_core.chartkit import with_cell_label
+from s2s_core.chartkit import ordered, with_cell_label
 from s2s_core.fmt import NUM_D3, PCT_D3
 
 # Fixed colours and dashes (readable on light and dark themes, and without colour): the page names them in
@@ -89,7 +89,9 @@ def accuracy_chart(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.Chart:
 
 
 def attention_heatmap(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.LayerChart:
-    """Output steps (rows) x source positions (columns); hovering a cell outlines its whole row and column."""
+    """Output steps (rows) x source positions (columns); hovering a cell outlines its whole row and column.
+    Both axes carry their order (t1 at the top, s1 on the left): without it Vega keeps the labels an earlier map
+    had in front when Streamlit swaps the data of the same chart (columns s4, s2, s3, s1 after an edit)."""
     row = alt.selection_point(name="hover_row", fields=["step"], on="pointerover", clear="pointerout", empty=False)
     col = alt.selection_point(name="hover_col", fields=["position"], on="pointerover", clear="pointerout", empty=False)
     base = alt.Chart(frame).encode(
@@ -98,12 +100,17 @@ def attention_heatmap(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.Lay
         x=alt.X(
             "position:N",
             title=None,
-            sort=None,
+            sort=ordered(frame.sort_values("s", kind="stable")["position"]),
             axis=alt.Axis(
                 orient="top", labelAngle=0, labelOverlap=False, labelFontSize=12, labelExpr="split(datum.label, ' · ')"
             ),
         ),
-        y=alt.Y("step:N", title=None, sort=None, axis=alt.Axis(labelOverlap=False, labelFontSize=12)),
+        y=alt.Y(
+            "step:N",
+            title=None,
+            sort=ordered(frame.sort_values("t", kind="stable")["step"]),
+            axis=alt.Axis(labelOverlap=False, labelFontSize=12),
+        ),
     )
     cells = (
         base.mark_rect()
@@ -144,7 +151,9 @@ def bottleneck_chart(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.Char
         alt.Chart(frame)
         .mark_line(point=alt.OverlayMarkDef(size=60), strokeWidth=2.5)
         .encode(
-            x=alt.X("length:O", title=labels["length"], axis=alt.Axis(labelAngle=0)),
+            x=alt.X(
+                "length:O", title=labels["length"], sort=ordered(sorted(frame["length"])), axis=alt.Axis(labelAngle=0)
+            ),
             y=alt.Y("exact:Q", title=labels["exact"], scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%")),
             color=alt.Color("model:N", scale=alt.Scale(domain=names, range=list(PALETTE[: len(names)])), legend=None),
             strokeDash=alt.StrokeDash(

@@ -80,6 +80,48 @@ def test_train_see_progress_and_map_then_edit_the_source(app_server, new_page):
     page.wait_for_function("() => location.search.includes('training_source=4321')")  # shareable link
 
 
+def test_the_map_keeps_its_axis_order_after_two_edits(app_server, new_page):
+    """Vega orders a chart's categories itself, and when Streamlit swaps the map's data in place the labels the old
+    data had come first (columns s2, s3, s4, s1; rows t3, t1, t2): the map's axes carry an explicit order. Edit the
+    source twice (the second edit shares three column labels with the first) and read the drawn labels."""
+    page = new_page()
+    _open(page, app_server, "en", f"{SMALL}&training_seed=9001")  # the first test's model (trained here if alone)
+    if page.get_by_role("button", name="Train", exact=True).count():
+        _train(page, "Train", TRAINED["en"])
+    box = page.get_by_role("textbox", name="Source digits")
+    for digits in ("4321", "9321"):
+        box.fill(digits)
+        box.press("Enter")
+        wait_for_text(page, f"Right answer: {digits[::-1]}", timeout=120_000)
+        wait_idle(page)
+    columns, rows = _map_axes(page, "Trained: where each step looks")
+    assert columns == [f"s{s}" for s in range(1, 5)], columns  # source positions left to right
+    assert rows == [f"t{t}" for t in range(1, len(rows) + 1)] and len(rows) >= 2, rows  # output steps top to bottom
+
+
+def _map_axes(page, title: str) -> tuple[list[str], list[str]]:
+    """The drawn order of the map's column labels (left to right: "s1", …) and row labels (top to bottom: "t1", …),
+    read from the SVG of the visible chart titled `title`: each label's position on screen, not the data's order."""
+    charts_drawn(page)
+    find = """t => [...document.querySelectorAll('[data-testid="stVegaLiteChart"] svg')].find(svg =>
+        [...svg.querySelectorAll('.role-title text')].some(e => e.checkVisibility() && e.textContent === t))"""
+    page.wait_for_function(f"t => !!({find})(t)", arg=title)
+    labels = page.evaluate(
+        f"""t => {{
+            const svg = ({find})(t);
+            return [...svg.querySelectorAll('.role-axis-label text')].map(e => {{
+                const box = e.getBoundingClientRect();
+                return {{text: e.textContent, x: box.left + box.width / 2, y: box.top + box.height / 2}};
+            }});
+        }}""",
+        title,
+    )
+    # A column label is drawn on two lines ("s1" over the digit): its text starts with s; a row label with t.
+    columns = sorted((lab for lab in labels if lab["text"].startswith("s")), key=lambda lab: lab["x"])
+    rows = sorted((lab for lab in labels if lab["text"].startswith("t")), key=lambda lab: lab["y"])
+    return [lab["text"][:2] for lab in columns], [lab["text"].split(" ")[0] for lab in rows]
+
+
 def _titles(page) -> list[str]:
     """The drawn titles of the visible charts (each SVG's title text)."""
     charts_drawn(page)

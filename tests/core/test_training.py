@@ -501,6 +501,13 @@ def test_frames_and_charts_build(tiny):
     spec = attention_heatmap(frame, labels).to_dict()
     params = {p["name"]: p["select"]["fields"] for p in spec["params"]}
     assert params == {"hover_row": ["step"], "hover_col": ["position"]}  # hovering lights up a row and a column
+    # Both axes carry their reading order, whatever order the frame's rows come in (issue 24 §1).
+    shuffled = attention_heatmap(frame.sample(frac=1, random_state=1), labels).to_dict()
+    enc = shuffled["layer"][0]["encoding"]  # the cells (the labels' layer shares the same axes)
+    assert enc["x"]["sort"] == [f"s{s + 1} · {tok}" for s, tok in enumerate(out.src_tokens)]
+    assert enc["y"]["sort"] == [f"t{t + 1} · {tok}" for t, tok in enumerate(out.output)]
+    lengths = bottleneck_chart(both.sample(frac=1, random_state=1), labels).to_dict()["encoding"]["x"]["sort"]
+    assert lengths == sorted(set(both["length"]))
     assert join_tokens("num_en", ["three", "hundred", "<eos>"]) == "three hundred"
     assert join_tokens("num_ko", ["삼", "백", "<eos>"]) == "삼백"
 

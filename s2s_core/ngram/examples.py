@@ -1,8 +1,12 @@
 """The next-token page's default inputs in each language: corpus, prefix, sentence to score, word pair.
 
-Examples in the learner's language: the English page opens on an English corpus, the Korean page on the note's
-own (오늘 점심에 → 김밥을 2, 라면을 1, 친구를 1), which stays one "try this" click away in English. Each
-language's own example leaves no parameter in a shared link.
+Examples in the learner's language: the English page opens on an English corpus, the Korean page on a Korean one
+(오늘 점심에 → 김밥을 2, 라면을 1, 친구를 1), which stays one "try this" click away in English. Each language's own
+example leaves no parameter in a shared link.
+
+Of these, only the prefix 오늘 점심에 is the study note's (§1 asks what follows it); the corpora, the sentences and
+the pairs are written for this page: the note gives no corpus and no counts. SYLLABUS_QUOTES lists what the page
+quotes from the note, and the tests check each is in it.
 """
 
 from __future__ import annotations
@@ -50,6 +54,10 @@ EXAMPLES = {
         pair="made rice",
     ),
 }
+
+
+# The only words the page quotes from the study note (in the Korean try-this note): §1's example prefix.
+SYLLABUS_QUOTES = ("오늘 점심에",)
 
 
 def default_example(lang: str) -> Example:

@@ -255,8 +255,8 @@ def test_switching_language_swaps_the_default_corpus():
 
 
 def test_the_korean_window_tab_names_what_the_window_cannot_see():
-    """The note's own example: predicting 먹었다 after 점심에 라면을, a 3-gram model cannot see 어제, and the corpus
-    has three continuations of its window, a third each."""
+    """The Korean example: predicting 먹었다 after 점심에 라면을, a 3-gram model cannot see 어제, and the corpus has
+    three continuations of its window, a third each."""
     at = open_page("ngram", "ko", query={"ngram_tabs": "window"})
     assert not at.exception and not at.error
     assert "먹었다 1/3, 끓였다 1/3, 먹는다 1/3" in all_text(at)

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import contextlib
 import math
+import os
+import re
+import tomllib
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -52,7 +56,7 @@ from s2s_core.ngram.embedding import (
     parse_seed,
     train,
 )
-from s2s_core.ngram.examples import EXAMPLES
+from s2s_core.ngram.examples import EXAMPLES, SYLLABUS_QUOTES
 from s2s_core.ngram.frames import (
     EMB_ROLES,
     continuation_frame,
@@ -179,7 +183,7 @@ def test_torch_count_matrix_matches_hand_on_the_default_corpora():
         assert continuations(c, prefix).max_abs_diff < 1e-12
 
 
-def test_default_korean_numbers_teach_the_syllabus():
+def test_default_korean_numbers():
     text = EXAMPLES["ko"].corpus
     res = continuations(cfg(text, n=3), ("오늘", "점심에"))
     assert dict(zip(res.words, res.counts, strict=True)) == {"김밥을": 2, "라면을": 1, "친구를": 1}
@@ -191,6 +195,57 @@ def test_default_korean_numbers_teach_the_syllabus():
     assert win.outside == ("어제",) and win.history == ("점심에", "라면을")
     alt = continuations(cfg(text, n=3), win.history)
     assert set(alt.words) == {"먹었다", "끓였다", "먹는다"}  # the window cannot tell past from future
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# --- what the page says comes from the study note -----------------------------------------------------------
+
+# The study note is not part of the repository; S2S_SYLLABUS names it where it is (the default: the team's copy).
+SYLLABUS = Path(os.environ.get("S2S_SYLLABUS", str(Path(__file__).resolve().parents[3] / "shared" / "seed")))
+NOTE_WORDS = {"en": re.compile(r"syllabus|\bthe note\b|note's", re.I), "ko": re.compile(r"노트|교재|강의")}
+OWNS_DATA = re.compile(r"(syllabus|note)'s (own )?(corpus|sentence|example)|노트의 (말뭉치|코퍼스|문장|예문|예\b)")
+QUOTED = re.compile(r"`([^`]+)`|“([^”]+)”|\"([^\"]+)\"")
+
+
+def _syllabus_text() -> str:
+    path = SYLLABUS if SYLLABUS.is_file() else SYLLABUS / "000_50503275203c6f7c.txt"
+    if not path.is_file():
+        pytest.skip(f"the study note is not at {path} (set S2S_SYLLABUS)")
+    return path.read_text(encoding="utf-8")
+
+
+def _note_sentences(lang: str) -> list[str]:
+    """Every sentence of the page's catalog that names the study note."""
+    catalog = tomllib.loads((ROOT / "locales" / lang / "ngram.toml").read_text(encoding="utf-8"))
+    texts, stack = [], [catalog]
+    while stack:
+        for value in stack.pop().values():
+            (stack.append(value) if isinstance(value, dict) else texts.append(str(value)))
+    return [part for text in texts for part in re.split(r"(?<=[.;:])\s+", text) if NOTE_WORDS[lang].search(part)]
+
+
+def test_what_the_page_quotes_from_the_note_is_in_the_note():
+    """The note's §1 has the prefix 오늘 점심에 and no corpus, sentence or counts (the old try-this note called the
+    Korean corpus, prefix and sentence "the syllabus's own": none of the corpus lines is in it)."""
+    note = _syllabus_text()
+    assert all(quote in note for quote in SYLLABUS_QUOTES)
+    assert EXAMPLES["ko"].prefix in SYLLABUS_QUOTES
+    assert not any(line in note for line in EXAMPLES["ko"].corpus.splitlines())  # ours, so never called the note's
+    assert EXAMPLES["ko"].sentence not in note
+
+
+def test_the_catalogs_quote_from_the_note_only_what_it_has():
+    """Every phrase quoted in a sentence that names the study note is one of SYLLABUS_QUOTES (checked against the
+    note above), and no such sentence calls a corpus or a sentence the note's own."""
+    for lang in ("en", "ko"):
+        sentences = _note_sentences(lang)
+        assert sentences, lang  # the try-this note names the note
+        for sentence in sentences:
+            quoted = [next(g for g in m.groups() if g) for m in QUOTED.finditer(sentence)]
+            korean = [q for q in quoted if re.search("[가-힣]", q)]
+            assert all(q in SYLLABUS_QUOTES for q in korean), (lang, sentence)
+            assert not OWNS_DATA.search(sentence), sentence
 
 
 # --- smoothing and distributions (properties) -------------------------------------------------------

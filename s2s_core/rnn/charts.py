@@ -5,10 +5,11 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from s2s_core.chartkit import ordered
 from s2s_core.fmt import NUM_D3
 from s2s_core.rnn.frames import TERMS
 
-# One colour per term of the formula (the notices name the sum purple and h_t green).
+# One colour per term of the formula, named in the chart's legend.
 TERM_COLORS = ("#1f77b4", "#d62728", "#7f7f7f", "#9467bd", "#2ca02c")
 LABELS = ("unit", "value", "term", *(f"term_{i}" for i in range(len(TERMS))))  # rnn.chart.*: step_chart's words
 
@@ -21,7 +22,7 @@ def step_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
         alt.Chart(frame)
         .mark_bar()
         .encode(
-            x=alt.X("unit:N", title=labels["unit"], sort=None, axis=alt.Axis(labelAngle=0)),
+            x=alt.X("unit:N", title=labels["unit"], sort=ordered(frame["unit"]), axis=alt.Axis(labelAngle=0)),
             xOffset=alt.XOffset("term:N", sort=term_names),
             y=alt.Y("value:Q", title=labels["value"]),
             color=alt.Color(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pandas as pd
 import torch
 
@@ -74,11 +76,54 @@ def _paren(v: float) -> str:
 
 
 def repeated_tokens(tokens: tuple[str, ...]) -> list[tuple[str, list[int]]]:
-    """Tokens that occur more than once, with their 1-based steps: same x_t, different h_t."""
+    """Tokens that occur more than once, with their 1-based steps (the same x_t at each)."""
     steps: dict[str, list[int]] = {}
     for t, tok in enumerate(tokens, start=1):
         steps.setdefault(tok, []).append(t)
     return [(tok, ts) for tok, ts in steps.items() if len(ts) > 1]
+
+
+@dataclass(frozen=True)
+class RepeatReading:
+    """The first word that comes back, and whether its states h_t differ (chooses the notice's sentence)."""
+
+    token: str
+    steps: tuple[int, ...]  # 1-based steps where it occurs
+    differ: bool  # some two of its h_t differ: the state handed in changed what the step computes
+
+
+def repeat_reading(result: RnnResult) -> RepeatReading | None:
+    """None when no word comes back; else whether the same x_t gave different h_t here (with W_h = 0, or when
+    W_h·h_(t-1) happens to be the same at those steps, they are equal bit for bit)."""
+    repeats = repeated_tokens(result.tokens)
+    if not repeats:
+        return None
+    token, steps = repeats[0]
+    first = result.h[steps[0] - 1]  # (H,)
+    differ = any(not torch.equal(result.h[t - 1], first) for t in steps[1:])
+    return RepeatReading(token, tuple(steps), differ)
+
+
+def memoryless(result: RnnResult) -> bool:
+    """W_h is all zeros: nothing is handed from one step to the next (the page's "No memory" case)."""
+    return not bool(result.weights.W_h.any())
+
+
+def notice_keys(result: RnnResult) -> dict[str, str]:
+    """The notices whose sentence depends on the live result, by role: "carried" (notice 2, how a state reaches
+    the next) and "repeat" (a word that comes back), each an "rnn.*" key chosen by what this run computed."""
+    reading = repeat_reading(result)
+    if reading is None:
+        repeat = "rnn.notice_repeat_hint"
+    else:
+        repeat = "rnn.notice_repeat" if reading.differ else "rnn.notice_repeat_same"
+    return {"carried": "rnn.notice_2_none" if memoryless(result) else "rnn.notice_2", "repeat": repeat}
+
+
+def saturated(result: RnnResult, step: int) -> bool:
+    """Some h at this step is exactly ±1 in 64-bit floating point: tanh of a sum beyond about ±19 rounds to ±1,
+    so "strictly between −1 and 1" (true in exact arithmetic) is not what the numbers on screen show."""
+    return bool((result.h[step].abs() == 1).any())
 
 
 def squash_range(result: RnnResult, step: int) -> dict[str, str]:

@@ -27,15 +27,15 @@ import altair as alt
 import pandas as pd
 import torch
 
-from s2s_core.chartkit import FIT_X, records
+from s2s_core.chartkit import FIT_X, VALUE_SCALE, colour_ends, records
 from s2s_core.fmt import CELL_D3, NUM_D3, vec
 from s2s_core.rnn.compute import RnnResult
 
 STATE = "#2C7FB8"  # the role colour of an encoder's states (s2s_ui/charts.py): h and the W_h that carries it
 WIRE = "#666666"  # the input's arrow: neutral (charts.finish keeps text readable on both themes)
 TEXT = "currentColor"  # the theme's text colour: charts.finish leaves text beside shapes as it is given
-# One diverging scale for values in [-1, 1] on every page.
-VALUE_SCALE = alt.Scale(domain=[-1, 1], scheme="redblue", reverse=True, clamp=True)
+# The description's colour words (ui.colour.* keys) for −1 and 1, read off the one scale the squares use.
+LEGEND = dict(zip(("low", "high"), (f"ui.colour.{c}" for c in colour_ends(VALUE_SCALE)), strict=True))
 COL_W = 0.46  # a vector column's width in step units (the rest of the step is the W_h arrow)
 CELL = 16  # px per square (text of 11 px fits)
 TOP = 30  # px above the h row (its column names)
@@ -265,7 +265,8 @@ def _px(units: float, S: int) -> str:
     return f"(width * {units} / {S + 1})"
 
 
-WORDS = ("title", "subtitle", "description", "vector", "component", "value", "before", "token")  # rnn.picture.*
+# rnn.picture.*; "description" takes LEGEND's words as {low} and {high} (the page fills them in).
+WORDS = ("title", "subtitle", "description", "vector", "component", "value", "before", "token")
 
 
 def unroll_picture(pic: Picture, words: Mapping[str, str], step_param: alt.Parameter) -> alt.LayerChart:

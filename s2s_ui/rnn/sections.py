@@ -11,7 +11,15 @@ from s2s_core.fmt import num, sci, vec
 from s2s_core.rnn import RnnConfig, seeded_weights
 from s2s_core.rnn.compute import first_word_effect, parameter_count
 from s2s_core.rnn.fields import TABLES
-from s2s_core.rnn.frames import formula_latex, repeated_tokens, squash_range, unit_expansion, weights_table
+from s2s_core.rnn.frames import (
+    formula_latex,
+    notice_keys,
+    repeat_reading,
+    saturated,
+    squash_range,
+    unit_expansion,
+    weights_table,
+)
 from s2s_ui.charts import draw
 from s2s_ui.i18n import lang, t
 from s2s_ui.rnn.specs import compute, step_bars_spec
@@ -47,7 +55,8 @@ def follow_step(config: RnnConfig, event: StepEvent) -> None:
         for line in formula_latex(result, step):
             st.latex(line)
         st.caption(t("rnn.expansion", t=step + 1, expr=f"`{unit_expansion(result, step, 0)}`"))
-        st.markdown(t("rnn.squash_note", t=step + 1, **squash_range(result, step)))
+        squash = "rnn.squash_note_rounded" if saturated(result, step) else "rnn.squash_note"
+        st.markdown(t(squash, t=step + 1, **squash_range(result, step)))
         st.markdown(f"**{t('rnn.chart.step_title', t=step + 1)}**")
         draw(st, step_bars_spec(config, step, lang()))
 
@@ -89,15 +98,14 @@ def show_weights(parsed: Parsed[RnnConfig], sizes: Sizes) -> None:
 
 def show_notices(config: RnnConfig) -> None:
     result = compute(config)
-    repeats = repeated_tokens(result.tokens)
-    token, steps = repeats[0] if repeats else ("", [])
-    repeat_key = "rnn.notice_repeat" if repeats else "rnn.notice_repeat_hint"
+    keys = notice_keys(result)  # chosen by what this run computed (W_h, the repeated word's states)
+    reading = repeat_reading(result)
     # Notice 2 says how the state carries each column into the next: the question's answer, so after it.
-    carried = ["rnn.notice_2"] if revealed(QUIZ) else []
+    carried = [keys["carried"]] if revealed(QUIZ) else []
     notice_list(
-        ["rnn.notice_1", *carried, "rnn.notice_3", repeat_key, "rnn.notice_5"],
+        ["rnn.notice_1", *carried, "rnn.notice_3", keys["repeat"], "rnn.notice_5"],
         n=result.n_params,
         S=len(result.tokens),
-        token=md_escape(token),
-        steps=", ".join(map(str, steps)),
+        token=md_escape(reading.token if reading else ""),
+        steps=", ".join(map(str, reading.steps if reading else ())),
     )

@@ -146,3 +146,43 @@ def test_quiz_with_w_x_zero_answers_no_column(lang):
     at.radio(key="rnn_quiz").set_value(translate(lang, "rnn.quiz_none")).run()
     assert not at.exception and at.success and not at.warning
     assert translate(lang, "rnn.quiz_why_x_zero") in all_text(at)
+
+
+def test_no_memory_case_does_not_claim_different_states(lang):
+    """The page's own "No memory" case (W_h = 0): the repeated word's two h_t are equal, and the notices say so."""
+    at = open_page("rnn", lang)
+    at.button(key="try__rnn__2").click().run()  # No memory: W_h = 0, a word that comes back
+    open_tab(at, "rnn", "ui.tab_notice", lang)
+    assert not at.exception
+    text = all_text(at)
+    token = "the"
+    assert translate(lang, "rnn.notice_repeat_same", token=token, steps="1, 4") in text
+    assert translate(lang, "rnn.notice_repeat", token=token, steps="1, 4") not in text  # the old, false sentence
+
+
+def _colour_scale(spec: dict) -> dict:
+    """The colour scale of the picture's value squares (the layer that colours `value` by a scheme)."""
+    for layer in spec.get("layer", []):
+        colour = layer.get("encoding", {}).get("color", {})
+        if colour.get("field") == "value" and "scheme" in colour.get("scale", {}):
+            return colour["scale"]
+    raise AssertionError("no value colour scale in the picture")
+
+
+def test_the_pictures_colour_words_are_read_off_its_scale():
+    """The description names the colours the chart draws at −1 and 1 (it said red for −1, which is drawn blue)."""
+    import altair as alt
+
+    from s2s_core.chartkit import colour_ends
+
+    for lang in ("en", "ko"):
+        at = open_page("rnn", lang)
+        spec = json.loads(at.get("vega_lite_chart")[0].proto.spec)
+        low, high = (translate(lang, f"ui.colour.{c}") for c in colour_ends(alt.Scale(**_colour_scale(spec))))
+        assert low != high
+        description = spec["description"]
+        assert (
+            (f"−1 ({low})" in description and f"1 ({high})" in description)
+            if lang == "en"
+            else (f"−1({low})" in description and f"1({high})" in description)
+        ), description

@@ -25,6 +25,9 @@ from s2s_core.rnn.compute import (
 )
 from s2s_core.rnn.frames import (
     formula_latex,
+    notice_keys,
+    repeat_reading,
+    saturated,
     step_frame,
     unit_expansion,
     weights_table,
@@ -276,3 +279,27 @@ def test_the_formula_wraps_to_the_width_and_loses_nothing(H):
     assert thresholds[-1][0] <= 290  # a 320 px phone's chart holds the narrowest
     widths = [px for px, _ in thresholds]
     assert widths == sorted(widths, reverse=True) and len(set(widths)) == len(widths)
+
+
+def _no_memory(sentence: str):
+    """The page's "No memory" case: W_h = 0 (every other weight seeded)."""
+    return unroll(parse_config(sentence, 3, 4, 0, None, [[0] * 4 for _ in range(4)]))
+
+
+def test_the_repeated_word_notice_follows_the_states_it_names():
+    # With a working W_h the word that comes back gets different states: the notice says so.
+    keys = notice_keys(unroll(parse_config("the dog saw the cat", 3, 4, 0)))
+    assert keys == {"carried": "rnn.notice_2", "repeat": "rnn.notice_repeat"}
+    # Under "No memory" (W_h = 0) the same x_t gives the same h_t bit for bit: "yet different states" is false.
+    result = _no_memory("the dog saw the cat")
+    reading = repeat_reading(result)
+    assert reading is not None and reading.steps == (1, 4) and not reading.differ
+    assert torch.equal(result.h[0], result.h[3])
+    assert notice_keys(result) == {"carried": "rnn.notice_2_none", "repeat": "rnn.notice_repeat_same"}
+    assert notice_keys(_no_memory("a b c"))["repeat"] == "rnn.notice_repeat_hint"  # no word comes back
+
+
+def test_squash_note_knows_when_tanh_rounds_to_one():
+    assert not saturated(unroll(RnnConfig()), 0)  # seeded weights: every h strictly inside (−1, 1)
+    big = unroll(parse_config("a b", 2, 2, 0, [[0, 0], [0, 0]], [[0, 0], [0, 0]], [[40], [40]]))
+    assert saturated(big, 0) and float(big.h[0].abs().max()) == 1.0  # tanh(≈40) is exactly 1 in float64

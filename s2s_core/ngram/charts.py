@@ -10,12 +10,13 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from s2s_core.chartkit import ordered
 from s2s_core.fmt import NUM_D3, PCT_D3
 
 # Heights are the whole chart (title, legend and axes included): Streamlit fits the spec into them.
 # Each chart is a layer whose data sits on the layer, not on the parts: Altair then skips hashing the
 # frame for every part, which is most of its cost on a rerun.
-ZERO_COLOR = "#d62728"  # a factor of exactly 0: the whole product is 0
+ZERO_COLOR = "#D55E00"  # a factor of exactly 0 (the whole product is 0): the picture's warm role colour
 MODEL_COLORS = ["#3b6fd6", "#f58518"]  # MLE, add-k
 
 # The "ngram.chart.*" words each builder (and the frame behind it) takes: the page hands them over with
@@ -59,7 +60,7 @@ def factors_chart(df: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
         x=alt.X(
             "pos:N", title=labels["position"], sort=alt.SortField("i"), axis=alt.Axis(labelAngle=angle, labelLimit=90)
         ),
-        xOffset=alt.XOffset("model:N", sort=None),
+        xOffset=alt.XOffset("model:N", sort=ordered(df["model"])),
         y=alt.Y("prob:Q", title=labels["prob"], scale=alt.Scale(domain=[0, 1])),
     )
     bars = base.mark_bar().encode(
@@ -86,7 +87,7 @@ def factors_chart(df: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
 def sparsity_chart(df: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
     """Share of the held-out sentence's n-grams never seen in the corpus, per n; the current n stands out."""
     base = alt.Chart().encode(
-        x=alt.X("n:O", title=labels["n"], axis=alt.Axis(labelAngle=0)),
+        x=alt.X("n:O", title=labels["n"], sort=[int(n) for n in ordered(df["n"])], axis=alt.Axis(labelAngle=0)),
         y=alt.Y("share:Q", title=labels["share"], scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%")),
     )
     bars = base.mark_bar().encode(
@@ -106,7 +107,7 @@ def window_chart(df: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
     states = list(dict.fromkeys([labels["sees"], labels["blind"], labels["target"]]))
     base = alt.Chart().encode(
         x=alt.X("pos:N", title=None, sort=alt.SortField("i"), axis=alt.Axis(labels=False, ticks=False)),
-        y=alt.Y("model:N", title=None, sort=None, axis=alt.Axis(labelLimit=160)),
+        y=alt.Y("model:N", title=None, sort=ordered(df["model"]), axis=alt.Axis(labelLimit=160)),
     )
     cells = base.mark_rect(stroke="white", strokeWidth=2).encode(
         color=alt.Color(

@@ -20,12 +20,13 @@ import pandas as pd
 
 from s2s_core.chartkit import FIT_X, records
 from s2s_core.fmt import prob
+from s2s_core.ngram.charts import ZERO_COLOR
 from s2s_core.ngram.compute import ContinuationResult, SentenceResult
 from s2s_core.ngram.counting import Sentence
 from s2s_core.ngram.frames import CHART_TOP
 
 SOURCE = "#2C7FB8"  # the house source blue: what is read (the prefix, the candidates)
-ZERO = "#D55E00"  # the one warm role colour: a zero factor (always also written "0")
+ZERO = ZERO_COLOR  # the one warm role colour: a zero factor (always also written "0")
 GREY = "#8A8A8A"
 TEXT = "currentColor"  # the theme's text colour: charts.finish leaves text beside shapes as it is given
 PICK_PARAM = "pick"  # click a candidate: the page appends it to the prefix

@@ -24,6 +24,7 @@ from s2s_core.ngram import (
     parse_config,
     parse_prefix,
     parse_sentence,
+    picture,
     sentence_probability,
     sparsity,
     window_view,
@@ -33,6 +34,7 @@ from s2s_core.ngram.charts import (
     FACTORS_LABELS,
     SPARSITY_LABELS,
     WINDOW_LABELS,
+    ZERO_COLOR,
     embedding_bars_chart,
     embedding_chart,
     factors_chart,
@@ -71,6 +73,7 @@ from s2s_core.ngram.frames import (
 )
 from s2s_core.ngram.picture import WORDS as PICTURE_WORDS
 from s2s_ui.catalog import translate, words
+from tests.chart_order import unordered_axes
 
 TINY = "a b c\na b d\nb c"  # small enough to count on paper
 
@@ -345,6 +348,27 @@ def test_charts_are_valid_vega_lite_with_translated_labels(lang):
         assert not [v for v in labels.values() if v.startswith("⟦")]
         spec = chart.to_dict()  # validates against the Vega-Lite schema
         assert spec["layer"] and spec["title"] in labels.values()
+        assert unordered_axes(spec) == []  # every nominal/ordinal axis names its order (issue 24 §1)
+    spec = charts[0][0].to_dict()  # the factors' models side by side in the frame's order, counts first
+    assert spec["layer"][0]["encoding"]["xOffset"]["sort"] == [factors["mle"], factors["addk"]]
+    window_rows = charts[2][0].to_dict()["layer"][0]["encoding"]["y"]["sort"]
+    assert window_rows == [window["ngram"], window["ffnn"], window["rnn"]]
+
+
+COLOUR_WORDS = {  # the ui.colour words, and the Korean adjective forms a sentence uses ("빨간 0")
+    "en": ("red", "blue", "orange", "purple", "yellow", "green", "grey", "gray"),
+    "ko": ("빨강", "빨간", "파랑", "파란", "주황", "보라", "노랑", "노란", "초록", "회색"),
+}
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_zero_notice_names_no_colour_the_marks_are_not_a_colour_scale(lang):
+    """A zero factor is a written label ("0/1" in the factor chart, "0 ✕" in the picture) in one fixed role colour,
+    not a colour scale, so the notice names the label, not a colour (it said "red" where the picture drew orange)."""
+    assert ZERO_COLOR == picture.ZERO  # one colour for a zero factor in both pictures
+    zero = translate(lang, "ngram.notice.zero").lower()
+    assert not [w for w in COLOUR_WORDS[lang] if w in zero], zero
+    assert "0 ✕" in zero and "0 ✕" in translate(lang, "ngram.picture.never")
 
 
 # --- bad input ------------------------------------------------------------------------------------

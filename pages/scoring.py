@@ -10,13 +10,22 @@ from s2s_core.scoring import ScoringConfig, fields
 from s2s_core.scoring.code import script
 from s2s_core.scoring.fields import DEFAULT_SENTENCES
 from s2s_core.scoring.frames import position_label, position_parts
+from s2s_core.scoring.notes import LOCAL_P_CASE
 from s2s_core.scoring.quiz import VERDICTS
 from s2s_ui.charts import draw
 from s2s_ui.explainer import before_after, explainer
 from s2s_ui.i18n import lang, t
-from s2s_ui.scoring.sections import show_comparison, show_flow, show_focus, show_window
+from s2s_ui.scoring.sections import notice_keys, show_comparison, show_flow, show_focus, show_window
 from s2s_ui.scoring.settings import read_inputs
-from s2s_ui.scoring.specs import STEP_PARAM, compare_spec, compute, focus_spec, function_names, quiz_answer
+from s2s_ui.scoring.specs import (
+    STEP_PARAM,
+    compare_spec,
+    compute,
+    focus_spec,
+    function_names,
+    local_p_note,
+    quiz_answer,
+)
 from s2s_ui.state import Page, TryCase
 from s2s_ui.steps import StepEvent
 from s2s_ui.widgets import code_expander, notice_list, predict_then_reveal, revealed, show_error
@@ -29,11 +38,10 @@ def cases() -> list[TryCase]:
     """Prepared states: the other language's sentence through a real encoder, a size mismatch, local-p, scale."""
     other = "ko" if lang() == "en" else "en"
     encoder = {fields.FROM.key: "encoder", fields.SENTENCE.key: DEFAULT_SENTENCES[other]}
-    local_p = {fields.WINDOW.key: "local_p", fields.HALF_WIDTH.key: "2"}
     return [
         TryCase(f"scoring.try_{other}", "scoring.try_sentence_note", encoder),
         TryCase("scoring.try_sizes", "scoring.try_sizes_note", {fields.H_E.key: "3"}),
-        TryCase("scoring.try_local_p", "scoring.try_local_p_note", local_p),
+        TryCase("scoring.try_local_p", local_p_note(), LOCAL_P_CASE),
         TryCase("scoring.try_scale", "scoring.try_scale_note", {fields.SCALE.key: "8"}),
     ]
 
@@ -82,8 +90,9 @@ def show_quiz(config: ScoringConfig) -> None:
     )
 
 
-def show_notice() -> None:
-    notice_list([f"scoring.notice_{i}" for i in range(1, 5)])
+def show_notice(config: ScoringConfig) -> None:
+    keys, fmt = notice_keys(config, typed=PAGE.current(fields.FROM) == "table")
+    notice_list(keys, **fmt)
     if revealed(QUIZ):  # says how dot-product scores react to a longer s: the question's answer
         st.markdown(f"- {t('scoring.notice_doubled')}")
 
@@ -106,7 +115,7 @@ if parsed.ok:  # every tab but the notes needs the config; a bad input leaves th
             ("scoring.tab_focus", lambda: show_focus(config)),
             ("scoring.tab_window", lambda: show_window(config)),
             ("scoring.tab_flow", lambda: show_flow(config)),
-            ("ui.tab_notice", show_notice),
+            ("ui.tab_notice", lambda: show_notice(config)),
             ("ui.tab_code", lambda: code_expander(script(config), file_name="bahdanau_vs_luong.py")),
         ]
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from s2s_core.chartkit import ordered
 from s2s_core.fmt import NUM_D3
 from s2s_core.scoring.compute import ScoringResult
 from s2s_core.scoring.flow import FlowResult
@@ -32,11 +33,12 @@ DIAGRAM_WORDS = (
 
 def window_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.LayerChart:
     """Final weights as bars (grey outside the window); Luong's Gaussian as a line when there is one."""
+    order = ordered(frame["position"])  # s1 … sS, left to right, whatever Vega saw before
     bars = (
         alt.Chart(frame)
         .mark_bar()
         .encode(
-            x=alt.X("position:N", title=labels["position"], sort=None),
+            x=alt.X("position:N", title=labels["position"], sort=order),
             y=alt.Y("weight:Q", title=labels["weight"], scale=alt.Scale(domain=[0, 1])),
             color=alt.condition("datum.in_window", alt.value("#ff8c42"), alt.value("#d0d0d0")),
             tooltip=[
@@ -53,7 +55,7 @@ def window_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.LayerChart:
             alt.Chart(frame)
             .mark_line(point=True, color="#1f77b4", strokeDash=[5, 3])
             .encode(
-                x=alt.X("position:N", sort=None),
+                x=alt.X("position:N", sort=order),
                 y="gauss:Q",
                 tooltip=[alt.Tooltip("gauss:Q", title=labels["gauss"], format=NUM_D3)],
             )

@@ -14,6 +14,15 @@ from s2s_core.scoring.charts import DIAGRAM_WORDS, flow_dot
 from s2s_core.scoring.compute import ScoringConfig, as_error
 from s2s_core.scoring.flow import FlowResult
 from s2s_core.scoring.frames import masked_text, param_tables, position_label, total
+from s2s_core.scoring.notes import (
+    distinct_rows,
+    keys_values,
+    rows_key,
+    same_weights,
+    sizes_key,
+    window_size,
+    window_size_key,
+)
 from s2s_ui.catalog import words
 from s2s_ui.charts import draw
 from s2s_ui.i18n import lang, t
@@ -88,8 +97,45 @@ def _window_line(config: ScoringConfig) -> str:
     ends = dict(S=result.S, p=num(w.center), lo=num(w.lo), hi=num(w.hi), positions=inside)
     if config.window == "local_m":
         key = "scoring.local_m_clipped" if w.step_clipped else "scoring.local_m_line"
-        return t(key, t=config.step, **ends)
-    return t("scoring.local_p_line", share=num(w.sigmoid), sigma=num(w.sigma), **ends)
+        line = t(key, t=config.step, **ends)
+    else:
+        line = t("scoring.local_p_line", share=num(w.sigmoid), sigma=num(w.sigma), **ends)
+    return f"{line} {_size_line(config)}"
+
+
+def _size_line(config: ScoringConfig) -> str:
+    """How many positions the window holds and why: 2D around a fractional p, 2D + 1 around a whole one, fewer
+    where the sentence ends."""
+    result = compute(config)
+    size = window_size(result, config.half_width)
+    return t(window_size_key(size), p=num(result.window.center), n=size.n, whole=size.whole)
+
+
+def notice_keys(config: ScoringConfig, *, typed: bool) -> tuple[list[str], dict[str, object]]:
+    """The "what to notice" keys and their numbers, each chosen by the live result (s2s_core/scoring/notes.py)."""
+    result = compute(config)
+    rows = distinct_rows(result)
+    kv = keys_values(result)
+    fn = function_names(lang())
+    values = str(kv.values)
+    parts = []
+    if kv.equal:
+        parts.append(t("scoring.notice_2_equal", names=", ".join(fn[n] for n in kv.equal)))
+    if kv.same_shape:
+        parts.append(t("scoring.notice_2_same", names=", ".join(fn[n] for n in kv.same_shape), values=values))
+    for shape in dict.fromkeys(shape for _, shape in kv.other_shape):  # one sentence per key shape
+        names = ", ".join(fn[n] for n, s in kv.other_shape if s == shape)
+        parts.append(t("scoring.notice_2_other", names=names, keys=str(shape)))
+    keys = [rows_key(result), "scoring.notice_2", sizes_key(config, typed), "scoring.notice_4"]
+    fmt = dict(
+        n_scoring=rows.scoring,
+        n_rows=rows.distinct,
+        values=values,
+        parts=" ".join(parts),
+        H_d=len(config.dec_state),
+        H_e=result.H_e,
+    )
+    return keys, fmt
 
 
 def show_window(config: ScoringConfig) -> None:
@@ -133,10 +179,13 @@ def show_flow(config: ScoringConfig) -> None:
     shapes = ", ".join(f"{name} {shape}" for name, shape in flow.shapes)
     st.caption(t("scoring.flow_shapes", shapes=shapes))
     weights = vec(flow.read.weights[0])
-    if config.query_from == "current":
-        st.markdown(t("scoring.flow_differs", weights=weights))
+    name = function_names(lang())[config.focus]
+    if config.query_from == "previous":
+        st.markdown(t("scoring.flow_same", name=name, weights=weights))
+    elif same_weights(result, config.focus):
+        st.markdown(t("scoring.flow_differs_same", name=name, weights=weights))
     else:
-        st.markdown(t("scoring.flow_same", name=function_names(lang())[config.focus], weights=weights))
+        st.markdown(t("scoring.flow_differs", weights=weights))
     show_recurrence(flow)
 
 
@@ -148,7 +197,5 @@ def show_recurrence(flow: FlowResult) -> None:
         carried = dict(s_t=vec(flow.s_t[0]), zero=vec(flow.s_t_from_zero[0]), carried=num(flow.carried))
         st.info(t("scoring.flow_recurrent", **carried), icon=":material/repeat:")
     lab = next((p for p in PAGES if p.ns == "translation" and p.exists), None)
-    if lab is None:
-        st.caption(t("scoring.flow_translation_later"))
-    else:
-        st.page_link(lab.file, label=t("scoring.flow_translation_link"), icon=lab.icon)
+    if lab is not None:  # the Translation lab, named by its own title
+        st.page_link(lab.file, label=t("scoring.flow_translation_link", lab=t("translation.title")), icon=lab.icon)

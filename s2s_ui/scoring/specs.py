@@ -14,6 +14,7 @@ from s2s_core.scoring.compute import ScoringConfig, ScoringResult, compare
 from s2s_core.scoring.fields import SCORERS
 from s2s_core.scoring.frames import peak, position_label
 from s2s_core.scoring.from_encoder import states_from_encoder
+from s2s_core.scoring.notes import local_p_note_key
 from s2s_core.scoring.picture import COMPARE_WORDS, FOCUS_WORDS, compare_picture, focus_picture
 from s2s_core.scoring.quiz import DoubledQuery, doubled_query
 from s2s_ui.cache import cached_result
@@ -32,6 +33,12 @@ def compute(config: ScoringConfig) -> ScoringResult:
 @cached_result(max_entries=256)
 def quiz_answer(config: ScoringConfig) -> DoubledQuery | None:
     return doubled_query(config)
+
+
+@cached_result(max_entries=1)
+def local_p_note() -> str:
+    """The local-p Try-this note's key, chosen by the window that case opens (s2s_core/scoring/notes.py)."""
+    return local_p_note_key()
 
 
 @cached_result(max_entries=64)

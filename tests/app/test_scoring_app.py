@@ -164,7 +164,9 @@ def test_the_flow_section_shows_the_decoder_is_still_recurrent(lang):
     )
     assert expected in " ".join(i.value for i in at.info)
     links = [link.proto.label for link in at.get("page_link")]
-    assert translate(lang, "scoring.flow_translation_link") in links  # the Translation lab exists: linked
+    lab = translate(lang, "translation.title")
+    assert translate(lang, "scoring.flow_translation_link", lab=lab) in links  # the Translation lab exists: linked
+    assert "flow_translation_later" not in " ".join(translate(lang, k) for k in ("scoring.flow_translation_link",))
     at = open_page("scoring", lang, query={"scoring_dec": "0, 0", "scoring_tabs": "flow"})
     assert compare(ScoringConfig(dec_state=(0.0, 0.0))).flow.prev_is_zero
     assert translate(lang, "scoring.flow_recurrent_zero") in " ".join(i.value for i in at.info)
@@ -195,7 +197,7 @@ def test_the_quiz_asks_about_doubling_s_and_its_answer_is_nowhere_until_answered
     for tab in ("scoring.tab_focus", "scoring.tab_window", "scoring.tab_flow", "ui.tab_notice"):
         open_tab(at, "scoring", tab, lang)
         assert peak2 not in all_text(at) and peak2 not in _chart_numbers(at), tab
-    assert translate(lang, "scoring.notice_1") in all_text(at)
+    assert translate(lang, "scoring.notice_1", n_scoring=5) in all_text(at)
     assert translate(lang, "scoring.notice_doubled") not in all_text(at)
     at.radio(key="scoring_quiz").set_value(translate(lang, "scoring.quiz_same")).run()
     assert not at.exception
@@ -297,3 +299,27 @@ def test_reset_after_the_encoder_forgets_the_sentence(lang):
     assert at.segmented_control(key="scoring_from").value == "table"
     at.segmented_control(key="scoring_from").set_value("encoder").run()
     assert at.text_input(key="scoring_sentence").value == "i read a book"  # the language's own again
+
+
+def test_the_notices_follow_the_live_shapes_and_sizes(lang):
+    """At H_d = H_e general's keys have the values' shape (the old notice said every key differed in shape but
+    dot's); with H_d != H_e dot cannot score, and the notice says so instead of asking to type a third number."""
+    at = open_page("scoring", lang, query={"scoring_tabs": "notice"})
+    text = all_text(at)
+    general = translate(lang, "scoring.fn.general")
+    assert translate(lang, "scoring.notice_2_same", names=general, values="(1, 5, 2)") in text
+    assert translate(lang, "scoring.notice_3") in text
+    at = open_page("scoring", lang, query={"scoring_tabs": "notice", "scoring_dec": "0.3, 0.2, 0.1"})
+    text = all_text(at)
+    assert translate(lang, "scoring.notice_3_mismatch", H_d=3, H_e=2) in text
+    assert translate(lang, "scoring.notice_3") not in text
+    at = open_page("scoring", lang, query={"scoring_tabs": "notice", "scoring_dec": "0, 0"})
+    assert translate(lang, "scoring.notice_1_equal", n_scoring=5, n_rows=3) in all_text(at)
+
+
+def test_the_local_p_case_says_the_window_it_opens(lang):
+    """The Try-this note and the window tab agree with the window the case really opens: p = 2.83 with D = 2
+    holds 2D = 4 positions (the old note said 2D + 1)."""
+    at = open_page("scoring", lang, query={"scoring_window": "local_p", "scoring_D": "2", "scoring_tabs": "window"})
+    assert translate(lang, "scoring.window_size_fractional", p="2.8273", n=4) in all_text(at)
+    assert translate(lang, "scoring.try_local_p_note_fractional") in all_text(at)

@@ -6,11 +6,11 @@ import streamlit as st
 
 from s2s_core.bptt import BpttConfig, fields, parse_config, parse_max_norm
 from s2s_core.bptt.code import script
-from s2s_core.bptt.compute import quiz_edit
+from s2s_core.bptt.compute import quiz_edit, quiz_reading
 from s2s_core.bptt.fields import MAX_T
-from s2s_core.bptt.frames import CELL_NAMES, ratio_band
+from s2s_core.bptt.frames import CELL_NAMES
 from s2s_core.fields import Parsed
-from s2s_core.fmt import sci
+from s2s_core.fmt import num, sci
 from s2s_ui.bptt.sections import (
     show_checks,
     show_clipping,
@@ -82,15 +82,15 @@ def show_quiz(config: BpttConfig) -> None:
     """Predict the effect of an edit not made yet: the picture already shows every ratio of the current ρ."""
     edited = quiz_edit(config)
     k = compute(config).quiz_back
-    ratio = compute(edited).by_cell(config.cell).ratio(k)
+    reading = quiz_reading(config, compute(config), compute(edited))  # the answer and its reason, for this cell
     words = {"cell": CELL_NAMES[config.cell], "k": k, "rho": f"{config.rho:g}", "new": f"{edited.rho:g}"}
-    why = t("bptt.quiz_why_up" if edited.rho > config.rho else "bptt.quiz_why_down")
+    numbers = {"ratio": sci(reading.ratio), "now": sci(reading.ratio_now), "per_step": num(reading.per_step)}
     answered = predict_then_reveal(
         quiz_key(config),
         t("bptt.quiz_question", **words),
         [t(f"bptt.quiz_{b}") for b in BANDS],
-        t(f"bptt.quiz_{ratio_band(ratio)}"),
-        t("bptt.quiz_explain", ratio=sci(ratio), **words) + " " + why,
+        t(f"bptt.quiz_{reading.band}"),
+        t("bptt.quiz_explain", **numbers, **words) + " " + t(f"bptt.quiz_why_{reading.why}", **numbers, **words),
     )
     if answered:
         st.button(

@@ -8,6 +8,7 @@ import altair as alt
 import pandas as pd
 
 from s2s_core.bptt.frames import cell_order
+from s2s_core.chartkit import ordered
 from s2s_core.fmt import SCI_D3
 
 SERIES_COLORS = ("#d62728", "#1f77b4", "#2ca02c", "#9ecae1", "#7f7f7f")  # RNN, LSTM, GRU, LSTM cell, ρ^k
@@ -83,8 +84,8 @@ def grad_chart(frame: pd.DataFrame, cuts: pd.DataFrame, labels: dict[str, str]) 
 
 def clip_chart(frame: pd.DataFrame, max_norm: float, labels: dict[str, str]) -> alt.LayerChart:
     """Gradient norms before and after clip_grad_norm_, with the max-norm line (log scale: sizes differ a lot)."""
-    params = list(dict.fromkeys(frame["param"]))
-    whens = list(dict.fromkeys(frame["when"]))
+    params = ordered(frame["param"])
+    whens = ordered(frame["when"])
     ticks = decades(pd.concat([frame["norm"], frame["base"], pd.Series([max_norm])]))
     bars = (
         alt.Chart(frame)
@@ -117,7 +118,7 @@ def clip_chart(frame: pd.DataFrame, max_norm: float, labels: dict[str, str]) -> 
 def parts_chart(frame: pd.DataFrame, max_norm: float, labels: dict[str, str]) -> alt.LayerChart:
     """Each step's part of ∂L/∂W_hh before and after clipping, by steps back (log scale): clipping shifts the whole
     curve down by one factor, so its slope (how fast the parts fade with distance) is the same before and after."""
-    whens = list(dict.fromkeys(frame["when"]))
+    whens = ordered(frame["when"])
     ticks = decades(pd.concat([frame["norm"], pd.Series([max_norm])]))
     line = (
         alt.Chart(frame)

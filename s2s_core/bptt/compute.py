@@ -49,6 +49,7 @@ class CellGrad:
     norms: tuple[float, ...]  # (T,) with the config's truncation (0 at and beyond a cut)
     full_norms: tuple[float, ...]  # (T,) without truncation
     cell_norms: tuple[float, ...] | None  # LSTM: ‖∂L/∂cell_(T-k)‖ with truncation, the gated highway
+    full_cell_norms: tuple[float, ...] | None  # LSTM: the same without truncation
     keep_gate: float | None  # mean forget gate f (LSTM) or update gate z (GRU): share kept per step
     loss: float
     param_grads: tuple[torch.Tensor, ...]  # ∂L/∂(W_ih, W_hh, b_ih, b_hh) with the truncation, unclipped
@@ -62,6 +63,14 @@ class CellGrad:
         """‖∂L/∂h_(T-k)‖ / ‖∂L/∂h_T‖: below 1 vanishing, above 1 exploding."""
         norms = self.full_norms if full else self.norms
         return norms[k] / norms[0]
+
+    def per_step(self, k: int, cell_state: bool = False) -> float:
+        """The average factor per step back over k steps, (‖∂L/∂·_(T-k)‖ / ‖∂L/∂·_T‖)^(1/k), without truncation:
+        of h, or (cell_state) of the LSTM's cell state c."""
+        norms = self.full_cell_norms if cell_state else self.full_norms
+        if norms is None or k < 1 or norms[0] == 0:
+            raise ValueError("no per-step factor: needs k >= 1 and a nonzero last-step gradient")
+        return (norms[k] / norms[0]) ** (1 / k)
 
 
 @dataclass(frozen=True)
@@ -142,6 +151,66 @@ def quiz_edit(config: BpttConfig) -> BpttConfig:
     """
     high, low = QUIZ_RHO
     return replace(config, rho=high if config.rho < 1.5 else low)
+
+
+ABOUT = 0.05  # "about": within 5 % of the gate's mean (the notice says the relation only when it holds)
+
+
+@dataclass(frozen=True)
+class QuizReading:
+    """The question's answer and why, read from the two runs (the current ρ and the edited one) for the cell on
+    screen: the catalog key of the reason is chosen by what the computation shows, not by the direction alone."""
+
+    band: str  # the answer at the edited ρ: "vanish", "same" or "explode"
+    ratio: float  # ‖∂L/∂h_(T-k)‖ / ‖∂L/∂h_T‖ at the edited ρ
+    ratio_now: float  # … at the current ρ
+    per_step: float  # ratio^(1/k): the average factor per step back at the edited ρ
+    why: str  # "bptt.quiz_why_*": up_linear (exactly ρ per step), up_tanh (tanh′ takes some: below ρ per step),
+    #           up_gated (gates and tanh′ in the way), down (the smaller ρ lost more), down_not (it did not)
+
+
+def quiz_reading(config: BpttConfig, now: BpttResult, edited: BpttResult) -> QuizReading:
+    """What the quiz's edit does to the chosen cell's gradient k steps back, and the sentence that explains it."""
+    k = now.quiz_back
+    cell = edited.by_cell(config.cell)
+    ratio, ratio_now = cell.ratio(k), now.by_cell(config.cell).ratio(k)
+    if edited.config.rho < config.rho:
+        why = "down" if ratio < ratio_now else "down_not"
+    elif config.cell != "rnn":
+        why = "up_gated"
+    else:
+        why = "up_linear" if config.linear else "up_tanh"
+    return QuizReading(band=band(ratio), ratio=ratio, ratio_now=ratio_now, per_step=cell.per_step(k), why=why)
+
+
+@dataclass(frozen=True)
+class KeepReading:
+    """The keep gates against the gradient's measured fall per step (notice 3): the relation "falls by about the
+    gate per step" is stated only where the two numbers are within ABOUT of each other."""
+
+    k: int  # over how many steps back the factors are measured
+    lstm_cell_step: float  # the LSTM cell state's gradient: average factor per step back (no truncation)
+    f: float  # the LSTM's mean forget gate
+    lstm_about_f: bool
+    gru_step: float  # the GRU's ‖∂L/∂h‖: average factor per step back
+    z: float  # the GRU's mean update gate
+    gru_about_z: bool
+
+
+def keep_reading(result: BpttResult) -> KeepReading:
+    k = result.quiz_back
+    lstm, gru = result.by_cell("lstm"), result.by_cell("gru")
+    f, z = float(lstm.keep_gate or 0.0), float(gru.keep_gate or 0.0)
+    c_step, h_step = lstm.per_step(k, cell_state=True), gru.per_step(k)
+    return KeepReading(
+        k=k,
+        lstm_cell_step=c_step,
+        f=f,
+        lstm_about_f=abs(c_step - f) <= ABOUT * f,
+        gru_step=h_step,
+        z=z,
+        gru_about_z=abs(h_step - z) <= ABOUT * z,
+    )
 
 
 def parse_max_norm(max_norm: object) -> float:
@@ -325,6 +394,7 @@ def cell_grad(cell: str, config: BpttConfig, x: torch.Tensor) -> CellGrad:
     run = run_loop(cell, x_leaf, w, linear=linear, truncate=0, taps=taps)
     run.loss.backward()
     full = _grad_norms(run.hs)
+    full_cells = _grad_norms(run.cells) if cell == "lstm" else None
     diff = None if linear else module_check(cell, x, base, run.outs, x_leaf.grad)
     # 2) The learner's truncation on fresh leaves; these parameter gradients are the ones the page clips.
     if config.truncate and config.truncate < config.T:
@@ -337,6 +407,7 @@ def cell_grad(cell: str, config: BpttConfig, x: torch.Tensor) -> CellGrad:
         norms=_grad_norms(run.hs),
         full_norms=full,
         cell_norms=_grad_norms(run.cells) if cell == "lstm" else None,
+        full_cell_norms=full_cells,
         keep_gate=sum(run.keep) / len(run.keep) if run.keep else None,
         loss=float(run.loss.detach()),
         param_grads=tuple(p.grad.detach().clone() for p in w.params()),

@@ -20,7 +20,7 @@ import altair as alt
 import pandas as pd
 
 from s2s_core.bptt.compute import BpttConfig, BpttResult, ClipResult
-from s2s_core.chartkit import FIT_X, records
+from s2s_core.chartkit import FIT_X, colour_ends, records
 from s2s_core.fmt import SCI_D3, sci
 
 STATE = "#2C7FB8"  # the house source blue, as for an encoder's states (the chain's steps)
@@ -29,6 +29,8 @@ GREY = "#8A8A8A"
 TEXT = "currentColor"  # the theme's text colour: charts.finish leaves text beside shapes as it is given
 LOG_LO, LOG_HI = -10.0, 2.0  # log10 ‖∂L/∂h_t‖ shown: below 1e-10 is "vanished" at any width on screen
 NORM_SCALE = alt.Scale(type="log", domain=[10**LOG_LO, 10**LOG_HI], clamp=True, scheme="viridis")
+# The description's colour words (ui.colour.* keys) for a small and a large gradient, read off the band's scale.
+LEGEND = dict(zip(("low", "high"), (f"ui.colour.{c}" for c in colour_ends(NORM_SCALE)), strict=True))
 CHAIN_Y = 78  # px: the chain's centre line
 MAX_BAND = 40  # px: the band's thickness at 10^LOG_HI
 CLIP_Y = 190  # px: the clipping row
@@ -92,7 +94,8 @@ def picture_data(
     return Picture(T=T, band=band, marks=marks, cuts=cuts, clip=clip)
 
 
-# "bptt.picture.*": gradient_picture's words; its title, subtitle and clip_title carry values, added by the page.
+# "bptt.picture.*": gradient_picture's words; its title, subtitle and clip_title carry values, added by the page,
+# and its description LEGEND's colour words ({low}, {high}).
 WORDS = ("step", "norm", "loss", "flow", "cut", "before", "after", "untouched", "description")
 
 

@@ -7,7 +7,7 @@ import streamlit as st
 
 from s2s_core.bptt import BpttConfig, ClipResult, clip
 from s2s_core.bptt.cells import GATE_NAMES
-from s2s_core.bptt.compute import H
+from s2s_core.bptt.compute import H, keep_reading
 from s2s_core.bptt.frames import CELL_NAMES, milestones_frame, reach
 from s2s_core.fmt import num, sci
 from s2s_ui.bptt.specs import clip_spec, compute, grad_spec
@@ -105,12 +105,16 @@ def show_notices(config: BpttConfig) -> None:
     result = compute(config)
     k = result.quiz_back
     ratios = {f"r_{c.cell}": sci(c.ratio(k)) for c in result.cells}
-    lstm, gru = result.by_cell("lstm"), result.by_cell("gru")
+    keep = keep_reading(result)  # the keep gates beside the measured fall per step; "about" only where it holds
+    lstm_key = "bptt.notice_3_lstm_about" if keep.lstm_about_f else "bptt.notice_3_lstm"
+    gru_key = "bptt.notice_3_gru_about" if keep.gru_about_z else "bptt.notice_3_gru"
     notice_list(
-        [f"bptt.notice_{i}" for i in range(1, 6)],
+        ["bptt.notice_1", "bptt.notice_2", lstm_key, gru_key, "bptt.notice_4", "bptt.notice_5"],
         rho=f"{config.rho:g}",
         k=k,
-        f=num(lstm.keep_gate),
-        z=num(gru.keep_gate),
+        f=num(keep.f),
+        z=num(keep.z),
+        c_step=num(keep.lstm_cell_step),
+        h_step=num(keep.gru_step),
         **ratios,
     )

@@ -8,7 +8,7 @@ from typing import Any
 from s2s_core.bptt import BpttConfig, BpttResult, backprop_through_time, clip
 from s2s_core.bptt.charts import CLIP_LABELS, GRAD_LABELS, WHEN_LABELS, clip_chart, grad_chart, parts_chart
 from s2s_core.bptt.frames import CELL_NAMES, clip_frame, cuts_frame, grad_frame, parts_frame
-from s2s_core.bptt.picture import WORDS, gradient_picture, picture_data
+from s2s_core.bptt.picture import LEGEND, WORDS, gradient_picture, picture_data
 from s2s_ui.cache import cached_result
 from s2s_ui.catalog import translate, words
 from s2s_ui.charts import cached_spec
@@ -31,6 +31,9 @@ def picture_spec(config: BpttConfig, before: BpttConfig | None, max_norm: float,
         "title": translate(language, "bptt.picture.title", cell=CELL_NAMES[config.cell]),
         "subtitle": translate(language, "bptt.picture.subtitle", rho=f"{config.rho:g}", T=config.T),
         "clip_title": translate(language, "bptt.picture.clip_title", max_norm=f"{max_norm:g}"),
+        "description": translate(
+            language, "bptt.picture.description", **{end: translate(language, key) for end, key in LEGEND.items()}
+        ),
     }
     return gradient_picture(picture_data(config, result, clipped, previous), names)
 

@@ -187,3 +187,29 @@ def test_the_code_tab_alone_prints_the_current_settings(lang):
 def test_the_fields_match_the_tabs_and_the_core_caps():
     assert fields.TAB.options == tuple(label.rsplit(".", 1)[-1].removeprefix("tab_") for label in TAB_LABELS)
     assert (fields.T.lo, fields.T.hi, fields.TRUNCATE.hi) == (2, fields.MAX_T, fields.MAX_T)
+
+
+def test_notice_3_says_what_the_defaults_measure():
+    """The old notice_3 said the LSTM's cell line "falls by about the forget gate per step" (0.82 vs f = 0.71 at the
+    defaults): the notices now give the measured factor, the mean gate, and the relation only when it holds."""
+    from s2s_core.bptt.compute import keep_reading
+
+    lang = "en"
+    at = open_page("bptt", lang, query={"bptt_tabs": "notice"})
+    assert not at.exception
+    keep = keep_reading(backprop_through_time(BpttConfig()))
+    text = all_text(at)
+    lstm = translate(lang, "bptt.notice_3_lstm", k=20, c_step=num(keep.lstm_cell_step), f=num(keep.f))
+    gru = translate(lang, "bptt.notice_3_gru", k=20, h_step=num(keep.gru_step), z=num(keep.z))
+    assert lstm in text and gru in text
+    assert "about the forget gate per step" not in text
+
+
+def test_the_quiz_about_the_no_tanh_rnn_does_not_say_it_need_not_explode():
+    lang = "en"
+    at = open_page("bptt", lang, query={"bptt_linear": "true"})
+    at.radio(key="bptt_quiz_rnn_0.9").set_value(translate(lang, "bptt.quiz_explode")).run()
+    assert not at.exception and not at.warning  # graded right: exploded
+    text = all_text(at)
+    assert translate(lang, "bptt.quiz_why_up_linear", new="2", k=20, ratio=sci(2.0**20)) in text
+    assert "need not explode" not in text

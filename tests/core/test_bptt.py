@@ -343,3 +343,37 @@ def test_the_chain_picture_holds_the_gradients_the_cut_and_clipping():
     assert pic.band["was"].notna().sum() == 12  # the previous input had 12 steps
     words = dict.fromkeys((*WORDS, "title", "subtitle", "clip_title"), "w")  # the page's words, and three with values
     gradient_picture(pic, words).to_dict()  # valid Vega-Lite
+
+
+def test_the_quiz_reason_follows_what_the_cell_on_screen_computes():
+    """quiz_why_up ("a large ρ need not explode") was appended whenever ρ rose, also for the no-tanh RNN, which
+    explodes: the reason is now chosen from the computation for the cell on screen."""
+    from s2s_core.bptt.compute import quiz_reading
+
+    def reading(config):
+        return quiz_reading(config, backprop_through_time(config), backprop_through_time(quiz_edit(config)))
+
+    linear = reading(BpttConfig(linear=True))  # ρ 0.9 -> 2, no tanh: exactly ρ per step
+    assert linear.band == "explode" and linear.why == "up_linear"
+    assert abs(linear.per_step - 2.0) < 1e-9 and abs(linear.ratio - 2.0**20) < 1e-6 * 2.0**20
+    tanh = reading(BpttConfig())  # with tanh: below ρ per step, measured
+    assert tanh.why == "up_tanh" and tanh.per_step < 2.0 and tanh.band != "explode"
+    assert reading(BpttConfig(cell="lstm")).why == "up_gated"
+    down = reading(BpttConfig(rho=1.8))  # ρ 1.8 -> 0.5: the smaller ρ lost more of the gradient
+    assert down.why == "down" and down.ratio < down.ratio_now
+
+
+def test_notice_3_states_the_measured_fall_and_the_gate_relation_only_when_it_holds():
+    """At the defaults the LSTM's cell line falls by about 0.82 per step while f averages 0.71: not "about f"."""
+    from s2s_core.bptt.compute import keep_reading
+
+    result = backprop_through_time(BpttConfig())
+    keep = keep_reading(result)
+    lstm = result.by_cell("lstm")
+    assert keep.k == 20
+    assert abs(keep.lstm_cell_step - (lstm.full_cell_norms[20] / lstm.full_cell_norms[0]) ** (1 / 20)) < 1e-12
+    assert abs(keep.f - lstm.keep_gate) < 1e-12
+    assert abs(keep.lstm_cell_step - keep.f) > 0.05  # the old sentence's "by about the forget gate" is false here
+    assert not keep.lstm_about_f and not keep.gru_about_z
+    opened = keep_reading(backprop_through_time(BpttConfig(gate_bias=5.0)))  # gates near 1: now it holds
+    assert opened.lstm_about_f and opened.gru_about_z

@@ -44,6 +44,18 @@ class BridgeResult:
     decoder_output: torch.Tensor  # (B, 1, Hd) or (1, B, Hd): one decoder step from the bridged state
     decoder_h_n: torch.Tensor  # (Ld, B, Hd)
     needs_linear: bool  # K·Hout != Hd (or K·H != Hd for the cell state)
+    h_linear: bool = False  # the h path has the linear map (and its tanh): K·Hout != Hd
+    h_bounded: bool = True  # the encoder's h lies in (-1, 1): every cell here but an LSTM with proj_size
+    h_max: float = 0.0  # max |h_n| of the encoder, measured
+
+    @property
+    def linear_note(self) -> str | None:
+        """Which note the linear map gets: h mapped (and the encoder's h bounded or not), or only c mapped."""
+        if not self.needs_linear:
+            return None
+        if not self.h_linear:
+            return "shapes.bridge.linear_note_cell"
+        return "shapes.bridge.linear_note" if self.h_bounded else "shapes.bridge.linear_note_proj"
 
 
 def parse_bridge(layers: object, hidden: object) -> BridgeConfig:
@@ -117,4 +129,9 @@ def bridge_view(r: ShapesResult, d: BridgeConfig) -> BridgeResult:
         decoder_output=out,
         decoder_h_n=h_n,
         needs_linear=needs_linear,
+        h_linear=h_steps[-1].key == "linear",
+        # h = o ⊙ tanh(c) is in (-1, 1) (tanh for the RNN and a convex mix of tanh values for the GRU); with
+        # proj_size the LSTM's h is W_hr·(o ⊙ tanh(c)), a linear map of it, with no bound of its own.
+        h_bounded=not (c.cell == "LSTM" and c.proj_size > 0),
+        h_max=float(r.h_n.abs().max()),
     )

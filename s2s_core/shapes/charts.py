@@ -12,7 +12,7 @@ from functools import lru_cache
 import altair as alt
 import pandas as pd
 
-from s2s_core.chartkit import sci_label, with_cell_label
+from s2s_core.chartkit import ordered, sci_label, with_cell_label
 from s2s_core.fmt import NUM_D3, SCI_D3
 from s2s_core.shapes.frames import METHODS
 
@@ -54,12 +54,15 @@ def with_rows(spec: dict, frame: pd.DataFrame) -> dict:
     return {**spec, "datasets": {"table": rows}}
 
 
-@lru_cache(maxsize=8)
-def _error_spec(labels: Labels) -> dict:
+Order = tuple  # an axis's categories in reading order (chartkit.ordered of the frame's column), part of the cache key
+
+
+@lru_cache(maxsize=16)
+def _error_spec(labels: Labels, sentences: Order) -> dict:
     lab = dict(labels)
     methods = [lab[f"method_{m}"] for m in METHODS]
     base = alt.Chart().encode(
-        x=alt.X("sentence:N", title=lab["sentence"], sort=None, axis=alt.Axis(labelAngle=0)),
+        x=alt.X("sentence:N", title=lab["sentence"], sort=list(sentences), axis=alt.Axis(labelAngle=0)),
         xOffset=alt.XOffset("method_label:N", sort=methods),
         y=alt.Y("max_abs_diff:Q", title=None),  # the chart's title says what is measured; no sideways text
     )
@@ -86,15 +89,15 @@ def _error_spec(labels: Labels) -> dict:
 def padding_error_chart(frame: pd.DataFrame, labels: dict[str, str]) -> dict:
     """Per sentence: how far each reading is from the true last state (the two fixes sit at 0)."""
     data = frame.assign(method_label=frame["method"].map(lambda m: labels[f"method_{m}"]))
-    return with_rows(_error_spec(tuple(sorted(labels.items()))), data)
+    return with_rows(_error_spec(tuple(sorted(labels.items())), tuple(ordered(data["sentence"]))), data)
 
 
-@lru_cache(maxsize=8)
-def _diff_spec(labels: Labels) -> dict:
+@lru_cache(maxsize=16)
+def _diff_spec(labels: Labels, units: Order, sentences: Order) -> dict:
     lab = dict(labels)
     base = alt.Chart().encode(
-        x=alt.X("unit:N", title=lab["unit"], sort=None, axis=alt.Axis(labelAngle=0)),
-        y=alt.Y("sentence:N", title=None, sort=None),  # "#1, #2": a rotated title reads badly in Korean
+        x=alt.X("unit:N", title=lab["unit"], sort=list(units), axis=alt.Axis(labelAngle=0)),
+        y=alt.Y("sentence:N", title=None, sort=list(sentences)),  # "#1, #2": a rotated title reads badly in Korean
     )
     cells = base.mark_rect().encode(
         color=alt.Color(
@@ -123,15 +126,16 @@ def _diff_spec(labels: Labels) -> dict:
 
 def padding_diff_chart(frame: pd.DataFrame, labels: dict[str, str]) -> dict:
     """Heatmap of (state after PAD steps) - (true last state): zero rows are sentences without PAD."""
-    return with_rows(_diff_spec(tuple(sorted(labels.items()))), frame)
+    orders = tuple(ordered(frame["unit"])), tuple(ordered(frame["sentence"]))
+    return with_rows(_diff_spec(tuple(sorted(labels.items())), *orders), frame)
 
 
-@lru_cache(maxsize=8)
-def _packed_spec(labels: Labels) -> dict:
+@lru_cache(maxsize=16)
+def _packed_spec(labels: Labels, steps: Order, sentences: Order) -> dict:
     lab = dict(labels)
     base = alt.Chart().encode(
-        x=alt.X("step:O", title=lab["step"], axis=alt.Axis(labelAngle=0)),
-        y=alt.Y("sentence:N", title=None, sort=None),
+        x=alt.X("step:O", title=lab["step"], sort=list(steps), axis=alt.Axis(labelAngle=0)),
+        y=alt.Y("sentence:N", title=None, sort=list(sentences)),
     )
     cells = base.mark_rect(stroke="white", strokeWidth=2).encode(
         color=alt.Color(
@@ -161,4 +165,5 @@ def _packed_spec(labels: Labels) -> dict:
 def packed_chart(frame: pd.DataFrame, labels: dict[str, str]) -> dict:
     """The padded batch as a grid; each real cell shows the row of packed.data that stores it."""
     data = frame.assign(kind=frame["pad"].map(lambda p: labels["pad"] if p else labels["real"]))
-    return with_rows(_packed_spec(tuple(sorted(labels.items()))), data)
+    orders = tuple(int(s) for s in ordered(sorted(data["step"]))), tuple(ordered(data["sentence"]))
+    return with_rows(_packed_spec(tuple(sorted(labels.items())), *orders), data)

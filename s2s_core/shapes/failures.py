@@ -32,6 +32,9 @@ class FailureDemo:
     note: str  # catalog: shapes.fail.<kind>.<note>
     silent: tuple[tuple[str, tuple[int, ...]], ...] = ()  # shapes that came out when nothing was raised
     states: tuple[tuple[str, tuple[int, ...]], ...] = ()  # wrong_h0: the initial states this layer accepts
+    dropped: str | None = None  # input_2d: the axis x[0] takes away, "batch" (batch_first) or "time" (not)
+    fix_code: str | None = None  # input_2d: one sentence with its batch axis kept, in x and in the states
+    fixed: tuple[tuple[str, tuple[int, ...]], ...] = ()  # input_2d: the shapes the fix gave, run just now
 
 
 def call_error(fn: Callable[[], Any]) -> tuple[str | None, str | None]:
@@ -53,6 +56,34 @@ def _demo(kind: str, code: str, fn: Callable[[], Any], quiet_note: str, silent=(
 
 def _shape_list(*pairs: tuple[str, torch.Tensor]) -> tuple[tuple[str, tuple[int, ...]], ...]:
     return tuple((name, tuple(t.shape)) for name, t in pairs)
+
+
+def _input_2d(c: ShapesConfig, layer: torch.nn.RNNBase, x: torch.Tensor) -> FailureDemo:
+    """x[0], a 2-D input: PyTorch reads it as ONE unbatched sequence of its first axis. With batch_first that is
+    sentence 1 without its batch axis; without it, x is (S, B, E) and x[0] is time step 1 of every sentence, so the
+    time axis is the one gone. The fix keeps a batch axis of size 1 on the right axis, in x and in the states."""
+    LK, B, Hout = c.num_layers * c.K, c.B, c.Hout
+    lstm = c.cell == "LSTM"
+    one = x[0]  # (S, E) with batch_first, (B, E) without
+    h0 = torch.zeros(LK, B, Hout)  # (L·K, B, Hout): a batched state
+    state = (h0, torch.zeros(LK, B, c.H)) if lstm else h0
+    out, h_n, _ = run_layer(layer, one)  # what happens silently without h_0
+    silent = _shape_list(("x[0]", one), ("outputs", out), ("h_n", h_n))
+    code = f"rnn(x[0], {'(h_0, c_0)' if lstm else 'h_0'})  # x[0]: {tuple(one.shape)}"
+    demo = _demo("input_2d", code, lambda: layer(one, state), "never")
+    dropped = "batch" if c.batch_first else "time"
+    # The fix: sentence 1 as a batch of one, sliced on the batch axis (first with batch_first, second without).
+    x_code = "x[0:1]" if c.batch_first else "x[:, 0:1]"
+    x_one = x[0:1] if c.batch_first else x[:, 0:1]  # (1, S, E) / (S, 1, E)
+    h_one = h0[:, 0:1]  # (L·K, 1, Hout): the states keep (L·K, B, ·) whatever batch_first says
+    fix_state = (h_one, state[1][:, 0:1]) if lstm else h_one
+    fix_code = f"rnn({x_code}, {'(h_0[:, 0:1], c_0[:, 0:1])' if lstm else 'h_0[:, 0:1]'})"
+    fix_out, fix_h, _ = run_layer(layer, x_one, fix_state)  # runs: the shapes below are real
+    fixed = _shape_list((x_code, x_one), ("outputs", fix_out), ("h_n", fix_h))
+    note = f"raised_{dropped}" if demo.raised else demo.note
+    return FailureDemo(
+        "input_2d", code, demo.raised, demo.error_type, demo.message, note, silent, (), dropped, fix_code, fixed
+    )
 
 
 @torch.inference_mode()
@@ -85,16 +116,8 @@ def failure_demo(c: ShapesConfig, kind: str) -> FailureDemo | None:
         note = "raised_proj" if demo.raised and c.proj_size else demo.note
         return FailureDemo(demo.kind, demo.code, demo.raised, demo.error_type, demo.message, note, (), states)
     if kind == "input_2d":
-        # 3) The batch axis dropped: a 2-D input is read as ONE unbatched sequence of its first axis.
-        one = x[0]  # (S, E) with batch_first, (B, E) without
-        h0 = torch.zeros(LK, B, Hout)  # (L·K, B, Hout): a batched state
-        state = (h0, torch.zeros(LK, B, c.H)) if c.cell == "LSTM" else h0
-        out, h_n, _ = run_layer(layer, one)  # what happens silently without h_0
-        silent = _shape_list(("x[0]", one), ("outputs", out), ("h_n", h_n))
-        code = f"rnn(x[0], {'(h_0, c_0)' if c.cell == 'LSTM' else 'h_0'})  # x[0]: {tuple(one.shape)}"
-        demo = _demo(kind, code, lambda: layer(one, state), "never")
-        return FailureDemo(demo.kind, demo.code, demo.raised, demo.error_type, demo.message, demo.note, silent)
-    # 4) enforce_sorted=True (the default) wants the lengths longest first.
+        return _input_2d(c, layer, x)
+    # 3) enforce_sorted=True (the default) wants the lengths longest first.
     lengths = c.lengths
     if all(a >= b for a, b in itertools.pairwise(lengths)):
         lengths = tuple(min(i + 1, c.S) for i in range(B))  # ascending on purpose

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from s2s_core.fmt import num
 from s2s_core.shapes import ShapesConfig, fields
 from s2s_core.shapes.bridge import BridgeStep, parse_bridge
 from s2s_core.shapes.frames import shape_text
@@ -24,7 +25,8 @@ def show_bridge(page: Page, config: ShapesConfig) -> None:
     left, right = st.columns(2)
     layers = page.input(fields.DEC_LAYERS, left.number_input, step=1)
     hidden = page.input(fields.DEC_HIDDEN, right.number_input, step=1)
-    b = bridge(config, parse_bridge(layers, hidden))
+    decoder = parse_bridge(layers, hidden)
+    b = bridge(config, decoder)
     if b.naive_error is None:
         st.success(t("shapes.bridge.naive_ok"), icon=":material/check_circle:")
     else:
@@ -37,5 +39,5 @@ def show_bridge(page: Page, config: ShapesConfig) -> None:
         st.code(_bridge_code(b.cell_steps), language="python", wrap_lines=True)
     out, h = f"`{shape_text(tuple(b.decoder_output.shape))}`", f"`{shape_text(tuple(b.decoder_h_n.shape))}`"
     st.success(t("shapes.bridge.decoder_ok", out=out, h=h), icon=":material/check_circle:")
-    if b.needs_linear:
-        st.caption(t("shapes.bridge.linear_note"))
+    if b.linear_note is not None:
+        st.caption(t(b.linear_note, h_max=num(b.h_max), hidden=decoder.hidden))

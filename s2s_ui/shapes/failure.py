@@ -29,10 +29,14 @@ def show_failure(page: Page, config: ShapesConfig) -> None:
     if demo.raised:
         st.markdown(t("shapes.fail.says", type=demo.error_type))
         st.code(demo.message, language="text", wrap_lines=True)
-    st.info(t(f"shapes.fail.{demo.kind}.{demo.note}", n=config.B), icon=":material/lightbulb:")
+    st.info(t(f"shapes.fail.{demo.kind}.{demo.note}", n=config.B, B=config.B), icon=":material/lightbulb:")
     if demo.states:
         st.markdown(t("shapes.fail.wrong_h0.expected"))
         st.code(_shapes(demo.states), language="text")
+    if demo.fix_code is not None:  # input_2d: the fix for this batch_first, run on the same layer
+        st.markdown(t("shapes.fail.input_2d.fixed"))
+        st.code(f"{demo.fix_code}\n\n{_shapes(demo.fixed)}", language="python", wrap_lines=True)
     if demo.silent:
-        st.markdown(t("shapes.fail.silent") if not demo.raised else t("shapes.fail.input_2d.without_h0"))
+        heading = f"shapes.fail.input_2d.without_h0_{demo.dropped}" if demo.raised else "shapes.fail.silent"
+        st.markdown(t(heading, B=config.B))
         st.code(_shapes(demo.silent), language="text")

@@ -117,4 +117,5 @@ def show_notice(config: ShapesConfig) -> None:
     # The padding line says which state is right: part of the question's answer.
     n4 = padding_notice(config.padded, view)
     points = ("n1", "n2", "n3", n4, "n5") if revealed(QUIZ) else ("n1", "n2", "n3", "n5")
-    notice_list([f"shapes.notice.{n}" for n in points], diff=sci(view.gather_max_diff))
+    bar = t("shapes.padding.chart.method_through_pad")  # the bar named by its legend entry, not by a colour
+    notice_list([f"shapes.notice.{n}" for n in points], diff=sci(view.gather_max_diff), through_pad=bar)

@@ -135,7 +135,8 @@ def test_padding_packing_and_bad_lengths(lang):
     text = _tab(at, "shapes.tab_padding", lang)
     assert translate(lang, "shapes.padding.gather_not_enough", diff=sci(padding.gather_max_diff)) in text
     text = _tab(at, "ui.tab_notice", lang)
-    assert translate(lang, "shapes.notice.n4_gather_fails", diff=sci(padding.gather_max_diff)) in text
+    bar = translate(lang, "shapes.padding.chart.method_through_pad")  # named by its legend entry, not a colour
+    assert translate(lang, "shapes.notice.n4_gather_fails", diff=sci(padding.gather_max_diff), through_pad=bar) in text
     at.toggle(key="shapes_bidirectional").set_value(False).run()
     at.number_input(key="shapes_num_layers").set_value(1).run()
     at.text_input(key="shapes_lengths").input("").run()
@@ -195,7 +196,8 @@ def test_each_wrong_input_shows_the_real_error(lang):
         at.selectbox(key="shapes_failure").set_value(kind).run()
         assert not at.exception
         assert words in all_text(at), kind
-        assert translate(lang, f"shapes.fail.{kind}.raised")[:20] in all_text(at)
+        note = "raised_batch" if kind == "input_2d" else "raised"  # the default layer is batch-first
+        assert translate(lang, f"shapes.fail.{kind}.{note}", B=2)[:20] in all_text(at)
 
 
 def test_quiz_grades_against_the_forward_pass_and_keeps_score(lang):
@@ -300,3 +302,32 @@ def test_reset_forgets_every_field_of_the_page_even_in_closed_tabs_and_folded_se
     _tab(at, "shapes.tab_quiz", lang)
     assert at.number_input(key="shapes_question").value == 1
     assert set(at.query_params) <= {"lang", "shapes_tabs"}  # opening a tab puts only the tab in the link
+
+
+def test_the_2d_input_note_follows_batch_first(lang):
+    """With batch_first=False, x[0] drops the time axis: the note and the fix say x[:, 0:1], and the fix's real
+    shapes are shown; the batch-first note (x[0:1]) is not."""
+    at = open_page("shapes", lang, query={"shapes_batch_first": "false", "shapes_tabs": "failure"})
+    at.selectbox(key="shapes_failure").set_value("input_2d").run()
+    assert not at.exception
+    text = all_text(at)
+    assert translate(lang, "shapes.fail.input_2d.raised_time", B=2) in text
+    assert translate(lang, "shapes.fail.input_2d.raised_batch", B=2) not in text
+    assert translate(lang, "shapes.fail.input_2d.without_h0_time", B=2) in text
+    assert any("rnn(x[:, 0:1], (h_0[:, 0:1], c_0[:, 0:1]))" in c.value and "(3, 1, 4)" in c.value for c in at.code)
+
+
+def test_the_bridge_note_follows_proj_size(lang):
+    """The old note called h bounded "like any LSTM output" with proj_size too; now the note is chosen by the
+    config and carries the measured max |h_n|."""
+    from s2s_core.fmt import num
+    from s2s_core.shapes.bridge import BridgeConfig, bridge_view
+
+    for query, key in (({}, "linear_note"), ({"shapes_proj_size": "3"}, "linear_note_proj")):
+        b = bridge_view(run_shapes(parse_config(proj_size=int(query.get("shapes_proj_size", 0)))), BridgeConfig(1, 8))
+        at = open_page("shapes", lang, query={**query, "shapes_tabs": "bridge"})
+        assert not at.exception
+        other = "linear_note_proj" if key == "linear_note" else "linear_note"
+        text = all_text(at)
+        assert translate(lang, f"shapes.bridge.{key}", h_max=num(b.h_max)) in text
+        assert translate(lang, f"shapes.bridge.{other}", h_max=num(b.h_max)) not in text

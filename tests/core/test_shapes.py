@@ -306,7 +306,8 @@ def test_bridge_identity_when_shapes_match():
 @pytest.mark.parametrize("kind", KINDS[1:])
 def test_failures_raise_the_real_pytorch_error(kind):
     d = failure_demo(ShapesConfig(), kind)
-    assert d.raised and d.error_type == "RuntimeError" and d.note == "raised"
+    assert d.raised and d.error_type == "RuntimeError"
+    assert d.note == ("raised_batch" if kind == "input_2d" else "raised")  # the default layer is batch-first
     words = {
         "wrong_e": "input_size",
         "wrong_h0": "Expected hidden",

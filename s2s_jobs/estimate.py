@@ -13,13 +13,17 @@ from typing import Any
 
 from s2s_core.training.fields import MAX_SECONDS
 from s2s_jobs.snapshot import ENDED, RUNNING, Job
+from s2s_jobs.trainer import DEFAULT_CPU_SECONDS
 
 DEFAULT_PACE = 0.03  # seconds per step before any job has been measured (the default run: 160 steps in ~4 s)
 PACE_SAMPLES = 8  # recent finished jobs whose pace makes the estimate
 
 
-def time_limit(config: Any) -> float:
-    """A run's own wall-clock limit (a config without one gets the training cap)."""
+def time_limit(config: Any, trainer: Any = None) -> float:
+    """A run's own limit: its config's wall-clock limit (a config without one gets the training cap); a default
+    model's trainer has none, only the hard cap of DEFAULT_CPU_SECONDS."""
+    if trainer is not None and not trainer.capped:
+        return DEFAULT_CPU_SECONDS
     return float(getattr(config, "max_seconds", MAX_SECONDS))
 
 
@@ -27,14 +31,14 @@ def full_seconds(job: Job, paces: Mapping[str, Sequence[float]]) -> float:
     """A whole run of job, estimated from the recent pace of its trainer, within its own time limit."""
     recent = paces.get(job._trainer.name)
     pace = statistics.median(recent) if recent else DEFAULT_PACE
-    return min(job._total * pace, time_limit(job.config) + 1.0)
+    return min(job._total * pace, time_limit(job.config, job._trainer) + 1.0)
 
 
 def left_seconds(job: Job, paces: Mapping[str, Sequence[float]], now: float) -> float:
     """A running job's remaining time: its own pace so far, else the recent pace."""
     if job._step > 0 and job._seconds > 0:
         pace = job._seconds / job._step  # the run's own clock: a slow start (a cold pool) is not its pace
-        left = min((job._total - job._step) * pace, time_limit(job.config) - job._seconds)
+        left = min((job._total - job._step) * pace, time_limit(job.config, job._trainer) - job._seconds)
     else:
         left = full_seconds(job, paces) - (now - job._started)
     return max(0.0, left)

@@ -1,4 +1,5 @@
-"""The server's training jobs behind one interface: submit(config) -> Job, snapshot(job) -> JobSnapshot, cancel(job).
+"""The server's training jobs behind one interface: submit(config) -> Job, snapshot(job) -> JobSnapshot, cancel(job),
+and the default models: default_job(config) -> Job, default_result(config) -> the trained result or None.
 
 One job per configuration: every session that asks for the same settings watches the same job, and a finished
 result is served to everyone. At most `max_running` jobs train at once; the rest wait in order, and a snapshot says
@@ -8,6 +9,11 @@ running job whose every holder has left is cancelled after a short grace, so a c
 The server's one runner is made on first use, with the backend named by $S2S_TRAIN_BACKEND (s2s_jobs/settings.py):
 `process` (the default, what a server runs: s2s_jobs/process.py) or `inprocess` (threads of this process:
 s2s_jobs/runner.py; a test that wants it sets the variable in its own fixture).
+
+The default models (WARM: every model a page shows before the visitor changes a setting) are the same on a busy
+server as on a quiet one: trained to their step count (s2s_jobs/trainer.py DEFAULT: no wall-clock limit), kept in
+the model store under $S2S_DATA_DIR (s2s_jobs/store.py, keyed by the full config and the code version), so a restart
+loads them instead of training them again, and trained at most once per server (one job per configuration).
 """
 
 from __future__ import annotations
@@ -20,12 +26,14 @@ from typing import Any
 from s2s_core.training.compute import twin_config
 from s2s_core.training.config import TrainConfig
 from s2s_core.translation.lab import DEFAULT as TRANSLATION
+from s2s_core.translation.lab import comparison_configs
 from s2s_jobs.pool import pool_running
 from s2s_jobs.process import ProcessRunner
 from s2s_jobs.runner import Runner
-from s2s_jobs.settings import default_backend, warm_enabled
+from s2s_jobs.settings import default_backend, store_dir, warm_enabled
 from s2s_jobs.snapshot import CANCELLED, DONE, FAILED, FAILED_KEY, QUEUED, RUNNING, Job, JobSnapshot
-from s2s_jobs.trainer import LAB, Trainer
+from s2s_jobs.store import ModelStore
+from s2s_jobs.trainer import DEFAULT, Trainer
 
 __all__ = [
     "CANCELLED",
@@ -37,6 +45,8 @@ __all__ = [
     "Job",
     "JobSnapshot",
     "cancel",
+    "default_job",
+    "default_result",
     "find",
     "hold",
     "pool_running",
@@ -48,13 +58,16 @@ __all__ = [
     "warm_defaults",
 ]
 
-# Trained when the server starts, so a class's first visitor finds them ready: each trainer's default settings.
-# The Translation lab's default (and its no-attention twin, for the bottleneck by length) run on the same trainer.
+# The default models, loaded from the store or trained when the server starts, so a class's first visitor finds
+# them ready: the Training lab's default and its no-attention twin (the bottleneck tab), the Translation lab's default
+# (also the Encoder-decoder page's trained model), its twin (the bottleneck by length), and the other two cells of
+# its RNN vs LSTM vs GRU comparison (the GRU is the default itself). In this order: the first page's first.
 WARM: tuple[tuple[Trainer, Any], ...] = (
-    (LAB, TrainConfig()),
-    (LAB, twin_config(TrainConfig())),
-    (LAB, TRANSLATION),
-    (LAB, twin_config(TRANSLATION)),
+    (DEFAULT, TrainConfig()),
+    (DEFAULT, twin_config(TrainConfig())),
+    (DEFAULT, TRANSLATION),
+    (DEFAULT, twin_config(TRANSLATION)),
+    *((DEFAULT, cell) for cell in comparison_configs(TRANSLATION) if cell != TRANSLATION),
 )
 
 _RUNNER: Runner | None = None
@@ -66,7 +79,10 @@ def runner() -> Runner:
     global _RUNNER
     with _RUNNER_LOCK:
         if _RUNNER is None:
-            _RUNNER = ProcessRunner() if default_backend() == "process" else Runner()
+            store = ModelStore(store_dir())
+            _RUNNER = ProcessRunner(store=store) if default_backend() == "process" else Runner(store=store)
+            for trainer, config in WARM:  # asked for by anyone, these are the default models (Runner.default)
+                _RUNNER.register(config, trainer)
             atexit.register(_RUNNER.shutdown)  # no training left running while the interpreter exits
         return _RUNNER
 
@@ -100,13 +116,30 @@ def wake() -> None:
     runner().wake()
 
 
+def default_job(config: Any) -> Job:
+    """The job of a default model (one of WARM's configs; anything else raises KeyError), at once: DONE if this
+    server has it or the store holds it (loaded now, in milliseconds), else queued or training (to its step count;
+    then written to the store). Everyone who asks gets the same job; read it with snapshot(job)."""
+    return runner().default(config)
+
+
+def default_result(config: Any, timeout: float = 0.0) -> Any | None:
+    """A default model's trained result (a TrainResult), waiting up to `timeout` seconds for its training; None if
+    it is not done by then (it goes on training: ask again, or watch default_job(config))."""
+    job = default_job(config)
+    job.wait(timeout)
+    snap = snapshot(job)
+    return snap.result if snap.state == DONE else None
+
+
 def warm_defaults() -> list[Job]:
-    """Once per server process (app.py): start the pool and train every trainer's default settings in the
-    background, so a class's first visitor finds them ready. They are pinned: never evicted, never cancelled for
-    want of watchers. Returns the jobs (none when warming is off)."""
+    """Once per server process (app.py): start the pool, then load every default model from the store, or train it
+    in the background, so a class's first visitor finds them ready. They are pinned: never evicted, never
+    cancelled for want of watchers. Returns the jobs (none when warming is off: then a default is loaded or
+    trained when first asked for)."""
     pool = runner()
     if isinstance(pool, ProcessRunner):
         pool.start_pool()  # even without warm models: the first Train should not wait for torch's import
     if not warm_enabled(pool.backend):
         return []
-    return [pool.submit(config, trainer=trainer, pin=True) for trainer, config in WARM]
+    return [pool.default(config, trainer) for trainer, config in WARM]

@@ -21,9 +21,10 @@ from s2s_jobs.estimate import time_limit
 from s2s_jobs.runner import CACHE_SIZE, Runner
 from s2s_jobs.settings import pool_idle_seconds
 from s2s_jobs.snapshot import CANCELLED, CRASHED_KEY, DONE, FAILED, FAILED_KEY, OVER_CAP_KEY, Job
-from s2s_jobs.trainer import Trainer
+from s2s_jobs.trainer import DEFAULT_CPU_SECONDS, Trainer
 
-CAP_MARGIN = 20.0  # hard cap = the run's own time limit + this, in CPU seconds of the worker (start-up, final check)
+CAP_MARGIN = 20.0  # hard cap = the run's own time limit + this, in CPU seconds of the worker (start-up, final check);
+#                   a default model's (no wall-clock limit of its own): DEFAULT_CPU_SECONDS + this
 WALL_FACTOR = 5.0  # ...and a wall-clock backstop at this many times the cap (a worker starved by a busy machine
 #                    is slow, not runaway: its own wall-clock limit ends the training; this only catches a hang)
 log = logging.getLogger(__name__)
@@ -47,9 +48,12 @@ class ProcessRunner(Runner):
         cap_margin: float = CAP_MARGIN,
         wall_factor: float = WALL_FACTOR,
         pool_idle: float | None = None,
+        store: Any = None,
+        default_cpu_seconds: float = DEFAULT_CPU_SECONDS,
     ) -> None:
-        super().__init__(train_fn, max_running, cache_size, grace)
+        super().__init__(train_fn, max_running, cache_size, grace, store)
         self.cap_margin = cap_margin
+        self.default_cpu_seconds = default_cpu_seconds  # a default model's hard cap, before the margin
         self.wall_factor = wall_factor
         self.pool_idle = pool_idle_seconds() if pool_idle is None else pool_idle  # 0: the pool never stops
         self._idle_since = time.monotonic()  # when the last idle timer was set
@@ -103,9 +107,15 @@ class ProcessRunner(Runner):
                     self.pool_idle,
                 )
 
-    def cap_seconds(self, config: Any) -> float:
-        """The hard cap of a worker, in CPU seconds: its run's own time limit plus a margin. A worker that has
-        computed for longer is runaway (its trainer ignores its limit) and is killed."""
+    def train_threads(self) -> int:
+        return 1  # every worker (worker.run)
+
+    def cap_seconds(self, config: Any, trainer: Trainer | None = None) -> float:
+        """The hard cap of a worker, in CPU seconds: its run's own time limit plus a margin (a default model's
+        trainer has no wall-clock limit: DEFAULT_CPU_SECONDS). A worker that has computed for longer is runaway
+        (its trainer ignores its limit) and is killed."""
+        if trainer is not None and not trainer.capped:
+            return self.default_cpu_seconds + self.cap_margin
         return time_limit(config) + self.cap_margin
 
     def _over_cap(self, proc: Any, cap: float, started: float) -> bool:
@@ -145,7 +155,15 @@ class ProcessRunner(Runner):
             if job._stop.is_set():
                 proc.terminate()
             # 2) Relay progress until the pipe closes; kill the worker at the hard cap.
-            cap, started = self.cap_seconds(job.config), time.monotonic()
+            cap, started = self.cap_seconds(job.config, job._trainer), time.monotonic()
+            if not job._trainer.capped:
+                log.info(
+                    "training job %s (a default model): no wall-clock limit, trained to its last step; hard cap "
+                    "%.0f CPU seconds (DEFAULT_CPU_SECONDS + CAP_MARGIN), wall-clock backstop %.0f s",
+                    job.id,
+                    cap,
+                    cap * self.wall_factor,
+                )
             packed, failed, over_cap = None, None, False
             while True:
                 if self._over_cap(proc, cap, started):

@@ -1,6 +1,12 @@
 """The queue: one job per configuration, at most `max_running` at once, the rest waiting in order; finished results
-kept for everyone (the last `cache_size` configurations, the warm defaults always). This class trains in threads of
-this process (the `inprocess` backend); s2s_jobs/process.py trains in worker processes behind the same interface."""
+kept for everyone (the last `cache_size` configurations, the default models always). This class trains in threads of
+this process (the `inprocess` backend); s2s_jobs/process.py trains in worker processes behind the same interface.
+
+Default models (default()): configurations registered with their trainer (s2s_jobs/trainer.py DEFAULT, trained to
+their step count). Asking for one, by default() or by a visitor's submit(), gives the one pinned job of that
+configuration: loaded from the model store (s2s_jobs/store.py) when it holds the entry, else trained once, and its
+result written to the store. Nothing else is ever written there: a visitor's own run is not.
+"""
 
 from __future__ import annotations
 
@@ -12,10 +18,13 @@ from collections.abc import Callable
 from itertools import count
 from typing import Any
 
+import torch
+
 from s2s_core.training.loop import TrainingCancelled
 from s2s_jobs import estimate
 from s2s_jobs.settings import default_workers, grace_seconds
 from s2s_jobs.snapshot import CANCELLED, DONE, ENDED, FAILED, FAILED_KEY, RUNNING, Job, JobSnapshot
+from s2s_jobs.store import ModelStore
 from s2s_jobs.trainer import Trainer, as_trainer
 
 CACHE_SIZE = 24  # finished configurations kept (each holds one small model)
@@ -33,8 +42,11 @@ class Runner:
         max_running: int | None = None,
         cache_size: int = CACHE_SIZE,
         grace: float | None = None,
+        store: ModelStore | None = None,
     ) -> None:
         self._trainer = as_trainer(train_fn)
+        self.store = store  # where default models are kept across restarts (None: nowhere, trained every start)
+        self._defaults: dict[Any, Trainer] = {}  # default configuration -> its trainer (register / default())
         self.max_running = max_running or default_workers()
         self.grace = grace_seconds() if grace is None else grace
         self._cache_size = cache_size
@@ -70,7 +82,11 @@ class Runner:
         """The job for config: a live or finished one if there is one (identical settings share one job),
         else a new job, started at once or queued. again=True trains anew even if a result exists (a run
         that a time limit cut short); if the new run fails or is stopped, the old result stays. trainer: another
-        Trainer (or bare train function); the Training lab's by default. pin=True: a warm default."""
+        Trainer (or bare train function); the Training lab's by default. pin=True: a warm default.
+        A registered default configuration (with no other trainer named) is default(config): the same model for
+        everyone, trained to its step count once, never again (`again` does not apply)."""
+        if trainer is None and config in self._defaults:
+            return self.default(config)
         with self._lock:
             live = self._live.get(config)
             if live is not None:
@@ -85,6 +101,56 @@ class Runner:
             self._queue.append(job)
             self._pump()
             return job
+
+    def register(self, config: Any, trainer: Trainer) -> None:
+        """Make config a default model, trained by trainer (jobs.py registers every one of jobs.WARM)."""
+        with self._lock:
+            self._defaults[config] = trainer
+
+    def train_threads(self) -> int:
+        """Torch threads a training of this backend runs on (part of a stored model's code version)."""
+        return torch.get_num_threads()
+
+    def default(self, config: Any, trainer: Trainer | None = None) -> Job:
+        """The one pinned job of a default model: the live or finished one; else loaded from the store (a DONE job
+        at once, nothing trained); else a new job that trains it to its step count and writes it to the store.
+        trainer registers config first (else config must be registered already: KeyError)."""
+        if trainer is not None:
+            self.register(config, trainer)
+        trainer = self._defaults[config]
+        with self._lock:
+            job = self._default_job(config)
+        if job is not None:
+            return job
+        result = self.store.load(trainer, config, self.train_threads()) if self.store is not None else None
+        with self._lock:
+            job = self._default_job(config)  # another session asked at the same moment: one job all the same
+            if job is not None:
+                return job
+            job = Job(next(self._ids), config, self, trainer, pinned=True)
+            if result is not None:
+                job._restore(result)
+                self._finish(job, DONE, result)
+                return job
+            job._keep = self.store is not None
+            log.info("default model %s: trained to its %s steps (%s)", job.id, job._total, config)
+            self._live[config] = job
+            self._queue.append(job)
+            self._pump()
+            return job
+
+    def _default_job(self, config: Any) -> Job | None:
+        """The live job of config (now pinned), or its finished default; None if there is none (the caller holds
+        self._lock). A default that failed or was stopped is not one: the next ask loads or trains it anew."""
+        live = self._live.get(config)
+        if live is not None:
+            live._pinned = True
+            return live
+        ended = self._ended.get(config)
+        if ended is not None and ended._state == DONE and ended._pinned:
+            self._ended.move_to_end(config)
+            return ended
+        return None
 
     def snapshot(self, job: Job) -> JobSnapshot:
         with self._lock:
@@ -107,6 +173,8 @@ class Runner:
                     slots=self.max_running,
                     watchers=len(job._holders),
                     warm=job._pinned,
+                    stored=job._stored,
+                    stopped_by=getattr(getattr(job._result, "run", None), "stopped_by", None),
                 )
 
     def cancel(self, job: Job) -> None:
@@ -221,7 +289,16 @@ class Runner:
             self._done(job, state, result, error)
 
     def _done(self, job: Job, state: str, result: Any, error: str | None) -> None:
-        """Publish a running job's outcome, free its slot, start the next queued job."""
+        """Publish a running job's outcome, free its slot, start the next queued job. A default model's finished
+        training is written to the store first (only a whole run: a model cut short is never kept)."""
+        if job._keep and state == DONE and result is not None and self.store is not None:
+            try:
+                if getattr(getattr(result, "run", None), "stopped_by", "steps") == "steps":
+                    self.store.save(job._trainer, job.config, self.train_threads(), job._trainer.pack(result))
+                else:
+                    log.warning("default model %s stopped before its last step: not stored", job.id)
+            except Exception:  # the model is still served from memory; the slot must be freed below
+                log.exception("default model %s: writing it to the model store failed", job.id)
         with self._lock:
             self._running.discard(job)
             if self._live.get(job.config) is job:

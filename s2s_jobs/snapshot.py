@@ -37,7 +37,9 @@ class JobSnapshot:
     ends_in: float | None = None  # queued or running: estimated seconds until it is done
     slots: int = 1  # how many trainings this server runs at once
     watchers: int = 0  # sessions watching it now
-    warm: bool = False  # one of the server's default models, trained when it started
+    warm: bool = False  # one of the server's default models (trained to its step count: never cut by the clock)
+    stored: bool = False  # a default model loaded from the model store, not trained by this server process
+    stopped_by: str | None = None  # when DONE: "steps" (the whole run) or "time" (a visitor's run cut by its limit)
 
     @property
     def ended(self) -> bool:
@@ -53,6 +55,8 @@ class Job:
         self._runner = runner
         self._trainer = trainer
         self._pinned = pinned  # a warm default: never cancelled for want of watchers, never evicted
+        self._keep = False  # a default model's training: its result goes into the model store (s2s_jobs/store.py)
+        self._stored = False  # a default model loaded from the store (it never trained here)
         self._lock = threading.Lock()  # guards the progress fields below (written by the training thread)
         self._state = QUEUED
         self._step = 0
@@ -80,6 +84,16 @@ class Job:
 
     def __repr__(self) -> str:
         return f"Job({self.id}, {self._state}, step {self._step}/{self._total})"
+
+    def _restore(self, result: Any) -> None:
+        """This job is a finished result from the model store: DONE, with the history the result holds."""
+        run = getattr(result, "run", None)
+        with self._lock:
+            self._state, self._result, self._stored = DONE, result, True
+            if run is not None:
+                self._step, self._seconds = run.steps_done, run.seconds
+                self._losses, self._evals = list(run.losses), list(run.evals)
+        self._ended.set()
 
     def _progress(self, p: Progress) -> None:
         with self._lock:

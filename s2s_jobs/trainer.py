@@ -1,10 +1,12 @@
-"""What a job trains, and how its result travels from a worker process as bytes: Trainer, pack, unpack, LAB."""
+"""What a job trains, and how its result travels from a worker process as bytes: Trainer, pack, unpack, LAB, and
+DEFAULT (the server's default models: trained to their step count, whatever the machine's load)."""
 
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Callable
-from dataclasses import astuple, dataclass
+from dataclasses import astuple, dataclass, replace
 from typing import Any
 
 import torch
@@ -18,12 +20,15 @@ from s2s_core.training.trace import Trace
 @dataclass(frozen=True)
 class Trainer:
     """A kind of model the jobs can train. Every field is an importable function (a worker process receives
-    them by name): train(config, on_progress, stop) -> result, pack(result) -> bytes, unpack(bytes) -> result."""
+    them by name): train(config, on_progress, stop) -> result, pack(result) -> bytes, unpack(bytes) -> result.
+    capped=False: the trainer ignores its config's wall-clock limit (a default model), and the process backend
+    stops it only at the hard safety cap of DEFAULT_CPU_SECONDS."""
 
     name: str
     train: Callable[..., Any]
     pack: Callable[[Any], bytes]
     unpack: Callable[[bytes], Any]
+    capped: bool = True
 
 
 def pack(result: TrainResult) -> bytes:
@@ -83,6 +88,22 @@ def load_unpack_modules() -> None:
 
 
 LAB = Trainer("training", train, pack, unpack)  # the Training lab (and its comparison model, and the Translation lab)
+
+# A default model's only limit: CPU seconds of its worker process (s2s_jobs/process.py kills it past this). The
+# largest default (the Translation lab's LSTM, 300 steps) computes for about 6 s on one thread; a worker that
+# computes fifty times longer is runaway, not slow (a busy machine makes it slow in wall-clock time, not in CPU).
+DEFAULT_CPU_SECONDS = 300.0
+
+
+def train_default(config: TrainConfig, on_progress=None, stop=None) -> TrainResult:
+    """A default model: LAB's training to config.steps, whatever the load. The config's wall-clock limit
+    (max_seconds) is lifted for the run, and the result carries the config asked for: the model, its losses, its
+    held-out scores and its maps are those of the full run on a quiet machine and on a busy one alike."""
+    result = train(replace(config, max_seconds=math.inf), on_progress, stop)
+    return replace(result, config=config)
+
+
+DEFAULT = Trainer("training-default", train_default, pack, unpack, capped=False)  # every default model (jobs.WARM)
 
 
 def as_trainer(trainer: Trainer | Callable[..., Any] | None) -> Trainer:

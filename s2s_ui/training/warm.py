@@ -16,9 +16,9 @@ from s2s_jobs.trainer import load_unpack_modules
 
 @st.cache_resource(show_spinner=False)
 def warm_up() -> int:
-    """Once per server process: start the training pool and train every trainer's default settings in the
-    background, so a class's first visitor finds them ready (off in-process: AppTest, unit tests); then settle the
-    heap. Returns how many default models are training."""
+    """Once per server process: start the training pool, then load every default model from the model store or
+    train it in the background (to its step count), so a class's first visitor finds them ready (off in-process:
+    AppTest, unit tests); then settle the heap. Returns how many default models there are."""
     warm = jobs.warm_defaults()
     threading.Thread(target=settle_heap, name="settle-heap", daemon=True).start()
     return len(warm)

@@ -164,6 +164,7 @@ class ModelStore:
                 f.write(buffer.getvalue())
                 f.flush()
                 os.fsync(f.fileno())
+            os.chmod(tmp, 0o644)  # mkstemp's 0600 would hide it from another server process of another user
             os.replace(tmp, path)
         except OSError as e:
             log.warning("model store: %s not written (%s)", path.name, e)

@@ -15,7 +15,7 @@ from s2s_core.gru.compare import Comparison
 from s2s_core.gru.compare import compare as count_parameters
 from s2s_core.gru.compute import GATES, gru_weights, shut_config
 from s2s_core.gru.diagram import WORDS, gru_cell_dot
-from s2s_core.gru.frames import COLUMNS, comparison_table, mix_parts, old_state_reaches, params_frame
+from s2s_core.gru.frames import COLUMNS, comparison_table, params_frame, reset_quiz
 from s2s_core.gru.picture import picture_data
 from s2s_ui import gated
 from s2s_ui.cache import cached_result
@@ -107,7 +107,7 @@ def show_check(config: GruConfig) -> None:
 
 def show_gates(config: GruConfig) -> None:
     """All steps' gates, then the one-state diagram and its numbers (h itself is the main picture)."""
-    st.caption(t("gru.all_steps_caption"))
+    st.caption(t("gru.all_steps_caption", **gated.legend_words(lang())))
     draw_figure("gates", config)
     st.subheader(t("gru.h_heading"))
     left, right = st.columns([2, 3])
@@ -133,21 +133,23 @@ def show_quiz(config: GruConfig) -> None:
     """Predict an edit's effect: shut r at every step — does h_(t-1) still reach the last h_t? Graded on that run."""
     S = config.seq.S
     shut = compute(shut_config(config)).forced
-    kept, taken = mix_parts(shut, S - 1)  # (H,), (H,)
-    reaches = old_state_reaches(shut)
-    yes, no = t("gru.quiz_yes"), t("gru.quiz_no")
+    quiz = reset_quiz(shut)  # the kind (and answer) read from that run
+    if quiz.answer is None:  # h_(t-1) = 0 (one word: h_0): no earlier state to keep, whatever r does
+        st.caption(t("gru.quiz_empty", last=S))
+        return
+    options = {"yes": t("gru.quiz_yes"), "no": t("gru.quiz_no")}
     predict_then_reveal(
         "gru_quiz",
         t("gru.quiz_question"),
-        [yes, no],
-        yes if reaches else no,
+        list(options.values()),
+        options[quiz.answer],
         t(
-            "gru.quiz_explain" if reaches else "gru.quiz_explain_first",
+            f"gru.quiz_explain_{quiz.kind}",
             last=S,
             z=vec(shut.gates["z"].value[S - 1]),
             h_prev=vec(shut.h_prev[S - 1]),
-            kept=vec(kept),
-            taken=vec(taken),
+            kept=vec(quiz.kept),
+            taken=vec(quiz.taken),
             h=vec(shut.h[S - 1]),
         ),
     )
@@ -156,7 +158,7 @@ def show_quiz(config: GruConfig) -> None:
 def show_notice() -> None:
     # notice 3 says what r = 0 leaves in place: the question's answer, so it waits until the question is answered.
     shown = [1, 2, 3, 4] if revealed("gru_quiz") else [1, 2, 4]
-    notice_list([f"gru.notice_{i}" for i in shown])
+    notice_list([f"gru.notice_{i}" for i in shown], **gated.legend_words(lang()))
     st.caption(t("gru.untrained_more"))
 
 

@@ -85,7 +85,7 @@ def show_check(config: LstmConfig) -> None:
 
 def show_gates(config: LstmConfig) -> None:
     """All steps' gates, then the h-vs-c diagram and its numbers (the two states are the main picture)."""
-    st.caption(t("lstm.all_steps_caption"))
+    st.caption(t("lstm.all_steps_caption", **gated.legend_words(lang())))
     draw_figure("gates", config)
     st.subheader(t("lstm.hc_heading"))
     left, right = st.columns([2, 3])
@@ -122,7 +122,7 @@ def show_quiz(config: LstmConfig) -> None:
 
 
 def show_notice() -> None:
-    notice_list([f"lstm.notice_{i}" for i in range(1, 6)])
+    notice_list([f"lstm.notice_{i}" for i in range(1, 6)], **gated.legend_words(lang()))
     st.caption(t("lstm.untrained_more"))
 
 

@@ -16,13 +16,13 @@ from typing import Any
 import streamlit as st
 
 from s2s_core.fields import Parsed
-from s2s_core.fmt import vec
+from s2s_core.fmt import num, vec
 from s2s_core.gated.fields import DEFAULT_SENTENCES, DEFAULT_VECTORS, SOURCES, GatedFields, step_or_text
 from s2s_core.gated.forcing import parse_forces
-from s2s_core.gated.frames import first_difference, weight_rows
+from s2s_core.gated.frames import first_difference, gate_range, weight_rows
 from s2s_core.gated.inputs import parse_sizes
-from s2s_core.gated.picture import STEP_PARAM, WORDS, shown_run
-from s2s_ui.catalog import words
+from s2s_core.gated.picture import LEGEND, STEP_PARAM, WORDS, shown_run
+from s2s_ui.catalog import translate, words
 from s2s_ui.charts import draw
 from s2s_ui.explainer import before_after
 from s2s_ui.i18n import lang, t
@@ -44,7 +44,7 @@ class Sizes:
 class Cell:
     """What one gated page plugs into the shared pieces.
 
-    model: the cell's s2s_core.<ns>.compute, whose parse_config, GATES, FREEZE and FREEZE_FROM are read here
+    model: the cell's s2s_core.<ns>.compute, whose parse_config, GATES, SIGMOIDS, FREEZE and FREEZE_FROM are read here
     (the freeze button's preset: each of FREEZE's gates forced to its value from step FREEZE_FROM on); frames:
     its s2s_core.<ns>.frames, whose equations, step_table, reading and STATES (what the cell carries) are read.
     Both cells' modules hold these names (tests/core/test_gru.py checks it).
@@ -191,9 +191,17 @@ def first_screen(
 # --- the cell picture (s2s_core/gated/picture.py) with the shared step control -------------------------------
 
 
+def legend_words(language: str) -> dict[str, str]:
+    """The colour words of the two scales' ends ({gate_low}, {gate_high}, {value_low}, {value_high}), read off
+    the scales the charts draw with (s2s_core/gated/picture.LEGEND), for every sentence that names a colour."""
+    return {name: translate(language, key) for name, key in LEGEND.items()}
+
+
 def picture_words(ns: str, language: str, forced: bool) -> dict[str, str]:
-    """The picture's words in `language` (a cache argument, so not the session's), its title while forcing."""
+    """The picture's words in `language` (a cache argument, so not the session's), its title while forcing; the
+    description names the colours of the scales it describes."""
     found = words(language, f"{ns}.picture", WORDS)
+    found["description"] = translate(language, f"{ns}.picture.description", **legend_words(language))
     return {**found, "title": found["title_forced"]} if forced else found
 
 
@@ -218,7 +226,8 @@ def show_cell_picture(cell: Cell, config: Any, build: Callable[[Any, Any, str, i
     cell.page.step(
         cell.fields.step, lambda first: build(config, before, lang(), first), S, param=STEP_PARAM, follow=follow
     )
-    st.caption(t(f"{ns}.untrained"))
+    lo, hi = gate_range(result.run, cell.model.SIGMOIDS)  # the natural run's gates (a forced one is 0 or 1)
+    st.caption(t(f"{ns}.untrained", lo=num(lo), hi=num(hi)))
 
 
 def draw_all(specs: Sequence[dict], where: Sequence[Any] | None = None) -> None:

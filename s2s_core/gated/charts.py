@@ -13,11 +13,9 @@ from typing import Any
 import altair as alt
 import pandas as pd
 
-from s2s_core.chartkit import FIT_X, records, with_cell_label
+from s2s_core.chartkit import FIT_X, GATE_SCALE, VALUE_SCALE, ordered, records, with_cell_label
 from s2s_core.fmt import NUM_D3
 
-GATE_SCALE = alt.Scale(domain=[0, 1], scheme="greens")  # a gate is a 0-1 pass-through ratio
-TANH_SCALE = alt.Scale(domain=[-1, 1], scheme="redblue", reverse=True)  # candidates live in (-1, 1)
 ROW_PX = 22  # one component row of a heatmap: its 11 px number fits
 # The words every chart here reads from `labels` (each page's catalog holds them under "<ns>.chart.*").
 LABELS = ("step", "component", "value", "gate", "gate_value", "quantity", "gates_title", "states_title", "run")
@@ -45,8 +43,8 @@ def _heatmap(
         ink=["white" if (v > dark if lo == 0 else abs(v) > dark) else "black" for v in frame["value"]],
         edge=[3 if f else 0 for f in frame["forced"]] if "forced" in frame.columns else 0,
     )
-    x = alt.X("step:N", title=labels["step"], sort=None, axis=alt.Axis(labelAngle=_angle(frame)))
-    y = alt.Y("component:N", title=labels["component"], sort=None)
+    x = alt.X("step:N", title=labels["step"], sort=ordered(frame["step"]), axis=alt.Axis(labelAngle=_angle(frame)))
+    y = alt.Y("component:N", title=labels["component"], sort=ordered(frame["component"]))
     cells = (
         alt.Chart()
         .mark_rect(stroke="#222")
@@ -87,23 +85,25 @@ def gate_heatmaps(
     labels: dict[str, str],
     tanh_gates: Sequence[str] = ("g",),
 ) -> list[alt.LayerChart]:
-    """One heatmap per gate (0-1 green), candidates on a -1..1 red-blue scale."""
+    """One heatmap per gate on chartkit.GATE_SCALE (0-1), candidates on chartkit.VALUE_SCALE (-1..1)."""
     return [
-        _heatmap(frame[frame["gate"] == gate], TANH_SCALE if gate in tanh_gates else GATE_SCALE, titles[gate], labels)
+        _heatmap(frame[frame["gate"] == gate], VALUE_SCALE if gate in tanh_gates else GATE_SCALE, titles[gate], labels)
         for gate in gates
     ]
 
 
 def step_charts(gate_bars: pd.DataFrame, state_bars: pd.DataFrame, labels: dict[str, str]) -> list[alt.TopLevelMixin]:
     """One step: gates as 0-1 bars per component, then the candidate and the states side by side."""
+    components, gate_names = ordered(gate_bars["component"]), ordered(gate_bars["gate"])
+    quantities = ordered(state_bars["quantity"])
     gates = (
         alt.Chart()
         .mark_bar()
         .encode(
-            x=alt.X("component:N", title=labels["component"], sort=None, axis=alt.Axis(labelAngle=0)),
-            xOffset=alt.XOffset("gate:N", sort=None),
+            x=alt.X("component:N", title=labels["component"], sort=components, axis=alt.Axis(labelAngle=0)),
+            xOffset=alt.XOffset("gate:N", sort=gate_names),
             y=alt.Y("value:Q", title=labels["gate_value"], scale=alt.Scale(domain=[0, 1])),
-            color=alt.Color("gate:N", title=labels["gate"], sort=None, legend=alt.Legend(orient="top")),
+            color=alt.Color("gate:N", title=labels["gate"], sort=gate_names, legend=alt.Legend(orient="top")),
             tooltip=[
                 alt.Tooltip("gate:N", title=labels["gate"]),
                 alt.Tooltip("component:N", title=labels["component"]),
@@ -122,13 +122,13 @@ def step_charts(gate_bars: pd.DataFrame, state_bars: pd.DataFrame, labels: dict[
         )
         .mark_bar()
         .encode(
-            x=alt.X("component:N", title=labels["component"], sort=None, axis=alt.Axis(labelAngle=0)),
-            xOffset=alt.XOffset("quantity:N", sort=None),
+            x=alt.X("component:N", title=labels["component"], sort=components, axis=alt.Axis(labelAngle=0)),
+            xOffset=alt.XOffset("quantity:N", sort=quantities),
             y=alt.Y("value:Q", title=labels["value"]),
             color=alt.Color(
                 "quantity:N",
                 title=labels["quantity"],
-                sort=None,
+                sort=quantities,
                 scale=alt.Scale(scheme="tableau10"),
                 legend=alt.Legend(orient="top"),
             ),
@@ -165,14 +165,21 @@ def override_lines(frame: pd.DataFrame, titles: dict[str, str], labels: dict[str
             )
             .mark_line(point=True)
             .encode(
-                x=alt.X("step:N", title=labels["step"], sort=None, axis=alt.Axis(labelAngle=_angle(part))),
+                x=alt.X(
+                    "step:N", title=labels["step"], sort=ordered(part["step"]), axis=alt.Axis(labelAngle=_angle(part))
+                ),
                 y=alt.Y("value:Q", title=labels["value"]),
-                color=alt.Color("component:N", title=labels["component"], sort=None, legend=alt.Legend(orient="top")),
+                color=alt.Color(
+                    "component:N",
+                    title=labels["component"],
+                    sort=ordered(part["component"]),
+                    legend=alt.Legend(orient="top"),
+                ),
                 # Natural run first in the frame: computed solid, forced dashed (as in the cell picture).
                 strokeDash=alt.StrokeDash(
                     "run:N",
                     title=labels["run"],
-                    sort=None,
+                    sort=ordered(part["run"]),
                     legend=alt.Legend(orient="top"),
                     scale=alt.Scale(range=[[1, 0], [6, 4]]),
                 ),

@@ -94,6 +94,13 @@ def largest_states(run) -> dict[str, float]:
     return out
 
 
+def gate_range(run, gates: Sequence[str]) -> tuple[float, float]:
+    """The smallest and the largest value of the sigmoid gates `gates` over every step and component (the caption
+    under the picture says where these untrained gates lie, rather than assuming "around 0.5")."""
+    values = torch.cat([run.gates[g].value.flatten() for g in gates])  # (len(gates)·S·H,)
+    return float(values.min()), float(values.max())
+
+
 def weight_rows(weight_ih: torch.Tensor, gates: Sequence[str], block_name: str) -> pd.DataFrame:
     """weight_ih_l0 (k·H, E) as a table whose first column names each row's block (i, f, g, o or r, z, n)."""
     H = weight_ih.shape[0] // len(gates)

@@ -23,7 +23,7 @@ import altair as alt
 import pandas as pd
 import torch
 
-from s2s_core.chartkit import FIT_X, records
+from s2s_core.chartkit import FIT_X, GATE_SCALE, VALUE_SCALE, colour_ends, records
 from s2s_core.fmt import CELL_D3, NUM_D3
 from s2s_core.gated.forcing import Force, forced_mask
 
@@ -34,8 +34,14 @@ TOP = 22  # px above the first row (its labels)
 GAP = 32  # px between rows (the next row's labels)
 LEGEND_BAND = 20  # px under the strip: the line legend at its left end, the before dots' key at its right
 FONT = 12
-GATE_SCALE = alt.Scale(domain=[0, 1], scheme="greens")  # a gate is a 0-1 pass-through ratio
-VALUE_SCALE = alt.Scale(domain=[-1, 1], scheme="redblue", reverse=True, clamp=True)  # every value: one diverging scale
+# The colour words of both pages' legend sentences (ui.colour.* keys), read off the two scales the squares use
+# (gates 0…1 on chartkit.GATE_SCALE, every other value −1…1 on chartkit.VALUE_SCALE): {gate_low}, {gate_high},
+# {value_low} and {value_high} in the picture's description, the heatmaps' caption and the notices.
+LEGEND = {
+    f"{kind}_{end}": f"ui.colour.{colour}"
+    for kind, scale in (("gate", GATE_SCALE), ("value", VALUE_SCALE))
+    for end, colour in zip(("low", "high"), colour_ends(scale), strict=True)
+}
 STRIP_X0 = 8.0  # the strip's cells start here; its row names sit left of it
 # Text that stands on the page, not on a square: the theme's text colour (charts.finish leaves text in a
 # layer with rects alone, taking it for a cell label).

@@ -6,7 +6,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from s2s_core.chartkit import FIT_X, records
+from s2s_core.chartkit import FIT_X, ordered, records
 from s2s_core.gated import charts as gated_charts
 from s2s_core.gated.forcing import Force
 from s2s_core.gru.compute import GruResult
@@ -49,9 +49,14 @@ def params_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
         )
         .mark_bar()
         .encode(
-            y=alt.Y("cell:N", title=None, sort=["nn.RNN", "nn.GRU", "nn.LSTM"]),
+            y=alt.Y("cell:N", title=None, sort=ordered(frame["cell"])),
             x=alt.X("sum(numel):Q", title=labels["params"]),
-            color=alt.Color("name:N", title=labels["tensor"], sort=None, legend=alt.Legend(orient="bottom", columns=2)),
+            color=alt.Color(
+                "name:N",
+                title=labels["tensor"],
+                sort=ordered(frame["name"]),
+                legend=alt.Legend(orient="bottom", columns=2),
+            ),
             tooltip=[
                 alt.Tooltip("cell:N", title=labels["cell"]),
                 alt.Tooltip("name:N", title=labels["tensor"]),

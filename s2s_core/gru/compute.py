@@ -18,6 +18,7 @@ from s2s_core.gated.inputs import SequenceSpec, input_vectors, parse_sequence
 from s2s_core.gru.fields import GATED
 
 GATES = ("r", "z", "n")  # PyTorch's order of the three blocks
+SIGMOIDS = ("r", "z")  # the gates proper (0…1); n is the tanh candidate
 # The page's question: with the reset gate shut at every step (r = 0, the candidate ignores h_(t-1)), does
 # the last h still depend on the old state? It does, through z.
 RESET_SHUT = {"r": 0.0}

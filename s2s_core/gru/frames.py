@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import pandas as pd
 import torch
@@ -144,3 +145,34 @@ def old_state_reaches(run: GruRun, tol: float = 1e-12) -> bool:
     """The page's question, graded on a run: does h_(t-1) still reach the last h_t (z⊙h_(t-1) not all zero)?"""
     kept, _ = mix_parts(run, run.h.shape[0] - 1)  # (H,)
     return float(kept.abs().max()) > tol
+
+
+@dataclass(frozen=True)
+class ResetQuiz:
+    """The page's question (r = 0 at every step: does h_(t-1) still reach the last h_t?), read from that run.
+
+    kind: "carried" (z⊙h_(t-1) is not zero: yes, through z), "closed" (h_(t-1) is not zero but z⊙h_(t-1) is: no,
+    and it is z that keeps nothing, not r), or "empty" (h_(t-1) is all zeros, as h_0 is for a one-word input:
+    there is no earlier state to keep whatever r and z do, so the question is not asked).
+    """
+
+    kind: str
+    step: int  # 0-based: the last step
+    kept: torch.Tensor  # (H,) z⊙h_(t-1) at that step
+    taken: torch.Tensor  # (H,) (1 − z)⊙n at that step
+
+    @property
+    def answer(self) -> str | None:
+        """The graded option ("yes" / "no"), None when the question is not asked."""
+        return {"carried": "yes", "closed": "no"}.get(self.kind)
+
+
+def reset_quiz(shut: GruRun, tol: float = 1e-12) -> ResetQuiz:
+    """The question's kind, answer and numbers for the run with r shut at every step (gru.compute.shut_config)."""
+    step = shut.h.shape[0] - 1
+    kept, taken = mix_parts(shut, step)  # (H,), (H,)
+    if not bool(shut.h_prev[step].any()):
+        kind = "empty"
+    else:
+        kind = "carried" if old_state_reaches(shut, tol) else "closed"
+    return ResetQuiz(kind, step, kept, taken)

@@ -18,6 +18,7 @@ from s2s_core.gated.inputs import SequenceSpec, input_vectors, parse_sequence
 from s2s_core.lstm.fields import GATED
 
 GATES = ("i", "f", "g", "o")  # PyTorch's order of the four blocks
+SIGMOIDS = ("i", "f", "o")  # the gates proper (0…1); g is the tanh candidate
 # "Freeze the cell": keep all of c (f = 1) and write nothing (i = 0) from step FREEZE_FROM on; o stays free,
 # which is the page's question (does h still move once c cannot?).
 FREEZE = {"i": 0.0, "f": 1.0}

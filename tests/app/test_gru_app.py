@@ -141,3 +141,13 @@ def test_reset_from_a_link_that_set_every_field_leaves_no_parameter(lang):
     assert at.text_input(key="gru_sentence").value == SENTENCE
     assert (at.number_input(key="gru_E").value, at.number_input(key="gru_H").value) == (3, 4)
     assert at.multiselect(key="gru_force_r").value == [] and at.segmented_control(key="gru_force_z_to").value == 1
+
+
+def test_one_word_asks_no_question_about_an_old_state(lang):
+    """With one word there is no h_(t-1) history: no question graded "r = 0 cuts it off", a caption instead."""
+    at = open_page("gru", lang, query={"gru_sentence": "dog"})
+    assert not at.exception
+    assert translate(lang, "gru.quiz_empty", last=1) in all_text(at)
+    assert not [r for r in at.radio if r.key == "gru_quiz"]
+    at = open_page("gru", lang, query={"gru_sentence": "the dog"})  # two words: asked, graded live
+    assert [r for r in at.radio if r.key == "gru_quiz"]

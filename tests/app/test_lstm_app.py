@@ -11,6 +11,7 @@ from s2s_core.fmt import vec as vec_text
 from s2s_core.gated.fields import DEFAULT_SENTENCES
 from s2s_core.lstm import lstm_gates, parse_config
 from s2s_ui.catalog import translate
+from s2s_ui.gated import legend_words
 from tests.app.conftest import all_text, open_page, open_tab, toasts
 
 SENTENCE = DEFAULT_SENTENCES["en"]  # the English page opens on an English sentence
@@ -55,7 +56,7 @@ def still_drawn(at, lang: str) -> None:
     assert translate(lang, "lstm.weights_heading") in all_text(at) and at.dataframe  # the weights need only E, H, seed
     assert not at.get("vega_lite_chart")  # no picture, and this tab has no chart
     open_tab(at, "lstm", "ui.tab_notice", lang)
-    assert translate(lang, "lstm.notice_1") in all_text(at)
+    assert translate(lang, "lstm.notice_1", **legend_words(lang)) in all_text(at)
 
 
 def test_defaults_step_freeze_and_empty_sentence(lang):

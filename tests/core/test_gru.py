@@ -286,8 +286,30 @@ def test_both_cells_offer_the_names_the_shared_page_pieces_read(ns):
     import importlib
 
     model, frames = (importlib.import_module(f"s2s_core.{ns}.{m}") for m in ("compute", "frames"))
-    assert all(hasattr(model, name) for name in ("parse_config", "GATES", "FREEZE", "FREEZE_FROM"))
+    assert all(hasattr(model, name) for name in ("parse_config", "GATES", "SIGMOIDS", "FREEZE", "FREEZE_FROM"))
     assert all(callable(getattr(frames, name)) for name in ("equations", "step_table", "reading"))
     assert set(model.FREEZE) <= set(importlib.import_module(f"s2s_core.{ns}.fields").FORCEABLE)
     carried = {"lstm": ("c", "h"), "gru": ("h",)}
     assert carried[ns] == frames.STATES
+
+
+def test_the_reset_question_is_not_asked_where_there_is_no_history():
+    """One word: h_(t-1) is h_0 = 0, so nothing can be kept whatever r does. The old page asked anyway and graded
+    "No, r = 0 cuts it off" right; the core now says the question does not apply (kind "empty")."""
+    from s2s_core.gru.frames import reset_quiz
+
+    one = gru_gates(shut_config(parse_config("sentence", "a", None, 3, 4, 0))).forced
+    quiz = reset_quiz(one)
+    assert quiz.kind == "empty" and quiz.answer is None
+    assert float(quiz.kept.abs().max()) == 0 and torch.allclose(quiz.taken, one.h[0])
+    many = reset_quiz(gru_gates(shut_config(parse_config("sentence", SENTENCE, None, 3, 4, 0))).forced)
+    assert many.kind == "carried" and many.answer == "yes" and float(many.kept.abs().max()) > 1e-3
+
+
+def test_update_gate_zero_takes_the_candidate_and_keeps_nothing():
+    """The "z = 0" case: h_t = (1 − z)⊙n + z⊙h_(t-1) is the candidate n alone (PyTorch's GRU): z = 0 keeps nothing."""
+    forced = gru_gates(parse_config("sentence", SENTENCE, None, 3, 4, 0, {"z": ([1, 2, 3, 4], 0)})).forced
+    assert torch.equal(forced.gates["z"].value, torch.zeros_like(forced.h))
+    assert torch.equal(forced.h, forced.gates["n"].value)
+    kept, _ = mix_parts(forced, 3)
+    assert float(kept.abs().max()) == 0

@@ -342,7 +342,14 @@ def _korean_slots(m: Meaning) -> list[tuple[str, str]]:
 def korean(m: Meaning) -> tuple[str, ...]:
     """The Korean sentence as eojeol tokens: ("나는", "도서관에서", "책을", "읽었다")."""
     _require(m)
-    return tuple(word for _, word in _korean_slots(m))
+    words = tuple(word for _, word in _korean_slots(m))
+    if len(_MADE) >= 1 << 16:  # bounded: a long-lived server draws many sentences
+        _MADE.clear()
+    _MADE[words] = m
+    return words
+
+
+_MADE: dict[tuple[str, ...], Meaning] = {}  # sentences just generated -> their meaning: split_key need not parse
 
 
 def _verb_phrase(m: Meaning) -> list[tuple[str, str]]:
@@ -511,8 +518,13 @@ def translate(tokens: Sequence[str] | str) -> Pair | None:
 def split_key(tokens: Sequence[str] | str) -> tuple[str, ...] | None:
     """The unit of the held-out split: the English sentence. 나는/내가 책을 읽는다 (and 나는 책을 읽었다: "i read a
     book" either way) fall on the same side, so no held-out English target is ever a training target."""
-    found = translate(tokens)
-    return None if found is None else found.en
+    return _split_key(tuple(tokens.split() if isinstance(tokens, str) else tokens))
+
+
+@lru_cache(maxsize=1 << 16)  # asked for every training sentence drawn, and for the held-out set at every batch
+def _split_key(tokens: tuple[str, ...]) -> tuple[str, ...] | None:
+    m = _MADE.get(tokens) or parse_korean(tokens)  # a training draw was generated a moment ago: no parse
+    return None if m is None else pair(m).en
 
 
 # 5) Enumeration and sampling. A "skeleton" is a meaning without its subject; every subject but 선생님 fits every

@@ -6,7 +6,10 @@ from dataclasses import dataclass
 
 LAB_TASKS = ("reverse", "copy", "sort", "num_ko", "num_en")  # the Training lab's choices
 TASKS = (*LAB_TASKS, "ko_en")  # ko_en: the Translation lab's toy grammar (its own page)
-ATTENTIONS = ("bahdanau", "luong_general", "luong_dot", "none")
+ATTENTIONS = ("bahdanau", "luong_general", "luong_dot", "none")  # the Training lab's choices
+# The syllabus §7's translator wiring (s2s_core/training/model.py): a choice of the Translation lab only.
+NOTE_ATTENTION = "luong_prev"
+MODEL_ATTENTIONS = (*ATTENTIONS, NOTE_ATTENTION)  # every attention the model builds
 SCHEDULES = ("constant", "linear")
 CELLS = ("gru", "lstm", "rnn")
 
@@ -16,7 +19,7 @@ class TrainConfig:
     """Everything that decides a trained model; two equal configs train bit-identical models."""
 
     task: str = "reverse"  # one of TASKS
-    attention: str = "luong_general"  # one of ATTENTIONS
+    attention: str = "luong_general"  # one of MODEL_ATTENTIONS
     embed: int = 32  # E
     hidden: int = 64  # H
     steps: int = 160  # optimiser steps (one batch each); reverse + attention passes 95 % by about step 130

@@ -1,5 +1,6 @@
 """The tiny seq2seq: a recurrent encoder and decoder (GRU by default; RNN or LSTM for the comparison), with
-Bahdanau (additive) or Luong (general / dot) attention, or none.
+Bahdanau (additive) or Luong (general / dot) attention, the syllabus's own wiring (luong_prev: Luong general
+scored with the PREVIOUS decoder state, the context joined with the CURRENT cell output), or none.
 
 Shapes: B batch, S source length, T target steps, E embedding, H hidden, V vocabulary.
 torch only (the code expander copies this file). Names follow the papers: s decoder state, h encoder state.
@@ -109,7 +110,9 @@ def attend(
 class Decoder(nn.Module):
     """Recurrent decoder (the same cell as the encoder). Bahdanau: context from s_(t-1) goes INTO the cell's
     input and to the output layer. Luong: the cell runs first; context from s_t is combined with it:
-    s~ = tanh(W_c [context; s_t]).
+    s~ = tanh(W_c [context; s_t]). luong_prev (the syllabus §7's translator): the context is scored with s_(t-1),
+    as Bahdanau's, but stays out of the cell; it is joined with the cell's current output s_t as Luong's:
+    s~ = tanh(W_c [context(s_(t-1)); s_t]).
     """
 
     def __init__(self, vocab_size: int, embed: int, hidden: int, attention: str, cell: str = "gru") -> None:
@@ -120,8 +123,8 @@ class Decoder(nn.Module):
             self.attention = BahdanauAttention(hidden)
             self.rnn = CELLS[cell](embed + hidden, hidden, batch_first=True)
             self.out = nn.Linear(2 * hidden, vocab_size)
-        elif attention in ("luong_general", "luong_dot"):
-            self.attention = LuongAttention(hidden, attention.removeprefix("luong_"))
+        elif attention in ("luong_general", "luong_dot", "luong_prev"):
+            self.attention = LuongAttention(hidden, "dot" if attention == "luong_dot" else "general")
             self.rnn = CELLS[cell](embed, hidden, batch_first=True)
             self.W_c = nn.Linear(2 * hidden, hidden)
             self.out = nn.Linear(hidden, vocab_size)
@@ -133,14 +136,28 @@ class Decoder(nn.Module):
     @property
     def parallel(self) -> bool:
         """With every input known (full teacher forcing), can all steps run in one recurrent call?
-        Luong and no-attention: yes. Bahdanau: no, each step's input needs the context of the step before."""
+        Luong, luong_prev and no-attention: yes (the context never enters the cell). Bahdanau: no, each step's
+        input needs the context of the step before."""
         return self.kind != "bahdanau"
 
-    def readout(self, states: torch.Tensor, memory: Memory, override: torch.Tensor | None = None):
-        """Luong / none: the cell's outputs (B, T, H) -> logits (B, T, V), weights (B, T, S) or None, queries."""
+    @property
+    def previous_query(self) -> bool:
+        """Does attention score with the state BEFORE the step (s_(t-1): Bahdanau, luong_prev)?"""
+        return self.kind in ("bahdanau", "luong_prev")
+
+    def readout(
+        self,
+        states: torch.Tensor,
+        memory: Memory,
+        override: torch.Tensor | None = None,
+        queries: torch.Tensor | None = None,
+    ):
+        """Luong / luong_prev / none: the cell's outputs (B, T, H) -> logits (B, T, V), weights (B, T, S) or None.
+        queries (B, T, H) score the source (default: the outputs themselves, Luong's s_t; luong_prev passes s_(t-1))."""
         if self.attention is None:
             return self.out(states), None  # (B, T, V)
-        context, weights = attend(self.attention, states, memory, override)  # (B, T, H), (B, T, S)
+        queries = states if queries is None else queries
+        context, weights = attend(self.attention, queries, memory, override)  # (B, T, H), (B, T, S)
         mixed = torch.tanh(self.W_c(torch.cat([context, states], dim=-1)))  # (B, T, 2H) -> (B, T, H)
         return self.out(mixed), weights  # (B, T, V), (B, T, S)
 
@@ -153,6 +170,10 @@ class Decoder(nn.Module):
             context, weights = attend(self.attention, query, memory, override)  # (B, 1, H), (B, 1, S)
             output, state = self.rnn(torch.cat([x, context], dim=-1), state)  # (B, 1, E+H) -> (B, 1, H)
             logits = self.out(torch.cat([output, context], dim=-1))  # (B, 1, 2H) -> (B, 1, V)
+        elif self.kind == "luong_prev":
+            query = top(state).transpose(0, 1)  # (1, B, H) -> (B, 1, H): s_(t-1), before the cell runs
+            output, state = self.rnn(x, state)  # (B, 1, H): s_t, joined with the context below
+            logits, weights = self.readout(output, memory, override, query)  # (B, 1, V), (B, 1, S)
         else:
             output, state = self.rnn(x, state)  # (B, 1, H): s_t, the state AFTER this step
             query = output
@@ -191,7 +212,10 @@ class Seq2Seq(nn.Module):
         if tf_ratio >= 1.0 and self.decoder.parallel:
             # 1) Every input is known: one recurrent call over all T steps, attention for all steps in one bmm.
             states, _ = self.decoder.rnn(self.decoder.embedding(y_in), state)  # (B, T, E) -> (B, T, H)
-            return self.decoder.readout(states, memory)[0]  # (B, T, V)
+            queries = None
+            if self.decoder.kind == "luong_prev":  # s_(t-1): the encoder's state, then every output but the last
+                queries = torch.cat([top(state).transpose(0, 1), states[:, :-1]], dim=1)  # (B, 1+T-1, H)
+            return self.decoder.readout(states, memory, queries=queries)[0]  # (B, T, V)
         # 2) Otherwise step by step: an input may be the model's own previous prediction.
         y = y_in[:, 0]  # (B,) SOS
         logits = []

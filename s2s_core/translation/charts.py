@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 import altair as alt
 import pandas as pd
 
+from s2s_core.chartkit import ordered
 from s2s_core.fmt import NUM_D3, PCT_D3
 from s2s_core.training.charts import attention_heatmap, series_style
 from s2s_core.training.compute import SourceInput
@@ -50,8 +51,10 @@ def truth_map(point: MapPoint, labels: Mapping[str, str]) -> alt.TopLevelMixin:
         .transform_filter("datum.truth")
         .mark_rect(filled=False, stroke=TRUTH_COLOUR, strokeWidth=3, strokeDash=[5, 3])
         .encode(
-            x=alt.X("position:N", sort=None),
-            y=alt.Y("step:N", sort=None),
+            # The map's own order (source left to right, output steps top to bottom), named as its cells name it:
+            # left to Vega, the categories of an earlier sentence can come first after an edit (t8 · <eos> on top).
+            x=alt.X("position:N", sort=ordered(frame["position"])),
+            y=alt.Y("step:N", sort=ordered(frame["step"])),
             tooltip=[
                 alt.Tooltip("step:N", title=labels["step"]),
                 alt.Tooltip("position:N", title=labels["truth"]),

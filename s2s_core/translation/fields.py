@@ -10,7 +10,7 @@ from s2s_core import caps
 from s2s_core.fields import Field
 from s2s_core.grammar import MAX_WORDS, MIN_WORDS
 from s2s_core.training import fields as training
-from s2s_core.training.config import CELLS, TrainConfig
+from s2s_core.training.config import CELLS, NOTE_ATTENTION, TrainConfig
 from s2s_core.training.tasks import KO_EN
 
 # The lab's defaults (measured by scripts/bench_translation.py): with Luong attention a GRU passed 90 % exact
@@ -32,7 +32,12 @@ DEFAULT = TrainConfig(
     max_seconds=20.0,
     cell="gru",
 )
-ATTENTIONS = ("luong_general", "bahdanau", "none")  # the lab's choices (Luong dot adds nothing new here)
+# The lab's choices (Luong dot adds nothing new here); luong_prev is the syllabus §7's own translator wiring.
+ATTENTIONS = ("luong_general", "bahdanau", NOTE_ATTENTION, "none")
+# Each choice's name in the catalogs: the Training lab's words, and this lab's for the one only it offers.
+ATTENTION_LABELS = {k: f"training.attention_{k}" for k in ATTENTIONS} | {
+    NOTE_ATTENTION: f"translation.attention_{NOTE_ATTENTION}"
+}
 TABS = ("grammar", "alignment", "map", "bottleneck", "cells", "recurrence", "check", "notice", "code")
 
 SOURCE = Field(

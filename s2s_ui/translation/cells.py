@@ -10,7 +10,7 @@ import streamlit as st
 from s2s_core.fmt import pct
 from s2s_core.training import TrainConfig
 from s2s_core.translation.charts import CELLS_LABELS
-from s2s_core.translation.lab import comparison_configs
+from s2s_core.translation.lab import cells_outcome, comparison_configs, cut_cells
 from s2s_jobs import jobs
 from s2s_jobs.jobs import DONE, JobSnapshot
 from s2s_ui.catalog import words
@@ -82,6 +82,8 @@ def show_results(configs: tuple[TrainConfig, ...], snaps: list[JobSnapshot | Non
         for name, run, s in zip(names, runs, snaps, strict=True)
     ]
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    cut = ", ".join(t(f"translation.cell_{c}") for c in cut_cells(configs, tuple(runs)))
+    st.markdown(t(f"translation.{cells_outcome(tuple(runs))}", steps=runs[0].steps_done, cells=cut))
     labels = words(lang(), "translation.chart", CELLS_LABELS)
     specs = cells_specs(tuple(s.job_id for s in snaps), names, labels, tuple(runs))
     st.caption(t("translation.cells_key", a=names[0], b=names[1], c=names[2]))

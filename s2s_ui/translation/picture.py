@@ -11,6 +11,7 @@ from s2s_core.training import SourceInput, TrainConfig
 from s2s_core.training.tasks import KO_EN, reference
 from s2s_core.training.trace import MapPoint
 from s2s_core.translation.charts import TRUTH_LABELS, truth_cells
+from s2s_core.translation.lab import run_line, verb_row
 from s2s_jobs.jobs import JobSnapshot
 from s2s_ui.catalog import words
 from s2s_ui.i18n import lang, t
@@ -19,6 +20,7 @@ from s2s_ui.training.live import trained_model
 from s2s_ui.training.picture import MAP_WIDTH, SIDE_WIDTH, shown
 from s2s_ui.training.specs import draw, map_labels, trained_point, untrained
 from s2s_ui.translation.specs import alignment, truth_map_spec
+from s2s_ui.widgets import md_escape
 
 
 def labels(title: str) -> dict[str, str]:
@@ -37,6 +39,7 @@ def show_point(point: MapPoint, title: str, side=None) -> None:
             draw(st, truth_map_spec(point, labels(title)))
             if truth_cells(point):
                 st.caption(t("translation.truth_key"))
+            show_verb_row(point)
     with right:
         st.markdown(t("translation.picture_output", output=shown(KO_EN, point.output)))
         if expected is None:
@@ -50,6 +53,24 @@ def show_point(point: MapPoint, title: str, side=None) -> None:
                 st.warning(t("translation.picture_wrong"))
         if side is not None:
             side()
+
+
+def show_verb_row(point: MapPoint) -> None:
+    """Which row is the main verb on this map, and whether its largest weight is on its Korean word (the core)."""
+    verb = verb_row(point)
+    if verb is None:
+        return
+    looked = point.source[verb.looked] if verb.looked is not None else ""
+    st.caption(
+        t(
+            f"translation.{verb.key}",
+            row=verb.row + 1,
+            word=md_escape(verb.word),
+            source=verb.source_word,
+            looked=looked,
+            output=md_escape(verb.output or "–"),
+        )
+    )
 
 
 def show_lab(config: TrainConfig, source: Parsed[SourceInput]) -> JobSnapshot | None:
@@ -93,9 +114,10 @@ def show_trained(done: JobSnapshot, source: Parsed[SourceInput]) -> None:
         show_point(point, t("translation.trained_map_title"), side=lambda: show_score(done))
     st.caption(
         t(
-            "translation.trained_line",
+            f"translation.{run_line(run)}",
             cell=t(f"translation.cell_{config.cell}"),
             steps=run.steps_done,
+            total=config.steps,
             seconds=f"{run.seconds:.1f}",
             params=f"{run.n_params:,}",
             n=run.n_heldout,

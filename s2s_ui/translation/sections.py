@@ -13,14 +13,20 @@ from s2s_core.training import SourceInput, parse_source
 from s2s_core.training.tasks import KO_EN
 from s2s_core.training.trace import default_source_text
 from s2s_core.translation import fields
-from s2s_core.translation.lab import QUIZ_OPTIONS, quiz_answer, quiz_word
+from s2s_core.translation.lab import (
+    QUIZ_OPTIONS,
+    quiz_answer,
+    quiz_word,
+    recurrence_key,
+    tf_line_key,
+    verb_notice,
+)
 from s2s_jobs.jobs import JobSnapshot
 from s2s_ui.i18n import t
 from s2s_ui.state import Page
 from s2s_ui.training.sections import show_check as show_loss_check
 from s2s_ui.training.sections import show_map_tab as show_training_map_tab
-from s2s_ui.training.specs import decoded
-from s2s_ui.translation.specs import alignment, chain
+from s2s_ui.translation.specs import alignment, attention_check, chain
 from s2s_ui.widgets import check_badge, md_escape, notice_list, predict_then_reveal, revealed
 
 QUIZ = "translation_quiz"  # the page's question: its answer is in the recurrence tab
@@ -47,7 +53,9 @@ def show_grammar(done: JobSnapshot | None) -> None:
     """What the toy grammar covers, how many sentences it makes, the held-out split, and the vocabulary."""
     st.markdown(t("translation.grammar_text", n=f"{count_meanings(MIN_WORDS, MAX_WORDS):,}", words=len(KO_VOCAB)))
     if done is not None:
-        st.caption(t("translation.grammar_heldout", n=done.result.run.n_heldout))
+        st.caption(
+            t("translation.grammar_heldout", n=done.result.run.n_heldout, exact=pct(done.result.final.free_exact))
+        )
     columns = [t(f"translation.col_{k}") for k in ("role", "korean", "english")]
     rows = [(t(f"translation.role_{kind}"), ko, en) for kind, ko, en in vocabulary_table()]
     st.dataframe(pd.DataFrame(rows, columns=columns), hide_index=True, width="stretch")
@@ -108,25 +116,30 @@ def show_recurrence(done: JobSnapshot, source: Parsed[SourceInput]) -> None:
         )
     st.markdown(
         t(
-            "translation.tf_line",
+            f"translation.{tf_line_key(rec)}",
             one=num(rec.tf_loss),
             steps=num(rec.tf_loss_steps),
             tf_calls=rec.tf_calls,
             free_calls=rec.free_calls,
         )
     )
-    st.caption(t("translation.recurrence_bahdanau" if rec.tf_calls > 1 else "translation.recurrence_parallel"))
+    st.caption(t(f"translation.{recurrence_key(done.result.config.attention, rec)}"))
 
 
 def show_checks(done: JobSnapshot, source: Parsed[SourceInput]) -> None:
     """Attention from the score formula == the module's weights, and the loss by hand == ignore_index."""
     if source.ok and done.result.config.attention != "none":
-        out = decoded(done.job_id, source.need(), None, done.result)
-        check_badge(t("training.attn_check_what"), out.max_abs_diff)
+        diff = attention_check(done.job_id, source.need(), done.result)
+        if diff is not None:
+            check_badge(t("training.attn_check_what"), diff)
     show_loss_check(done)
 
 
-def show_notice() -> None:
+def show_notice(done: JobSnapshot | None) -> None:
+    """What to notice; the crossing's line is chosen by the trained model's held-out measurement (the core)."""
+    score = alignment(done.job_id, done.result) if done is not None else None
     # notice_1 is the question's answer (the decoder stays recurrent): listed once it is out.
-    first = 1 if revealed(QUIZ) else 2
-    notice_list([f"translation.notice_{i}" for i in range(first, 6)])
+    keys = ["translation.notice_1"] if revealed(QUIZ) else []
+    keys += [f"translation.{verb_notice(score)}"] + [f"translation.notice_{i}" for i in range(3, 6)]
+    share = pct(score.verb_share) if score is not None else ""
+    notice_list(keys, share=share, n=score.n_sentences if score is not None else 0)

@@ -33,9 +33,11 @@ def read_settings(page: Page) -> Parsed[TrainConfig]:
         fields.ATTENTION,
         st.selectbox,
         label=t("translation.attention_label"),
-        labels={k: t(f"training.attention_{k}") for k in fields.ATTENTIONS},
+        labels={k: t(key) for k, key in fields.ATTENTION_LABELS.items()},
         help=t("translation.attention_help"),
     )
+    if attention in fields.ATTENTIONS:  # one line on what the chosen wiring does (a link may carry any value)
+        st.caption(t(f"translation.attention_note_{attention}"))
     cell = page.input(
         fields.CELL,
         st.selectbox,

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from s2s_core.training import SourceInput, TrainResult
 from s2s_core.training.trace import MapPoint
 from s2s_core.translation.charts import cells_charts, truth_map
-from s2s_core.translation.lab import Alignment, Recurrence, alignment_score, recurrence
+from s2s_core.translation.lab import Alignment, Recurrence, alignment_score, hand_check, recurrence
 from s2s_ui import charts
 from s2s_ui.cache import cached_result
 
@@ -27,6 +27,12 @@ def alignment(job_id: int, _result: TrainResult) -> Alignment | None:
 @cached_result(max_entries=256)
 def chain(job_id: int, source: SourceInput, _result: TrainResult) -> Recurrence:
     return recurrence(_result, source)
+
+
+@cached_result(max_entries=256)
+def attention_check(job_id: int, source: SourceInput, _result: TrainResult) -> float | None:
+    """max |formula - module| of the attention weights on one typed sentence (s2s_core/translation/lab.py)."""
+    return hand_check(_result, source)
 
 
 @charts.cached_spec

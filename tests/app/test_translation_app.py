@@ -8,8 +8,9 @@ from dataclasses import replace
 
 import pytest
 
+from s2s_core.fmt import pct
 from s2s_core.translation import fields
-from s2s_core.translation.lab import lab_config, n_parameters
+from s2s_core.translation.lab import alignment_score, lab_config, n_parameters, run_line, verb_notice
 from s2s_jobs import jobs
 from s2s_ui.catalog import translate
 from tests.app.conftest import all_text, open_page, open_tab, toasts
@@ -18,6 +19,20 @@ from tests.app.conftest import all_text, open_page, open_tab, toasts
 # machine). Trained models are cached for the process: each test's own seed starts from "not trained yet".
 SHORT = {"translation_steps": "80"}
 ENGLISH = "i read a book in the library"  # the grammar's reference for 나는 도서관에서 책을 읽었다
+
+
+def _line(lang: str, result) -> dict:
+    """The placeholders of the line under a trained model (as s2s_ui/translation/picture.py fills them)."""
+    run, config = result.run, result.config
+    cell = translate(lang, f"translation.cell_{config.cell}")
+    return dict(
+        cell=cell,
+        steps=run.steps_done,
+        total=config.steps,
+        seconds=f"{run.seconds:.1f}",
+        params=f"{run.n_params:,}",
+        n=run.n_heldout,
+    )
 
 
 def _errors(at) -> str:
@@ -62,6 +77,12 @@ def test_train_read_the_english_a_map_cell_and_the_question(lang, seed):
     assert max(book, key=book.get) == "s3 · 책을"
     assert {(r["step"], r["position"]) for r in rows if r.get("truth")} >= {("t2 · read", "s4 · 읽었다")}
     assert translate(lang, "translation.metric_alignment") in [m.label for m in at.metric]
+    # The verb row's line is computed for the sentence on screen (row 2 here, read <- 읽었다, its largest weight).
+    holds = translate(lang, "translation.verb_row_holds", row=2, word="read", source="읽었다", looked="", output="")
+    assert holds in text
+    config = lab_config(steps=80, seed=seed)
+    result = jobs.snapshot(jobs.find(config)).result
+    assert translate(lang, f"translation.{run_line(result.run)}", **_line(lang, result)) in text
 
     # The question's answer (the decoder stays recurrent) is nowhere until it is answered: not in the recurrence
     # tab, not in the notes.
@@ -69,7 +90,9 @@ def test_train_read_the_english_a_map_cell_and_the_question(lang, seed):
     open_tab(at, "translation", "translation.tab_recurrence", lang)
     assert answer not in all_text(at) and translate(lang, "translation.recurrence_hidden") in all_text(at)
     open_tab(at, "translation", "ui.tab_notice", lang)
-    assert translate(lang, "translation.notice_2") in all_text(at)
+    score = alignment_score(result)  # the crossing's line and its figure come from the model's held-out sentences
+    crossing = translate(lang, f"translation.{verb_notice(score)}", share=pct(score.verb_share), n=score.n_sentences)
+    assert verb_notice(score) != "notice_2_none" and crossing in all_text(at)
     assert translate(lang, "translation.notice_1") not in all_text(at)
     at.radio(key="translation_quiz").set_value(translate(lang, "translation.quiz_no")).run()
     assert not at.exception
@@ -123,6 +146,17 @@ def test_three_cells_compare_with_their_parameter_counts():
     for cell in ("rnn", "lstm", "gru"):
         assert f"{n_parameters(replace(config, cell=cell)):,}" in table, cell
     assert translate(lang, "translation.cells_key", a="RNN (tanh)", b="LSTM", c="GRU") in all_text(at)
+    # "the same steps" is said because all three ran their 5 steps (the core's cells_outcome), not always.
+    assert translate(lang, "translation.cells_same_steps", steps=5, cells="") in all_text(at)
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_the_syllabus_wiring_is_a_choice_with_its_one_line_description(lang):
+    at = open_page("translation", lang, query={"translation_attention": "luong_prev"})
+    assert not at.exception and not at.error
+    assert at.selectbox(key="translation_attention").value == "luong_prev"
+    assert translate(lang, "translation.attention_note_luong_prev") in all_text(at)
+    assert translate(lang, "translation.attention_luong_prev") in at.selectbox(key="translation_attention").options
 
 
 def test_before_training_the_model_tabs_say_so_and_a_link_opens_a_tab():

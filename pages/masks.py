@@ -29,8 +29,8 @@ from s2s_ui.widgets import code_expander, guarded, predict_then_reveal, revealed
 
 
 def cases() -> list[TryCase]:
-    """The other language's example batch (the syllabus's Korean one on the English page, and back), one sentence
-    with nothing to pad, and an all-PAD source."""
+    """The other language's example batch (on the English page the Korean one, built on the study note's examples),
+    one sentence with nothing to pad, and an all-PAD source."""
     other = "ko" if lang() == "en" else "en"
     batch = {}
     for row, (src_text, tgt_text) in enumerate(PAIRS_BY_LANG[other][: len(DEFAULT_PAIRS)]):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from s2s_core.chartkit import FIT_X, records, with_cell_label
+from s2s_core.chartkit import FIT_X, ordered, records, with_cell_label
 from s2s_core.fmt import NUM_D3
 from s2s_core.masks import frames
 from s2s_core.masks.compute import MasksConfig, MasksResult
@@ -62,13 +62,20 @@ def _q(text: str) -> str:
     return text.replace("\\", "\\\\").replace("'", "\\'")
 
 
-def _grid_axes(labels: dict[str, str]) -> dict[str, alt.SchemaBase]:
+def _grid_axes(labels: dict[str, str], frame: pd.DataFrame) -> dict[str, alt.SchemaBase]:
+    """Positions left to right and sentences top to bottom in the frame's order, named explicitly (Vega's own order
+    can put an edited batch's old categories first)."""
     return {
-        "x": alt.X("position:O", title=labels["position"], axis=alt.Axis(labelAngle=0)),
+        "x": alt.X("position:O", title=labels["position"], sort=_order(frame["position"]), axis=alt.Axis(labelAngle=0)),
         # No rotated y title (sideways Korean is hard to read, and it costs width on a phone): the row
         # labels are the sentence numbers, and the page's caption says so.
-        "y": alt.Y("sentence:N", title=None, sort=None),
+        "y": alt.Y("sentence:N", title=None, sort=_order(frame["sentence"])),
     }
+
+
+def _order(column: pd.Series) -> list:
+    """A column's categories in the frame's (reading) order, as plain Python values for the spec."""
+    return [v.item() if hasattr(v, "item") else v for v in ordered(column)]
 
 
 def batch_grid(frame: pd.DataFrame, labels: dict[str, str], title: str) -> alt.LayerChart:
@@ -80,7 +87,7 @@ def batch_grid(frame: pd.DataFrame, labels: dict[str, str], title: str) -> alt.L
         alt.Chart()
         .mark_rect(stroke="white", strokeWidth=2)
         .encode(
-            **_grid_axes(labels),
+            **_grid_axes(labels, frame),
             color=alt.Color(
                 "pad:N",
                 title=labels["pad"],
@@ -98,7 +105,7 @@ def batch_grid(frame: pd.DataFrame, labels: dict[str, str], title: str) -> alt.L
     text = (
         alt.Chart()
         .mark_text(fontSize=12)
-        .encode(**_grid_axes(labels), text=alt.Text("token:N"), color=alt.ColorValue("black"))
+        .encode(**_grid_axes(labels, frame), text=alt.Text("token:N"), color=alt.ColorValue("black"))
     )
     return alt.LayerChart(
         layer=[cells, text], data=records(frame), height=alt.Step(30), width="container", title=title, autosize=FIT_X
@@ -113,7 +120,7 @@ def loss_grid(frame: pd.DataFrame, labels: dict[str, str], title: str, *, ignore
         alt.Chart()
         .mark_rect(stroke="white", strokeWidth=2)
         .encode(
-            **_grid_axes(labels),
+            **_grid_axes(labels, frame),
             color=_cond(alt.ColorValue, counted, nll, alt.value(PAD_COLOR)),
             tooltip=[
                 alt.Tooltip("sentence:N", title=labels["sentence"]),
@@ -126,7 +133,7 @@ def loss_grid(frame: pd.DataFrame, labels: dict[str, str], title: str, *, ignore
         with_cell_label(alt.Chart(), "nll", "position")
         .mark_text(fontSize=11)
         .encode(
-            **_grid_axes(labels),
+            **_grid_axes(labels, frame),
             text=alt.Text("label:N"),
             color=_cond(alt.ColorValue, counted, alt.value("black"), alt.value("#888888")),
         )
@@ -139,8 +146,10 @@ def loss_grid(frame: pd.DataFrame, labels: dict[str, str], title: str, *, ignore
 def attention_heatmap(frame: pd.DataFrame, labels: dict[str, str], title: str) -> alt.LayerChart:
     """Decoder steps x source positions; weights on a fixed 0..1 scale so the two variants compare."""
     axes = {
-        "x": alt.X("position:N", title=labels["position"], sort=None, axis=alt.Axis(labelAngle=-40)),
-        "y": alt.Y("step:N", title=None, sort=None),  # labels read "t1 thanks": step and token to predict
+        "x": alt.X(
+            "position:N", title=labels["position"], sort=_order(frame["position"]), axis=alt.Axis(labelAngle=-40)
+        ),
+        "y": alt.Y("step:N", title=None, sort=_order(frame["step"])),  # "t1 thanks": step and token to predict
     }
     cells = (
         alt.Chart()
@@ -178,9 +187,10 @@ def attention_heatmap(frame: pd.DataFrame, labels: dict[str, str], title: str) -
 def pad_share_bars(frame: pd.DataFrame, labels: dict[str, str], title: str) -> alt.LayerChart:
     """Total weight on PAD per decoder step: 0 with the mask, the leak without it (numbers on the bars,
     so the masked 0 is visible too)."""
+    variants = _order(frame["variant"])
     axes = {
-        "x": alt.X("step:N", title=labels["step"], sort=None, axis=alt.Axis(labelAngle=-40)),
-        "xOffset": alt.XOffset("variant:N", sort=None),
+        "x": alt.X("step:N", title=labels["step"], sort=_order(frame["step"]), axis=alt.Axis(labelAngle=-40)),
+        "xOffset": alt.XOffset("variant:N", sort=variants),
         "y": alt.Y("share:Q", title=labels["share"], scale=alt.Scale(domain=[0, 1])),
     }
     bars = (
@@ -188,7 +198,7 @@ def pad_share_bars(frame: pd.DataFrame, labels: dict[str, str], title: str) -> a
         .mark_bar()
         .encode(
             **axes,
-            color=alt.Color("variant:N", title=labels["variant"], sort=None, legend=STACKED),
+            color=alt.Color("variant:N", title=labels["variant"], sort=variants, legend=STACKED),
             tooltip=[
                 alt.Tooltip("step:N", title=labels["step"]),
                 alt.Tooltip("variant:N", title=labels["variant"]),
@@ -204,14 +214,17 @@ def pad_share_bars(frame: pd.DataFrame, labels: dict[str, str], title: str) -> a
 
 def final_state_bars(frame: pd.DataFrame, labels: dict[str, str], title: str) -> alt.Chart:
     """The final encoder state's components: after the PAD steps vs at the true last token."""
+    states = _order(frame["state"])
     return (
         alt.Chart(records(frame), height=220, width="container", title=title, autosize=FIT_X)
         .mark_bar()
         .encode(
-            x=alt.X("component:N", title=labels["component"], sort=None, axis=alt.Axis(labelAngle=0)),
-            xOffset=alt.XOffset("state:N", sort=None),
+            x=alt.X(
+                "component:N", title=labels["component"], sort=_order(frame["component"]), axis=alt.Axis(labelAngle=0)
+            ),
+            xOffset=alt.XOffset("state:N", sort=states),
             y=alt.Y("value:Q", title=labels["value"]),
-            color=alt.Color("state:N", title=labels["state"], sort=None, legend=STACKED),
+            color=alt.Color("state:N", title=labels["state"], sort=states, legend=STACKED),
             tooltip=[
                 alt.Tooltip("state:N", title=labels["state"]),
                 alt.Tooltip("component:N", title=labels["component"]),

@@ -16,9 +16,9 @@ DEFAULT_PAIRS = (
     ("오늘 점심에 국수를 먹었다", "i had noodles for lunch today"),
 )
 SPARE_PAIR = ("책을 샀다", "i bought a book")  # what a 4th row starts with when the learner adds one
-# The page opens on sentences in the learner's language; the syllabus's Korean batch stays the config's default
-# and one "try this" click away in English. Same shape in both: lengths 3-4, 1 and 4-6 words, so the short row
-# carries the most PAD.
+# The page opens on sentences in the learner's language; the Korean batch (built on the study note's examples
+# 나는 → 책을 → 읽는다 and 오늘 점심에) stays the config's default and one "try this" click away in English.
+# Same shape in both: lengths 3-4, 1 and 4-6 words, so the short row carries the most PAD.
 PAIRS_BY_LANG = {
     "ko": (*DEFAULT_PAIRS, SPARE_PAIR),
     "en": (

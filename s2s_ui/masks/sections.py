@@ -11,6 +11,7 @@ from s2s_core.masks import MasksConfig, fields
 from s2s_core.masks.compute import most_pad, worst_leak
 from s2s_core.masks.empty import FALLBACK_S
 from s2s_core.masks.frames import final_state_table, lengths_text
+from s2s_core.masks.notes import loss_diff_key, notice_keys
 from s2s_ui.charts import draw
 from s2s_ui.i18n import lang, t
 from s2s_ui.masks import PAGE
@@ -55,7 +56,7 @@ def show_loss(config: MasksConfig) -> None:
         sums = {"sum_real": num(result.sum_real), "sum_pad": num(result.sum_pad), "n_total": result.n_total}
         st.markdown(t("masks.formula_all", **sums, loss=num(result.loss_all)))
         draw(st, specs["loss_all"])
-    st.caption(t("masks.loss_diff", diff=gap, lnv=num(result.ln_v)))
+    st.caption(t(loss_diff_key(result), diff=gap, lnv=num(result.ln_v), loss=num(result.loss_ignore)))
     check_badge(t("masks.check_loss"), result.loss_check, tol=1e-9)
 
 
@@ -119,10 +120,8 @@ def show_notice(config: MasksConfig) -> None:
     result = compute(config)
     st.info(t("masks.compare_note"), icon=":material/compare_arrows:")
     worst = worst_leak(result)
-    # notice_1 states the loss's divisor, the question's answer: it joins the list once the answer is out.
-    first = 1 if revealed(QUIZ) else 2
     notice_list(
-        [f"masks.notice_{i}" for i in range(first, 6)],
+        notice_keys(result, revealed(QUIZ)),  # chosen by the batch: a batch with nothing to pad says so
         n_real=result.n_real,
         n_total=result.n_total,
         leak=num(result.leak_by_row[worst]),

@@ -9,6 +9,7 @@ from s2s_core.attention.code import script
 from s2s_core.attention.compute import pad_what_if
 from s2s_core.attention.fields import DEFAULT_SOURCES, DEFAULT_WEIGHTS, MODES
 from s2s_core.attention.frames import position_label, step_label
+from s2s_core.attention.notes import shared_steps, steps_key
 from s2s_core.fields import Parsed
 from s2s_core.fmt import num, vec
 from s2s_ui.attention.picture import show_picture
@@ -99,10 +100,12 @@ def show_quiz(config: AttentionConfig) -> None:
     predict_then_reveal(QUIZ, question, list(what.options), what.answer, explain)
 
 
-def show_notice() -> None:
+def show_notice(config: AttentionConfig) -> None:
     # notice_3 says how PAD rescales the other weights: that is how the question is answered, so it waits.
-    shown = [1, 2, 3, 4] if revealed(QUIZ) else [1, 2, 4]
-    notice_list([f"attention.notice_{i}" for i in shown])
+    result = compute(config)
+    shown = [2, 3, 4] if revealed(QUIZ) else [2, 4]
+    shared = ", ".join(step_label(s) for s in shared_steps(result))
+    notice_list([steps_key(result), *(f"attention.notice_{i}" for i in shown)], steps=shared)
     st.info(t("attention.cell_vs_context"), icon=":material/lightbulb:")
 
 
@@ -130,6 +133,6 @@ if parsed.ok:  # every tab but the notes needs the config; a bad input leaves th
             ("ui.tab_tables", lambda: show_tables(config)),
             ("ui.tab_check", lambda: check_badge(t("attention.check_what"), compute(config).max_abs_diff, tol=1e-9)),
             ("ui.tab_code", lambda: code_expander(script(config), file_name="attention_weighting.py")),
-            ("ui.tab_notice", show_notice),
+            ("ui.tab_notice", lambda: show_notice(config)),
         ]
     )

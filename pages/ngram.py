@@ -15,6 +15,7 @@ from s2s_core.ngram.picture import PICK_PARAM
 from s2s_ui.explainer import explainer
 from s2s_ui.i18n import lang, t
 from s2s_ui.ngram.embedding import show_embedding
+from s2s_ui.ngram.network import show_network
 from s2s_ui.ngram.sections import (
     quiz_key,
     quiz_why_text,
@@ -141,6 +142,7 @@ PAGE.tabs(
         ("ngram.tab.sentence", lambda: show_sentence(config.need(), sentence.need())),
         ("ngram.tab.sparsity", lambda: show_sparsity(corpus.need(), sentence.need(), config.value)),
         ("ngram.tab.window", lambda: show_window(config.need(), sentence.need())),
+        ("ngram.tab.network", lambda: show_network(PAGE, corpus, config, prefix, sentence)),
         ("ngram.tab.embedding", lambda: show_embedding(PAGE, corpus)),
         ("ui.tab_tables", lambda: show_continuations(config.need(), prefix.need())),
         ("ui.tab_code", lambda: show_code(PAGE, corpus, config, prefix, sentence)),

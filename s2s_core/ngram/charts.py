@@ -24,6 +24,7 @@ MODEL_COLORS = ["#3b6fd6", "#f58518"]  # MLE, add-k
 FACTORS_LABELS = ("position", "prob", "model", "ratio", "factors_title", "mle", "addk")  # + factors_long's
 SPARSITY_LABELS = ("n", "share", "unseen", "sparsity_title")
 WINDOW_LABELS = ("model", "word", "sees", "blind", "target", "window_title", "ffnn", "rnn")  # + "ngram" (with n)
+NETWORK_LABELS = ("net_counting", "net_model", "net_desc", "word", "prob", "model")  # the window network's bars
 EMBEDDING_LABELS = (  # both embedding charts and their frames; + "emb_role_<role>" (with the learner's word)
     "emb_axis_1",
     "emb_axis_2",
@@ -238,3 +239,8 @@ def embedding_bars_chart(df: pd.DataFrame, uniform: float, labels: dict[str, str
     return alt.layer(bars, text, guess, data=df).properties(
         height=alt.Step(22), width="container", description=labels["emb_bars_desc"]
     )  # titled by the page
+
+
+def network_bars_chart(df: pd.DataFrame, uniform: float, labels: dict[str, str]) -> alt.LayerChart:
+    """P(next | the window) by counting and by the window network, the same bars as the embedding lab's."""
+    return embedding_bars_chart(df, uniform, labels | {"emb_bars_desc": labels["net_desc"]})

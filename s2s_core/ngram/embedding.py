@@ -126,7 +126,9 @@ def bigram_counts(corpus: Corpus) -> tuple[Sentence, Sentence, torch.Tensor]:
 BETAS, EPS = (0.9, 0.999), 1e-8  # torch.optim.Adam's defaults
 
 
-def adam_step(params: list[torch.Tensor], state: list[tuple[torch.Tensor, torch.Tensor]], step: int) -> None:
+def adam_step(
+    params: list[torch.Tensor], state: list[tuple[torch.Tensor, torch.Tensor]], step: int, lr: float = LR
+) -> None:
     """One step of Adam written out, in torch.optim.Adam's own order of operations (tested equal to it).
 
     Written by hand because the first torch.optim optimizer in a process imports torch._dynamo (seconds on a
@@ -138,7 +140,7 @@ def adam_step(params: list[torch.Tensor], state: list[tuple[torch.Tensor, torch.
             g = p.grad
             m.lerp_(g, 1 - beta1)  # running mean of the gradient
             v.mul_(beta2).addcmul_(g, g, value=1 - beta2)  # running mean of its square
-            step_size = LR / (1 - beta1**step)
+            step_size = lr / (1 - beta1**step)
             denom = (v.sqrt() / (1 - beta2**step) ** 0.5).add_(EPS)
             p.addcdiv_(m, denom, value=-step_size)
 

@@ -11,7 +11,9 @@ K_MIN, K_MAX = 0.01, 10.0  # add-k smoothing constant
 DEFAULT_N = 3
 DEFAULT_K = 1.0
 DEFAULT_SEED = 0
-TABS = ("sentence", "sparsity", "window", "embedding", "tables", "code", "notice")
+WIN_HIDDEN_MIN, WIN_HIDDEN_MAX = 2, 32  # the window network's hidden layer
+DEFAULT_WIN_HIDDEN = 12
+TABS = ("sentence", "sparsity", "window", "network", "embedding", "tables", "code", "notice")
 
 
 def _by_lang(part: str) -> tuple[tuple[str, str], ...]:
@@ -42,6 +44,11 @@ K = Field("ngram_k", "float", DEFAULT_K, "ngram.field.k", lo=K_MIN, hi=K_MAX)
 # The embedding tab's own two inputs (drawn inside that tab; the code tab reads them too).
 PAIR = Field("ngram_pair", "text", label="ngram.field.pair", by_lang=_by_lang("pair"), aliases=_older("pair"))
 EMB_SEED = Field("ngram_emb_seed", "int", DEFAULT_SEED, "ngram.field.emb_seed", lo=0, hi=caps.MAX_SEED)
+# The window network tab's own two inputs (drawn inside that tab; its window is the page's n - 1).
+WIN_HIDDEN = Field(
+    "ngram_win_hidden", "int", DEFAULT_WIN_HIDDEN, "ngram.field.win_hidden", lo=WIN_HIDDEN_MIN, hi=WIN_HIDDEN_MAX
+)
+WIN_SEED = Field("ngram_win_seed", "int", DEFAULT_SEED, "ngram.field.win_seed", lo=0, hi=caps.MAX_SEED)
 TAB = Field("ngram_tabs", "tab", TABS[0], "ui.tabs_field", options=TABS)
 
-FIELDS = (CORPUS, N, PREFIX, SENTENCE, SMOOTH, K, PAIR, EMB_SEED, TAB)
+FIELDS = (CORPUS, N, PREFIX, SENTENCE, SMOOTH, K, PAIR, EMB_SEED, WIN_HIDDEN, WIN_SEED, TAB)

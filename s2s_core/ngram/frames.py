@@ -14,6 +14,7 @@ from s2s_core.fmt import num, prob, rounded, short
 from s2s_core.ngram.compute import ContinuationResult, SentenceResult
 from s2s_core.ngram.embedding import EmbeddingModel, PairResult
 from s2s_core.ngram.sparsity import SparsityResult, WindowResult
+from s2s_core.ngram.window import WindowModel, WindowView
 
 
 def continuation_frame(res: ContinuationResult) -> pd.DataFrame:
@@ -186,4 +187,24 @@ def embedding_bars_frame(pair: PairResult, names: dict[str, str]) -> pd.DataFram
         row = f"{token} · {names[f'emb_short_{role}']}"
         rows.append({"row": row, "method": names["emb_counting"], "prob": p_count, "label": prob(p_count)})
         rows.append({"row": row, "method": names["emb_model"], "prob": p_model, "label": prob(p_model)})
+    return pd.DataFrame(rows, columns=["row", "method", "prob", "label"])
+
+
+# --- the fixed-window network beside counting ---------------------------------------------------------------
+
+
+def network_bars_frame(model: WindowModel, view: WindowView, names: dict[str, str]) -> pd.DataFrame:
+    """P(next | the window) by counting and by the network, for the words counting saw after the window and the
+    network's most likely ones, the network's most likely first (counting's bars only when it saw the window)."""
+    fwd, cnt = view.forward, view.counted
+    col_of = {w: j for j, w in enumerate(model.outputs)}
+    words = sorted(dict.fromkeys([w for w, _ in fwd.top] + list(cnt.words)), key=lambda w: -float(fwd.probs[col_of[w]]))
+    seen = dict(zip(cnt.words, cnt.counts, strict=True))
+    rows = []
+    for word in words:
+        if cnt.history_count:
+            p = seen.get(word, 0) / cnt.history_count
+            rows.append({"row": word, "method": names["net_counting"], "prob": p, "label": prob(p)})
+        p = float(fwd.probs[col_of[word]])
+        rows.append({"row": word, "method": names["net_model"], "prob": p, "label": prob(p)})
     return pd.DataFrame(rows, columns=["row", "method", "prob", "label"])

@@ -18,11 +18,13 @@ from s2s_core.ngram import (
 from s2s_core.ngram.charts import (
     EMBEDDING_LABELS,
     FACTORS_LABELS,
+    NETWORK_LABELS,
     SPARSITY_LABELS,
     WINDOW_LABELS,
     embedding_bars_chart,
     embedding_chart,
     factors_chart,
+    network_bars_chart,
     sparsity_chart,
     window_chart,
 )
@@ -33,10 +35,14 @@ from s2s_core.ngram.frames import (
     embedding_bars_frame,
     embedding_points_frame,
     factors_long,
+    network_bars_frame,
     sparsity_frame,
     window_frame,
 )
 from s2s_core.ngram.picture import WORDS, ngram_picture, picture_data
+from s2s_core.ngram.window import WindowConfig, WindowModel, WindowView
+from s2s_core.ngram.window import train as train_window
+from s2s_core.ngram.window import window_view as network_view
 from s2s_ui.cache import cached_result
 from s2s_ui.catalog import translate, words
 from s2s_ui.charts import cached_spec
@@ -106,3 +112,22 @@ def embedding_specs(config: EmbeddingConfig, previous: str, word: str, code: str
         "points": embedding_chart(embedding_points_frame(model, pair, names), names),
         "bars": embedding_bars_chart(embedding_bars_frame(pair, names), pair.uniform, names),
     }
+
+
+@cached_result(max_entries=32)
+def cached_window_model(config: WindowConfig) -> WindowModel:
+    return train_window(config)
+
+
+@cached_result(max_entries=128)
+def cached_network_view(config: WindowConfig, prefix: Sentence, sentence: Sentence | None) -> WindowView:
+    return network_view(cached_window_model(config), prefix, sentence)
+
+
+@cached_spec(max_entries=64)
+def network_spec(config: WindowConfig, prefix: Sentence, code: str) -> Any:
+    """The window network's bars beside counting's, after the prefix's window."""
+    model = cached_window_model(config)
+    names = words(code, CHART, NETWORK_LABELS)
+    frame = network_bars_frame(model, cached_network_view(config, prefix, None), names)
+    return network_bars_chart(frame, 1.0 / len(model.outputs), names)

@@ -17,6 +17,8 @@ from s2s_core.ngram.compute import parse_corpus, quiz_change
 from s2s_core.ngram.embedding import EmbeddingConfig, pair_view, train
 from s2s_core.ngram.examples import EXAMPLES
 from s2s_core.ngram.frames import product_text
+from s2s_core.ngram.window import WindowConfig, window_view
+from s2s_core.ngram.window import train as train_window
 from s2s_ui.catalog import translate
 from tests.app.conftest import all_text, open_page, open_tab
 
@@ -25,6 +27,7 @@ TAB_LABELS = (
     "ngram.tab.sentence",
     "ngram.tab.sparsity",
     "ngram.tab.window",
+    "ngram.tab.network",
     "ngram.tab.embedding",
     "ui.tab_tables",
     "ui.tab_code",
@@ -328,3 +331,42 @@ def test_the_quiz_explanation_with_smoothing_on_and_an_unseen_factor():
     assert translate("ko", "ngram.quiz.seen_some", unseen=1, total=5) in shown
     assert translate("ko", "ngram.quiz.seen_all") not in shown
     assert translate("ko", "ngram.quiz.move_up", u=fmt_prob(1 / 16)) in shown
+
+
+def test_the_window_network_tab_predicts_beside_counting_and_names_its_blind_spot(lang):
+    """The tab's prediction, counting's for the same window, the two contexts that differ only outside the window
+    (the same distribution, computed), the hand-vs-module check, and a change of its own inputs."""
+    at = open_page("ngram", lang, query={"ngram_tabs": "network"})
+    assert not at.exception and not at.error
+    ex = EXAMPLES[lang]
+    corpus, prefix, sentence = parse_corpus(ex.corpus), tuple(ex.prefix.split()), tuple(ex.sentence.split())
+    view = window_view(train_window(WindowConfig(corpus, 2)), prefix, sentence)
+    top, p = view.forward.top[0]
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics[translate(lang, "ngram.net.metric_net")] == f"{top} ({fmt_prob(p)})"
+    cnt = view.counted
+    assert metrics[translate(lang, "ngram.net.metric_count")] == f"{cnt.words[0]} ({cnt.counts[0]}/{cnt.history_count})"
+    text = all_text(at)
+    ratio, cp = f"{cnt.counts[0]}/{cnt.history_count}", fmt_prob(cnt.counts[0] / cnt.history_count)
+    assert view.agree and translate(lang, "ngram.net.agree", top=top, p=fmt_prob(p), ratio=ratio, cp=cp) in text
+    spot = view.blind
+    assert spot is not None and spot.max_abs_diff == 0.0
+    assert f"“{spot.replaced}” → “{spot.by}”" in text and translate(lang, "ngram.net.check") in _successes(at)
+    # Its own input: another hidden size, another network (the page's prediction follows the core's).
+    at.number_input(key="ngram_win_hidden").set_value(4).run()
+    other = window_view(train_window(WindowConfig(corpus, 2, hidden=4)), prefix, sentence).forward.top[0]
+    assert {m.label: m.value for m in at.metric}[translate(lang, "ngram.net.metric_net")] == (
+        f"{other[0]} ({fmt_prob(other[1])})"
+    )
+    # n = 1: no previous word to feed it; the message names n.
+    at.slider(key="ngram_n").set_value(1).run()
+    at.text_input(key="ngram_prefix").input("").run()
+    assert not at.exception and translate(lang, "ngram.field.n") in _errors(at)
+
+
+def test_the_window_network_on_an_unseen_window_with_an_unknown_word():
+    at = open_page("ngram", "en", query={"ngram_tabs": "network", "ngram_prefix": "at breakfast"})
+    assert not at.exception and not at.error
+    text = all_text(at)
+    assert translate("en", "ngram.net.unk", words="“breakfast”") in text
+    assert "0/0" in text and translate("en", "ngram.net.agree").split("“")[0] not in text

@@ -1,13 +1,18 @@
 """Next-token page in real Chromium (Korean): a line typed into the corpus (committed with Ctrl+Enter) changes
 the counts in the text and the picture's candidate bars; clicking a candidate's bar extends the prefix.
 
-The product, smoothing, the quiz and bad input are tested through AppTest (tests/app/test_ngram_app.py).
+The window network's tab redraws its prediction after a corpus edit. The product, smoothing, the quiz and bad input
+are tested through AppTest (tests/app/test_ngram_app.py).
 """
 
 from __future__ import annotations
 
 import pytest
 
+from s2s_core.fmt import prob
+from s2s_core.ngram.compute import parse_corpus
+from s2s_core.ngram.examples import EXAMPLES
+from s2s_core.ngram.window import WindowConfig, train, window_view
 from s2s_ui.catalog import translate
 from tests.browser.harness import chart_labels, charts_drawn, next_frame, open_page, settle, wait_for_text
 
@@ -60,3 +65,39 @@ def test_clicking_a_candidate_extends_the_prefix(app_server, new_page):
     assert box.input_value() == "점심에 라면을"  # the window (n - 1 = 2 words) slides along
     wait_for_text(page, "“점심에 라면을”")  # the candidates now follow the new history (먹었다, 끓였다)
     assert "먹었다" in [label.split("; ")[0].split(": ")[-1] for label in chart_labels(page, 0)]
+
+
+def _network_top(corpus: str) -> str:
+    """The window network's metric as the page writes it, computed here from the core for the same corpus."""
+    view = window_view(train(WindowConfig(parse_corpus(corpus), 2)), ("오늘", "점심에"), None)
+    word, p = view.forward.top[0]
+    return f"{word} ({prob(p)})"
+
+
+def _metric(page, label: str) -> str:
+    metric = page.locator('[data-testid="stMetric"]').filter(has_text=label).first
+    return metric.locator('[data-testid="stMetricValue"]').inner_text().strip()
+
+
+def test_editing_the_corpus_redraws_the_window_networks_prediction(app_server, new_page):
+    page = new_page(locale="ko-KR")
+    open_page(page, app_server, "ngram", "ko", "ngram_tabs=network")
+    label = translate("ko", "ngram.net.metric_net")
+    before = _network_top(EXAMPLES["ko"].corpus)
+    assert before.startswith("김밥을 ")  # 김밥을 2, 라면을 1, 친구를 1 after 오늘 점심에
+    wait_for_text(page, before)
+    assert _metric(page, label) == before
+    charts_drawn(page, 2)  # the picture and the network's bars beside counting's
+    edited = EXAMPLES["ko"].corpus + "\n오늘 점심에 친구를 만났다" * 3  # 친구를 4 of 7 now
+    after = _network_top(edited)
+    assert after.startswith("친구를 ")
+    area = page.get_by_role("textbox", name=translate("ko", "ngram.field.corpus"), exact=True)
+    area.click()
+    area.press("Control+End")
+    area.type("\n오늘 점심에 친구를 만났다" * 3)
+    area.press("Control+Enter")
+    wait_for_text(page, after)
+    settle(page)
+    assert _metric(page, label) == after
+    assert translate("ko", "ngram.net.metric_count") in page.locator('[data-testid="stMain"]').inner_text()
+    assert "친구를 (4/7)" in page.locator('[data-testid="stMain"]').inner_text()  # counting beside it

@@ -30,7 +30,7 @@ from s2s_core.translation.lab import comparison_configs
 from s2s_jobs.pool import pool_running
 from s2s_jobs.process import ProcessRunner
 from s2s_jobs.runner import Runner
-from s2s_jobs.settings import default_backend, store_dir, warm_enabled
+from s2s_jobs.settings import default_backend, store_dir, store_enabled, warm_enabled
 from s2s_jobs.snapshot import CANCELLED, DONE, FAILED, FAILED_KEY, QUEUED, RUNNING, Job, JobSnapshot
 from s2s_jobs.store import ModelStore
 from s2s_jobs.trainer import DEFAULT, Trainer
@@ -79,8 +79,9 @@ def runner() -> Runner:
     global _RUNNER
     with _RUNNER_LOCK:
         if _RUNNER is None:
-            store = ModelStore(store_dir())
-            _RUNNER = ProcessRunner(store=store) if default_backend() == "process" else Runner(store=store)
+            backend = default_backend()
+            store = ModelStore(store_dir()) if store_enabled(backend) else None
+            _RUNNER = ProcessRunner(store=store) if backend == "process" else Runner(store=store)
             for trainer, config in WARM:  # asked for by anyone, these are the default models (Runner.default)
                 _RUNNER.register(config, trainer)
             atexit.register(_RUNNER.shutdown)  # no training left running while the interpreter exits

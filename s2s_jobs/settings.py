@@ -77,3 +77,10 @@ def data_dir() -> Path:
 def store_dir() -> Path:
     """Where the model store keeps the default models (s2s_jobs/store.py)."""
     return data_dir() / "models"
+
+
+def store_enabled(backend: str | None = None) -> bool:
+    """Whether the runner keeps its default models in the store: always when $S2S_DATA_DIR is set, else (like
+    warm_enabled) on for the process backend, a real server, and off in-process, so a test that trains in-process
+    never reads or writes the repository's data folder unless it names one."""
+    return bool(os.environ.get(DATA_DIR_ENV, "").strip()) or (backend or default_backend()) == "process"

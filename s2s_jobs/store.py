@@ -121,7 +121,11 @@ class ModelStore:
 
     def load(self, trainer: Any, config: Any, threads: int) -> Any | None:
         """The stored result for config, or None (no entry; or an entry refused: named in the log, not raised)."""
-        path = self.path(trainer, config, threads)
+        try:
+            path = self.path(trainer, config, threads)
+        except Exception as e:  # the code version could not be computed: no entry can be trusted
+            log.warning("model store: no key for %s (%s: %s); it is trained", trainer.name, type(e).__name__, e)
+            return None
         if not path.is_file():
             return None
         try:

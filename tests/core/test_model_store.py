@@ -187,6 +187,20 @@ def test_a_default_is_trained_to_its_step_count_whatever_its_time_limit():
     assert figures(snap.result)[1:] == figures(generous)[1:]
 
 
+def test_the_store_is_the_servers_and_a_named_folders(monkeypatch, tmp_path):
+    """A server (worker processes) keeps its defaults in data/ of the repository by default, or in $S2S_DATA_DIR;
+    in-process (tests) only in a folder the test names, like warm-up (never the repository's own data)."""
+    monkeypatch.delenv(settings.DATA_DIR_ENV, raising=False)
+    assert settings.store_dir() == store.ROOT / "data" / "models"
+    assert settings.store_enabled("process") and not settings.store_enabled("inprocess")
+    monkeypatch.setattr(jobs, "_RUNNER", None)
+    assert jobs.runner().store is None  # this test trains in-process (tests/training_backend.py)
+    monkeypatch.setenv(settings.DATA_DIR_ENV, str(tmp_path))
+    assert settings.store_enabled("inprocess") and settings.store_dir() == tmp_path / "models"
+    monkeypatch.setattr(jobs, "_RUNNER", None)
+    assert jobs.runner().store.root == tmp_path / "models"
+
+
 def test_every_model_a_page_shows_by_default_is_a_default_model():
     """The Training lab's default and its twin, the Translation lab's default, its twin and its three cells: all
     trained by the uncapped DEFAULT trainer (they were the Training lab's own trainer, cut by the clock)."""
@@ -250,6 +264,7 @@ def test_a_restart_loads_the_defaults_from_the_store_without_training(tmp_path, 
     assert all(s.state == DONE and s.stored and s.warm and s.stopped_by == "steps" for s in snaps)
     assert [figures(s.result) for s in snaps] == [figures(unpack(pack(f._result))) for f in first]
     assert snaps[0].losses == snaps[0].result.run.losses and snaps[0].step == a.steps
+    assert jobs._RUNNER.store.root == tmp_path / "models"
     # 4) New code: the old entries are not used; each default is trained once more.
     monkeypatch.setattr(store, "_files_hash", lambda roots: "a-newer-checkout")
     third = start_server()

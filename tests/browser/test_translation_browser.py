@@ -1,7 +1,9 @@
 """Translation lab in real Chromium: the default model, trained by the server's worker pool when it started (as a
 class's first visitor finds it), read the English beside the map and the verb row's map cell from its accessible
-label, then type another Korean sentence and read its English. Pressing Train and the live progress are the
-Training lab's browser tests (the same s2s_ui/training/live.py); the Translation AppTest presses this page's."""
+label, then type another Korean sentence and read its English; after two edits the map's rows and columns are
+still drawn in the sentences' order (issue 24 §1: "t8 · <eos>" was drawn at the top). Pressing Train and the live
+progress are the Training lab's browser tests (the same s2s_ui/training/live.py); the Translation AppTest presses
+this page's."""
 
 from __future__ import annotations
 
@@ -26,6 +28,26 @@ def _weight(labels: list[str], step: str, position: str) -> float:
     return float(label.rsplit("weight: ", 1)[1])
 
 
+def _drawn_order(page) -> tuple[list[str], list[str]]:
+    """The map's column labels left to right and its row labels top to bottom, as the SVG draws them: the axis
+    texts ("s1" over "나는"; "t1 · she") of the visible chart that has row labels, sorted by their position."""
+    charts_drawn(page)
+    return page.evaluate(
+        """() => {
+            const chart = [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
+                .filter(c => c.checkVisibility())
+                .find(c => [...c.querySelectorAll('svg text')].some(e => /^t\\d+ · /.test(e.textContent)));
+            const texts = [...chart.querySelectorAll('svg text')].map(e => {
+                const r = e.getBoundingClientRect();
+                return {text: e.textContent, x: r.left + r.width / 2, y: r.top + r.height / 2};
+            });
+            const cols = texts.filter(e => /^s\\d+/.test(e.text)).sort((a, b) => a.x - b.x);
+            const rows = texts.filter(e => /^t\\d+ · /.test(e.text)).sort((a, b) => a.y - b.y);
+            return [cols.map(e => e.text.match(/^s\\d+/)[0]), rows.map(e => e.text.split(' · ')[0])];
+        }"""
+    )
+
+
 def test_the_warm_model_reads_the_english_and_a_map_cell_then_type_a_sentence(app_server, new_page):
     page = new_page()
     page.goto(f"{app_server}/translation?lang=en")
@@ -43,3 +65,25 @@ def test_the_warm_model_reads_the_english_and_a_map_cell_then_type_a_sentence(ap
     wait_for_text(page, "English: she bought a red apple")
     wait_idle(page)
     assert _weight(_cell_labels(page), "t2 · bought", "s4 · 샀다") > 0.5
+
+
+def test_after_two_edits_the_map_is_drawn_in_the_sentences_order(app_server, new_page):
+    page = new_page()
+    page.goto(f"{app_server}/translation?lang=en")
+    wait_for_text(page, QUIZ, timeout=180_000)
+    wait_idle(page)
+    box = page.get_by_role("textbox", name="Korean sentence")
+    # A longer sentence, then a shorter one: each swaps the chart's data in place (the scramble came after edits).
+    for sentence, english in (
+        ("그녀는 어제 학교에서 사과를 먹었다", "English: she ate an apple at school yesterday"),
+        ("그녀는 빨간 사과를 샀다", "English: she bought a red apple"),
+    ):
+        box.fill(sentence)
+        box.press("Enter")
+        wait_for_text(page, english)
+        wait_idle(page)
+        columns, rows = _drawn_order(page)
+        n_words = len(sentence.split())
+        n_rows = len(english.removeprefix("English: ").split()) + 1  # the words and <eos>
+        assert columns == [f"s{i}" for i in range(1, n_words + 1)], (sentence, columns)
+        assert rows == [f"t{i}" for i in range(1, n_rows + 1)], (sentence, rows)

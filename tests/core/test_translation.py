@@ -328,6 +328,13 @@ def test_truth_cells_mark_each_right_words_true_source_only():
     labels = {k: k for k in (*LABELS, *TRUTH_LABELS)}  # the Training lab's map words and the truth's own
     spec = truth_map(right, labels).to_dict()
     assert "layer" in spec  # the heatmap plus the dashed frames
+    # The frames name the map's order (issue 24 §1): sources left to right, output steps top to bottom.
+    from tests.chart_order import unordered_axes
+
+    frames = spec["layer"][-1]
+    assert unordered_axes(frames) == []
+    assert frames["encoding"]["x"]["sort"] == ["s1 · 나는", "s2 · 도서관에서", "s3 · 책을", "s4 · 읽었다"]
+    assert frames["encoding"]["y"]["sort"] == [f"t{t + 1} · {w}" for t, w in enumerate(en)]
 
 
 def test_the_three_cells_charts_take_exactly_their_words(trained):

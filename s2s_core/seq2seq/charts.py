@@ -5,7 +5,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from s2s_core.chartkit import with_cell_label
+from s2s_core.chartkit import VALUE_SCALE, ordered, with_cell_label
 from s2s_core.fmt import NUM_D3, SCI_D3
 from s2s_core.seq2seq.frames import (
     bottleneck_frame,
@@ -37,22 +37,26 @@ LABELS = (
     "yours",
 )
 TOPK_LABELS = ("p", "token")
+MAX_LABELLED_COLUMNS = 16  # beyond this (the trained model's 64 components) a cell is too narrow for a number
 
 
 def heatmap(frame: pd.DataFrame, title: str, x_title: str, y_title: str) -> alt.LayerChart:
-    """A (row, col, value) frame as coloured cells with their numbers; diverging colours centred at 0."""
+    """A (row, col, value) frame as coloured cells (the shared diverging scale) with their numbers where the
+    columns leave room; rows and columns in the frame's order (component 1 first, position 1 on top)."""
     base = alt.Chart(frame).encode(
-        x=alt.X("col:N", title=x_title, sort=None),
-        y=alt.Y("row:N", title=y_title, sort=None),
+        x=alt.X("col:N", title=x_title, sort=ordered(frame["col"])),
+        y=alt.Y("row:N", title=y_title, sort=ordered(frame["row"])),
     )
     cells = base.mark_rect().encode(
-        color=alt.Color("value:Q", title=None, scale=alt.Scale(scheme="redblue", domainMid=0, reverse=True)),
+        color=alt.Color("value:Q", title=None, scale=VALUE_SCALE),
         tooltip=[
             alt.Tooltip("row:N", title=y_title),
             alt.Tooltip("col:N", title=x_title),
             alt.Tooltip("value:Q", format=NUM_D3),
         ],
     )
+    if frame["col"].nunique() > MAX_LABELLED_COLUMNS:  # the tooltip keeps every number
+        return cells.properties(title=title, height=alt.Step(26), width="container")
     text = (
         with_cell_label(base, "value", "col")
         .mark_text(fontSize=11)
@@ -68,7 +72,7 @@ def topk_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
         .mark_bar()
         .encode(
             x=alt.X("p:Q", title=labels["p"], scale=alt.Scale(domain=[0, 1])),
-            y=alt.Y("token:N", title=labels["token"], sort="-x"),
+            y=alt.Y("token:N", title=labels["token"], sort=ordered(frame["token"])),  # most likely first
             color=alt.condition("datum.chosen", alt.value("#ff4b4b"), alt.value("#8fb3d9")),
             tooltip=[
                 alt.Tooltip("token:N", title=labels["token"]),

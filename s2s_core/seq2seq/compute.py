@@ -1,5 +1,5 @@
-"""The math of the encoder–decoder page: encode, hand the final state over (through a bridge if
-needed), decode greedily from <sos> one step at a time.
+"""The math of the encoder–decoder page's untrained model: encode, hand the final state over (through a bridge if
+needed), decode greedily from <sos> one step at a time (the trained model's: s2s_core/seq2seq/trained.py).
 
 Shapes: B batch (1 here), S source length, T decoding steps, E embedding, H_e / H_d hidden sizes,
 L_e / L_d layers, K encoder directions, V vocabulary (the source's words plus the special tokens).
@@ -7,12 +7,14 @@ L_e / L_d layers, K encoder directions, V vocabulary (the source's words plus th
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
 import torch
 
 from s2s_core.errors import InputError
+from s2s_core.grammar import KO_VOCAB, nearest_words
 from s2s_core.rng import isolated
 from s2s_core.seq2seq import fields
 from s2s_core.seq2seq.fields import (  # noqa: F401 (the fields' caps and defaults, kept importable from here)
@@ -20,6 +22,7 @@ from s2s_core.seq2seq.fields import (  # noqa: F401 (the fields' caps and defaul
     CELLS,
     DEFAULT_REPLACEMENT,
     DEFAULT_SOURCE,
+    DEFAULT_STEPS,
     MAX_SOURCE_TOKENS,
     MAX_STEPS,
     MAX_TOP_K,
@@ -33,9 +36,12 @@ ErrorParts = tuple[str, str, tuple[tuple[str, Any], ...]]  # an InputError that 
 
 @dataclass(frozen=True)
 class Seq2SeqConfig:
-    """Everything the page's inputs decide (hashable, so it is a cache key)."""
+    """Everything the page's inputs decide (hashable, so it is a cache key). model: which model decodes, the
+    trained one (its sizes are the Translation lab's; cell … seed are then the untrained model's, kept for a
+    switch back) or the untrained one."""
 
-    source: tuple[str, ...] = tuple(DEFAULT_SOURCE["ko"].split())
+    source: tuple[str, ...] = tuple(DEFAULT_SOURCE.split())
+    model: str = fields.MODEL.default
     cell: str = fields.CELL.default
     embed: int = fields.EMBED.default  # E
     enc_hidden: int = fields.ENC_HIDDEN.default  # H_e
@@ -47,7 +53,7 @@ class Seq2SeqConfig:
     steps: int = fields.STEPS.default  # T: at most this many output words
     top_k: int = fields.TOP_K.default
     seed: int = fields.SEED.default
-    replacement: str = DEFAULT_REPLACEMENT["ko"]  # the word swapped in for the bottleneck measurement
+    replacement: str = DEFAULT_REPLACEMENT  # the word swapped in for the bottleneck measurement
 
     @property
     def directions(self) -> int:
@@ -59,10 +65,18 @@ class Seq2SeqConfig:
         return list(build_vocab([self.source, (self.replacement,)]).itos)
 
 
-def default_config(lang: str) -> Seq2SeqConfig:
-    """The page's opening state in `lang` (the dataclass's own defaults are the Korean example)."""
-    source, word = fields.SOURCE.default_for(lang), fields.REPLACEMENT.default_for(lang)
-    return Seq2SeqConfig(source=tuple(source.split()), replacement=word)
+def default_config(lang: str = "en", model: str = fields.MODEL.default) -> Seq2SeqConfig:
+    """The page's opening state (the same Korean sentence in every language) with `model` decoding it."""
+    return Seq2SeqConfig(model=model, steps=DEFAULT_STEPS[model])
+
+
+def known_words(tokens: list[str], field: str) -> None:
+    """The trained model reads only the toy grammar's Korean words: an unknown one raises InputError naming the
+    field, with the nearest known words (the Translation lab's message)."""
+    unknown = list(dict.fromkeys(tok for tok in tokens if tok not in KO_VOCAB))
+    if unknown:
+        near = ", ".join(nearest_words(unknown[0])) or "—"
+        raise InputError("seq2seq.error.unknown_words", field, words=" ".join(unknown[:6]), word=unknown[0], near=near)
 
 
 def _flag(value: Any) -> Any:
@@ -72,20 +86,25 @@ def _flag(value: Any) -> Any:
     return value
 
 
-def parse_replacement(word: Any) -> str:
-    """The bottleneck's swap for the first word: one word within its cap (raises InputError naming the field)."""
+def parse_replacement(word: Any, model: str = "untrained") -> str:
+    """The bottleneck's swap for the first word: one word within its cap, and one the trained model knows when it
+    is the one measured (raises InputError naming the field)."""
     field = fields.REPLACEMENT
     text = field.check(word).strip()  # the cap
     if not text:
         raise InputError("errors.empty_text", field.label)
     if len(text.split()) != 1:
         raise InputError("seq2seq.error.one_word", field.label)
+    if model == "trained":
+        text = unicodedata.normalize("NFC", text)
+        known_words([text], field.label)
     return text
 
 
 def parse_config(
     source: Any,
     *,
+    model: Any = "untrained",  # callers outside the page (the scoring page's encoder states) use the seeded model
     cell: Any = fields.CELL.default,
     embed: Any = fields.EMBED.default,
     enc_hidden: Any = fields.ENC_HIDDEN.default,
@@ -94,16 +113,23 @@ def parse_config(
     dec_hidden: Any = fields.DEC_HIDDEN.default,
     dec_layers: Any = fields.DEC_LAYERS.default,
     bridge: Any = fields.BRIDGE.default,
-    steps: Any = fields.STEPS.default,
+    steps: Any = None,
     top_k: Any = fields.TOP_K.default,
     seed: Any = fields.SEED.default,
-    replacement: Any = DEFAULT_REPLACEMENT["ko"],
+    replacement: Any = DEFAULT_REPLACEMENT,
 ) -> Seq2SeqConfig:
-    """Validate raw widget / URL values against their fields; the first problem raises InputError naming it."""
+    """Validate raw widget / URL values against their fields; the first problem raises InputError naming it.
+    steps: None gives the model's own default T."""
+    model = fields.MODEL.check(model)
     tokens = tokenize(fields.SOURCE.check(source), fields.SOURCE.label, max_tokens=MAX_SOURCE_TOKENS)
-    word = parse_replacement(replacement)
+    if model == "trained":
+        # NFC: Hangul typed as separate letters (jamo) becomes the syllables the vocabulary is written in.
+        tokens = [unicodedata.normalize("NFC", tok) for tok in tokens]
+        known_words(tokens, fields.SOURCE.label)
+    word = parse_replacement(replacement, model)
     return Seq2SeqConfig(
         source=tuple(tokens),
+        model=model,
         cell=fields.CELL.check(cell),
         embed=fields.EMBED.check(embed),
         enc_hidden=fields.ENC_HIDDEN.check(enc_hidden),
@@ -112,7 +138,7 @@ def parse_config(
         dec_hidden=fields.DEC_HIDDEN.check(dec_hidden),
         dec_layers=fields.DEC_LAYERS.check(dec_layers),
         bridge=fields.BRIDGE.check(bridge),
-        steps=fields.STEPS.check(steps),
+        steps=fields.STEPS.check(DEFAULT_STEPS[model] if steps is None else steps),
         top_k=fields.TOP_K.check(top_k),
         seed=fields.SEED.check(seed),
         replacement=word,
@@ -232,6 +258,12 @@ class DecodeStep:
     probs: torch.Tensor  # (V,) softmax of the word scores
     top: tuple[tuple[str, float], ...]  # the k most likely next words
     chosen: str  # greedy: the most likely word, fed back as the next input
+    weights: torch.Tensor | None = None  # (S,) attention over the source at this step (a model with attention)
+
+    @property
+    def looked(self) -> int | None:
+        """0-based source position with the largest attention weight at this step (None without attention)."""
+        return None if self.weights is None else int(self.weights.argmax())
 
 
 @dataclass(frozen=True)
@@ -239,7 +271,8 @@ class Decoding:
     steps: tuple[DecodeStep, ...]
     output: tuple[str, ...]  # the chosen words (ends with <eos> if it was chosen)
     states: torch.Tensor  # (T+1, H_d) top layer: h0 (the hand-off) then after each step
-    one_call_diff: float  # step-by-step loop vs one nn.LSTM/GRU call over the same inputs
+    one_call_diff: float  # the check: step-by-step loop vs one nn.LSTM/GRU call (untrained) or hand vs module step
+    check: str = "one_call"  # which check one_call_diff measures: "one_call" or "by_hand" (the trained model's)
 
     @property
     def words(self) -> tuple[str, ...]:

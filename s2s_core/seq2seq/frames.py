@@ -65,20 +65,22 @@ def decoder_states_frame(dec: Decoding, first_label: str) -> pd.DataFrame:
     return matrix_frame(dec.states, rows, [f"h{i + 1}" for i in range(dec.states.shape[1])])
 
 
-def steps_frame(dec: Decoding) -> pd.DataFrame:
-    """One row per decoding step: the input word, the chosen word, its probability, how far h moved."""
-    return pd.DataFrame(
-        [
-            {
-                "step": f"t{t + 1}",
-                "input": s.input_token,
-                "chosen": s.chosen,
-                "p": round(s.top[0][1], DIGITS),
-                "change": round(s.change, DIGITS),
-            }
-            for t, s in enumerate(dec.steps)
-        ]
-    )
+def steps_frame(dec: Decoding, source: tuple[str, ...] = ()) -> pd.DataFrame:
+    """One row per decoding step: the input word, the chosen word, its probability, how far h moved; with
+    attention also the source word with the largest weight ("1 나는": position and word)."""
+    rows = []
+    for t, s in enumerate(dec.steps):
+        row = {
+            "step": f"t{t + 1}",
+            "input": s.input_token,
+            "chosen": s.chosen,
+            "p": round(s.top[0][1], DIGITS),
+            "change": round(s.change, DIGITS),
+        }
+        if s.looked is not None and source:
+            row["looked"] = position_label(s.looked, source[s.looked])
+        rows.append(row)
+    return pd.DataFrame(rows)
 
 
 def topk_frame(step: DecodeStep) -> pd.DataFrame:

@@ -3,8 +3,11 @@
 Time runs left to right in slots: the encoder's positions, the bridge (when there is one), the waist (h0, and
 c0 for an LSTM: what the decoder receives), then the decoder's steps. Every state is a column of small squares
 (one per component, top layer only, colour = value on the shared diverging scale), with its token under it and,
-for the decoder, the chosen word above it. The step control (s2s_ui.steps.step_param) walks the decoder in the
-browser: the chosen step is drawn at full opacity and framed, the other decoder steps faded. No streamlit.
+for the decoder, the chosen word above it. A model with attention also reads every encoder state at every step:
+arcs under the chains join the chosen step to each source word, as thick and opaque as its weight. A state longer
+than MAX_ROWS components (the trained model's 64) shows its first MAX_ROWS; the tabs show all. The step control
+(s2s_ui.steps.step_param) walks the decoder in the browser: the chosen step is drawn at full opacity and framed,
+the other decoder steps faded. No streamlit.
 """
 
 from __future__ import annotations
@@ -15,13 +18,15 @@ from dataclasses import dataclass
 import altair as alt
 import pandas as pd
 
-from s2s_core.chartkit import FIT_X, records
+from s2s_core.chartkit import FIT_X, VALUE_SCALE, records
 from s2s_core.fmt import CELL_D3, NUM_D3
 from s2s_core.seq2seq.frames import component_labels
 from s2s_core.seq2seq.run import Seq2SeqResult
 
 ENCODER, DECODER, CELL, PAD = "#2C7FB8", "#D55E00", "#0F8B8D", "#8A8A8A"  # the colours every page gives these parts
-VALUE_SCALE = alt.Scale(domain=[-1, 1], scheme="redblue", reverse=True, clamp=True)
+ATTENTION = "#B8588F"
+MAX_ROWS = 12  # components drawn per state: a readable column (a bidirectional 2·6 fits; the trained model has 64)
+ARC_DEPTH = 2.4  # how far under the chains an attention arc dips, in component rows
 FONT = 12
 HALF = 0.3  # half a state column's width, in slots (the rest of a slot is the arrow between states)
 ROW_PX = 22  # one component's height
@@ -43,8 +48,15 @@ class PictureFrames:
     band: pd.DataFrame  # part, x, y, y2: the chains' outline, pinched to the hand-off at the waist
     bridge: pd.DataFrame  # x, y, y2, text: the Linear bridge's block (empty without one)
     before: pd.DataFrame  # x, y, text, step: the previous input's output words (empty without an edit)
-    rows: int  # components drawn (the taller of the encoder's K·H_e and the decoder's H_d)
+    rows: int  # components drawn (the taller of the encoder's K·H_e and the decoder's H_d, at most MAX_ROWS)
     slots: int  # columns of the picture
+    components: int = 0  # components of the tallest state (more than rows: only the first rows are drawn)
+    arcs: pd.DataFrame | None = None  # x, y, order, link, step, weight: attention from each step to each word
+
+    @property
+    def cut(self) -> bool:
+        """Only the first `rows` of each state's components are drawn."""
+        return self.components > self.rows
 
 
 def _slots(result: Seq2SeqResult) -> tuple[int, int, int]:
@@ -61,14 +73,15 @@ def picture_frames(result: Seq2SeqResult, K: int, before: Seq2SeqResult | None =
     outputs = enc.outputs[0]  # (S, K*H_e): the top layer at every position (both directions side by side)
     names = component_labels(outputs.shape[1] // K, K)
     bridge_x, waist, slots = _slots(result)
-    rows = max(outputs.shape[1], 0 if handoff is None else handoff.h0.shape[-1])
-    cells, tokens, arrows = [], [], []
+    components = max(outputs.shape[1], 0 if handoff is None else handoff.h0.shape[-1])
+    rows = min(components, MAX_ROWS)
+    cells, tokens, arrows, arcs = [], [], [], []
     mid = (rows - 1) / 2  # arrows run between the columns at half their height
 
     def column(part: str, x: float, vector, where: str, step: int, labels: list[str], half: float = HALF) -> None:
         cells.extend(
             dict(part=part, x=x, x1=x - half, x2=x + half, y=r, value=float(v), name=labels[r], where=where, step=step)
-            for r, v in enumerate(vector.tolist())
+            for r, v in enumerate(vector.tolist()[:rows])
         )
 
     # 1) the encoder: each position's state over its source word, arrows from each state to the next
@@ -99,6 +112,12 @@ def picture_frames(result: Seq2SeqResult, K: int, before: Seq2SeqResult | None =
         tokens.append(dict(part="decoder", x=x, y=rows + 0.7, text=step.input_token, step=t + 1, role="in"))
         tokens.append(dict(part="decoder", x=x, y=-1.6, text=step.chosen, step=t + 1, role="out"))
         arrows.append(dict(part="decoder", x=x - 1 + (edge if t == 0 else HALF), x2=x - HALF, y=mid, step=t + 1))
+        # attention: an arc from the step down and back up to each source word, its weight as width and opacity
+        for s, w in enumerate([] if step.weights is None else step.weights.tolist()):
+            link = f"{t + 1}:{s}"
+            low = rows + 1.2 + ARC_DEPTH * (0.45 + 0.55 * (x - s) / max(slots, 1))  # longer arcs dip deeper
+            for order, (ax, ay) in enumerate(((s, rows + 1.2), ((s + x) / 2, low), (x, rows + 1.2))):
+                arcs.append(dict(x=ax, y=ay, order=order, link=link, step=t + 1, weight=w))
     if dec is None and arrows:
         arrows.pop()  # the encoder's last arrow leads nowhere: the hand-off failed
     band = _band(len(enc.tokens), waist, slots, rows)
@@ -119,6 +138,8 @@ def picture_frames(result: Seq2SeqResult, K: int, before: Seq2SeqResult | None =
         before=pd.DataFrame(before_rows, columns=["x", "y", "text", "step"]),
         rows=rows,
         slots=max(slots, len(before_rows) + waist + 1),
+        components=components,
+        arcs=pd.DataFrame(arcs, columns=["x", "y", "order", "link", "step", "weight"]),
     )
 
 
@@ -139,10 +160,8 @@ def _band(S: int, waist: int, slots: int, rows: int) -> pd.DataFrame:
     return pd.DataFrame([dict(part=p, x=x, y=y, y2=y2) for p, x, y, y2 in points])
 
 
-# seq2seq.picture.*: model_picture's words
+# seq2seq.picture.*: model_picture's words (its title and description are chosen by the model on screen: titles)
 WORDS = (
-    "title",
-    "description",
     "encoder",
     "decoder",
     "handoff",
@@ -152,18 +171,35 @@ WORDS = (
     "state",
     "value",
     "word",
+    "weight",
 )
+
+
+def titles(frames: PictureFrames) -> tuple[str, str]:
+    """The picture's title and description keys (seq2seq.picture.*): with attention arcs the decoder is not fed
+    by the waist alone, and the title must not say it is."""
+    return (
+        ("title_attention", "description_attention")
+        if frames.arcs is not None and not frames.arcs.empty
+        else (
+            "title",
+            "description",
+        )
+    )
+
+
 STEP_PARAM = "step_sel"  # the picture's step control (s2s_ui.steps.step_param), bound to the page's step field
 
 
 def model_picture(frames: PictureFrames, labels: Mapping[str, str], step_param: alt.Parameter | None) -> alt.LayerChart:
-    """labels: title, description, encoder, decoder, handoff, bridge, before, component, state, value, word.
+    """labels: title, description, encoder, decoder, handoff, bridge, before, component, state, value, word, weight.
 
     step_param: the shared step control on "step" (None when nothing was decoded: no decoder to walk).
     """
     n_slots, rows = max(frames.slots, 1), frames.rows
     xs = alt.Scale(domain=[-0.5, n_slots - 0.5], nice=False, zero=False)
-    ys = alt.Scale(domain=[-3.2, rows + 2.5], reverse=True, nice=False, zero=False)
+    depth = ARC_DEPTH + 0.6 if frames.arcs is not None and not frames.arcs.empty else 0  # room for the arcs
+    ys = alt.Scale(domain=[-3.2, rows + 2.5 + depth], reverse=True, nice=False, zero=False)
     x, y = alt.X("x:Q", axis=None, scale=xs), alt.Y("y:Q", axis=None, scale=ys)
     part_name = {"encoder": labels["encoder"], "handoff": labels["handoff"], "cell": labels["handoff"]}
     part_name["decoder"] = labels["decoder"]
@@ -195,7 +231,7 @@ def model_picture(frames: PictureFrames, labels: Mapping[str, str], step_param: 
     for part, where, align in (("encoder", -0.45, "left"), ("decoder", n_slots - 0.55, "right")):
         if part == "decoder" and frames.slots <= 1:
             continue
-        spot = pd.DataFrame([dict(x=where, y=rows + 2, text=labels[part])])
+        spot = pd.DataFrame([dict(x=where, y=rows + 2 + depth, text=labels[part])])
         names.append(
             alt.Chart(records(spot))
             .mark_text(fontSize=FONT, fontWeight="bold", align=align, color=ENCODER if part == "encoder" else DECODER)
@@ -277,6 +313,24 @@ def model_picture(frames: PictureFrames, labels: Mapping[str, str], step_param: 
         .encode(text="text:N", color=out_ink, tooltip=[alt.Tooltip("text:N", title=labels["word"])])
     )
     layers = [band, *names, arrows, heads, squares, numbers, inputs, outputs]
+    arcs = frames.arcs
+    if arcs is not None and not arcs.empty and step_param is not None:
+        # Only the chosen step's arcs: where the decoder looks at that step (the weights of all steps at once
+        # would cover the picture).
+        layers.append(
+            alt.Chart(records(arcs))
+            .transform_filter(step_param)
+            .mark_line(interpolate="basis", color=ATTENTION)
+            .encode(
+                x=x,
+                y=y,
+                order="order:Q",
+                detail="link:N",
+                strokeWidth=alt.StrokeWidth("weight:Q", scale=alt.Scale(domain=[0, 1], range=[0.5, 7]), legend=None),
+                opacity=alt.Opacity("weight:Q", scale=alt.Scale(domain=[0, 1], range=[0.15, 1]), legend=None),
+                tooltip=[alt.Tooltip("weight:Q", title=labels["weight"], format=NUM_D3)],
+            )
+        )
     # 5) the chosen step framed; the waist named; the bridge as a block on the hand-off; the previous outputs
     if step_param is not None:
         frame = (
@@ -320,7 +374,7 @@ def model_picture(frames: PictureFrames, labels: Mapping[str, str], step_param: 
         *layers,
         title=labels["title"],
         description=labels["description"],
-        height=ROW_PX * (rows + 6),
+        height=int(ROW_PX * (rows + 6 + depth)),
         width="container",
         autosize=FIT_X,
     )

@@ -1,4 +1,5 @@
-"""The whole encoder–decoder page in one call: encoder, hand-off (or why it fails), decoding, bottleneck."""
+"""The whole encoder–decoder page in one call (the untrained model; the trained one: trained.py): encoder,
+hand-off (or why it fails), decoding, bottleneck; and the conditions that choose the page's sentences."""
 
 from __future__ import annotations
 
@@ -25,6 +26,26 @@ class Seq2SeqResult:
     decoding: Decoding | None
     error: ErrorParts | None  # why the hand-off failed; the encoder and bottleneck still stand
     bottleneck: Bottleneck
+    model: str = "untrained"  # which model computed this: "trained" (the Translation lab's default) or "untrained"
+    attention: str = "none"  # the model's attention ("none", "luong_general", "bahdanau", …)
+    reference: tuple[str, ...] | None = None  # trained: the toy grammar's translation (None outside the grammar)
+
+    @property
+    def reads_every_state(self) -> bool:
+        """The decoder reads every encoder output at every step (attention), not only the handed-over state."""
+        return self.attention != "none"
+
+    @property
+    def output_case(self) -> str:
+        """What the page may say about the output: "arbitrary" (untrained), "pending" (nothing decoded), "matches"
+        or "differs" (the trained model against the toy grammar's translation), "outside" (no reference)."""
+        if self.decoding is None:
+            return "pending"
+        if self.model != "trained":
+            return "arbitrary"
+        if self.reference is None:
+            return "outside"
+        return "matches" if self.decoding.words == self.reference else "differs"
 
     @property
     def lengths_case(self) -> str:

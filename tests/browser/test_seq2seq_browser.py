@@ -1,6 +1,8 @@
-"""Encoder–decoder page in real Chromium: the step slider inside the picture walks the decoder in the browser
-(the chosen step's frame moves before any script run, then the step's numbers under the picture follow and the
-step goes into the link); editing the sentence redraws the picture with the new words and its decoder.
+"""Encoder–decoder page in real Chromium: by default the Translation lab's trained model (trained or loaded by the
+test's own server) writes a real English translation step by step; the step slider inside the picture walks the
+decoder in the browser (the chosen step's frame moves before any script run, then the step's numbers under the
+picture follow and the step goes into the link); editing the sentence redraws the picture with the new words and
+its decoder.
 
 The hand-off, the bridge and bad input are tested through AppTest (tests/app/test_seq2seq_app.py).
 """
@@ -36,14 +38,33 @@ def drawn_texts(page) -> list[str]:
     return page.evaluate(f"[...document.querySelectorAll('{CHART} svg text')].map(t => t.textContent)")
 
 
-def test_the_step_slider_walks_the_decoder_in_the_browser(app_server, new_page):
-    dec = run(replace(default_config("en"), steps=6)).decoding
-    assert len(dec.steps) >= 2, "the default seed decodes at least two words"
+def test_the_default_page_writes_a_real_translation_step_by_step(app_server, new_page):
+    """The trained default: the output line is the toy grammar's English, the picture writes one chosen word per
+    decoder step, and moving the slider to step 2 shows that step fed the word step 1 chose."""
     page = new_page()
-    open_page(page, app_server, "seq2seq", "en", "seq2seq_steps=6")
+    open_page(page, app_server, "seq2seq", "en")
+    # A fresh server trains the default model first (the page says so and shows the untrained one meanwhile).
+    wait_for_text(page, "Output: i read a book <eos>", timeout=300_000)
+    wait_for_text(page, "the toy grammar's translation, word for word")
     charts_drawn(page)
     texts = drawn_texts(page)
-    assert all(w in texts for w in ("I", "book", "h0", "c0", "<sos>", dec.steps[0].chosen))
+    assert all(w in texts for w in ("나는", "책을", "읽는다", "h0", "<sos>", "i", "read", "a", "book", "<eos>"))
+    page.evaluate(DRAWN)
+    seen = page.evaluate(MOVE, [CHART, 2])
+    assert seen["state"] == "notRunning"  # the picture moved before any script run
+    wait_for_text(page, "Input word: i")  # step 2 is fed step 1's word
+    wait_for_text(page, "Chosen (greedy: the most likely word): read")
+    page.wait_for_function("() => location.search.includes('seq2seq_step=2')")
+
+
+def test_the_step_slider_walks_the_decoder_in_the_browser(app_server, new_page):
+    dec = run(replace(default_config("en", "untrained"), steps=6)).decoding
+    assert len(dec.steps) >= 2, "the default seed decodes at least two words"
+    page = new_page()
+    open_page(page, app_server, "seq2seq", "en", "seq2seq_model=untrained&seq2seq_steps=6")
+    charts_drawn(page)
+    texts = drawn_texts(page)
+    assert all(w in texts for w in ("나는", "읽는다", "h0", "c0", "<sos>", dec.steps[0].chosen))
     page.evaluate(DRAWN)
     seen = page.evaluate(MOVE, [CHART, 2])
     assert seen["state"] == "notRunning"  # the picture moved before any script run
@@ -53,10 +74,10 @@ def test_the_step_slider_walks_the_decoder_in_the_browser(app_server, new_page):
 
 
 def test_editing_the_sentence_redraws_the_picture(app_server, new_page):
-    new = parse_config("the cat sat", cell="lstm", replacement="She")
+    new = parse_config("the cat sat", cell="lstm")
     dec = run(new).decoding
     page = new_page()
-    open_page(page, app_server, "seq2seq", "en")
+    open_page(page, app_server, "seq2seq", "en", "seq2seq_model=untrained")
     box = page.get_by_role("textbox", name="Source sentence")
     box.fill("the cat sat")
     box.press("Enter")
@@ -66,15 +87,19 @@ def test_editing_the_sentence_redraws_the_picture(app_server, new_page):
     )
     charts_drawn(page)
     texts = drawn_texts(page)
-    assert "book" not in texts and all(w in texts for w in ("the", "cat", "sat", dec.steps[0].chosen))
+    assert all(w in texts for w in ("the", "cat", "sat", dec.steps[0].chosen))
+    # The old source words are gone from the encoder; they stay only among the faint words of the previous
+    # output ("before your edit"), which the untrained decoder may choose from the shared vocabulary.
+    old = run(default_config("en", "untrained")).decoding.output
+    assert all(texts.count(w) == old.count(w) for w in ("나는", "책을", "읽는다")), texts
 
 
 def test_a_phone_prints_the_states_numbers(new_page, app_server):
-    """At 390 px the default picture's squares are about 30 px wide: their numbers are printed without the leading
+    """At 390 px a four-word sentence's squares are about 30 px wide: their numbers are printed without the leading
     zero ("−.13"), the decoder's first state among them (the tooltip keeps 4 decimals)."""
-    h_new = run(default_config("en")).decoding.steps[0].h_new
+    h_new = run(parse_config("I read a book")).decoding.steps[0].h_new
     page = new_page(PHONE)
-    open_page(page, app_server, "seq2seq", "en")
+    open_page(page, app_server, "seq2seq", "en", "seq2seq_model=untrained&seq2seq_source=I%20read%20a%20book")
     charts_drawn(page)
     texts = {t.replace("−", "-") for t in drawn_texts(page)}
     for v in h_new.tolist():

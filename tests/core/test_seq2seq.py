@@ -10,7 +10,9 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from s2s_core.chartkit import VALUE_SCALE, colour_ends
 from s2s_core.errors import InputError
+from s2s_core.grammar import KO_VOCAB, translate
 from s2s_core.seq2seq import (
     Seq2SeqConfig,
     decode,
@@ -18,17 +20,30 @@ from s2s_core.seq2seq import (
     encode,
     fields,
     hand_off,
+    notes,
     parse_config,
     parse_replacement,
     run,
 )
 from s2s_core.seq2seq.bottleneck import Bottleneck, bottleneck, cycled
 from s2s_core.seq2seq.charts import LABELS as CHART_LABELS
-from s2s_core.seq2seq.charts import TOPK_LABELS
+from s2s_core.seq2seq.charts import TOPK_LABELS, heatmap, topk_chart
 from s2s_core.seq2seq.compute import build_encoder, state_rows
-from s2s_core.seq2seq.frames import bottleneck_summary, brief, state_labels
+from s2s_core.seq2seq.frames import (
+    BottleneckSummary,
+    bottleneck_summary,
+    brief,
+    final_state_frame,
+    state_labels,
+    topk_frame,
+)
 from s2s_core.seq2seq.modules import Decoder
 from s2s_core.seq2seq.picture import SHORT_NUMBER_PX, WORDS, model_picture, picture_frames
+from s2s_core.seq2seq.trained import encode_trained, hand_step, run_trained
+from s2s_core.training.loop import new_model
+from s2s_core.training.tasks import KO_EN
+from s2s_core.translation.lab import DEFAULT as TRAINED
+from s2s_ui.catalog import translate as catalog_text
 from s2s_ui.steps import step_param
 
 
@@ -311,7 +326,7 @@ def test_a_growing_trace_is_not_called_forgetting():
         ("a b", dict(enc_layers=5), "errors.out_of_range", "enc_layers"),
         ("a b", dict(dec_layers="2.5"), "errors.not_an_integer", "dec_layers"),
         ("a b", dict(embed=99), "errors.out_of_range", "embed"),
-        ("a b", dict(steps=11), "errors.out_of_range", "steps"),
+        ("a b", dict(steps=17), "errors.out_of_range", "steps"),
         ("a b", dict(top_k=9), "errors.out_of_range", "top_k"),
         ("a b", dict(seed=-3), "errors.out_of_range", "seed"),
         ("a b", dict(cell="rnn"), "errors.bad_choice", "cell"),
@@ -331,11 +346,12 @@ def test_bad_input_gets_a_named_message(source, kwargs, key, field):
 def test_the_fields_hold_the_page_defaults():
     """The field specs are the one declaration: their defaults are the config's, per language where they follow it,
     and each one's label is the field a message names."""
-    for lang in ("ko", "en"):
-        config = parse_config(fields.SOURCE.default_for(lang), replacement=fields.REPLACEMENT.default_for(lang))
+    for lang in ("ko", "en"):  # one Korean sentence in both languages: the trained model translates Korean
+        config = parse_config(fields.SOURCE.default, model=fields.MODEL.default, replacement=fields.REPLACEMENT.default)
         assert config == default_config(lang)
-    assert Seq2SeqConfig() == default_config("ko")
-    assert fields.SOURCE.by_lang and fields.REPLACEMENT.by_lang and fields.TAB.options[0] == "encoder"
+    assert Seq2SeqConfig() == default_config("ko") and Seq2SeqConfig().model == "trained"
+    assert parse_config(fields.SOURCE.default) == default_config(model="untrained")  # the seeded model's T = 5
+    assert fields.TAB.options[0] == "encoder"
     assert fields.STEPS.hi == fields.STEP.hi  # the picture's step never outruns the decoding's cap
     assert parse_replacement("  She ") == "She"
     for word, key in (
@@ -414,22 +430,22 @@ def test_every_chart_is_valid_vega_lite(config):
     model_picture(picture_frames(result, config.directions, before=result), PICTURE_LABELS, param).to_dict()
 
 
-PICTURE_LABELS = {k: k for k in WORDS}  # exactly the words the page hands the picture
+PICTURE_LABELS = {k: k for k in (*WORDS, "title", "description")}  # the words the page hands the picture
 
 
 def test_the_picture_is_both_chains_with_the_hand_off_as_their_waist():
     """Without a bridge the waist's h0 is the encoder's last state; each decoder column is that step's h_new,
     under its input word and below the word it chose; every square is the live tensor's number."""
-    config = default_config("en")
+    config = default_config("en", "untrained")
     result = run(config)
     frames = picture_frames(result, config.directions)
     cells, tokens = frames.cells, frames.tokens
     enc = cells[cells["part"] == "encoder"]
-    assert list(dict.fromkeys(enc["where"])) == ["1 I", "2 read", "3 a", "4 book"]
-    for s in range(4):
+    assert list(dict.fromkeys(enc["where"])) == ["1 나는", "2 책을", "3 읽는다"]
+    for s in range(3):
         assert enc[enc["x"] == s]["value"].tolist() == result.encoder.outputs[0, s].tolist()
     waist = cells[cells["part"] == "handoff"]
-    assert waist["value"].tolist() == result.handoff.h0[-1, 0].tolist() == enc[enc["x"] == 3]["value"].tolist()
+    assert waist["value"].tolist() == result.handoff.h0[-1, 0].tolist() == enc[enc["x"] == 2]["value"].tolist()
     assert cells[cells["part"] == "cell"]["value"].tolist() == result.handoff.c0[-1, 0].tolist()  # LSTM: c0 too
     dec = result.decoding
     for t, step in enumerate(dec.steps):
@@ -444,8 +460,8 @@ def test_the_picture_is_both_chains_with_the_hand_off_as_their_waist():
 
 
 def test_the_bridge_is_a_block_on_the_hand_off_and_an_edit_keeps_the_old_words():
-    config = replace(default_config("en"), cell="gru", bidirectional=True, bridge="linear", dec_layers=2)
-    result, old = run(config), run(default_config("en"))
+    config = replace(default_config("en", "untrained"), cell="gru", bidirectional=True, bridge="linear", dec_layers=2)
+    result, old = run(config), run(default_config("en", "untrained"))
     frames = picture_frames(result, config.directions, before=old)
     waist = frames.cells[frames.cells["part"] == "handoff"]
     assert len(frames.bridge) == 1 and float(frames.bridge["x"].iloc[0]) < float(waist["x"].iloc[0])
@@ -454,9 +470,12 @@ def test_the_bridge_is_a_block_on_the_hand_off_and_an_edit_keeps_the_old_words()
     assert frames.before["text"].tolist() == [s.chosen for s in old.decoding.steps]
 
 
-def test_each_language_opens_on_its_own_sentence():
-    assert default_config("ko") == Seq2SeqConfig()  # the syllabus's Korean example
-    assert default_config("en").source == ("I", "read", "a", "book") and default_config("en").replacement == "She"
+def test_every_language_opens_on_the_korean_sentence_the_trained_model_knows():
+    """English too: the Translation lab's direction is Korean -> English, and the sentence is the toy grammar's."""
+    assert default_config("ko") == default_config("en") == Seq2SeqConfig()  # the study note's Korean example
+    assert default_config("en").source == ("나는", "책을", "읽는다") and default_config("en").replacement == "그는"
+    assert translate(list(default_config("en").source)) is not None
+    assert all(w in KO_VOCAB for w in (*default_config().source, default_config().replacement))
     assert bottleneck_summary(run(default_config("en")).bottleneck).band is not None  # the question is asked
 
 
@@ -469,7 +488,7 @@ def test_the_step_text_writes_a_state_short():
 def test_faded_steps_write_their_text_in_the_theme_colour_and_narrow_squares_keep_short_numbers():
     """A faded decoder step's digits and words use the theme's text colour (a faded role colour or black digit
     vanished on the dark theme); a square from SHORT_NUMBER_PX wide prints its number without the leading 0."""
-    config = default_config("en")
+    config = default_config("en", "untrained")
     result = run(config)
     param = step_param("step_sel", len(result.decoding.steps), 1, "step")
     spec = model_picture(picture_frames(result, config.directions), PICTURE_LABELS, param).to_dict()
@@ -491,3 +510,168 @@ def test_every_word_the_page_hands_a_chart_is_in_both_catalogs():
         wanted = [f"seq2seq.chart.{k}" for k in (*CHART_LABELS, *TOPK_LABELS, "topk_title")]
         wanted += [f"seq2seq.picture.{k}" for k in WORDS]
         assert [k for k in wanted if k not in catalog] == [], lang
+
+
+# --- the trained model (the Translation lab's default; here its architecture with seeded weights, so the tests
+# need no training: the hand step is checked against the module's own, whatever the weights) ----------------------
+
+CELL_KINDS = ("gru", "lstm", "rnn")
+ATTENTIONS = ("luong_general", "luong_dot", "bahdanau", "none")
+
+
+def seeded_lab_model(cell: str, attention: str, seed: int = 0):
+    config = replace(TRAINED, cell=cell, attention=attention, hidden=8, embed=6, seed=seed)
+    return config, new_model(config, torch.Generator().manual_seed(seed)).eval()
+
+
+@pytest.mark.parametrize("cell, attention", list(itertools.product(CELL_KINDS, ATTENTIONS)))
+def test_a_decoder_step_by_hand_equals_the_modules_own_step(cell, attention):
+    """The page's decoding step (embedding, the cell's own equations, attention, output layer) == decoder.step:
+    the word scores, the new state and the attention weights, over several steps of greedy decoding."""
+    _, model = seeded_lab_model(cell, attention)
+    _, memory, state = encode_trained(model, ("그녀는", "어제", "학교에서", "사과를", "먹었다"))
+    token = torch.tensor([1])  # <sos>
+    with torch.no_grad():
+        for _ in range(4):
+            mine = hand_step(model, token, state, memory)
+            logits, own_state, own_weights, _ = model.decoder.step(token, state, memory)
+            assert torch.allclose(mine.logits, logits, atol=1e-6)
+            pairs = zip(mine.state, own_state, strict=True) if cell == "lstm" else [(mine.state, own_state)]
+            assert all(torch.allclose(a, b, atol=1e-6) for a, b in pairs)
+            assert (mine.weights is None) == (own_weights is None) == (attention == "none")
+            if own_weights is not None:
+                assert torch.allclose(mine.weights, own_weights, atol=1e-6)
+            state, token = mine.state, logits.argmax(dim=-1)
+
+
+@pytest.mark.parametrize("attention", ["luong_general", "bahdanau", "none"])
+def test_the_pages_trained_decoding_is_the_models_greedy_decoding(attention):
+    """Hand-stepped from <sos> the page writes what Seq2Seq.greedy writes, with its weights, and says which
+    check it ran; the encoder's final state is the decoder's h0, as the hand-off shows."""
+    train_config, model = seeded_lab_model("gru", attention, seed=3)
+    config = parse_config("그녀는 어제 학교에서 사과를 먹었다", model="trained", steps=6)
+    result = run_trained(config, train_config, model.state_dict())
+    src = torch.tensor([[list(model_vocab()).index(w) for w in config.source]])
+    greedy = model.greedy(src, torch.tensor([5]), max_steps=6)
+    chosen = [s.chosen for s in result.decoding.steps]
+    assert chosen == [target_word(i) for i in greedy["preds"][0, : len(chosen)].tolist()]
+    if attention != "none":
+        weights = torch.stack([s.weights for s in result.decoding.steps])  # (T, S)
+        assert torch.allclose(weights, greedy["weights"][0, : len(chosen)], atol=1e-6)
+    assert result.decoding.check == "by_hand" and result.decoding.one_call_diff < 1e-5
+    assert torch.equal(result.handoff.h0, result.encoder.h_n) and result.reads_every_state == (attention != "none")
+    assert result.model == "trained" and result.output_case in ("matches", "differs")  # never "arbitrary"
+
+
+def model_vocab():
+    from s2s_core.training.tasks import source_vocab
+
+    return source_vocab(KO_EN)
+
+
+def target_word(i: int) -> str:
+    from s2s_core.training.tasks import target_vocab
+
+    return target_vocab(KO_EN)[i]
+
+
+def test_a_word_outside_the_trained_vocabulary_is_named_with_its_field():
+    """The trained model reads only the toy grammar's words: the source and the replacement word are checked
+    against them (the untrained model takes any word)."""
+    with pytest.raises(InputError) as err:
+        parse_config("나는 고양이를 본다", model="trained")
+    assert (err.value.key, err.value.field) == ("seq2seq.error.unknown_words", "seq2seq.field.source")
+    assert "고양이를" in err.value.params["words"]
+    with pytest.raises(InputError) as err:
+        parse_config("나는 책을 읽는다", model="trained", replacement="고양이")
+    assert err.value.field == "seq2seq.field.replacement"
+    assert parse_config("나는 고양이를 본다", model="untrained").source == ("나는", "고양이를", "본다")
+
+
+def _summary(per_word: float | None) -> BottleneckSummary:
+    return BottleneckSummary(3, 24, 1.0, 0.5, 0.5, per_word, 1.0, None, 12)
+
+
+def test_what_the_page_says_is_chosen_by_the_model_on_screen():
+    """The old page said 'untrained, the words are arbitrary', 'attention removes the limit', 'a plain
+    encoder-decoder hands over only h_n' and 'with random weights the final state forgets early words' whatever
+    model and measurement were on screen; each sentence is now chosen by the result."""
+    untrained = run(default_config("en", "untrained"))
+    train_config, model = seeded_lab_model("gru", "luong_general")
+    trained = run_trained(default_config("en"), train_config, model.state_dict())
+    assert untrained.output_case == "arbitrary" and trained.output_case != "arbitrary"
+    assert notes.bottleneck_attention(untrained) == "seq2seq.bn_attention"
+    assert notes.bottleneck_attention(trained) == "seq2seq.bn_attention_model"  # the old page: bn_attention
+    assert notes.bottleneck_intro(trained) == "seq2seq.bn_intro_attention_gru"
+    assert notes.bottleneck_intro(untrained) == "seq2seq.bn_intro_lstm"
+    assert notes.forgetting(trained, _summary(0.9)) == "seq2seq.bn_forgetting_trained"
+    assert notes.forgetting(untrained, _summary(1.1)) == "seq2seq.bn_no_forgetting"
+    assert notes.quiz_explain(trained) == "seq2seq.quiz_explain_trained"
+    keys = [k for k, _ in notes.notices(trained, _summary(1.1), revealed=True)]
+    assert keys == [
+        "seq2seq.notice_1_attention",
+        "seq2seq.notice_2_attention",
+        "seq2seq.notice_3_trained",
+        "seq2seq.notice_4_keeps",  # the old notice_4 said the line drops, also when it does not
+    ]
+    assert [k for k, _ in notes.notices(untrained, _summary(0.9), revealed=False)] == [
+        f"seq2seq.notice_{i}" for i in (1, 2, 3)
+    ]
+    # A trained model without attention (the lab's twin) has the plain hand-off's sentences.
+    twin_config, twin = seeded_lab_model("gru", "none")
+    plain = run_trained(default_config("en"), twin_config, twin.state_dict())
+    assert notes.bottleneck_attention(plain) == "seq2seq.bn_attention" and not plain.reads_every_state
+
+
+def test_attention_reduces_the_bottleneck_it_does_not_remove_it():
+    """§2: attention lets the decoder read every encoder state, but its own state is still one vector."""
+    for key in ("seq2seq.bn_attention", "seq2seq.bn_attention_model"):
+        text = catalog_text("en", key, size=12, n=3, N=24, H=6, attention="Luong general")
+        assert "reduces" in text and "removes the limit" not in text and "does not remove" in text
+        assert "없앱니다" not in catalog_text("ko", key, size=12, n=3, N=24, H=6, attention="Luong")
+
+
+def test_the_picture_of_a_model_with_attention_draws_where_each_step_looks():
+    """Purple arcs from each decoder step to every source word, their weights the step's own; the title says the
+    decoder looks back (the waist alone is not all it gets); a 64-component state draws its first MAX_ROWS."""
+    from s2s_core.seq2seq.picture import MAX_ROWS, titles
+
+    train_config, model = seeded_lab_model("gru", "luong_general")
+    train_config = replace(train_config, hidden=64)
+    model = new_model(train_config, torch.Generator().manual_seed(1)).eval()
+    result = run_trained(default_config("en"), train_config, model.state_dict())
+    frames = picture_frames(result, 1)
+    assert frames.cut and frames.rows == MAX_ROWS and frames.components == 64
+    arcs = frames.arcs
+    for t, step in enumerate(result.decoding.steps):
+        mine = arcs[(arcs["step"] == t + 1) & (arcs["order"] == 0)].sort_values("x")
+        assert mine["weight"].tolist() == step.weights.tolist()
+    assert titles(frames) == ("title_attention", "description_attention")
+    assert titles(picture_frames(run(default_config("en", "untrained")), 1)) == ("title", "description")
+    param = step_param("step_sel", len(result.decoding.steps), 1, "step")
+    model_picture(frames, PICTURE_LABELS | {"weight": "w"}, param).to_dict()  # valid Vega-Lite
+
+
+def test_every_ordinal_axis_has_an_explicit_order_and_the_value_scale_is_the_shared_one():
+    """§1/§3: heatmap rows and columns and the top-k words in the order the learner reads them (Vega's own order
+    scrambled them after an edit); the colours are chartkit.VALUE_SCALE, whose ends the picture's words name."""
+    result = run(replace(default_config("en", "untrained"), enc_layers=2, bidirectional=True, bridge="linear"))
+    frame = final_state_frame(result.encoder.h_n, 2, 2)
+    spec = heatmap(frame, "t", "x", "y").to_dict()
+    encoding = spec["layer"][0]["encoding"]
+    assert encoding["y"]["sort"] == ["L1→", "L1←", "L2→", "L2←"]
+    assert encoding["x"]["sort"] == [f"h{i}" for i in range(1, 7)]
+    assert encoding["color"]["scale"] == VALUE_SCALE.to_dict()
+    step = result.decoding.steps[0]
+    top = topk_chart(topk_frame(step), {"p": "p", "token": "w", "title": "t"}).to_dict()
+    assert top["encoding"]["y"]["sort"] == [w for w, _ in step.top]
+    picture = model_picture(picture_frames(result, 2), PICTURE_LABELS, None).to_dict()
+    squares = next(
+        layer
+        for layer in picture["layer"]
+        if layer["mark"].get("type") == "rect"
+        and "color" in layer["encoding"]
+        and layer["encoding"]["color"].get("field") == "value"
+    )
+    assert squares["encoding"]["color"]["scale"] == VALUE_SCALE.to_dict()
+    assert colour_ends(VALUE_SCALE) == ("blue", "red")  # what the description's "−1 {low} to 1 {high}" says

@@ -57,7 +57,7 @@ PAGE.tabs(
         ("training.tab_map", lambda: with_model(done, lambda d: show_map_tab(PAGE, d, source, WHAT_IF))),
         ("training.tab_bottleneck", lambda: with_model(done, show_bottleneck)),
         ("ui.tab_check", lambda: with_model(done, show_check)),
-        ("ui.tab_notice", show_notice),
+        ("ui.tab_notice", lambda: show_notice(done, source)),
         ("ui.tab_code", lambda: code_expander(code_for(config.need(), source.value), file_name="training_lab.py")),
     ]
 )

@@ -36,6 +36,11 @@ LABELS = (
     "m_tf_token_acc",
     "m_free_token_acc",
     "m_free_exact",
+    "survival",
+    "item",
+    "survival_title",
+    "item_name",
+    "item_quantity",
 )
 
 
@@ -167,4 +172,37 @@ def bottleneck_chart(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.Char
             ],
         )
         .properties(height=260, width="container", title=labels["bottleneck_title"])
+    )
+
+
+def survival_chart(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.Chart:
+    """The names task: how often the name and the quantity survive, against source length, with and without
+    attention. Colour and point shape name the model (as in the exact-match chart), the dash names the item."""
+    models = ordered(frame["model"])
+    items = ordered(frame["item"])
+    return (
+        alt.Chart(frame)
+        .mark_line(point=alt.OverlayMarkDef(size=60, filled=True), strokeWidth=2.5)
+        .encode(
+            x=alt.X(
+                "length:O", title=labels["length"], sort=ordered(sorted(frame["length"])), axis=alt.Axis(labelAngle=0)
+            ),
+            y=alt.Y("rate:Q", title=labels["survival"], scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%")),
+            color=alt.Color("model:N", scale=alt.Scale(domain=models, range=list(PALETTE[: len(models)])), legend=None),
+            shape=alt.Shape(
+                "model:N", scale=alt.Scale(domain=models, range=["circle", "square"][: len(models)]), legend=None
+            ),
+            strokeDash=alt.StrokeDash(
+                "item:N", scale=alt.Scale(domain=items, range=[list(d) for d in DASHES[: len(items)]]), legend=None
+            ),
+            detail="item:N",
+            tooltip=[
+                alt.Tooltip("model:N", title=labels["model"]),
+                alt.Tooltip("item:N", title=labels["item"]),
+                alt.Tooltip("length:O", title=labels["length"]),
+                alt.Tooltip("rate:Q", title=labels["survival"], format=PCT_D3),
+                alt.Tooltip("n:Q", title=labels["n"]),
+            ],
+        )
+        .properties(height=260, width="container", title=labels["survival_title"])
     )

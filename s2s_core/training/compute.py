@@ -19,8 +19,8 @@ import torch.nn.functional as F
 from s2s_core.errors import InputError
 from s2s_core.grammar import KO_VOCAB, MAX_WORDS, MIN_WORDS, nearest_words
 from s2s_core.training import fields
-from s2s_core.training.config import CELLS, TASKS, TrainConfig
-from s2s_core.training.fields import DEFAULT, MAX_DECODE, MAX_LEN, MAX_SOURCE
+from s2s_core.training.config import CELLS, TrainConfig
+from s2s_core.training.fields import DEFAULT, MAX_DECODE, MAX_LEN, MAX_SOURCE, TRAIN_TASKS
 from s2s_core.training.loop import (
     HELDOUT_PER_LEN,
     EvalPoint,
@@ -34,13 +34,20 @@ from s2s_core.training.loop import (
 from s2s_core.training.model import Memory, Seq2Seq
 from s2s_core.training.tasks import (
     DIGITS,
+    EOS,
     EOS_ID,
+    FILLERS,
     KO_EN,
+    NAMES,
+    NAMES_MAX_DIGITS,
+    NAMES_MIN_LEN,
+    NAMES_TASK,
     NUM_MAX_DIGITS,
     NUM_TASKS,
     PAD,
     PAD_ID,
     SOS_ID,
+    copied,
     make_heldout,
     reference,
     source_vocab,
@@ -70,7 +77,7 @@ def parse_config(
 ) -> TrainConfig:
     """Raw widget / URL values -> a validated config; the first problem raises InputError naming its field.
     Each value is checked by its field (fields.py); the Translation lab's task and cells are allowed here too."""
-    task = fields.TASK.check(task, options=TASKS)
+    task = fields.TASK.check(task, options=TRAIN_TASKS)
     attention = fields.ATTENTION.check(attention)
     tf_schedule = fields.SCHEDULE.check(tf_schedule)
     cell = check_choice(cell, "training.field.cell", CELLS)  # the Translation lab's input (its own fields.py)
@@ -83,6 +90,8 @@ def parse_config(
     shortest, longest = 1, NUM_MAX_DIGITS if task in NUM_TASKS else MAX_LEN
     if task == KO_EN:
         shortest, longest = MIN_WORDS, MAX_WORDS  # the toy grammar's sentences have 2..7 Korean words
+    if task == NAMES_TASK:
+        shortest = NAMES_MIN_LEN  # a name, a digit and a filler word
     min_len = fields.LEN_MIN.check(min_len, lo=shortest, hi=longest)
     max_len = fields.LEN_MAX.check(max_len, lo=shortest, hi=longest)
     if min_len > max_len:
@@ -112,6 +121,8 @@ def parse_source(task: str, text: Any, field: str = "training.field.source") -> 
     Empty, all-PAD, unknown characters or words (named, with the nearest known words), PAD inside the sentence,
     too long, or (number tasks) a leading zero raise InputError."""
     text = check_text(text, field)
+    if task == NAMES_TASK:
+        return _names_source(text, field)
     if task == KO_EN:
         tokens = _split_words(text)
     else:
@@ -143,6 +154,50 @@ def parse_source(task: str, text: Any, field: str = "training.field.source") -> 
     if len(tokens) > MAX_SOURCE:
         raise InputError("errors.too_many_tokens", field, count=len(tokens), limit=MAX_SOURCE)
     return SourceInput(tuple(real), n_pad)
+
+
+_NAMES_WORDS = {tok.lower(): tok for tok in (*NAMES, *FILLERS)}
+
+
+def _names_source(text: str, field: str) -> SourceInput:
+    """The names task's source: words separated by spaces (names in any letter case), a number written as digits
+    ('42' or '4 2': one token per digit), trailing <pad>s. Exactly one name and one number of at most
+    NAMES_MAX_DIGITS digits, as in training."""
+    tokens: list[str] = []
+    for word in text.split():
+        low = word.lower()
+        if low == PAD:
+            tokens.append(PAD)
+        elif word.isascii() and word.isdigit():
+            tokens += list(word)
+        else:
+            tokens.append(_NAMES_WORDS.get(low, word))
+    if all(tok == PAD for tok in tokens):
+        raise InputError("errors.all_pad", field)
+    known = set(source_vocab(NAMES_TASK))
+    unknown = list(dict.fromkeys(tok for tok in tokens if tok not in known))
+    if unknown:
+        raise InputError(
+            "training.error.unknown_names_words",
+            field,
+            words=" ".join(unknown[:6]),
+            names=", ".join(NAMES),
+            fillers=", ".join(FILLERS),
+        )
+    real = [tok for tok in tokens if tok != PAD]
+    if PAD in tokens[: len(real)]:
+        raise InputError("training.error.pad_inside", field)
+    if len(tokens) > MAX_SOURCE:
+        raise InputError("errors.too_many_tokens", field, count=len(tokens), limit=MAX_SOURCE)
+    runs = "".join("d" if tok in DIGITS else " " for tok in real).split()  # the runs of digits
+    quantity = copied(real)[1]
+    if sum(tok in NAMES for tok in real) != 1 or len(runs) != 1:
+        raise InputError("training.error.names_one_each", field, names=", ".join(NAMES), limit=NAMES_MAX_DIGITS)
+    if len(quantity) > NAMES_MAX_DIGITS:
+        raise InputError("training.error.number_too_long", field, count=len(quantity), limit=NAMES_MAX_DIGITS)
+    if len(quantity) > 1 and quantity[0] == "0":
+        raise InputError("training.error.leading_zero", field)
+    return SourceInput(tuple(real), len(tokens) - len(real))
 
 
 @dataclass(frozen=True)
@@ -211,6 +266,41 @@ def train(
     return TrainResult(
         config=config, run=run, final=run.evals[-1], loss_check=loss_check(run, config), trace=recorder.trace()
     )
+
+
+@dataclass(frozen=True)
+class Survival:
+    """The names task at one source length: how often the name and the quantity came through the model intact."""
+
+    length: int  # source tokens
+    name: float  # share of held-out sources whose output starts with their name
+    quantity: float  # share whose quantity's digits follow it exactly, then <eos>
+    n: int  # held-out sources of this length
+
+
+def survival_by_length(sources: list[list[str]], outputs: list[list[str]]) -> tuple[Survival, ...]:
+    """Per source length: the share of outputs that carry the source's name (first token) and its quantity (the
+    digits after the name, exactly, and then <eos>). outputs are free-running token lists, cut after <eos>."""
+    counts: dict[int, list[int]] = {}
+    for source, output in zip(sources, outputs, strict=True):
+        name, quantity = copied(source)
+        row = counts.setdefault(len(source), [0, 0, 0])
+        row[0] += output[:1] == [name]
+        row[1] += tuple(output[1:]) == (*quantity, EOS)
+        row[2] += 1
+    return tuple(Survival(n, name / total, qty / total, total) for n, (name, qty, total) in sorted(counts.items()))
+
+
+def copy_survival(config: TrainConfig, model: Seq2Seq) -> tuple[Survival, ...]:
+    """The names task's bottleneck, measured: the trained model free-running on the run's own held-out sources
+    (the ones by_length scores), and how often each copied item survives, by length."""
+    heldout = make_heldout(config.task, config.min_len, config.max_len, HELDOUT_PER_LEN, config.seed)
+    src, lengths, _, y_out = encode_batch(config.task, heldout)
+    itos = target_vocab(config.task)
+    with torch.no_grad():
+        preds = model.greedy(src, lengths, max_steps=y_out.shape[1])["preds"]  # (B, T)
+    outputs = [[itos[i] for i in cut_at_eos(row)] for row in preds.tolist()]
+    return survival_by_length(heldout, outputs)
 
 
 def map_point(config: TrainConfig, model: Seq2Seq, source: SourceInput, step: int) -> MapPoint:

@@ -9,9 +9,14 @@ from __future__ import annotations
 
 from s2s_core import caps
 from s2s_core.fields import Field
-from s2s_core.training.config import ATTENTIONS, LAB_TASKS, SCHEDULES, TrainConfig
-from s2s_core.training.tasks import NUM_MAX_DIGITS
+from s2s_core.training import config
+from s2s_core.training.config import ATTENTIONS, SCHEDULES, TrainConfig
+from s2s_core.training.tasks import NAMES_TASK, NUM_MAX_DIGITS
 
+# The Training lab's tasks: config.py's, and the names task (names and quantities through the bottleneck, study
+# note §5). TRAIN_TASKS: every task parse_config accepts (the Translation lab's ko_en too).
+LAB_TASKS = tuple(dict.fromkeys((*config.LAB_TASKS, NAMES_TASK)))
+TRAIN_TASKS = tuple(dict.fromkeys((*config.TASKS, NAMES_TASK)))
 MAX_STEPS = 3000
 MAX_TRAIN_BATCH = 128
 MAX_TRAIN_HIDDEN = 128
@@ -27,7 +32,13 @@ NUM_DEFAULT_LENS = (1, 4)  # the number tasks read 1- to 4-digit numbers unless 
 # The source every checkpoint map decodes (and the page's default source): eight digits for the digit tasks
 # (inside the trained lengths 3..10), a four-digit number for the number tasks, and for the Translation lab the
 # syllabus's sentence, whose English verb must look back at the last Korean word.
-DEFAULT_SOURCES = {"digits": "52813907", "number": "3017", "sentence": "나는 도서관에서 책을 읽었다"}
+# The names task's default: eight tokens, a name and a three-digit quantity among filler words.
+DEFAULT_SOURCES = {
+    "digits": "52813907",
+    "number": "3017",
+    "sentence": "나는 도서관에서 책을 읽었다",
+    "names": "today Mina sold 305 red apples",
+}
 TABS = ("accuracy", "map", "bottleneck", "check", "notice", "code")
 
 TASK = Field("training_task", "choice", DEFAULT.task, "training.field.task", options=LAB_TASKS)
@@ -59,6 +70,9 @@ NUMBER = Field(
 )
 # The what-if: which output step's attention to override (1-based; narrowed to the output's length on screen) and
 # the weights typed for it (one row, one cell per source position).
+NAMES_SOURCE = Field(
+    "training_names", "text", DEFAULT_SOURCES["names"], "training.field.source", max_chars=MAX_SOURCE_CHARS
+)
 WI_STEP = Field("training_wi_step", "int", 1, "training.field.override_step", lo=1, hi=MAX_DECODE)
 WI = Field("training_wi", "table", label="training.field.override")
 TAB = Field("training_tabs", "tab", TABS[0], "ui.tabs_field", options=TABS)
@@ -81,6 +95,7 @@ FIELDS = (
     TIME_LIMIT,
     SOURCE,
     NUMBER,
+    NAMES_SOURCE,
     WI_STEP,
     WI,
     TAB,

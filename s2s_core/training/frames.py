@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
-from s2s_core.training.compute import DecodeResult
+from s2s_core.training.compute import DecodeResult, Survival
 from s2s_core.training.loop import EvalPoint, TrainRun
 from s2s_core.training.trace import MapPoint
 
@@ -97,8 +97,29 @@ def bottleneck_frame(runs: Mapping[str, TrainRun]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["length", "model", "exact", "n"])
 
 
+SURVIVAL_ITEMS = ("name", "quantity")
+
+
+def survival_frame(runs: Mapping[str, Sequence[Survival]], items: Mapping[str, str]) -> pd.DataFrame:
+    """The names task: one row per (model, copied item, source length): the share of held-out sources whose item
+    came through intact. items maps SURVIVAL_ITEMS to the learner's language."""
+    rows = [
+        {"length": p.length, "model": name, "item": items[item], "rate": getattr(p, item), "n": p.n}
+        for name, points in runs.items()
+        for item in SURVIVAL_ITEMS
+        for p in points
+    ]
+    return pd.DataFrame(rows, columns=["length", "model", "item", "rate", "n"])
+
+
 def join_tokens(task: str, tokens: Sequence[str]) -> str:
     """How a token sequence reads: digits and Korean syllables run together, words (English, and the Translation
-    lab's Korean and English) get spaces."""
+    lab's Korean and English) get spaces; in the names task words get spaces and a number's digits run together."""
     real = [tok for tok in tokens if tok != "<eos>"]
+    if task == "names":
+        out = ""
+        for prev, tok in zip([None, *real], real, strict=False):
+            glue = "" if prev is None or (prev.isdigit() and tok.isdigit()) else " "
+            out += glue + tok
+        return out
     return " ".join(real) if task in ("num_en", "ko_en") else "".join(real)

@@ -1,5 +1,6 @@
-"""Toy tasks generated from a seed: reverse, copy, sort, reading a number aloud in Korean or English, and
-translating a Korean sentence of the Translation lab's toy grammar into English (ko_en).
+"""Toy tasks generated from a seed: reverse, copy, sort, reading a number aloud in Korean or English, picking the
+name and the quantity out of a sentence of filler words (names), and translating a Korean sentence of the
+Translation lab's toy grammar into English (ko_en).
 
 Stdlib only (the code expander copies this file). Sources are token lists (digits, or Korean words for ko_en);
 targets are token lists.
@@ -18,6 +19,17 @@ DIGITS = tuple("0123456789")
 NUM_TASKS = ("num_ko", "num_en")
 NUM_MAX_DIGITS = 6  # the number tasks read 0 .. 999 999
 KO_EN = "ko_en"  # the Translation lab: sources are Korean words, not digits
+# The names task (study note §5: names and quantities are what one vector loses first): a source is filler words
+# with one name and one quantity (1 to 6 digits, one token each) somewhere among them; the target copies the name,
+# then the quantity's digits ("the old Mina sold 4 2 pears" -> "Mina 4 2").
+NAMES_TASK = "names"
+NAMES = ("Mina", "Jun", "Sora", "Tom", "Ana", "Ben", "Yuna", "Leo")
+FILLERS = (
+    "the", "a", "and", "then", "today", "sold", "bought", "saw",
+    "at", "market", "apples", "pears", "red", "big", "some", "old",
+)  # fmt: skip
+NAMES_MAX_DIGITS = 6  # a quantity up to 999 999, as the number tasks read
+NAMES_MIN_LEN = 3  # a name, one digit and one filler word at least
 
 KO_DIGITS = ("영", "일", "이", "삼", "사", "오", "육", "칠", "팔", "구")
 KO_UNITS = ("", "십", "백", "천")
@@ -90,6 +102,18 @@ def english_number(n: int) -> list[str]:
     return (below_1000(high) + ["thousand"] if high else []) + below_1000(low)
 
 
+def copied(source: list[str]) -> tuple[str | None, tuple[str, ...]]:
+    """The names task's two copied items in a source: its (first) name and its (first) run of digits."""
+    name = next((tok for tok in source if tok in NAMES), None)
+    start = next((i for i, tok in enumerate(source) if tok in DIGITS), None)
+    if start is None:
+        return name, ()
+    end = start
+    while end < len(source) and source[end] in DIGITS:
+        end += 1
+    return name, tuple(source[start:end])
+
+
 def target_tokens(task: str, source: list[str]) -> list[str]:
     """The right answer for a source (one-digit strings, or Korean words for ko_en). A Korean sentence outside
     the toy grammar has no right answer: ValueError (reference() says None instead)."""
@@ -108,6 +132,9 @@ def target_tokens(task: str, source: list[str]) -> list[str]:
         return korean_number(int("".join(source)))
     if task == "num_en":
         return english_number(int("".join(source)))
+    if task == NAMES_TASK:
+        name, quantity = copied(source)
+        return ([name] if name else []) + list(quantity)
     raise ValueError(task)
 
 
@@ -126,13 +153,18 @@ def target_vocab(task: str) -> tuple[str, ...]:
         words = KO_DIGITS + ("십", "백", "천", "만")
     elif task == "num_en":
         words = EN_ONES + EN_TENS[2:] + ("hundred", "thousand")
+    elif task == NAMES_TASK:
+        words = NAMES + DIGITS
     else:
         words = DIGITS
     return SPECIALS + words
 
 
 def source_vocab(task: str) -> tuple[str, ...]:
-    """Every source token, after the four specials: the ten digits, or the toy grammar's Korean words."""
+    """Every source token, after the four specials: the ten digits, the toy grammar's Korean words, or the names
+    task's names, digits and filler words."""
+    if task == NAMES_TASK:
+        return SPECIALS + NAMES + DIGITS + FILLERS
     return SPECIALS + (KO_VOCAB if task == KO_EN else DIGITS)
 
 
@@ -141,16 +173,31 @@ def random_source(rng: random.Random, task: str, length: int) -> list[str]:
     Korean sentence of `length` words drawn from the toy grammar."""
     if task == KO_EN:
         return list(korean(random_meaning(rng, length)))
+    if task == NAMES_TASK:
+        return names_source(rng, length)
     digits = [rng.choice(DIGITS) for _ in range(length)]
     if task in NUM_TASKS and length > 1 and digits[0] == "0":
         digits[0] = rng.choice(DIGITS[1:])
     return digits
 
 
+def names_source(rng: random.Random, length: int) -> list[str]:
+    """length tokens: filler words with one name and one quantity (a number without a leading zero, one token per
+    digit) put in at random places."""
+    n_digits = rng.randint(1, min(NAMES_MAX_DIGITS, length - 2))
+    quantity = [rng.choice(DIGITS[1:] if n_digits > 1 else DIGITS)] + [rng.choice(DIGITS) for _ in range(n_digits - 1)]
+    words = [rng.choice(FILLERS) for _ in range(length - 1 - n_digits)]
+    words.insert(rng.randint(0, len(words)), rng.choice(NAMES))
+    at = rng.randint(0, len(words))
+    return words[:at] + quantity + words[at:]
+
+
 def possible_sources(task: str, length: int) -> int:
     """How many different sources of this length exist (bounds the held-out set for short lengths)."""
     if task == KO_EN:
         return count_meanings(length, length)
+    if task == NAMES_TASK:  # far more than any held-out set: a lower bound (one-digit quantities only) is enough
+        return len(NAMES) * 10 * len(FILLERS) ** (length - 2) * (length - 1) * length
     return 9 * 10 ** (length - 1) if task in NUM_TASKS and length > 1 else 10**length
 
 

@@ -12,12 +12,14 @@ from dataclasses import dataclass
 
 from s2s_core.training.fields import DEFAULT_SOURCES
 from s2s_core.training.loop import EvalPoint, Progress, TrainRun
-from s2s_core.training.tasks import KO_EN, NUM_TASKS
+from s2s_core.training.tasks import KO_EN, NAMES_TASK, NUM_TASKS
 
 
 def source_family(task: str) -> str:
     if task == KO_EN:
         return "sentence"
+    if task == NAMES_TASK:
+        return "names"
     return "number" if task in NUM_TASKS else "digits"
 
 

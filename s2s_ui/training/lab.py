@@ -8,7 +8,9 @@ from dataclasses import dataclass
 import streamlit as st
 
 from s2s_core.fields import Parsed
+from s2s_core.fmt import num
 from s2s_core.training import SourceInput, TrainConfig, TrainResult
+from s2s_core.training.notes import cut_short, untrained_keys, untrained_reading
 from s2s_jobs import jobs
 from s2s_jobs.jobs import JobSnapshot
 from s2s_ui.i18n import t
@@ -46,8 +48,12 @@ def show_untrained(config: TrainConfig, source: Parsed[SourceInput]) -> None:
     """Before any training: the learner's source through the seeded, untrained model (the picture training
     will change: near-uniform weights, a wrong output)."""
     if source.ok:
-        show_point(untrained(config, source.need()), config, t("training.untrained_map_title"))
-        st.caption(t("training.untrained_note"))
+        point = untrained(config, source.need())
+        reading = untrained_reading(point)  # the title and the note say what this untrained map shows
+        keys = untrained_keys(reading)
+        show_point(point, config, t(keys["title"]))
+        weights = t(keys["weights"], largest=num(reading.largest), uniform=num(reading.uniform))
+        st.caption(t("training.untrained_note", output=t(keys["output"]), weights=weights))
 
 
 def show_trained(done: JobSnapshot, source: Parsed[SourceInput]) -> None:
@@ -56,7 +62,12 @@ def show_trained(done: JobSnapshot, source: Parsed[SourceInput]) -> None:
     result = done.result
     run = result.run
     if source.ok:
-        show_point(trained_point(done.job_id, source.need(), result), result.config, t("training.trained_map_title"))
+        title = (
+            t("training.trained_map_title_cut", steps=run.steps_done, total=result.config.steps)
+            if cut_short(run)
+            else t("training.trained_map_title")
+        )
+        show_point(trained_point(done.job_id, source.need(), result), result.config, title)
     st.caption(
         t(
             "training.trained_line",
@@ -78,7 +89,7 @@ def replay_and_retry(result: TrainResult, ns: str = "training") -> None:
     ):
         replay(config)
         st.rerun()
-    if run.stopped_by == "time":
+    if cut_short(run):
         st.warning(
             t(f"{ns}.stopped_time", seconds=f"{config.max_seconds:g}", steps=run.steps_done, total=config.steps),
             icon=":material/timer:",

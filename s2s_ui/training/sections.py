@@ -13,7 +13,18 @@ from s2s_core.fmt import num, pct
 from s2s_core.training import DecodeResult, SourceInput, parse_override, twin_config
 from s2s_core.training.compute import quiz_answer
 from s2s_core.training.frames import step_label, steps_frame
-from s2s_jobs.jobs import JobSnapshot
+from s2s_core.training.notes import (
+    bottleneck_reading,
+    cut_short,
+    loss_pad_key,
+    map_notice,
+    map_reading,
+    quiz_keys,
+    survival_reading,
+)
+from s2s_core.training.tasks import NAMES_TASK
+from s2s_jobs import jobs
+from s2s_jobs.jobs import DONE, JobSnapshot
 from s2s_ui.i18n import t
 from s2s_ui.state import Page
 from s2s_ui.training.live import QUIZ, trained_model
@@ -25,6 +36,9 @@ from s2s_ui.training.specs import (
     draw,
     map_labels,
     map_spec,
+    survival,
+    survival_spec,
+    trained_point,
     training_specs,
     what_if_decoded,
 )
@@ -44,6 +58,8 @@ def show_accuracy(done: JobSnapshot) -> None:
     result = done.result
     config, run, final = result.config, result.run, result.final
     ratio = f"{config.tf_ratio:g}" if config.tf_schedule == "constant" else f"{config.tf_ratio:g} → 0"
+    if cut_short(run):  # every figure below is of the shorter run the clock allowed
+        st.warning(t("training.cut_note", steps=run.steps_done, total=config.steps), icon=":material/timer:")
     draw(st, training_specs(done.job_id, chart_labels(), result)["loss"])
     st.caption(t("training.loss_chart_note", ratio=ratio))
     if not revealed(QUIZ):
@@ -56,9 +72,8 @@ def show_accuracy(done: JobSnapshot) -> None:
         col.metric(t(f"training.metric_{name}"), value, help=t(f"training.metric_{name}_help"))
     draw(st, training_specs(done.job_id, chart_labels(), result)["accuracy"])
     st.caption(t("training.chart.key_accuracy"))
-    st.markdown(
-        t("training.gap_text", tf=pct(final.tf_token_acc), free=pct(final.free_token_acc), exact=pct(final.free_exact))
-    )
+    gap = quiz_keys(quiz_answer(final))["gap"]  # which condition scored higher, as the run measured it
+    st.markdown(t(gap, tf=pct(final.tf_token_acc), free=pct(final.free_token_acc), exact=pct(final.free_exact)))
 
 
 def show_check(done: JobSnapshot) -> None:
@@ -67,7 +82,7 @@ def show_check(done: JobSnapshot) -> None:
     check_badge(t("training.loss_check_what", n_real=check.n_real), check.max_abs_diff)
     st.caption(
         t(
-            "training.loss_pad_note",
+            loss_pad_key(check),
             n_pad=check.n_total - check.n_real,
             n_total=check.n_total,
             loss=num(check.torch_ignore),
@@ -79,12 +94,13 @@ def show_check(done: JobSnapshot) -> None:
 def show_quiz(done: JobSnapshot) -> None:
     """Teacher-forced or free-running: which scores higher on held-out sources? Graded by the run (the core)."""
     final = done.result.final
+    answer = quiz_answer(final)
     predict_then_reveal(
         QUIZ,
         t("training.quiz_question"),
         [t(f"training.quiz_{o}") for o in ("tf", "free", "equal")],
-        t(f"training.quiz_{quiz_answer(final)}"),
-        t("training.quiz_explain", tf=pct(final.tf_token_acc), free=pct(final.free_token_acc)),
+        t(f"training.quiz_{answer}"),
+        t(quiz_keys(answer)["explain"], tf=pct(final.tf_token_acc), free=pct(final.free_token_acc)),
     )
 
 
@@ -178,7 +194,8 @@ def show_bottleneck(done: JobSnapshot, ns: str = "training") -> None:
         return
     with_att, without = (done, other) if config.attention != "none" else (other, done)
     with_name = t("training.model_with", name=t(f"training.attention_{with_att.result.config.attention}"))
-    labels = chart_labels() | {"length": t(f"{ns}.chart.length")}  # digits here, Korean words there
+    unit = "_tokens" if config.task == NAMES_TASK else ""  # the names task's lengths count tokens, not digits
+    labels = chart_labels() | {"length": t(f"{ns}.chart.length{unit}")}  # digits here, Korean words there
     without_name = t("training.model_without")
     draw(
         st,
@@ -190,15 +207,50 @@ def show_bottleneck(done: JobSnapshot, ns: str = "training") -> None:
         ),
     )
     st.caption(t("training.chart.key_bottleneck", a=with_name, b=without_name))
+    for snap, name in ((with_att, with_name), (without, without_name)):
+        if cut_short(snap.result.run):  # the two models did not train the same number of steps
+            run = snap.result.run
+            st.warning(
+                t("training.bottleneck_cut", name=name, steps=run.steps_done, total=snap.result.config.steps),
+                icon=":material/timer:",
+            )
     longest = with_att.result.run.by_length[-1]
     st.markdown(
         t(
-            f"{ns}.bottleneck_line",
+            f"{ns}.bottleneck_line{unit}",
             length=longest[0],
             with_name=with_name,
             with_acc=pct(longest[1]),
             without_name=without_name,
             without_acc=pct(without.result.run.by_length[-1][1]),
+        )
+    )
+    if config.task == NAMES_TASK:
+        show_survival((with_att, without), (with_name, without_name), labels)
+
+
+def show_survival(snaps: tuple[JobSnapshot, JobSnapshot], names: tuple[str, str], labels: dict[str, str]) -> None:
+    """The names task: how often the name and the number come through each model intact, by source length (study
+    note §5), and the sentence the measured rates choose."""
+    st.subheader(t("training.survival_heading"))
+    st.caption(t("training.survival_intro"))
+    points = tuple(survival(snap.job_id, snap.result) for snap in snaps)
+    draw(st, survival_spec((snaps[0].job_id, snaps[1].job_id), names, labels, points))
+    st.caption(t("training.chart.key_survival", a=names[0], b=names[1]))
+    reading = survival_reading(*points)
+    (first, last), top = reading.without, reading.with_att
+    st.markdown(
+        t(
+            reading.key,
+            lost=t(reading.lost) if reading.lost else "",
+            lo=first.length,
+            hi=last.length,
+            wo_name_lo=pct(first.name),
+            wo_qty_lo=pct(first.quantity),
+            wo_name_hi=pct(last.name),
+            wo_qty_hi=pct(last.quantity),
+            w_name_hi=pct(top.name),
+            w_qty_hi=pct(top.quantity),
         )
     )
 
@@ -220,7 +272,40 @@ def show_map_tab(
         show_what_if(page, done, source.need(), base, *fields)
 
 
-def show_notice() -> None:
+def finished_twin(done: JobSnapshot) -> JobSnapshot | None:
+    """The comparison model of done's settings, if it has finished (nothing is drawn or started here)."""
+    job = jobs.find(twin_config(done.result.config))
+    snap = jobs.snapshot(job) if job is not None else None
+    return snap if snap is not None and snap.state == DONE else None
+
+
+def show_notice(done: JobSnapshot | None, source: Parsed[SourceInput]) -> None:
+    """What to notice: the general lines, and the lines about this run, each chosen by what the run measured (the
+    map of the picture's source, the two bottleneck curves, whether the clock cut the run short)."""
+    if done is None:
+        notice_list(["training.notice_3", "training.notice_pending"])
+        return
+    result = done.result
+    config, run = result.config, result.run
+    lines: list[tuple[str, dict]] = []
     # notice_1 says which decoding mode scores lower: the question's answer, listed once it is out.
-    first = 1 if revealed(QUIZ) else 2
-    notice_list([f"training.notice_{i}" for i in range(first, 6)])
+    if revealed(QUIZ):
+        lines.append(("training.notice_1", {}))
+    reading = map_reading(config.task, trained_point(done.job_id, source.need(), result)) if source.ok else None
+    if reading is not None:
+        lines.append((map_notice(reading), {"n": reading.steps, "k": reading.on_copied}))
+    lines.append(("training.notice_3", {}))
+    twin = finished_twin(done)
+    if twin is None:
+        lines.append(("training.notice_4_pending", {}))
+    else:
+        with_att, without = (done, twin) if config.attention != "none" else (twin, done)
+        b = bottleneck_reading(with_att.result.run, without.result.run)
+        values = {"lo": b.shortest, "hi": b.longest, "first": pct(b.without_first), "last": pct(b.without_last)}
+        lines.append((b.key, values | {"lowest": pct(b.with_lowest), "at": b.with_lowest_at}))
+    if cut_short(run):
+        lines.append(("training.notice_5_cut", {"steps": run.steps_done, "total": config.steps}))
+    else:
+        lines.append(("training.notice_5", {}))
+    st.markdown(f"#### {t('ui.notice_title')}")
+    st.markdown("\n".join(f"- {t(key, **values)}" for key, values in lines))

@@ -7,8 +7,9 @@ import streamlit as st
 
 from s2s_core.fields import Parsed
 from s2s_core.training import SourceInput, TrainConfig, fields, parse_config, parse_source
-from s2s_core.training.config import ATTENTIONS, LAB_TASKS, SCHEDULES
-from s2s_core.training.tasks import NUM_TASKS
+from s2s_core.training.config import ATTENTIONS, SCHEDULES
+from s2s_core.training.fields import LAB_TASKS
+from s2s_core.training.tasks import FILLERS, NAMES, NAMES_MAX_DIGITS, NAMES_TASK, NUM_TASKS
 from s2s_core.training.trace import source_family
 from s2s_ui.i18n import t
 from s2s_ui.state import Page
@@ -54,8 +55,9 @@ def read_settings(page: Page) -> Parsed[TrainConfig]:
         lr = page.input(fields.LR, b.number_input, label=t("training.lr_label"), step=0.001, format="%.4f")
         # Number tasks read at most 6 digits, so their lengths are separate fields with their own defaults.
         shortest, longest = (fields.NUM_MIN, fields.NUM_MAX) if task in NUM_TASKS else (fields.LEN_MIN, fields.LEN_MAX)
-        min_len = page.input(shortest, a.number_input, label=t("training.min_len_label"), step=1)
-        max_len = page.input(longest, b.number_input, label=t("training.max_len_label"), step=1)
+        unit = "_tokens" if task == NAMES_TASK else ""  # the names task's lengths count words and digits
+        min_len = page.input(shortest, a.number_input, label=t(f"training.min_len_label{unit}"), step=1)
+        max_len = page.input(longest, b.number_input, label=t(f"training.max_len_label{unit}"), step=1)
         max_seconds = page.input(
             fields.TIME_LIMIT, st.number_input, label=t("training.max_seconds_label"), step=5.0, format="%g"
         )
@@ -79,16 +81,23 @@ def read_settings(page: Page) -> Parsed[TrainConfig]:
 
 
 def source_field(config: TrainConfig):
-    """The field of the source to decode: digits, or a number for the number tasks (one link key each)."""
-    return fields.NUMBER if source_family(config.task) == "number" else fields.SOURCE
+    """The field of the source to decode: digits, a number for the number tasks, a sentence for the names task
+    (one link key each)."""
+    family = source_family(config.task)
+    return {"number": fields.NUMBER, "names": fields.NAMES_SOURCE}.get(family, fields.SOURCE)
 
 
 def read_source(page: Page, config: TrainConfig) -> Parsed[SourceInput]:
     """The source box at the top of the picture: digits (or a number), validated by the core; a bad one is named
     right under the box, and the sections that need it say so."""
     field = source_field(config)
-    label = t("training.number_label") if field is fields.NUMBER else t("training.source_label")
-    text = page.input(field, st.text_input, label=label, help=t("training.source_help"))
+    if field is fields.NAMES_SOURCE:
+        label = t("training.names_label")
+        help_text = t("training.names_help", names=", ".join(NAMES), fillers=", ".join(FILLERS), limit=NAMES_MAX_DIGITS)
+    else:
+        label = t("training.number_label" if field is fields.NUMBER else "training.source_label")
+        help_text = t("training.source_help")
+    text = page.input(field, st.text_input, label=label, help=help_text)
     source = Parsed.of(lambda: parse_source(config.task, text))
     if source.error is not None:
         show_error(source.error)

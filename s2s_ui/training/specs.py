@@ -5,10 +5,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from s2s_core.training import DecodeResult, EvalPoint, SourceInput, TrainConfig, TrainResult, decode, what_if
-from s2s_core.training.charts import LABELS, accuracy_chart, attention_heatmap, bottleneck_chart, loss_chart
+from s2s_core.training.charts import (
+    LABELS,
+    accuracy_chart,
+    attention_heatmap,
+    bottleneck_chart,
+    loss_chart,
+    survival_chart,
+)
 from s2s_core.training.code import script
-from s2s_core.training.compute import map_point, untrained_map
-from s2s_core.training.frames import METRICS, attention_frame, bottleneck_frame, eval_frame, loss_frame, point_frame
+from s2s_core.training.compute import Survival, copy_survival, map_point, untrained_map
+from s2s_core.training.frames import (
+    METRICS,
+    SURVIVAL_ITEMS,
+    attention_frame,
+    bottleneck_frame,
+    eval_frame,
+    loss_frame,
+    point_frame,
+    survival_frame,
+)
 from s2s_core.training.loop import TrainRun
 from s2s_core.training.trace import MapPoint
 from s2s_ui import charts
@@ -69,6 +85,20 @@ def bottleneck_spec(
 ):
     frame = bottleneck_frame({names[0]: _runs[0], names[1]: _runs[1]})
     return bottleneck_chart(frame, labels)
+
+
+@cached_result(max_entries=64)
+def survival(job_id: int, _result: TrainResult) -> tuple[Survival, ...]:
+    """The names task: how often the finished model's outputs keep the name and the number, by source length."""
+    return copy_survival(_result.config, _result.run.model)
+
+
+@charts.cached_spec(max_entries=64)
+def survival_spec(
+    job_ids: tuple[int, int], names: tuple[str, str], labels: dict[str, str], _points: tuple[tuple, tuple]
+):
+    items = {item: labels[f"item_{item}"] for item in SURVIVAL_ITEMS}
+    return survival_chart(survival_frame({names[0]: _points[0], names[1]: _points[1]}, items), labels)
 
 
 @cached_result(max_entries=256)

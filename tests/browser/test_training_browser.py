@@ -189,7 +189,7 @@ def test_bad_source_from_a_link_is_named_in_korean(app_server, new_page):
     page = new_page(locale="ko-KR")
     _open(page, app_server, "ko", f"{SMALL}&training_seed=9002&training_source=12a3")
     _train(page, "학습 시작", TRAINED["ko"])
-    open_tab(page, "어텐션 지도")
+    open_tab(page, "어텐션 분포 그림")
     assert "그림 맨 위의 입력 칸을 고치면" in main_text(page)  # the map tab says why it has no steps
     alert = page.locator('[data-testid="stAlert"]').filter(has_text="모델은 숫자 0–9만 압니다")
     assert alert.count() == 1

@@ -54,7 +54,14 @@ from s2s_core.training.tasks import (
     target_tokens,
     target_vocab,
 )
-from s2s_core.training.trace import MIN_REPLAY_SECONDS, default_source_text, duration, replay_clock, replay_frame
+from s2s_core.training.trace import (
+    MIN_REPLAY_SECONDS,
+    MapPoint,
+    default_source_text,
+    duration,
+    replay_clock,
+    replay_frame,
+)
 from s2s_jobs import settings as job_settings
 from s2s_jobs.runner import Runner
 from s2s_jobs.snapshot import CANCELLED, DONE, FAILED, FAILED_KEY, QUEUED, RUNNING
@@ -919,3 +926,164 @@ def test_the_question_is_graded_by_the_run(tf, free, answer):
     from s2s_core.training.loop import EvalPoint
 
     assert quiz_answer(EvalPoint(10, 1.0, 0.5, tf, free, 0.5)) == answer and answer in QUIZ_OPTIONS
+
+
+# --- sentences chosen by what the run measured (issue 24 §2, §3, §6) ------------------------------------------
+
+
+def _runs_by_length(*rows):
+    """Stand-ins for TrainRun with only the per-length exact match the bottleneck notes read."""
+    from types import SimpleNamespace
+
+    return [SimpleNamespace(by_length=tuple((n, acc, 40) for n, acc in r)) for r in rows]
+
+
+@pytest.mark.parametrize(
+    ("with_att", "without", "key"),
+    [
+        ([(3, 1.0), (10, 0.95)], [(3, 1.0), (10, 0.3)], "training.notice_4"),
+        ([(3, 1.0), (10, 0.95)], [(3, 1.0), (10, 0.9)], "training.notice_4_flat"),
+        # The old sentence ("the model with attention stays close to the top") was shown here too, and is false:
+        ([(3, 1.0), (10, 0.4)], [(3, 1.0), (10, 0.1)], "training.notice_4_both"),
+        ([(3, 0.2), (10, 0.1)], [(3, 0.2), (10, 0.1)], "training.notice_4_weak"),
+    ],
+)
+def test_the_bottleneck_note_is_chosen_by_the_two_curves(with_att, without, key):
+    from s2s_core.training.notes import bottleneck_reading
+
+    reading = bottleneck_reading(*_runs_by_length(with_att, without))
+    assert reading.key == key
+    assert (reading.shortest, reading.longest) == (3, 10)
+    assert reading.with_lowest == min(acc for _, acc in with_att)
+
+
+def test_survival_is_counted_per_length_on_known_predictions():
+    """The names task's figure from a prediction set worked out by hand: the name survives when the output starts
+    with it, the number when exactly its digits follow and then <eos>."""
+    from s2s_core.training.compute import survival_by_length
+
+    sources = [
+        ["Mina", "sold", "4", "2"],  # length 4
+        ["a", "Jun", "7", "the"],  # length 4
+        ["the", "old", "Sora", "saw", "3", "0", "5"],  # length 7
+        ["Tom", "1", "2", "3", "at", "market", "red"],  # length 7
+    ]
+    outputs = [
+        ["Mina", "4", "2", "<eos>"],  # both right
+        ["Jun", "1", "<eos>"],  # name right, number wrong
+        ["Leo", "3", "0", "5", "<eos>"],  # name wrong, number right
+        ["Tom", "1", "2", "<eos>"],  # a digit lost: the number did not survive
+    ]
+    got = survival_by_length(sources, outputs)
+    assert [(p.length, p.name, p.quantity, p.n) for p in got] == [(4, 1.0, 0.5, 2), (7, 0.5, 0.5, 2)]
+    # an extra digit after the number is not the number either
+    assert survival_by_length([sources[0]], [["Mina", "4", "2", "2", "<eos>"]])[0].quantity == 0.0
+
+
+def test_copy_survival_of_a_trained_model_counts_its_own_decodes():
+    """A small names model: copy_survival (one batched greedy pass over the held-out set) equals counting each
+    held-out source decoded on its own (decode(), the page's path), by hand."""
+    from s2s_core.training.compute import SourceInput, copy_survival
+    from s2s_core.training.loop import HELDOUT_PER_LEN
+    from s2s_core.training.tasks import copied
+
+    config = TrainConfig(task="names", embed=8, hidden=16, steps=25, batch=32, min_len=3, max_len=6, lr=0.02)
+    result = train(config)
+    points = copy_survival(config, result.run.model)
+    heldout = make_heldout("names", 3, 6, HELDOUT_PER_LEN, config.seed)
+    assert [p.length for p in points] == [3, 4, 5, 6] and sum(p.n for p in points) == len(heldout)
+    for point in points:
+        rows = [s for s in heldout if len(s) == point.length]
+        names = quantities = 0
+        for source in rows:
+            out = decode(result, SourceInput(tuple(source))).output
+            name, quantity = copied(source)
+            names += out[:1] == (name,)
+            quantities += out[1:] == (*quantity, "<eos>")
+        assert (point.name, point.quantity) == (names / len(rows), quantities / len(rows))
+
+
+@pytest.mark.parametrize(
+    ("with_last", "without_first", "without_last", "key", "lost"),
+    [
+        ((1.0, 0.98), (1.0, 1.0), (1.0, 0.5), "training.survival_lost", "training.item_quantity"),
+        ((1.0, 0.6), (1.0, 1.0), (0.7, 0.5), "training.survival_both", "training.item_both"),
+        ((1.0, 1.0), (1.0, 1.0), (1.0, 0.9), "training.survival_kept", ""),
+    ],
+)
+def test_the_survival_sentence_is_chosen_by_the_rates(with_last, without_first, without_last, key, lost):
+    from s2s_core.training.compute import Survival
+    from s2s_core.training.notes import survival_reading
+
+    with_att = [Survival(3, 1.0, 1.0, 40), Survival(10, *with_last, 40)]
+    without = [Survival(3, *without_first, 40), Survival(10, *without_last, 40)]
+    reading = survival_reading(with_att, without)
+    assert (reading.key, reading.lost) == (key, lost)
+    assert reading.without == (without[0], without[-1]) and reading.with_att == with_att[-1]
+
+
+def test_the_names_task():
+    import random
+
+    from s2s_core.training.tasks import NAMES, names_source
+
+    rng = random.Random(5)
+    for length in (3, 6, 12):
+        source = names_source(rng, length)
+        target = target_tokens("names", source)
+        assert len(source) == length and sum(tok in NAMES for tok in source) == 1
+        assert target[0] in NAMES and all(tok.isdigit() for tok in target[1:]) and 1 <= len(target) - 1 <= 6
+        assert all(tok in source_vocab("names") for tok in source)
+        assert all(tok in target_vocab("names") for tok in target)
+    assert target_tokens("names", ["the", "Mina", "sold", "3", "0", "5"]) == ["Mina", "3", "0", "5"]
+    assert parse_source("names", "today MINA sold 305 apples <pad>").tokens == (
+        "today", "Mina", "sold", "3", "0", "5", "apples",
+    )  # fmt: skip
+    for bad, key in (
+        ("Mina Jun 42", "training.error.names_one_each"),
+        ("Mina 4 the 2", "training.error.names_one_each"),
+        ("Mina 42 zebra", "training.error.unknown_names_words"),
+        ("Mina 042", "training.error.leading_zero"),
+        ("Mina 1234567", "training.error.number_too_long"),
+    ):
+        with pytest.raises(InputError) as err:
+            parse_source("names", bad)
+        assert err.value.key == key, bad
+    assert join_tokens("names", ["Mina", "3", "0", "5", "<eos>"]) == "Mina 305"
+
+
+def _point(source, output, weights):
+    from s2s_core.training.trace import MapPoint
+
+    return MapPoint(1, tuple(source), tuple(output), weights, False)
+
+
+def test_the_map_note_reads_where_each_step_looks():
+    from s2s_core.training.notes import map_notice, map_reading
+
+    anti = ((0.1, 0.1, 0.8), (0.1, 0.8, 0.1), (0.8, 0.1, 0.1), (0.3, 0.3, 0.4))
+    reading = map_reading("reverse", _point("123", ("3", "2", "1", "<eos>"), anti))
+    assert map_notice(reading) == "training.notice_2_anti"
+    diag = ((0.8, 0.1, 0.1, 0.0), (0.1, 0.8, 0.1, 0.0), (0.1, 0.1, 0.8, 0.0))
+    assert map_notice(map_reading("copy", _point(["1", "2", "3", "<pad>"], "123", diag))) == "training.notice_2_diag"
+    # The old line ("the reverse task's map runs along the anti-diagonal") for a map that does not:
+    half = map_reading("reverse", _point("123", ("3", "2", "1", "<eos>"), diag[:3] + ((1, 0, 0, 0),)))
+    assert (map_notice(half), half.on_copied, half.steps) == ("training.notice_2_partly", 1, 3)
+    assert map_reading("reverse", _point("123", ("3",), None)) is None  # no attention: no line about the map
+    assert map_reading("num_en", _point("12", ("twelve", "<eos>"), ((0.5, 0.5), (0.5, 0.5)))) is None
+
+
+def test_the_untrained_note_reads_the_untrained_map():
+    from s2s_core.training.notes import untrained_keys, untrained_reading
+
+    even = untrained_reading(_point("1234", "0000", ((0.25, 0.26, 0.24, 0.25),)))
+    assert even.even and untrained_keys(even)["title"] == "training.untrained_map_title"
+    uneven = untrained_reading(_point("1234", "0000", ((0.7, 0.1, 0.1, 0.1),)))
+    # The old title ("attention spread evenly") for weights that are not:
+    assert not uneven.even and untrained_keys(uneven)["title"] == "training.untrained_map_title_uneven"
+    right = untrained_reading(MapPoint(0, ("1",), ("1", "<eos>"), None, True))
+    assert untrained_keys(right) == {
+        "title": "training.untrained_map_title_uneven",
+        "weights": "training.untrained_weights_none",
+        "output": "training.untrained_output_right",
+    }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from s2s_core.fmt import DIGITS, script_defs
 from s2s_core.ngram import embedding as emb
+from s2s_core.ngram import window as win
 from s2s_core.ngram.compute import NgramConfig
 from s2s_core.ngram.counting import Sentence
 from s2s_core.ngram.fields import MAX_N
@@ -85,15 +86,16 @@ for m in range(1, min({max_n}, longest) + 1):
     print(f"unseen {{m}}-grams: {{unseen}}/{{len(grams_m)}}")
 """
 
-_EMBEDDING = """
-# 4) Counting vs a tiny embedding model: P(next | previous) = softmax(U e(previous) + b), trained right here.
+_DEFS = """
 {defs}
 
 
 def prob(p):
     return sci(p) if p < 1e-4 else num(p)
+"""
 
-
+_EMBEDDING = """
+# 4) Counting vs a tiny embedding model: P(next | previous) = softmax(U e(previous) + b), trained right here.
 previous_word, next_word, SEED = {previous!r}, {word!r}, {seed}
 E, STEPS, LR, L2, INIT_SCALE = {E}, {steps}, {lr!r}, {l2!r}, {init!r}
 words = list(dict.fromkeys(w for s in corpus for w in s))
@@ -133,24 +135,102 @@ if unseen:
 """
 
 
+_WINDOW = """
+# 5) The fixed-window network: embed the previous W = n - 1 tokens, concatenate, tanh hidden layer, softmax.
+from torch import nn
+
+W, E, H, SEED, STEPS, LR, INIT_SCALE = {window}, {E}, {hidden}, {seed}, {steps}, {lr!r}, {init!r}
+words = list(dict.fromkeys(w for s in corpus for w in s))
+inputs, outputs = [SOS] + words + [UNK], words + [EOS]
+grams = count(W + 1)
+windows = list(dict.fromkeys(g[:-1] for g in grams))  # distinct histories, first seen first
+ids = torch.tensor([[inputs.index(w) for w in h] for h in windows])  # (C, W)
+targets = torch.zeros(len(windows), len(outputs), dtype=torch.float64)  # (C, V) counts of what followed
+for g, c in grams.items():
+    targets[windows.index(g[:-1]), outputs.index(g[-1])] = c
+
+
+class WindowLM(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.embed = nn.Embedding(len(inputs), E, dtype=torch.float64)
+        self.hidden = nn.Linear(W * E, H, dtype=torch.float64)
+        self.out = nn.Linear(H, len(outputs), dtype=torch.float64)
+
+    def forward(self, ids):
+        x = self.embed(ids).flatten(1)  # (B, W) -> (B, W, E) -> (B, W E)
+        return self.out(torch.tanh(self.hidden(x)))  # (B, W E) -> (B, H) -> (B, V)
+
+
+net = WindowLM()
+gen = torch.Generator().manual_seed(SEED)
+with torch.no_grad():
+    for p in net.parameters():  # the page's own start: normal(0, 1) * INIT_SCALE, in this order
+        p.copy_(torch.randn(p.shape, generator=gen, dtype=torch.float64) * INIT_SCALE)
+opt = torch.optim.Adam(net.parameters(), lr=LR, foreach=False)  # the page writes these steps out by hand
+for _ in range(STEPS):
+    opt.zero_grad()
+    loss = -(targets * torch.log_softmax(net(ids), dim=1)).sum() / targets.sum()  # cross-entropy per n-gram
+    loss.backward()
+    opt.step()
+
+
+def window_of(context):
+    padded = [SOS] * max(0, W - len(context)) + list(context)
+    return padded[len(padded) - W:]
+
+
+def predict(context):
+    \"\"\"By hand: embedding lookup -> concat -> tanh(W_h x + b_h) -> U h + b_U -> softmax.\"\"\"
+    ids_w = [inputs.index(w) if w in inputs else inputs.index(UNK) for w in window_of(context)]
+    with torch.no_grad():
+        x = net.embed.weight[ids_w].reshape(-1)  # (W, E) -> (W E,)
+        h = torch.tanh(net.hidden.weight @ x + net.hidden.bias)  # (H,)
+        probs = torch.softmax(net.out.weight @ h + net.out.bias, dim=0)  # (V,)
+        module = torch.softmax(net(torch.tensor([ids_w])), dim=1)[0]  # (V,) the module's own forward
+    return probs, (probs - module).abs().max().item()
+
+
+print("final loss:", num(loss.item()))
+"""
+
+_WINDOW_PREFIX = """context = {prefix}
+probs, diff = predict(context)
+best = int(torch.argmax(probs))
+print("window:", window_of(context))
+print("window network top:", outputs[best], prob(probs[best].item()))
+print("hand vs module:", sci(diff))
+after = {{g[-1]: c for g, c in grams.items() if list(g[:-1]) == window_of(context)}}
+print("counting after the window:", sorted(after.items(), key=lambda wc: (-wc[1], outputs.index(wc[0]))))
+"""
+
+_WINDOW_BLIND = """# Two contexts that differ only before the window: the network cannot tell them apart.
+a, b = {a}, {b}
+print("outside the window, max difference:", num((predict(a)[0] - predict(b)[0]).abs().max().item()))
+"""
+
+
 def script(
     config: NgramConfig,
     prefix: Sentence | None,
     sentence: Sentence | None,
     pair: tuple[str, str, int] | None = None,
+    network: tuple[int, int, Sentence | None, Sentence | None] | None = None,
 ) -> str:
     """A self-contained script; a part whose input is invalid (None) is left out. pair = (previous word, next word,
-    model seed) for the embedding part."""
+    model seed) for the embedding part; network = (hidden size, seed, context a, context b) for the window
+    network's part (a and b: the two contexts that differ only before the window, or None)."""
     corpus = "[\n" + "".join(f"    {list(s)!r},\n" for s in config.corpus) + "]"
     out = _HEAD.format(corpus=corpus, n=config.n, smoothing=config.smoothing, k=config.k)
     if prefix is not None:
         out += _PREFIX.format(prefix=repr(tuple(prefix)), digits=DIGITS)
     if sentence is not None:
         out += _SENTENCE.format(sentence=repr(tuple(sentence)), max_n=MAX_N, digits=DIGITS)
+    if pair is not None or (network is not None and config.n > 1):
+        out += _DEFS.format(defs=script_defs("num", "sci"))
     if pair is not None:
         previous, word, seed = pair
         out += _EMBEDDING.format(
-            defs=script_defs("num", "sci"),
             previous=previous,
             word=word,
             seed=seed,
@@ -160,4 +240,13 @@ def script(
             l2=emb.L2,
             init=emb.INIT_SCALE,
         )
+    if network is not None and config.n > 1:
+        hidden, seed, a, b = network
+        out += _WINDOW.format(
+            window=config.n - 1, E=win.E, hidden=hidden, seed=seed, steps=win.STEPS, lr=win.LR, init=win.INIT_SCALE
+        )
+        if prefix is not None:
+            out += _WINDOW_PREFIX.format(prefix=repr(list(prefix)))
+        if a is not None and b is not None:
+            out += _WINDOW_BLIND.format(a=repr(list(a)), b=repr(list(b)))
     return out

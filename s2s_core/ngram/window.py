@@ -275,19 +275,25 @@ def _replacement(corpus: Corpus, position: int, word: str) -> str | None:
     return None
 
 
+def blind_contexts(corpus: Corpus, window: int, sentence: Sentence) -> tuple[Sentence, Sentence] | None:
+    """The words before the sentence's last word, and the same words with the first one swapped for another corpus
+    word; None when every word fits in the window (nothing outside it to vary)."""
+    context = tuple(sentence[:-1])
+    if len(context) <= window:
+        return None
+    by = _replacement(corpus, 0, context[0])
+    return None if by is None else (context, (by, *context[1:]))
+
+
 def blind_spot(model: WindowModel, sentence: Sentence) -> BlindSpot | None:
     """Predicting the sentence's last word from the words before it, and from the same words with the first one
     outside the window swapped: the window is the same, so is the whole distribution."""
-    context = tuple(sentence[:-1])
-    if len(context) <= model.config.window:
+    contexts = blind_contexts(model.config.corpus, model.config.window, sentence)
+    if contexts is None:
         return None
-    by = _replacement(model.config.corpus, 0, context[0])
-    if by is None:
-        return None
-    a, b = forward(model, context), forward(model, (by, *context[1:]))
-    return BlindSpot(
-        a=a, b=b, position=0, replaced=context[0], by=by, max_abs_diff=float((a.probs - b.probs).abs().max())
-    )
+    a, b = forward(model, contexts[0]), forward(model, contexts[1])
+    diff = float((a.probs - b.probs).abs().max())  # (V,) vs (V,)
+    return BlindSpot(a=a, b=b, position=0, replaced=a.context[0], by=b.context[0], max_abs_diff=diff)
 
 
 def window_view(model: WindowModel, prefix: Sentence, sentence: Sentence | None) -> WindowView:

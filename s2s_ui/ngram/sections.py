@@ -13,8 +13,9 @@ from s2s_core.ngram.code import script
 from s2s_core.ngram.compute import QuizReason
 from s2s_core.ngram.counting import Corpus, Sentence
 from s2s_core.ngram.embedding import parse_embedding
-from s2s_core.ngram.fields import EMB_SEED, PAIR
+from s2s_core.ngram.fields import EMB_SEED, PAIR, WIN_HIDDEN, WIN_SEED
 from s2s_core.ngram.frames import continuation_frame, factors_frame, log_sum_text, product_text, sparsity_frame
+from s2s_core.ngram.window import blind_contexts, parse_window
 from s2s_ui.charts import draw
 from s2s_ui.i18n import lang, t
 from s2s_ui.ngram.specs import (
@@ -160,14 +161,21 @@ def show_code(
     sentence: Parsed[Sentence],
 ) -> None:
     """The script for what is on screen; a part whose input is bad is left out. The embedding part's pair and seed
-    are the embedding tab's inputs, read here as that tab would hold them (it is not drawn while this one is)."""
+    and the window network's hidden size and seed are those tabs' inputs, read here as the tabs would hold them
+    (they are not drawn while this one is)."""
     ngram = config.need()
     emb = Parsed.of(lambda: parse_embedding(page.current(PAIR), page.current(EMB_SEED), corpus.need()))
     pair = None
     if emb.value is not None:
         emb_config, previous, word = emb.value
         pair = (previous, word, emb_config.seed)
-    code_expander(script(ngram, prefix.value, sentence.value, pair), file_name="next_token_counts.py")
+    win = Parsed.of(lambda: parse_window(corpus.need(), ngram.n, page.current(WIN_HIDDEN), page.current(WIN_SEED)))
+    network = None
+    if win.value is not None:
+        spot = blind_contexts(win.value.corpus, win.value.window, sentence.value) if sentence.value else None
+        network = (win.value.hidden, win.value.seed, *(spot or (None, None)))
+    code = script(ngram, prefix.value, sentence.value, pair, network)
+    code_expander(code, file_name="next_token_counts.py")
 
 
 def show_notices(config: Parsed[NgramConfig]) -> None:

@@ -17,12 +17,13 @@ from s2s_core.ngram.compute import parse_corpus, quiz_change
 from s2s_core.ngram.embedding import EmbeddingConfig, pair_view, train
 from s2s_core.ngram.examples import EXAMPLES
 from s2s_core.ngram.frames import product_text
-from s2s_core.ngram.window import WindowConfig, window_view
+from s2s_core.ngram.window import WindowConfig, blind_contexts, window_view
 from s2s_core.ngram.window import train as train_window
 from s2s_ui.catalog import translate
 from tests.app.conftest import all_text, open_page, open_tab
 
 EMBEDDING_PART = "# 4) Counting vs a tiny embedding model"  # the script's embedding part starts with this line
+WINDOW_PART = "# 5) The fixed-window network"  # and its window network's part
 TAB_LABELS = (
     "ngram.tab.sentence",
     "ngram.tab.sparsity",
@@ -175,8 +176,17 @@ def test_the_code_tab_alone_holds_the_embedding_part(lang):
     config = parse_config(example.corpus, 3, False, 1.0)
     previous, word = example.pair.split()
     pair = (previous, word, 0)
-    expected = script(config, parse_prefix(example.prefix, 3), parse_sentence(example.sentence), pair)
+    sentence = parse_sentence(example.sentence)
+    network = (fields.DEFAULT_WIN_HIDDEN, 0, *blind_contexts(config.corpus, 2, sentence))
+    expected = script(config, parse_prefix(example.prefix, 3), sentence, pair, network)
     assert EMBEDDING_PART in _code(at) and _code(at) == expected.rstrip("\n")  # st.code drops the last newline
+    assert WINDOW_PART in _code(at)
+    # The window network's hidden size and seed, set in its tab, reach the code tab after it.
+    open_tab(at, "ngram", "ngram.tab.network", lang)
+    at.number_input(key="ngram_win_hidden").set_value(5).run()
+    at.number_input(key="ngram_win_seed").set_value(7).run()
+    open_tab(at, "ngram", "ui.tab_code", lang)
+    assert "W, E, H, SEED, STEPS, LR, INIT_SCALE = 2, 6, 5, 7," in _code(at)
     # A pair and a seed set in the embedding tab reach the code tab after it (the link holds them).
     open_tab(at, "ngram", "ngram.tab.embedding", lang)
     at.text_input(key="ngram_pair").input("ate rice").run()

@@ -17,6 +17,8 @@ from s2s_core.ngram.compute import parse_corpus
 from s2s_core.ngram.counting import vocabulary
 from s2s_core.ngram.embedding import EmbeddingConfig, pair_view, train
 from s2s_core.ngram.examples import EXAMPLES
+from s2s_core.ngram.window import WindowConfig, blind_contexts, window_view
+from s2s_core.ngram.window import train as train_window
 
 
 def run(source: str, tmp_path) -> dict[str, str]:
@@ -87,3 +89,32 @@ def test_script_trains_the_same_embedding_model(lang, seed, tmp_path):
     assert out["blind guess 1/V"] == prob(pair.uniform)
     assert out["nearest seen before next"] == f"{pair.nearest} {num(pair.nearest_cosine)} {prob(pair.nearest_p_model)}"
     assert out["pointing away"] == f"{pair.far} {num(pair.far_cosine)} {prob(pair.far_p_model)}"
+
+
+@pytest.mark.parametrize(("lang", "n", "hidden", "seed"), [("ko", 3, 12, 0), ("en", 2, 5, 3)])
+def test_script_trains_the_same_window_network(lang, n, hidden, seed, tmp_path):
+    """The script's own nn.Module and torch.optim.Adam train the page's network: the same prediction after the
+    prefix, the same loss, the hand forward equal to the module, and the blind spot's difference of 0."""
+    ex = EXAMPLES[lang]
+    config = parse_config(ex.corpus, n, False, 1.0)
+    prefix = tuple(ex.prefix.split())[-(n - 1) :]
+    sentence = parse_sentence(ex.sentence)
+    contexts = blind_contexts(config.corpus, n - 1, sentence)
+    out = run(script(config, prefix, sentence, None, (hidden, seed, *contexts)), tmp_path)
+    model = train_window(WindowConfig(config.corpus, n - 1, hidden, seed))
+    view = window_view(model, prefix, sentence)
+    word, p = view.forward.top[0]
+    assert out["window network top"] == f"{word} {prob(p)}"
+    assert out["final loss"] == num(model.loss_end)
+    assert ast.literal_eval(out["window"]) == list(view.forward.window)
+    assert float(out["hand vs module"]) <= 1e-12
+    assert ast.literal_eval(out["counting after the window"]) == list(
+        zip(view.counted.words, view.counted.counts, strict=True)
+    )
+    assert out["outside the window, max difference"] == num(view.blind.max_abs_diff) == "0"
+
+
+def test_script_leaves_the_window_network_out_at_n_1(tmp_path):
+    config = parse_config(EXAMPLES["en"].corpus, 1, False, 1.0)
+    out = run(script(config, (), None, None, (12, 0, None, None)), tmp_path)
+    assert "window network top" not in out and int(out["V"]) == len(vocabulary(config.corpus))

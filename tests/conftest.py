@@ -7,6 +7,9 @@
   skipped loudly elsewhere.
 - AppTest runs the app exactly as a server does: only the open tab of a page's details is drawn, so a test opens a
   tab as a learner does (tests/app/conftest.open_tab, or the link's ?<ns>_tabs=<id>) before reading it.
+- The model store (s2s_jobs/store.py) of every server and runner a test starts is one temp folder per test
+  process ($S2S_DATA_DIR), made at start and removed at the end: the first server to train a default model
+  stores it, later servers of the run load it, and nothing is left in the repository's data/ folder.
 - `--full` (or FULL_TESTS=1): the sampled tests (fuzz, concurrency, hosted-demo walk, screenshots) run at
   full size, as `make test-all` does; see tests/sizes.py.
 """
@@ -14,7 +17,9 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+import tempfile
 
 import pytest
 import torch
@@ -32,6 +37,14 @@ def pytest_configure(config):
     # Set before any test module is imported, so module-level parametrisations see it (tests/sizes.py).
     if config.getoption("--full"):
         os.environ["FULL_TESTS"] = "1"
+    config._s2s_data_dir = tempfile.mkdtemp(prefix="s2s-test-data-")
+    os.environ["S2S_DATA_DIR"] = config._s2s_data_dir
+
+
+def pytest_unconfigure(config):
+    data_dir = getattr(config, "_s2s_data_dir", None)
+    if data_dir:
+        shutil.rmtree(data_dir, ignore_errors=True)
 
 
 def pytest_collection_modifyitems(config, items):

@@ -1,6 +1,7 @@
 """Hosted-demo readiness: requirements.txt is enough, /_stcore/health answers, no file written outside a temp
-folder and nothing fetched from the network while a browser walks the pages (in a copy of the app): every page
-in `make test-all` (--full), the first deep link and two more pages in `make test` (tests/sizes.py)."""
+folder and the app's data folder (data/models/: the default models' store), and nothing fetched from the network
+while a browser walks the pages (in a copy of the app): every page in `make test-all` (--full), the first deep link
+and two more pages in `make test` (tests/sizes.py)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import ipaddress
 import os
 import shutil
 import sys
+from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
@@ -82,7 +84,8 @@ def test_hosted_demo_session_in_a_clean_copy(browser, tmp_path):
     launcher.write_text(BLOCKER.format(blocked=sorted(dev_only_modules()), log=str(log)))
     before_app = snapshot(app)  # home starts empty and must stay so
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "STREAMLIT_"))}
+    # As a deploy runs: no S2S_DATA_DIR (the test session's own store), so the store is the app's data/ folder.
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "STREAMLIT_", "S2S_DATA_DIR"))}
     env.update(
         HOME=str(home),
         TMPDIR=str(tmp),
@@ -132,10 +135,12 @@ def test_hosted_demo_session_in_a_clean_copy(browser, tmp_path):
     )
     assert not outside, f"the page fetched from the network: {outside[:10]}"
     assert not remote, f"the server connected out: {sorted(remote)}"
-    # 4) Nothing written into the app folder or the home folder (a temp folder is allowed).
+    # 4) Nothing written into the app folder or the home folder (a temp folder is allowed), but the default models'
+    # store in the app's data folder (s2s_jobs/store.py: one .pt file per default model).
     after_app, after_home = snapshot(app), snapshot(home)
     changed = {k for k in set(before_app) | set(after_app) if before_app.get(k) != after_app.get(k)}
-    assert not changed, f"files written in the app folder: {sorted(changed)}"
+    stored = {k for k in changed if Path(k).parts[:2] == ("data", "models") and k.endswith(".pt")}
+    assert not changed - stored, f"files written in the app folder: {sorted(changed - stored)}"
     assert not after_home, f"files written in HOME: {sorted(after_home)}"
     # 5) The app's own code never even tried a dev-only package (libraries probing optional extras may).
     tried = sorted(set(log.read_text().splitlines())) if log.exists() else []

@@ -69,7 +69,7 @@ def read_inputs() -> tuple[Parsed[Seq2SeqConfig], Parsed[str]]:
     model's settings are disabled while the trained model is chosen (its sizes are the Translation lab's).
     """
     model_labels = {m: t(f"seq2seq.model_{m}") for m in MODELS}
-    model = field(fields.MODEL, st.segmented_control, labels=model_labels, required=True, help=t("seq2seq.model_help"))
+    model = field(fields.MODEL, st.radio, labels=model_labels, help=t("seq2seq.model_help"))  # both fit a phone
     help_key = "seq2seq.source_help_trained" if model == "trained" else "seq2seq.source_help"
     source = field(fields.SOURCE, st.text_input, help=t(help_key))
     settings: dict[str, Any] = {"model": model}

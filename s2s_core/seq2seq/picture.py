@@ -18,13 +18,14 @@ from dataclasses import dataclass
 import altair as alt
 import pandas as pd
 
-from s2s_core.chartkit import FIT_X, VALUE_SCALE, records
+from s2s_core.chartkit import FIT_X, VALUE_SCALE, lines, records
 from s2s_core.fmt import CELL_D3, NUM_D3
 from s2s_core.seq2seq.frames import component_labels
 from s2s_core.seq2seq.run import Seq2SeqResult
 
 ENCODER, DECODER, CELL, PAD = "#2C7FB8", "#D55E00", "#0F8B8D", "#8A8A8A"  # the colours every page gives these parts
 ATTENTION = "#B8588F"
+TITLE_WIDTH = 44  # a title line's width in Latin characters (s2s_core.chartkit.lines): a phone's column
 MAX_ROWS = 12  # components drawn per state: a readable column (a bidirectional 2·6 fits; the trained model has 64)
 ARC_DEPTH = 2.4  # how far under the chains an attention arc dips, in component rows
 FONT = 12
@@ -372,7 +373,7 @@ def model_picture(frames: PictureFrames, labels: Mapping[str, str], step_param: 
         layers.append(ghost.encode(x=x, y=y, text="text:N", tooltip=[alt.Tooltip("text:N", title=labels["before"])]))
     return alt.layer(
         *layers,
-        title=labels["title"],
+        title=alt.TitleParams(lines(labels["title"], TITLE_WIDTH)),  # Vega cuts a long title short on a phone
         description=labels["description"],
         height=int(ROW_PX * (rows + 6 + depth)),
         width="container",

@@ -82,7 +82,7 @@ def test_the_default_page_translates_with_the_trained_model_step_by_step(trained
     assert f"{run_.steps_done}" in " ".join(c.value for c in at.caption)
     assert "outputs (1, 3, 64)" in text and "h_n (1, 1, 64)" in text
     picture = json.loads(at.get("vega_lite_chart")[0].proto.spec)
-    assert picture["title"] == translate(language, "seq2seq.picture.title_attention")
+    assert " ".join(picture["title"]["text"]) == translate(language, "seq2seq.picture.title_attention")
     low, high = translate(language, "ui.colour.blue"), translate(language, "ui.colour.red")
     assert picture["description"] == translate(language, "seq2seq.picture.description_attention", low=low, high=high)
     assert translate(language, "seq2seq.picture_cut", rows=12, H=64) in text
@@ -121,7 +121,7 @@ def test_a_word_the_trained_model_does_not_know_is_named_and_the_untrained_model
     assert not at.exception
     errors = " ".join(e.value for e in at.error)
     assert translate(lang, "seq2seq.field.source") in errors and "고양이를" in errors
-    at.segmented_control(key="seq2seq_model").set_value("untrained").run()
+    at.radio(key="seq2seq_model").set_value("untrained").run()
     assert not at.exception and not at.error
     assert translate(lang, "seq2seq.output_arbitrary") in all_text(at)
 
@@ -160,7 +160,7 @@ def test_defaults_of_the_untrained_model_show_its_live_encoder_and_decoder(lang)
     _tab(at, "ui.tab_check", lang)
     assert len(at.success) >= 1  # step-by-step == one call
     picture = json.loads(at.get("vega_lite_chart")[0].proto.spec)
-    assert picture["title"] == translate(lang, "seq2seq.picture.title")
+    assert " ".join(picture["title"]["text"]) == translate(lang, "seq2seq.picture.title")
     low, high = translate(lang, "ui.colour.blue"), translate(lang, "ui.colour.red")
     assert picture["description"] == translate(lang, "seq2seq.picture.description", low=low, high=high)
     params = picture.get("params", []) + [p for layer in picture["layer"] for p in layer.get("params", [])]
@@ -308,7 +308,7 @@ def test_try_this_loads_the_untrained_model_and_a_failing_hand_off(lang):
     at = open_page("seq2seq", lang, query={"seq2seq_source": "a b"})
     at.button(key="try__seq2seq__0").click().run()
     assert not at.exception
-    assert at.segmented_control(key="seq2seq_model").value == "untrained"
+    assert at.radio(key="seq2seq_model").value == "untrained"
     assert at.text_input(key="seq2seq_source").value == DEFAULT_SOURCE  # the case forgets the typed sentence
     assert "S = 3" in all_text(at)
     at.button(key="try__seq2seq__1").click().run()
@@ -372,7 +372,7 @@ def test_reset_returns_a_link_without_any_parameter_of_the_page(lang):
     at.button(key="reset__seq2seq").click().run()
     assert not at.exception
     assert set(at.query_params) <= {"lang"}
-    assert at.segmented_control(key="seq2seq_model").value == "trained"
+    assert at.radio(key="seq2seq_model").value == "trained"
     default = default_config(lang)
     assert (
         at.number_input(key="seq2seq_embed").value == default.embed

@@ -14,7 +14,7 @@ from s2s_core.gru.code import script
 from s2s_core.gru.compare import Comparison
 from s2s_core.gru.compare import compare as count_parameters
 from s2s_core.gru.compute import GATES, gru_weights, shut_config
-from s2s_core.gru.diagram import WORDS, gru_cell_dot
+from s2s_core.gru.diagram import LEGEND, WORDS, gru_cell_dot
 from s2s_core.gru.frames import COLUMNS, comparison_table, params_frame, reset_quiz
 from s2s_core.gru.picture import picture_data
 from s2s_ui import gated
@@ -113,7 +113,7 @@ def show_gates(config: GruConfig) -> None:
     left, right = st.columns([2, 3])
     left.graphviz_chart(gru_cell_dot(words(lang(), "gru.diagram", WORDS)), width="stretch")
     with right:
-        st.markdown(t("gru.h_intro"))
+        st.markdown(t("gru.h_intro", **{name: t(key) for name, key in LEGEND.items()}))
         st.markdown(t("gru.h_numbers", max_h=num(largest_states(compute(config).run)["max_h"])))
 
 

@@ -12,7 +12,7 @@ from s2s_core.lstm import compute as model
 from s2s_core.lstm.charts import LABELS, RUNS, figure
 from s2s_core.lstm.code import script
 from s2s_core.lstm.compute import GATES, frozen_config, lstm_weights
-from s2s_core.lstm.diagram import WORDS, lstm_cell_dot
+from s2s_core.lstm.diagram import LEGEND, WORDS, lstm_cell_dot
 from s2s_core.lstm.frames import h_answer
 from s2s_core.lstm.picture import picture_data
 from s2s_ui import gated
@@ -91,7 +91,7 @@ def show_gates(config: LstmConfig) -> None:
     left, right = st.columns([2, 3])
     left.graphviz_chart(lstm_cell_dot(words(lang(), "lstm.diagram", WORDS)), width="stretch")
     with right:
-        st.markdown(t("lstm.hc_intro"))
+        st.markdown(t("lstm.hc_intro", **{name: t(key) for name, key in LEGEND.items()}))
         st.markdown(t("lstm.hc_numbers", **{k: num(v) for k, v in largest_states(compute(config).run).items()}))
         st.caption(t("lstm.hc_output"))
 

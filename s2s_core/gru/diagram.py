@@ -5,14 +5,16 @@ from __future__ import annotations
 from s2s_core.gated.diagram import dot_header, dot_quote
 
 WORDS = ("gates", "candidate", "output", "next_h", "keep", "take")  # gru.diagram.*: the words of gru_cell_dot
+H_PATH, N_PATH = "#e07b00", "#2e9e5b"  # the h path and the candidate's
+LEGEND = {"h_colour": "ui.colour.orange"}  # the word the sentence beside the diagram names the h path by ({h_colour})
 
 
 def gru_cell_dot(labels: dict[str, str]) -> str:
     """labels: the translated WORDS.
 
     Drawn top to bottom, so it stays narrow."""
-    h_edge = 'color="#e07b00", penwidth=3.5, fontcolor="#e07b00"'
-    n_edge = 'color="#2e9e5b", penwidth=2.5, fontcolor="#2e9e5b"'
+    h_edge = f'color="{H_PATH}", penwidth=3.5, fontcolor="{H_PATH}"'
+    n_edge = f'color="{N_PATH}", penwidth=2.5, fontcolor="{N_PATH}"'
     return "\n".join(
         [
             *dot_header("gru"),

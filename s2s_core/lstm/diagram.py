@@ -5,6 +5,9 @@ from __future__ import annotations
 from s2s_core.gated.diagram import dot_header, dot_quote
 
 WORDS = ("gates", "output", "next_c", "next_h", "carry", "expose")  # lstm.diagram.*: the words of lstm_cell_dot
+C_PATH, H_PATH = "#2f6fd6", "#e07b00"  # the c path and the h path
+# The words the sentence beside the diagram names them by (ui.colour.* keys, {c_colour} and {h_colour}).
+LEGEND = {"c_colour": "ui.colour.blue", "h_colour": "ui.colour.orange"}
 
 
 def lstm_cell_dot(labels: dict[str, str]) -> str:
@@ -12,8 +15,8 @@ def lstm_cell_dot(labels: dict[str, str]) -> str:
 
     Top to bottom, so it stays narrow: legible beside the heatmaps on a desktop and alone on a phone.
     """
-    c_edge = 'color="#2f6fd6", penwidth=3.5, fontcolor="#2f6fd6"'
-    h_edge = 'color="#e07b00", penwidth=2.5, fontcolor="#e07b00"'
+    c_edge = f'color="{C_PATH}", penwidth=3.5, fontcolor="{C_PATH}"'
+    h_edge = f'color="{H_PATH}", penwidth=2.5, fontcolor="{H_PATH}"'
     return "\n".join(
         [
             *dot_header("lstm"),

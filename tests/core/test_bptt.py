@@ -377,3 +377,12 @@ def test_notice_3_states_the_measured_fall_and_the_gate_relation_only_when_it_ho
     assert not keep.lstm_about_f and not keep.gru_about_z
     opened = keep_reading(backprop_through_time(BpttConfig(gate_bias=5.0)))  # gates near 1: now it holds
     assert opened.lstm_about_f and opened.gru_about_z
+
+
+def test_the_long_sequence_case_falls_at_every_step_by_a_factor_that_varies():
+    """The "A long sequence" case (T = 60, the default ρ = 0.9) said "the same factor lost at every step back": the
+    per-step factors run from about 0.48 to 0.89. What holds: every step back multiplies by less than 1."""
+    norms = backprop_through_time(BpttConfig(T=60)).by_cell("rnn").full_norms
+    factors = [norms[k + 1] / norms[k] for k in range(59)]
+    assert max(factors) < 0.9 + 1e-12  # at most ρ·tanh′ with tanh′ ≤ 1
+    assert max(factors) - min(factors) > 0.1  # not one factor

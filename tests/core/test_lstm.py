@@ -381,3 +381,28 @@ def test_the_fields_are_todays_link_keys_and_the_cores_caps():
         parse_config("sentence", "a b", None, GATED.E.hi + 1, 4, 0)
     assert err.value.field == GATED.E.label == "lstm.field.E"
     assert [step_or_text(part) for part in ["2", "3", "9", "x"]] == [2, 3, 9, "x"]  # a link's steps, read one by one
+
+
+def test_the_diagrams_colour_words_name_their_hues():
+    """The sentence beside each cell diagram names its paths' colours (ui.colour.* keys in LEGEND) next to the hex
+    the diagram draws them with: each word's hue range holds that colour's hue."""
+    import colorsys
+
+    from s2s_core.gru import diagram as gru_diagram
+    from s2s_core.lstm import diagram as lstm_diagram
+
+    hues = {"ui.colour.blue": (190, 250), "ui.colour.orange": (20, 45)}
+
+    def hue(hex_colour: str) -> float:
+        r, g, b = (int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
+        return colorsys.rgb_to_hsv(r, g, b)[0] * 360
+
+    drawn = {
+        (lstm_diagram.LEGEND["c_colour"], lstm_diagram.C_PATH),
+        (lstm_diagram.LEGEND["h_colour"], lstm_diagram.H_PATH),
+        (gru_diagram.LEGEND["h_colour"], gru_diagram.H_PATH),
+    }
+    for key, colour in drawn:
+        lo, hi = hues[key]
+        assert lo <= hue(colour) <= hi, (key, colour)
+    assert lstm_diagram.C_PATH in lstm_diagram.lstm_cell_dot(dict.fromkeys(lstm_diagram.WORDS, "x"))

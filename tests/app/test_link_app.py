@@ -20,7 +20,11 @@ CASES = [
     ("training", "selectbox", "training_task", "sort"),
 ]
 # A field drawn inside a tab is drawn only while its tab is open: the link opens that tab too.
-IN_TAB = {"shapes_failure": {"shapes_tabs": "failure"}, "gru_inspect": {"gru_tabs": "steps"}}
+IN_TAB = {  # what else a field needs in the link to be drawn (its tab, or the model whose setting it is)
+    "shapes_failure": {"shapes_tabs": "failure"},
+    "gru_inspect": {"gru_tabs": "steps"},
+    "seq2seq_bridge": {"seq2seq_model": "untrained"},
+}
 
 
 @pytest.mark.parametrize("ns, kind, key, option", CASES, ids=[c[2] for c in CASES])

@@ -7,9 +7,10 @@
   skipped loudly elsewhere.
 - AppTest runs the app exactly as a server does: only the open tab of a page's details is drawn, so a test opens a
   tab as a learner does (tests/app/conftest.open_tab, or the link's ?<ns>_tabs=<id>) before reading it.
-- The model store (s2s_jobs/store.py) of every server and runner a test starts is one temp folder per test
-  process ($S2S_DATA_DIR), made at start and removed at the end: the first server to train a default model
-  stores it, later servers of the run load it, and nothing is left in the repository's data/ folder.
+- The model store (s2s_jobs/store.py) of every server and runner a test starts is one temp folder per test run
+  ($S2S_DATA_DIR), made by the run's main process (xdist's workers inherit it) and removed at its end: the first
+  server to train a default model stores it, later servers of the run load it, and nothing is left in the
+  repository's data/ folder.
 - `--full` (or FULL_TESTS=1): the sampled tests (fuzz, concurrency, hosted-demo walk, screenshots) run at
   full size, as `make test-all` does; see tests/sizes.py.
 """
@@ -37,6 +38,8 @@ def pytest_configure(config):
     # Set before any test module is imported, so module-level parametrisations see it (tests/sizes.py).
     if config.getoption("--full"):
         os.environ["FULL_TESTS"] = "1"
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return  # a worker: its main process made the run's store and named it in the environment it inherited
     config._s2s_data_dir = tempfile.mkdtemp(prefix="s2s-test-data-")
     os.environ["S2S_DATA_DIR"] = config._s2s_data_dir
 

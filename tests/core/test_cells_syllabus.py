@@ -20,9 +20,7 @@ NAMESPACES = ("rnn", "bptt", "lstm", "gru")
 SYLLABUS = Path(os.environ.get("S2S_SYLLABUS", str(Path(__file__).resolve().parents[3] / "shared" / "seed")))
 NOTE_WORDS = {"en": re.compile(r"syllabus|\bthe note\b|note's", re.I), "ko": re.compile(r"노트|교재|강의")}
 # A string that says something is the note's (its example, sentence, own …) must quote it.
-CLAIMS = re.compile(
-    r"(syllabus|note)'s (own )?(corpus|sentence|example)|\bnote reads\b|노트의 (문장|예문|예\b)|노트는"
-)
+CLAIMS = re.compile(r"(syllabus|note)'s (own )?(corpus|sentence|example)|\bnote reads\b|노트의 (문장|예문|예\b)|노트는")
 QUOTED = re.compile(r"`([^`]+)`|“([^”]+)”|\"([^\"]+)\"")
 HANGUL = re.compile("[가-힣]")
 

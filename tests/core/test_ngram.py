@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import math
-import os
 import re
 import tomllib
 from dataclasses import replace
@@ -73,6 +72,7 @@ from s2s_core.ngram.frames import (
 )
 from s2s_core.ngram.picture import WORDS as PICTURE_WORDS
 from s2s_ui.catalog import translate, words
+from tests import study_note
 from tests.chart_order import unordered_axes
 
 TINY = "a b c\na b d\nb c"  # small enough to count on paper
@@ -204,18 +204,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # --- what the page says comes from the study note -----------------------------------------------------------
 
-# The study note is not part of the repository; S2S_SYLLABUS names it where it is (the default: the team's copy).
-SYLLABUS = Path(os.environ.get("S2S_SYLLABUS", str(Path(__file__).resolve().parents[3] / "shared" / "seed")))
 NOTE_WORDS = {"en": re.compile(r"syllabus|\bthe note\b|note's", re.I), "ko": re.compile(r"노트|교재|강의")}
 OWNS_DATA = re.compile(r"(syllabus|note)'s (own )?(corpus|sentence|example)|노트의 (말뭉치|코퍼스|문장|예문|예\b)")
 QUOTED = re.compile(r"`([^`]+)`|“([^”]+)”|\"([^\"]+)\"")
-
-
-def _syllabus_text() -> str:
-    path = SYLLABUS if SYLLABUS.is_file() else SYLLABUS / "000_50503275203c6f7c.txt"
-    if not path.is_file():
-        pytest.skip(f"the study note is not at {path} (set S2S_SYLLABUS)")
-    return path.read_text(encoding="utf-8")
 
 
 def _note_sentences(lang: str) -> list[str]:
@@ -231,7 +222,7 @@ def _note_sentences(lang: str) -> list[str]:
 def test_what_the_page_quotes_from_the_note_is_in_the_note():
     """The note's §1 has the prefix 오늘 점심에 and no corpus, sentence or counts (the old try-this note called the
     Korean corpus, prefix and sentence "the syllabus's own": none of the corpus lines is in it)."""
-    note = _syllabus_text()
+    note = study_note.text()  # docs/study_note.ko.txt
     assert all(quote in note for quote in SYLLABUS_QUOTES)
     assert EXAMPLES["ko"].prefix in SYLLABUS_QUOTES
     assert not any(line in note for line in EXAMPLES["ko"].corpus.splitlines())  # ours, so never called the note's

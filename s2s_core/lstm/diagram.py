@@ -5,9 +5,9 @@ from __future__ import annotations
 from s2s_core.gated.diagram import dot_header, dot_quote
 
 WORDS = ("gates", "output", "next_c", "next_h", "carry", "expose")  # lstm.diagram.*: the words of lstm_cell_dot
-C_PATH, H_PATH = "#2f6fd6", "#e07b00"  # the c path and the h path
+C_PATH, H_PATH = "#0F8B8D", "#e07b00"  # the c path (the cell state's teal on every page) and the h path
 # The words the sentence beside the diagram names them by (ui.colour.* keys, {c_colour} and {h_colour}).
-LEGEND = {"c_colour": "ui.colour.blue", "h_colour": "ui.colour.orange"}
+LEGEND = {"c_colour": "ui.colour.teal", "h_colour": "ui.colour.orange"}
 
 
 def lstm_cell_dot(labels: dict[str, str]) -> str:
@@ -20,13 +20,13 @@ def lstm_cell_dot(labels: dict[str, str]) -> str:
     return "\n".join(
         [
             *dot_header("lstm"),
-            '  c_prev [label="c_(t-1)", fillcolor="#dbe6fb"]; h_prev [label="h_(t-1)", fillcolor="#fde7cc"];',
+            '  c_prev [label="c_(t-1)", fillcolor="#d3eded"]; h_prev [label="h_(t-1)", fillcolor="#fde7cc"];',
             '  x [label="x_t"];',
             f"  gates [label={dot_quote(labels['gates'] + chr(10) + 'i f o = σ(…)   g = tanh(…)')}];",
             '  mul_f [label="⊙ f", shape=circle, width=0.55, fixedsize=true];',
             '  add [label="+ i⊙g", shape=circle, width=0.8, fixedsize=true];',
             '  tanh [label="tanh", shape=ellipse]; mul_o [label="⊙ o", shape=circle, width=0.55, fixedsize=true];',
-            '  c_t [label="c_t", fillcolor="#dbe6fb"]; h_t [label="h_t", fillcolor="#fde7cc"];',
+            '  c_t [label="c_t", fillcolor="#d3eded"]; h_t [label="h_t", fillcolor="#fde7cc"];',
             f'  out [label={dot_quote(labels["output"])}, shape=plaintext, style=""];',
             f'  next_c [label={dot_quote(labels["next_c"])}, shape=plaintext, style=""];',
             f'  next_h [label={dot_quote(labels["next_h"])}, shape=plaintext, style=""];',

@@ -391,7 +391,7 @@ def test_the_diagrams_colour_words_name_their_hues():
     from s2s_core.gru import diagram as gru_diagram
     from s2s_core.lstm import diagram as lstm_diagram
 
-    hues = {"ui.colour.blue": (190, 250), "ui.colour.orange": (20, 45)}
+    hues = {"ui.colour.blue": (190, 250), "ui.colour.teal": (170, 190), "ui.colour.orange": (20, 45)}
 
     def hue(hex_colour: str) -> float:
         r, g, b = (int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5))

@@ -13,9 +13,10 @@ from s2s_core.training import fields as training
 from s2s_core.training.config import CELLS, NOTE_ATTENTION, TrainConfig
 from s2s_core.training.tasks import KO_EN
 
-# The lab's defaults (measured by scripts/bench_translation.py): with Luong attention a GRU passed 90 % exact
-# match on held-out sentences after about 1.2 s and ended at 100 % after 300 steps (about 5 s) on one thread of
-# a 2-core machine; the 20 s limit leaves room for a busy server.
+# The lab's defaults (measured by scripts/bench_translation.py, docs/PERFORMANCE.md, on the split by English
+# sentence): with Luong attention a GRU passed 90 % exact match on held-out sentences at step 150-180 (about 3 s)
+# and ended at 96-99 % after 300 steps (about 6 s) on one thread of a 2-core machine; the 20 s limit leaves room
+# for a busy server.
 DEFAULT = TrainConfig(
     task=KO_EN,
     attention="luong_general",

@@ -355,7 +355,7 @@ def hand_attention(kind: str, attention: torch.nn.Module, queries: torch.Tensor,
             if kind == "bahdanau":  # vᵀ tanh(W_s s + W_h h + b)
                 a = attention.W_s.weight @ q + attention.W_h.weight @ h + attention.W_h.bias  # (H,)
                 scores.append(float(attention.v.weight[0] @ torch.tanh(a)))
-            elif kind == "luong_general":  # sᵀ W_a h
+            elif kind in ("luong_general", "luong_prev"):  # sᵀ W_a h (luong_prev: s = s_(t-1))
                 scores.append(float(q @ (attention.W_a.weight @ h)))
             else:  # dot: sᵀ h
                 scores.append(float(q @ h))

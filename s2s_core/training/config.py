@@ -7,7 +7,7 @@ from dataclasses import dataclass
 LAB_TASKS = ("reverse", "copy", "sort", "num_ko", "num_en")  # the Training lab's choices
 TASKS = (*LAB_TASKS, "ko_en")  # ko_en: the Translation lab's toy grammar (its own page)
 ATTENTIONS = ("bahdanau", "luong_general", "luong_dot", "none")  # the Training lab's choices
-# The syllabus §7's translator wiring (s2s_core/training/model.py): a choice of the Translation lab only.
+# The study note §7's translator wiring (luong_prev: score with s_(t-1), join with s_t): the Translation lab's only.
 NOTE_ATTENTION = "luong_prev"
 MODEL_ATTENTIONS = (*ATTENTIONS, NOTE_ATTENTION)  # every attention the model builds
 SCHEDULES = ("constant", "linear")

@@ -9,8 +9,9 @@ targets are token lists.
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 
-from s2s_core.grammar import EN_VOCAB, KO_VOCAB, count_meanings, korean, random_meaning, translate
+from s2s_core.grammar import EN_VOCAB, KO_VOCAB, count_meanings, korean, random_meaning, split_key, translate
 
 PAD, SOS, EOS, UNK = "<pad>", "<sos>", "<eos>", "<unk>"
 PAD_ID, SOS_ID, EOS_ID, UNK_ID = 0, 1, 2, 3
@@ -201,27 +202,42 @@ def possible_sources(task: str, length: int) -> int:
     return 9 * 10 ** (length - 1) if task in NUM_TASKS and length > 1 else 10**length
 
 
+@lru_cache(maxsize=8192)  # the held-out sources' keys are asked for on every batch
+def heldout_key(task: str, source: tuple[str, ...]) -> tuple[str, ...]:
+    """The unit the held-out split is made of: the source itself, or for ko_en its English sentence, so that 나는/내가
+    (or 읽는다/읽었다: "i read") variants of one English target all fall on the same side."""
+    if task == KO_EN:
+        key = split_key(list(source))
+        if key is not None:
+            return key
+    return tuple(source)
+
+
 def make_heldout(task: str, min_len: int, max_len: int, per_len: int, seed: int) -> list[list[str]]:
-    """Sources kept out of training: per_len distinct ones per length (fewer when a length has few)."""
+    """Sources kept out of training: per_len distinct ones per length (fewer when a length has few), distinct by
+    heldout_key (for ko_en: one Korean sentence per held-out English sentence)."""
     rng = random.Random(f"heldout-{seed}")  # its own stream, so it never shifts the training batches
     out: list[list[str]] = []
     for length in range(min_len, max_len + 1):
         # Hold out at most a fifth of a short length's sources, so training still sees most of them.
         want = min(per_len, possible_sources(task, length) // 5) or 1
-        seen: set[tuple[str, ...]] = set()
+        seen: dict[tuple[str, ...], tuple[str, ...]] = {}
         while len(seen) < want:
-            seen.add(tuple(random_source(rng, task, length)))
-        out += [list(s) for s in sorted(seen)]
+            source = tuple(random_source(rng, task, length))
+            seen.setdefault(heldout_key(task, source), source)
+        out += [list(s) for s in sorted(seen.values())]
     return out
 
 
 def sample_sources(
     rng: random.Random, task: str, min_len: int, max_len: int, n: int, exclude: set[tuple[str, ...]]
 ) -> list[list[str]]:
-    """n training sources with uniform lengths, none of them in the held-out set."""
+    """n training sources with uniform lengths, none of them sharing a heldout_key with the held-out set (for
+    ko_en: no training target is a held-out English sentence)."""
+    keys = {heldout_key(task, s) for s in exclude}
     out: list[list[str]] = []
     while len(out) < n:
         src = random_source(rng, task, rng.randint(min_len, max_len))
-        if tuple(src) not in exclude:
+        if heldout_key(task, tuple(src)) not in keys:
             out.append(src)
     return out

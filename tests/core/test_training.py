@@ -30,7 +30,7 @@ from s2s_core.training import (
     what_if,
 )
 from s2s_core.training.charts import LABELS, accuracy_chart, attention_heatmap, bottleneck_chart, loss_chart
-from s2s_core.training.compute import hand_attention, untrained_map
+from s2s_core.training.compute import decode_model, hand_attention, untrained_map
 from s2s_core.training.frames import (
     METRICS,
     attention_frame,
@@ -209,6 +209,21 @@ def test_hand_attention_equals_the_module(kind, tiny):
         one = type(memory)(memory.values[1:2], memory.keys[1:2], memory.mask[1:2])
         hand = hand_attention(kind, model.decoder.attention, trace["queries"][1], one)
     assert torch.allclose(hand, trace["weights"][1], atol=1e-6)
+
+
+def test_hand_attention_equals_the_module_for_the_study_notes_wiring():
+    """luong_prev (the Translation lab's option) scores with s_(t-1): the Map tab's hand check reads the same
+    queries, so hand == module there too (the check badge showed a false mismatch of ~0.16 before)."""
+    model = _fixed_model("luong_prev")
+    src, lengths, _, _ = _padded_batch()
+    with torch.no_grad():
+        trace = model.greedy(src, lengths, max_steps=4)
+        memory = trace["memory"]
+        one = type(memory)(memory.values[1:2], memory.keys[1:2], memory.mask[1:2])
+        hand = hand_attention("luong_prev", model.decoder.attention, trace["queries"][1], one)
+    assert torch.allclose(hand, trace["weights"][1], atol=1e-6)
+    result = decode_model(replace(TINY, attention="luong_prev"), model, parse_source("reverse", "52813 <pad>"))
+    assert result.hand_weights is not None and result.max_abs_diff < 1e-5
 
 
 @pytest.mark.parametrize("kind", ("luong_general", "luong_dot", "none"))

@@ -181,7 +181,7 @@ def watch(config: TrainConfig, key: str) -> None:
         st.rerun(scope="app")
     jobs.hold(job, visitor().id)  # still here: the job keeps its watcher
     mine = snap.job_id in st.session_state.get(MINE, set())
-    if not mine:
+    if snap.warm or not mine:
         st.info(t("training.warming" if snap.warm else "training.busy"), icon=":material/hourglass_top:")
     if snap.state == QUEUED:
         st.progress(0.0, text=t("training.queued", place=snap.ahead + 1, wait=seconds_text(snap.starts_in)))
@@ -189,7 +189,7 @@ def watch(config: TrainConfig, key: str) -> None:
     else:
         progress_bar(snap.step, snap.total, snap.seconds, snap.losses, snap.ends_in)
     curves(snap.losses, snap.evals)
-    if not mine:
+    if snap.warm or not mine:  # a default model is the server's, shared by every visitor: no visitor stops it
         return
     queued = snap.state == QUEUED
     if st.button(

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from s2s_core.training import fields
+from s2s_core.training.config import TrainConfig
 from s2s_jobs import jobs
+from s2s_jobs.snapshot import DONE
 from s2s_ui.catalog import translate
 from tests.app.conftest import all_text, open_page, open_tab, toasts
 
@@ -269,6 +271,22 @@ def test_live_progress_a_shared_job_the_queue_and_stop(monkeypatch):
     assert jobs.runner().wait_idle(120)
     queued.run()
     assert translate("ko", "training.quiz_question") in all_text(queued)
+
+
+def test_a_visitor_cannot_stop_a_default_model(monkeypatch, tmp_path):
+    """Train on the default settings joins the server's default model (trained once, to its step count, for
+    everyone: s2s_jobs/jobs.py WARM): the page says it is the server's and offers no Stop."""
+    monkeypatch.setenv("S2S_DATA_DIR", str(tmp_path))  # an empty store, and a fresh runner: the default is not there
+    monkeypatch.setattr(jobs, "_RUNNER", None)
+    at = open_page("training", "en")
+    at.button(key="training_train").click().run()
+    assert not at.exception
+    snap = jobs.snapshot(jobs.find(TrainConfig()))
+    assert snap.warm and snap.state != DONE  # the default (pinned) job, still training
+    assert translate("en", "training.warming") in all_text(at)
+    assert "training_train_cancel" not in [b.key for b in at.button]
+    assert jobs.default_result(TrainConfig(), timeout=300) is not None  # and it trains to the end
+    assert jobs.runner().wait_idle(60)
 
 
 def _chart_data(at) -> str:

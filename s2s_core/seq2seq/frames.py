@@ -112,7 +112,7 @@ class BottleneckSummary:
 
     n: int  # the learner's sentence length
     N: int  # the longest measured
-    short: float  # first-word change of the final → state at n words
+    short: float  # first-word change of the final state at n words
     long: float  # … at N words
     ratio: float | None  # long / short; None: the replacement is the first word itself
     per_word: float | None  # (long / short)^(1 / (N - n)): the trace's average factor per extra word

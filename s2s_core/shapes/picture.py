@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import altair as alt
 import pandas as pd
 
-from s2s_core.chartkit import FIT_X, records
+from s2s_core.chartkit import FIT_X, lines, records
 from s2s_core.shapes.charts import ROLE_COLORS
 from s2s_core.shapes.compute import ShapesResult
 
@@ -184,6 +184,7 @@ def pad_label_rule(span: float, text: str) -> tuple[str, str]:
 
 # shapes.picture.*: shape_picture's words; FILLED ones name live values, so the caller formats them (slice: the
 # two slices compared, {lhs} and {rhs}; packed: the strip's heading, {rows} and {E}).
+TITLE_WIDTH = 44  # a title line's width in Latin characters (s2s_core.chartkit.lines): a phone's column
 WORDS = ("title", "description", "pad", "tensor", "index", "packed_row", "step", "batch_size", "sentence")
 FILLED = ("slice", "packed")
 
@@ -292,7 +293,7 @@ def shape_picture(p: ShapePicture, labels: Mapping[str, str], verdict: str | Non
         layers += _packed_layers(p, labels, x, y, xs, ys)
     return alt.layer(
         *layers,
-        title=labels["title"],
+        title=alt.TitleParams(lines(labels["title"], TITLE_WIDTH)),  # Vega cuts a long title short on a phone
         description=labels["description"],
         height=round(ROW_PX * (p.rows + 5 + below)),
         width="container",

@@ -4,15 +4,14 @@ syllabus is in the syllabus (issue 24 §2)."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
 from s2s_core.masks.compute import MasksConfig, compute_masks
 from s2s_core.masks.notes import loss_diff_key, near_uniform, notice_keys, source_padded
 from s2s_ui.catalog import load_catalog
+from tests import study_note
 
-SYLLABUS = Path(__file__).resolve().parents[3] / "shared" / "seed" / "000_50503275203c6f7c.txt"
 ONE = MasksConfig(sources=(("나는", "책을", "읽는다"),), targets=(("i", "read", "a", "book"),), rows=(1,))
 
 
@@ -55,7 +54,7 @@ def test_far_from_uniform_is_said_so():
 def test_what_the_page_quotes_from_the_syllabus_is_in_the_syllabus(lang):
     """Every `quoted` phrase of a masks sentence that names the syllabus occurs in the syllabus file; the old note
     called the whole batch (고마워, 국수를 먹었다 …) the syllabus's own sentences."""
-    syllabus = SYLLABUS.read_text(encoding="utf-8")
+    syllabus = study_note.text()  # docs/study_note.ko.txt
     names = ("study note", "학습 노트")  # the glossary's one name for it (locales/glossary.toml)
     attributed = {k: v for k, v in load_catalog(lang).items() if k.startswith("masks.") and any(n in v for n in names)}
     assert "masks.try_ko_note" in attributed

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from s2s_core.fmt import pct
 from s2s_core.training.compute import LossCheck, Survival
 from s2s_core.training.loop import TrainRun
 from s2s_core.training.tasks import EOS, NUM_TASKS, PAD
@@ -91,6 +92,21 @@ class SurvivalReading:
     lost: str  # training.item_*: what the model without attention loses ("name", "quantity", "both"; "" if none)
     without: tuple[Survival, Survival]  # the shortest and the longest length
     with_att: Survival  # the longest length
+
+    def numbers(self) -> dict[str, object]:
+        """The sentence's measured placeholders (lengths and rates as the page writes them); `lost` is translated
+        by the caller."""
+        (first, last), top = self.without, self.with_att
+        return {
+            "lo": first.length,
+            "hi": last.length,
+            "wo_name_lo": pct(first.name),
+            "wo_qty_lo": pct(first.quantity),
+            "wo_name_hi": pct(last.name),
+            "wo_qty_hi": pct(last.quantity),
+            "w_name_hi": pct(top.name),
+            "w_qty_hi": pct(top.quantity),
+        }
 
 
 def survival_reading(with_att: Sequence[Survival], without: Sequence[Survival]) -> SurvivalReading:

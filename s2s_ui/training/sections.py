@@ -238,21 +238,7 @@ def show_survival(snaps: tuple[JobSnapshot, JobSnapshot], names: tuple[str, str]
     draw(st, survival_spec((snaps[0].job_id, snaps[1].job_id), names, labels, points))
     st.caption(t("training.chart.key_survival", a=names[0], b=names[1]))
     reading = survival_reading(*points)
-    (first, last), top = reading.without, reading.with_att
-    st.markdown(
-        t(
-            reading.key,
-            lost=t(reading.lost) if reading.lost else "",
-            lo=first.length,
-            hi=last.length,
-            wo_name_lo=pct(first.name),
-            wo_qty_lo=pct(first.quantity),
-            wo_name_hi=pct(last.name),
-            wo_qty_hi=pct(last.quantity),
-            w_name_hi=pct(top.name),
-            w_qty_hi=pct(top.quantity),
-        )
-    )
+    st.markdown(t(reading.key, lost=t(reading.lost) if reading.lost else "", **reading.numbers()))
 
 
 def show_map_tab(

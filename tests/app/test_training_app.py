@@ -161,7 +161,6 @@ def test_names_task_measures_what_survives_the_bottleneck():
     choose."""
     from dataclasses import replace
 
-    from s2s_core.fmt import pct
     from s2s_core.training.notes import survival_reading
     from s2s_ui.training.specs import survival
 
@@ -180,20 +179,7 @@ def test_names_task_measures_what_survives_the_bottleneck():
     snaps = [jobs.snapshot(jobs.find(c)) for c in (config, replace(config, attention="none"))]
     points = [survival(snap.job_id, snap.result) for snap in snaps]
     reading = survival_reading(*points)
-    (first, last), top = reading.without, reading.with_att
-    line = translate(
-        lang,
-        reading.key,
-        lost=translate(lang, reading.lost) if reading.lost else "",
-        lo=first.length,
-        hi=last.length,
-        wo_name_lo=pct(first.name),
-        wo_qty_lo=pct(first.quantity),
-        wo_name_hi=pct(last.name),
-        wo_qty_hi=pct(last.quantity),
-        w_name_hi=pct(top.name),
-        w_qty_hi=pct(top.quantity),
-    )
+    line = translate(lang, reading.key, lost=translate(lang, reading.lost) if reading.lost else "", **reading.numbers())
     assert line in text
     assert translate(lang, "training.chart.survival_title") in _chart_data(at)
     at.text_input(key="training_names").set_value("Mina Jun 42").run()  # two names: named, the page still works

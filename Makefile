@@ -34,7 +34,7 @@ export COVERAGE_FILE := $(VENV)/.coverage
 # House style: ruff lint + format check (ruff.toml), and no copied block of 6+ lines between the app's files
 # (pylint's duplicate-code check; imports, docstrings and comments are not counted). Two pylint jobs: the check
 # still compares every pair of files (pylint merges the jobs' line tables), in 11 s instead of 16 s on 2 cores.
-LINTED := pages s2s_ui s2s_core s2s_jobs scripts
+LINTED := pages s2s_ui s2s_core s2s_db s2s_jobs scripts
 lint: .stamp-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .

@@ -7,9 +7,12 @@ import torch
 
 from s2s_ui.frame import routing
 from s2s_ui.i18n import init_language, language_switch, t
+from s2s_ui.lessons.bar import lesson_bar
+from s2s_ui.present import presenting
 from s2s_ui.registry import GROUPS, existing_pages
 from s2s_ui.style import apply_style
 from s2s_ui.training.warm import warm_up
+from s2s_ui.widgets import new_run
 
 
 @st.cache_resource
@@ -20,6 +23,7 @@ def _configure_torch() -> bool:
 
 
 _configure_torch()
+new_run()  # no message shown yet in this run: each appears once (s2s_ui/widgets.show_error)
 warm_up()  # once per server: the training pool starts, and every trainer's defaults train in the background
 init_language()
 st.set_page_config(page_title=t("ui.app_title"), page_icon="🔁", layout="wide")
@@ -34,5 +38,8 @@ for spec in existing_pages():
 ordered = {
     t(f"nav.group_{g}"): pages_by_group[t(f"nav.group_{g}")] for g in GROUPS if t(f"nav.group_{g}") in pages_by_group
 }
+# Presentation mode hides the sidebar: the page menu moves to the top bar instead (s2s_ui/present.py).
+navigation = st.navigation(ordered, position="top" if presenting() else "sidebar", expanded=True)
+lesson_bar(navigation.url_path or "home")  # above the page: the open lesson's bar, or the page's tour (url = ns)
 with routing():  # pages check they run inside this router (s2s_ui/frame.py)
-    st.navigation(ordered, expanded=True).run()
+    navigation.run()

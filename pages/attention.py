@@ -16,8 +16,9 @@ from s2s_ui.attention.picture import show_picture
 from s2s_ui.attention.sections import compute, show_steps, show_tables
 from s2s_ui.explainer import explainer
 from s2s_ui.i18n import t
+from s2s_ui.kept import kept_picture
 from s2s_ui.state import Page, TryCase
-from s2s_ui.widgets import check_badge, code_expander, notice_list, predict_then_reveal, revealed, show_error
+from s2s_ui.widgets import check_badge, code_expander, notice_list, predict_then_reveal, revealed
 
 PAGE = Page("attention", fields.FIELDS)
 QUIZ = "att_quiz"
@@ -39,7 +40,7 @@ CASES = [
 
 
 def read_inputs() -> Parsed[AttentionConfig]:
-    """Widgets -> the validated config, or the error that names the bad field (shown where the picture would be)."""
+    """Widgets -> the validated config, or the error that names the bad field (shown above the kept picture)."""
     labels = {m: t(f"attention.mode_{m}") for m in MODES}
     mode = PAGE.input(fields.MODE, st.segmented_control, label=t("attention.mode_label"), labels=labels, required=True)
     # D and PAD share a row (the controls column is narrow; the first screen must hold all of it).
@@ -70,13 +71,12 @@ def read_inputs() -> Parsed[AttentionConfig]:
         label=t("attention.pad_label"),
         options=options,
         help=t("attention.pad_help"),
-        placeholder=t("ui.choose_options"),
+        placeholder=t("attention.pad_none"),  # short: the shared "Choose positions" is cut in this narrow column
     )
-    left, right = st.columns(2)  # side by side: both stay on the first 1280 x 900 screen
+    # Side by side: both stay on the first 1280 x 900 screen; "Try this" (icon, words, arrow) needs the wider half.
+    left, right = st.columns([1.2, 1])
     PAGE.try_this(CASES, where=left)
     PAGE.reset_button(where=right)
-    if sources is None or steps is None:  # the table named its bad cell already
-        return Parsed(None)
     return Parsed.of(lambda: parse_config(sources, steps, mode, [label in pad for label in options]))
 
 
@@ -109,23 +109,12 @@ def show_notice(config: AttentionConfig) -> None:
     st.info(t("attention.cell_vs_context"), icon=":material/lightbulb:")
 
 
-def show_unusable(parsed: Parsed[AttentionConfig]) -> None:
-    """Where the picture would be: the reason there is none (a bad table cell names itself in the table)."""
-    if parsed.error is not None:
-        show_error(parsed.error)
-    st.info(t("attention.cell_vs_context"), icon=":material/lightbulb:")
-
-
 controls, picture = explainer("attention")
 with controls:
     parsed = read_inputs()
-with picture:
-    if parsed.ok:
-        show_picture(PAGE, parsed.value)
-    else:
-        show_unusable(parsed)
-if parsed.ok:  # every tab but the notes needs the config; a bad input leaves the open tab as it was
-    config = parsed.value
+with picture:  # a bad input: its message, and the last good picture kept faded (s2s_ui/kept.py)
+    config = kept_picture(PAGE, parsed.need, lambda good: show_picture(PAGE, good))
+if config is not None:  # the question and every tab need the live config; a bad input leaves the open tab as it was
     show_quiz(config)
     PAGE.tabs(
         [

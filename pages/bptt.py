@@ -24,8 +24,9 @@ from s2s_ui.bptt.specs import compute, picture_spec
 from s2s_ui.charts import draw
 from s2s_ui.explainer import before_after, explainer
 from s2s_ui.i18n import lang, t
+from s2s_ui.kept import kept_picture
 from s2s_ui.state import Page, TryCase
-from s2s_ui.widgets import code_expander, guarded, predict_then_reveal
+from s2s_ui.widgets import code_expander, predict_then_reveal
 
 PAGE = Page("bptt", fields.FIELDS)
 BANDS = ("vanish", "same", "explode")
@@ -63,8 +64,9 @@ def read_inputs() -> tuple[Parsed[BpttConfig], Parsed[float]]:
     return config, Parsed.of(lambda: parse_max_norm(max_norm))
 
 
-def show_picture(config: BpttConfig, max_norm: float) -> None:
+def show_picture(settings: tuple[BpttConfig, float]) -> None:
     """The main picture: the chain, ‖∂L/∂h_t‖ as the band's width and colour, the cuts, clipping under it."""
+    config, max_norm = settings
     before = before_after("bptt_picture", config)
     draw(st, picture_spec(config, before, max_norm, lang()))
 
@@ -106,8 +108,10 @@ controls, picture = explainer("bptt")
 with controls:
     config, max_norm = read_inputs()
 with picture:
-    guarded(lambda: show_picture(config.need(), max_norm.need()))
-    guarded(lambda: show_quiz(config.need()))
+    # A bad value keeps the last good picture, faded, under its message (s2s_ui/kept.py); the question waits.
+    live = kept_picture(PAGE, lambda: (config.need(), max_norm.need()), show_picture)
+    if live is not None:
+        show_quiz(live[0])
 PAGE.tabs(
     [
         ("bptt.tab_reach", lambda: show_reach(config.need())),

@@ -9,6 +9,7 @@ from s2s_core.path.frames import edges_frame, nodes_frame
 from s2s_core.path.graph import course
 from s2s_ui.charts import cached_spec, draw
 from s2s_ui.i18n import lang, t
+from s2s_ui.lessons.home import course_entry
 from s2s_ui.registry import existing_pages
 from s2s_ui.widgets import page_header
 
@@ -35,6 +36,7 @@ def path_spec(pages: tuple[tuple[str, str], ...], language: str, theme: str) -> 
 page_header("home")
 steps = [p for p in existing_pages() if p.ns != "home"]
 theme = "dark" if st.context.theme.type == "dark" else "light"
+course_entry()  # start the course in one click, or continue where the link says the learner left off
 draw(st, path_spec(tuple((p.ns, p.url) for p in steps), lang(), theme))
 
 st.subheader(t("home.what_title"))

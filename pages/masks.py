@@ -12,6 +12,7 @@ from s2s_core.masks.fields import DEFAULT_PAIRS, PAIRS_BY_LANG
 from s2s_core.masks.picture import weight_line
 from s2s_ui.explainer import before_after, explainer
 from s2s_ui.i18n import error_text, lang, t
+from s2s_ui.kept import kept_picture
 from s2s_ui.masks import PAGE
 from s2s_ui.masks.sections import (
     QUIZ,
@@ -25,7 +26,7 @@ from s2s_ui.masks.sections import (
 from s2s_ui.masks.specs import STEP_PARAM, compute, picture_spec
 from s2s_ui.state import TryCase
 from s2s_ui.steps import StepEvent
-from s2s_ui.widgets import code_expander, guarded, predict_then_reveal, revealed, show_error
+from s2s_ui.widgets import code_expander, predict_then_reveal, revealed, show_error
 
 
 def cases() -> list[TryCase]:
@@ -48,11 +49,11 @@ def read_inputs() -> tuple[Parsed[MasksConfig], tuple[tuple[int, str], ...]]:
     n = PAGE.input(fields.ROWS, st.number_input, label=t("masks.rows_label"), step=1, help=t("masks.inputs_help"))
     pairs = []
     for row, (src, tgt) in enumerate(zip(fields.SOURCES[:n], fields.TARGETS[:n], strict=True), start=1):
-        left, right = st.columns(2)
+        # Source over target, each the column's width: a sentence shows whole (two side by side were cut).
         pairs.append(
             (
-                PAGE.input(src, left.text_input, label=t("masks.source_label", row=row)),
-                PAGE.input(tgt, right.text_input, label=t("masks.target_label", row=row)),
+                PAGE.input(src, st.text_input, label=t("masks.source_label", row=row)),
+                PAGE.input(tgt, st.text_input, label=t("masks.target_label", row=row)),
             )
         )
     with st.expander(t("masks.settings")):
@@ -108,9 +109,10 @@ controls, picture = explainer("masks")
 with controls:
     parsed, rejected = read_inputs()
 with picture:
-    guarded(lambda: show_picture(parsed.need(), rejected))
-if parsed.ok:  # a batch that does not run is named once, in the picture; the question needs one
-    show_quiz(parsed.need())
+    # A batch that does not run is named once, here, above the last batch that did (faded): s2s_ui/kept.py.
+    live = kept_picture(PAGE, lambda: (parsed.need(), rejected), lambda drawn: show_picture(*drawn))
+if live is not None:  # the question needs a batch that runs
+    show_quiz(live[0])
 PAGE.tabs(
     [
         ("masks.tab_loss", lambda: show_loss(parsed.need())),

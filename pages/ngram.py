@@ -12,8 +12,10 @@ from s2s_core.ngram.counting import Corpus, Sentence
 from s2s_core.ngram.examples import default_example
 from s2s_core.ngram.frames import CHART_TOP
 from s2s_core.ngram.picture import PICK_PARAM
+from s2s_ui.charts import draw
 from s2s_ui.explainer import explainer
 from s2s_ui.i18n import lang, t
+from s2s_ui.kept import kept_picture
 from s2s_ui.ngram.embedding import show_embedding
 from s2s_ui.ngram.network import show_network
 from s2s_ui.ngram.sections import (
@@ -99,12 +101,12 @@ def show_picture(config: NgramConfig, prefix: Sentence, sentence: Sentence | Non
         caption = t("ngram.cont.caption", prefix=words_text(prefix), history=res.history_count, vocab=res.vocab_size)
         st.caption(caption)
     chart_key = "ngram_pick_chart"
-    st.vega_lite_chart(
-        spec=picture_spec(config, prefix, sentence, lang()),
+    draw(  # through charts.draw: the main picture gets its SVG / PNG downloads like every page's
+        st,
+        picture_spec(config, prefix, sentence, lang()),
         on_select=lambda: _extend_prefix(chart_key, config.n - 1),
         selection_mode=[PICK_PARAM],
         key=chart_key,
-        width="stretch",
     )
     if len(res.words) > CHART_TOP:
         st.caption(t("ngram.cont.top", shown=CHART_TOP, total=len(res.words)))
@@ -135,7 +137,9 @@ controls, picture = explainer("ngram")
 with controls:
     corpus, config, prefix, sentence = read_inputs()
 with picture:
-    guarded(lambda: show_picture(config.need(), prefix.need(), sentence.value))
+    # A bad corpus, window or prefix keeps the last picture, faded, under its message (s2s_ui/kept.py). A bad
+    # sentence alone leaves the picture live without its factors; its message stands under it, for the question.
+    kept_picture(PAGE, lambda: (config.need(), prefix.need(), sentence.value), lambda drawn: show_picture(*drawn))
     guarded(lambda: show_quiz(config.need(), sentence.need()))
 PAGE.tabs(
     [

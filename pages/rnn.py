@@ -13,6 +13,7 @@ from s2s_core.rnn.frames import weights_table
 from s2s_core.rnn.picture import STEP_PARAM
 from s2s_ui.explainer import before_after, explainer
 from s2s_ui.i18n import lang, t
+from s2s_ui.kept import kept_picture
 from s2s_ui.rnn.sections import Sizes, follow_step, show_notices, show_quiz, show_weights
 from s2s_ui.rnn.specs import chart_spec, compute
 from s2s_ui.state import Page, TryCase
@@ -110,8 +111,10 @@ controls, picture = explainer("rnn")
 with controls:
     parsed, sizes = read_inputs()
 with picture:
-    guarded(lambda: show_picture(parsed.need()))
-    guarded(lambda: show_quiz(parsed.need()))
+    # A bad sentence keeps the last good picture, faded, under its message (s2s_ui/kept.py); the question waits.
+    live = kept_picture(PAGE, parsed.need, show_picture)
+    if live is not None:
+        guarded(lambda: show_quiz(live))
 PAGE.tabs(
     [
         ("ui.tab_tables", lambda: show_weights(parsed, sizes)),

@@ -22,6 +22,7 @@ from s2s_core.seq2seq.picture import STEP_PARAM
 from s2s_ui.charts import draw
 from s2s_ui.explainer import before_after, explainer
 from s2s_ui.i18n import lang, t
+from s2s_ui.kept import kept_picture
 from s2s_ui.seq2seq.sections import (
     QUIZ,
     show_bottleneck,
@@ -112,49 +113,54 @@ def read_inputs() -> tuple[Parsed[Seq2SeqConfig], Parsed[str]]:
 
 
 def show_picture(config: Seq2SeqConfig) -> None:
-    """The main picture with its step control inside; the chosen step's numbers follow it."""
-    show_model(config)  # which model computed the picture (or that the trained one is still training)
+    """The main picture with its step control inside, first in its column (on a phone too); under it the output,
+    the chosen step's numbers folded, and which model computed it."""
     before = before_after("seq2seq_picture", config)
     result = compute(config)
     if result.decoding is None:  # no hand-off, nothing decoded: no step to walk, and the reason under it
         draw(st, picture_spec(config, before, lang(), 1))
         key, name, params = result.error
         show_error(InputError(key, name, **dict(params)))
-        return
-    PAGE.step(
-        fields.STEP,
-        lambda first: picture_spec(config, before, lang(), first),
-        len(result.decoding.steps),
-        param=STEP_PARAM,
-        follow=lambda event: follow_step(config, event),
-    )
+    else:
+        PAGE.step(
+            fields.STEP,
+            lambda first: picture_spec(config, before, lang(), first),
+            len(result.decoding.steps),
+            param=STEP_PARAM,
+            follow=lambda event: follow_step(config, event),
+        )
+    show_model(config)  # which model computed the picture (or that the trained one is still training)
     cut = picture_cut(config)
     if cut is not None:
         st.caption(t("seq2seq.picture_cut", rows=cut[0], H=cut[1]))
 
 
 def follow_step(config: Seq2SeqConfig, event: StepEvent) -> None:
-    """Under the picture, for the chosen decoder step: its input, how its state moved, the word it chose."""
+    """Under the picture: the output in one line, then the chosen decoder step's numbers folded (its input, how its
+    state moved, the word it chose and its rivals), so the first screen is the picture, not walls of vectors. The
+    expander's label does not name the step: it stays open while the learner steps."""
     result = compute(config)
     dec = result.decoding
     index = event.step - 1
-    step = dec.steps[index]
     output = " ".join(md_escape(w) for w in dec.output)
     reference = " ".join(md_escape(w) for w in result.reference or ())
     verdict = t(f"seq2seq.output_{result.output_case}", reference=reference)
     st.markdown(t("seq2seq.output_line", words=output) + " · " + verdict)
+    with st.expander(t("seq2seq.step_more"), icon=":material/calculate:"):
+        show_step_numbers(config, index)
+
+
+def show_step_numbers(config: Seq2SeqConfig, index: int) -> None:
+    """Decoder step index + 1 in numbers: short vectors first (a phone's line), then every component."""
+    result = compute(config)
+    step = result.decoding.steps[index]
     left, right = st.columns([1.3, 1])
     with left:
         st.markdown(t("seq2seq.step_heading", step=index + 1))
         st.markdown(t("seq2seq.step_input", token=md_escape(step.input_token)))
-        # Short vectors here (a phone's line); every component with num()'s 4 decimals one click away.
         st.markdown(t("seq2seq.step_h", before=brief(step.h_prev), after=brief(step.h_new), change=num(step.change)))
         if step.c_new is not None:
             st.markdown(t("seq2seq.step_c", cell=brief(step.c_new)))
-        with st.expander(t("seq2seq.step_full", H=len(step.h_new))):
-            st.markdown(t("seq2seq.step_full_h", before=vec(step.h_prev), after=vec(step.h_new)))
-            if step.c_new is not None:
-                st.markdown(t("seq2seq.step_c", cell=vec(step.c_new)))
         if step.looked is not None:
             word = md_escape(result.encoder.tokens[step.looked])
             st.markdown(t("seq2seq.step_attention", w=prob(float(step.weights.max())), word=word, s=step.looked + 1))
@@ -162,6 +168,10 @@ def follow_step(config: Seq2SeqConfig, event: StepEvent) -> None:
         if step.chosen == "<eos>":
             st.info(t("seq2seq.step_eos"))
     draw(right, topk_spec(config, index, lang()))
+    st.caption(t("seq2seq.step_full", H=len(step.h_new)))
+    st.markdown(t("seq2seq.step_full_h", before=vec(step.h_prev), after=vec(step.h_new)))
+    if step.c_new is not None:
+        st.markdown(t("seq2seq.step_c", cell=vec(step.c_new)))
 
 
 def show_quiz(config: Seq2SeqConfig, word: Parsed[str]) -> None:
@@ -182,9 +192,10 @@ controls, picture = explainer("seq2seq")
 with controls:
     config, word = read_inputs()
 with picture:
-    guarded(lambda: show_picture(config.need()))
-    if config.ok:  # a bad source is named once, by the picture's guard
-        guarded(lambda: show_quiz(config.need(), word))
+    # A bad sentence keeps the last good picture, faded, under its message (s2s_ui/kept.py); the question waits.
+    live = kept_picture(PAGE, config.need, show_picture)
+    if live is not None:
+        guarded(lambda: show_quiz(live, word))
 PAGE.tabs(
     [
         ("seq2seq.tab_encoder", lambda: show_encoder(config.need())),

@@ -15,6 +15,7 @@ from s2s_core.shapes.checks import PREDICT_OPTIONS, last_step, predict_answer
 from s2s_ui.charts import draw
 from s2s_ui.explainer import explainer
 from s2s_ui.i18n import lang, t
+from s2s_ui.kept import kept_picture
 from s2s_ui.shapes.bridge import show_bridge
 from s2s_ui.shapes.drill import show_drill
 from s2s_ui.shapes.failure import show_failure
@@ -29,7 +30,7 @@ from s2s_ui.shapes.sections import (
 )
 from s2s_ui.shapes.specs import checks, code, picture_spec
 from s2s_ui.state import Page, TryCase
-from s2s_ui.widgets import code_expander, guarded, predict_then_reveal, revealed
+from s2s_ui.widgets import code_expander, predict_then_reveal, revealed
 
 PAGE = Page("shapes", fields.FIELDS)
 PADDED = {fields.LENGTHS.key: "3, 1"}
@@ -73,12 +74,9 @@ def read_inputs() -> tuple[Parsed[ShapesConfig], Parsed[ShapesConfig]]:
     return settings, Parsed.of(lambda: with_lengths(settings.need(), lengths))
 
 
-def show_picture(settings: ShapesConfig, config: Parsed[ShapesConfig]) -> None:
-    """The main picture: every tensor as a row of axis blocks. Packed shapes depend on the lengths."""
-    if settings.packed and not config.ok:
-        st.caption(t("shapes.needs_lengths"))
-        return
-    draw(st, picture_spec(config.value or settings, lang(), revealed(QUIZ)))
+def show_picture(config: ShapesConfig) -> None:
+    """The main picture: every tensor as a row of axis blocks, and the shortest sentence traced through h_n."""
+    draw(st, picture_spec(config, lang(), revealed(QUIZ)))
 
 
 def show_predict(config: ShapesConfig) -> None:
@@ -96,9 +94,11 @@ with controls:
 # the lengths field is bad; what does need them names that field.
 any_lengths = config if config.ok else settings
 with picture:
-    guarded(lambda: show_picture(settings.need(), config))
-    if settings.ok:  # a bad setting is named once, by the picture's guard
-        guarded(lambda: show_predict(config.need()))
+    # The picture traces the sentences' lengths (PAD, the packed run): a bad setting or lengths field keeps the
+    # last good picture, faded, under the message; the question waits for a good input.
+    live = kept_picture(PAGE, config.need, show_picture)
+    if live is not None:
+        show_predict(live)
 PAGE.tabs(
     [
         ("ui.tab_tables", lambda: show_shapes(any_lengths.need())),

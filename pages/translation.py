@@ -52,7 +52,7 @@ with controls:
 
 # 2) Compute: the finished job for these settings, or the Train button over the untrained map / the live progress.
 with picture:
-    done = guarded(lambda: show_lab(config.need(), source))
+    done = guarded(lambda: show_lab(PAGE, config.need(), source))
 
 # 3) The question under the picture, then the details, folded (each tab guarded on its own).
 if done is not None:

@@ -644,6 +644,16 @@ def make_heldout(n_per_len: int, min_len: int, max_len: int, seed: int) -> list[
 KO_VOCAB: tuple[str, ...] = tuple(sorted(_KO_INDEX))
 
 
+def words_by_role() -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Every word of KO_VOCAB once, grouped by the slot it fills (a role of ROLES, in the Korean order: subject,
+    time, place, adjective, object, verb noun, negation, verb), each group in the grammar's own order (a verb's
+    present, past and honorific forms together): the words the Translation lab offers to insert."""
+    groups: dict[str, list[str]] = {role: [] for role in ROLES}
+    for word, entries in _KO_INDEX.items():
+        groups[entries[0].role].append(word)
+    return tuple((role, tuple(words)) for role, words in groups.items() if words)
+
+
 def _english_words() -> set[str]:
     words = {w for s in SUBJECTS.values() for w in s.en} | {"do", "does", "did", "not", "a", "an", "am", "is", "are"}
     words |= {w for v in VERBS.values() for w in (v.base, v.third, v.en_past, v.ing) if w is not None}

@@ -112,3 +112,21 @@ def check_text(text: Any, field: str, *, max_chars: int = caps.MAX_TEXT_CHARS) -
     if len(text) > max_chars:
         raise InputError("errors.text_too_long", field, count=len(text), limit=max_chars)
     return text
+
+
+def decode_table(raw: str) -> list[list[str]]:
+    """A table's link text, "2,0;0,4;6,2" -> [["2", "0"], ["0", "4"], ["6", "2"]], within the caps, every filled cell
+    a finite number (every table in the app holds numbers). The one reading of a table link: the table widget
+    (s2s_ui/widgets.matrix_input) and a lesson step's state (s2s_core/lessons/claims.LinkState) both use it."""
+    rows = [r.split(",") for r in raw.split(";")]
+    if len(rows) > caps.MAX_MATRIX_ROWS:
+        raise InputError("errors.too_many_rows", "", count=len(rows), limit=caps.MAX_MATRIX_ROWS)
+    if any(len(r) > caps.MAX_MATRIX_COLS for r in rows):
+        raise InputError("errors.too_many_cols", "", count=max(map(len, rows)), limit=caps.MAX_MATRIX_COLS)
+    for r, row in enumerate(rows, start=1):
+        if len(row) != len(rows[0]):
+            raise InputError("errors.ragged", "", row=r)
+        for cell in row:
+            if cell.strip():
+                check_float(cell.strip(), "", -caps.MAX_ABS_VALUE, caps.MAX_ABS_VALUE)
+    return rows

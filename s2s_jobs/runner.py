@@ -175,6 +175,7 @@ class Runner:
                     warm=job._pinned,
                     stored=job._stored,
                     stopped_by=getattr(getattr(job._result, "run", None), "stopped_by", None),
+                    checkpoint=job._checkpoint,
                 )
 
     def cancel(self, job: Job) -> None:

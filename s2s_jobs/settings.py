@@ -11,6 +11,8 @@ import logging
 import os
 from pathlib import Path
 
+from s2s_db import settings as db_settings
+
 BACKENDS = ("process", "inprocess")
 DEFAULT_BACKEND = "process"  # what `streamlit run` serves: training in worker processes, never in the server
 BACKEND_ENV = "S2S_TRAIN_BACKEND"  # process | inprocess (inprocess: one thread per job in this process)
@@ -18,8 +20,7 @@ WORKERS_ENV = "S2S_TRAIN_WORKERS"  # how many trainings may run at once (default
 WARM_ENV = "S2S_TRAIN_WARM"  # 1 | 0: train the default settings when the server starts (default: process only)
 GRACE_ENV = "S2S_TRAIN_GRACE"  # seconds a job nobody watches any more is kept before it is cancelled
 POOL_IDLE_ENV = "S2S_POOL_IDLE"  # seconds without a queued or running job before the pool stops (0: never)
-DATA_DIR_ENV = "S2S_DATA_DIR"  # the app's data folder: the model store (models/) lives in it
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"  # the default: data/ in the repository (.gitignore)
+DATA_DIR_ENV = db_settings.DATA_DIR_ENV  # the app's data folder (s2s_db/settings.py): the model store is models/
 MAX_WORKERS = 8
 GRACE_SECONDS = 15.0  # a reload or a brief network drop reconnects well within this
 POOL_IDLE_SECONDS = 120.0  # an idle forkserver holds ~260 MB (torch loaded); restarting it takes a few seconds
@@ -69,9 +70,9 @@ def warm_enabled(backend: str | None = None) -> bool:
 
 
 def data_dir() -> Path:
-    """$S2S_DATA_DIR (a folder; made when first written), else data/ in the repository."""
-    raw = os.environ.get(DATA_DIR_ENV, "").strip()
-    return Path(raw).expanduser() if raw else DATA_DIR
+    """$S2S_DATA_DIR (a folder; made when first written), else data/ in the repository (the rule lives in
+    s2s_db.settings, beside the database file that shares the folder)."""
+    return db_settings.data_dir()
 
 
 def store_dir() -> Path:

@@ -40,6 +40,7 @@ class JobSnapshot:
     warm: bool = False  # one of the server's default models (trained to its step count: never cut by the clock)
     stored: bool = False  # a default model loaded from the model store, not trained by this server process
     stopped_by: str | None = None  # when DONE: "steps" (the whole run) or "time" (a visitor's run cut by its limit)
+    checkpoint: Any = None  # the latest checkpoint map the trainer reported (a MapPoint, plain numbers), or None
 
     @property
     def ended(self) -> bool:
@@ -64,6 +65,7 @@ class Job:
         self._seconds = 0.0
         self._losses: list[tuple[int, float, float]] = []
         self._evals: list[Any] = []
+        self._checkpoint: Any = None  # the latest checkpoint map reported (CheckpointProgress.checkpoint)
         self._result: Any = None
         self._error: str | None = None
         self._started = 0.0  # monotonic time its slot was given (0 while queued)
@@ -101,9 +103,13 @@ class Job:
             self._losses.append((p.step, p.loss, p.tf_ratio))
             if p.evaluation is not None:
                 self._evals.append(p.evaluation)
+            self._checkpoint = getattr(p, "checkpoint", None) or self._checkpoint
 
-    def _progress_batch(self, step: int, total: int, seconds: float, losses: tuple, evals: tuple) -> None:
+    def _progress_batch(
+        self, step: int, total: int, seconds: float, losses: tuple, evals: tuple, checkpoint: Any = None
+    ) -> None:
         with self._lock:
             self._step, self._total, self._seconds = step, total, seconds
             self._losses.extend(losses)
             self._evals.extend(evals)
+            self._checkpoint = checkpoint or self._checkpoint

@@ -4,7 +4,8 @@ The server's process runner (s2s_jobs/process.py) starts one process per job fro
 this module, and with it torch and the trainers, once: a new worker then starts in milliseconds and shares those
 pages. Everything sent over the pipe is plain data (tuples of numbers, text, bytes), never a live object:
 
-    ("progress", step, total, seconds, ((step, loss, tf_ratio), ...), (EvalPoint, ...))  # EvalPoint: numbers
+    ("progress", step, total, seconds, ((step, loss, tf_ratio), ...), (EvalPoint, ...), MapPoint | None)
+                                            # EvalPoint, MapPoint (the latest checkpoint map): numbers and text
     ("done", packed result bytes)           # the trainer's pack(result): a state_dict and plain numbers
     ("error", traceback text)               # the trainer raised; the worker then exits with code 1
 
@@ -37,6 +38,7 @@ class _Reporter:
         self._conn = conn
         self._losses: list[tuple[int, float, float]] = []
         self._evals: list[Any] = []
+        self._checkpoint: Any = None  # a checkpoint map not sent yet (CheckpointProgress, s2s_core/training/trace.py)
         self._last: Progress | None = None
         self._sent_at = 0.0
 
@@ -44,9 +46,10 @@ class _Reporter:
         self._losses.append((p.step, p.loss, p.tf_ratio))
         if p.evaluation is not None:
             self._evals.append(p.evaluation)
+        self._checkpoint = getattr(p, "checkpoint", None) or self._checkpoint
         self._last = p
         now = time.monotonic()
-        if p.evaluation is not None or now - self._sent_at >= SEND_EVERY:
+        if p.evaluation is not None or self._checkpoint is not None or now - self._sent_at >= SEND_EVERY:
             self.flush()
             self._sent_at = now
 
@@ -54,8 +57,9 @@ class _Reporter:
         if self._last is None or not (self._losses or self._evals):
             return
         p = self._last
-        self._conn.send(("progress", p.step, p.total, p.seconds, tuple(self._losses), tuple(self._evals)))
-        self._losses, self._evals = [], []
+        message = ("progress", p.step, p.total, p.seconds, tuple(self._losses), tuple(self._evals), self._checkpoint)
+        self._conn.send(message)
+        self._losses, self._evals, self._checkpoint = [], [], None
 
 
 def run(trainer: Any, config: Any, conn: Any) -> None:

@@ -32,10 +32,12 @@ from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 import altair as alt
+import streamlit as st
 from streamlit import dataframe_util
 
 from s2s_core.fmt import NUM_D3
 from s2s_ui.cache import cached_result
+from s2s_ui.download import claim_picture, download_buttons
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -122,9 +124,20 @@ def arrow_bytes(rows: list[dict]) -> bytes:
     return dataframe_util.convert_anything_to_arrow_bytes(rows)
 
 
-def draw(where: Any, spec: dict) -> None:
-    """One finished spec at the container's width (`where`: st, a column or a placeholder)."""
-    where.vega_lite_chart(spec=finish(spec), width="stretch")
+def draw(where: Any, spec: dict, **select: Any) -> Any:
+    """One finished spec at the container's width (`where`: st, a column or a placeholder); returns its element
+    (the selection event when `select` holds `on_select`, `selection_mode`, `key`: a chart the learner clicks).
+
+    The page's main picture (the first chart drawn inside s2s_ui/download.main_picture) gets its SVG / PNG
+    buttons under it, in one box with it (so a placeholder keeps both).
+    """
+    finished, main = finish(spec), claim_picture()
+    if main is None:
+        return where.vega_lite_chart(spec=finished, width="stretch", **select)
+    with where.container():
+        drawn = st.vega_lite_chart(spec=finished, width="stretch", **select)
+        download_buttons(main, finished)
+    return drawn
 
 
 # ---- finishing a spec -------------------------------------------------------------------------------------

@@ -6,9 +6,11 @@
     question(...)                                   # predict, then reveal: before any answer below
     PAGE.tabs([("ui.tab_steps", show_steps), ...])  # the long-form parts, folded in tabs (s2s_ui/state.py)
 
-At 1280 px the two columns sit side by side; below Streamlit's 640 px breakpoint they stack
-(controls, then the picture), so a phone scrolls down through the same order. `before_after` keeps
-the previous input of a picture so it can be drawn faintly behind the new one.
+At 1280 px the two columns sit side by side, controls first (also the keyboard's order). Below
+Streamlit's 640 px breakpoint they stack, and s2s_ui/style.py moves the picture's column above the
+controls' (CSS `order`, found by the picture column's keyed container): a phone's first screen shows
+the picture with its own step slider, and the controls follow it. `before_after` keeps the previous
+input of a picture so it can be drawn faintly behind the new one.
 """
 
 from __future__ import annotations
@@ -22,13 +24,16 @@ from s2s_ui.widgets import page_header
 
 CONTROLS_WIDTH = 1.0  # the controls column : the picture column (about 29 % : 71 % of the page's width)
 PICTURE_WIDTH = 2.4
+CONTROLS_KEY = "s2s_controls"  # .st-key-s2s_controls, .st-key-s2s_picture: s2s_ui/style.py's phone rules
+PICTURE_KEY = "s2s_picture"
 
 
 def explainer(ns: str) -> tuple[Any, Any]:
     """The page's title and one-line intro, then (controls column, picture column)."""
     page_header(ns)
     controls, picture = st.columns([CONTROLS_WIDTH, PICTURE_WIDTH], gap="medium")
-    return controls, picture
+    # The keys name the two columns for the phone layout's CSS and for the tests that find the picture.
+    return controls.container(key=CONTROLS_KEY), picture.container(key=PICTURE_KEY)
 
 
 def before_after(key: str, current: Hashable) -> Hashable | None:

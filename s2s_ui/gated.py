@@ -26,9 +26,10 @@ from s2s_ui.catalog import translate, words
 from s2s_ui.charts import draw
 from s2s_ui.explainer import before_after
 from s2s_ui.i18n import lang, t
+from s2s_ui.kept import kept_picture
 from s2s_ui.state import Page, TryCase
 from s2s_ui.steps import StepEvent
-from s2s_ui.widgets import guarded, md_escape, show_error
+from s2s_ui.widgets import md_escape, show_error
 
 
 @dataclass(frozen=True)
@@ -115,18 +116,19 @@ def read_override(cell: Cell, config: Any) -> Any | None:
     steps = list(range(1, len(labels) + 1))
     with st.expander(t(f"{ns}.force_heading"), icon=":material/tune:"):
         raw: dict[str, tuple[list[int], int]] = {}
+        # Stacked, each at the column's full width: the steps as chips that wrap (every word readable, none cut
+        # off as in a multiselect's box), the value 0 | 1 under them (beside the chips, a narrow column cut it).
         for override in cell.fields.overrides:
-            picks, to = st.columns([2.2, 1], vertical_alignment="bottom")
             picked = cell.page.input(
                 override.steps,
-                picks.multiselect,
+                st.pills,
                 label=t(f"{ns}.force_steps", gate=override.gate),
                 options=steps,
-                labels={s: labels[s - 1] for s in steps},
+                labels={s: md_escape(labels[s - 1]) for s in steps},  # the learner's words: chips are markdown
                 decode=step_or_text,  # a link's "2,3,9,x" keeps 2 and 3 and names the rest
-                placeholder=t(f"{ns}.force_placeholder"),
+                selection_mode="multi",
             )
-            value = cell.page.input(override.to, to.segmented_control, label=t(f"{ns}.force_value"), required=True)
+            value = cell.page.input(override.to, st.segmented_control, label=t(f"{ns}.force_value"), required=True)
             raw[override.gate] = (picked, value)
         st.button(
             t(f"{ns}.freeze"),
@@ -181,9 +183,9 @@ def first_screen(
         parsed, sizes = read_inputs(cell)
         forced = read_override(cell, parsed.value) if parsed.ok else None
         cell.page.buttons(cases)
-    with picture:
-        guarded(lambda: show_picture(forced or parsed.need()))
-    if parsed.ok:  # a bad input is named where the picture would be, not here too
+    with picture:  # a bad input: its message once, the last good picture faded under it (s2s_ui/kept.py)
+        live = kept_picture(cell.page, lambda: forced or parsed.need(), show_picture)
+    if live is not None:  # the question only for the live input, never for the faded picture
         show_quiz(parsed.value)
     return parsed, sizes, forced
 

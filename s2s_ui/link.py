@@ -65,6 +65,11 @@ def from_link(key: str, label: str, parse: Callable[[str], T]) -> T | None:
     return None
 
 
+def link_raw(key: str) -> str | None:
+    """The link's raw ?key= text, unchecked (to notice that a link changed; read values with `from_link`)."""
+    return st.query_params.get(key)
+
+
 def to_link(key: str, text: str | None) -> None:
     """Write the raw text into ?key= (None removes the parameter). Unchanged values are not rewritten."""
     if text is None:

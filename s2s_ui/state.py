@@ -243,6 +243,14 @@ class Page:
         if pop_key is not None:
             st.session_state[pop_key] = False
 
+    def open(self, file: str, params: Mapping[str, str], keep: Mapping[str, str]) -> None:
+        """Open this page (its script `file`) in a prepared state, a lesson step: everything forgotten, then the
+        page starts with `params` (its own link values; a key that means nothing here is dropped) and `keep` (the
+        link's language and lesson) as its link, exactly as if that link had been opened. Ends this run."""
+        self.forget()
+        link = {**keep, **{name: raw for name, raw in params.items() if self.owns(name)}}
+        st.switch_page(file, query_params=link)
+
     def buttons(self, cases: Sequence[TryCase], *, where: Any = None) -> None:
         """Try this (2-4 prepared states in a popover, each with what to notice) and Reset, one under the other."""
         self.try_this(cases, where=where)

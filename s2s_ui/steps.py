@@ -28,6 +28,7 @@ import streamlit as st
 
 from s2s_core import caps
 from s2s_core.validate import check_int
+from s2s_ui.download import claim_picture, download_buttons
 from s2s_ui.i18n import t
 from s2s_ui.link import from_link, to_link
 
@@ -125,9 +126,11 @@ def step_view(
     called with the step of the last full run, so a fragment rerun draws the very same spec and the view in
     the browser (and its slider) stays where the learner put it.
     follow(event): draws the step-dependent text under the picture; reruns alone with every move or click.
+    When this is the page's main picture, its SVG / PNG buttons come last and follow the step too (download.py).
     selections: the picture's other selection parameters whose clicks `follow` reads (click to explain).
     """
     first = current_step(key, n_steps, default=default)
+    main = claim_picture()  # the page's main picture (s2s_ui/download.py): asked on the full run, used by every move
     chart_key = f"{key}_chart"  # no "__": a component's key may not hold it (Play's key follows this one)
     # The chart itself is keyed by its generation (new_view); its box keeps `st-key-<key>_chart` for Play and tests.
     view_key = f"{chart_key}_{st.session_state.get(f'_view__{key}', 0)}"
@@ -147,9 +150,11 @@ def step_view(
             from s2s_ui.play import play_button  # play imports this module's chart key rule
 
             play_button(chart_key)
+        picked = {name: list(event.selection.get(name) or []) for name in selections}
         if follow is not None:
-            picked = {name: list(event.selection.get(name) or []) for name in selections}
             follow(StepEvent(step=step, picked=picked))
+        if main is not None:  # the file shows this step and these picks: the spec's selections start there
+            download_buttons(main, spec, selections={param: [{STEP_FIELD: step}], **picked})
 
     stepped()
     return first

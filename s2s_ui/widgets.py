@@ -4,22 +4,43 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from functools import partial
+from pathlib import PurePath
 from typing import Any
 
 import pandas as pd
 import streamlit as st
 
-from s2s_core import caps
 from s2s_core.errors import InputError
 from s2s_core.fmt import sci
+from s2s_core.notebook import notebook
+from s2s_core.validate import decode_table
+from s2s_ui.catalog import translate
 from s2s_ui.frame import ensure_router
-from s2s_ui.i18n import error_text, t
+from s2s_ui.i18n import error_text, lang, t
 from s2s_ui.link import from_link, to_link
 from s2s_ui.text import md_escape
 
+SHOWN = "_errors_shown"  # the messages this script run has shown (app.py empties it as each run starts)
+
+
+def new_run() -> None:
+    """app.py, first thing in every run: no message has been shown yet."""
+    st.session_state[SHOWN] = set()
+
 
 def show_error(err: InputError) -> None:
-    """A bad input as a clear message in the learner's language; never a traceback."""
+    """A bad input as a clear message in the learner's language; never a traceback.
+
+    Each message appears once per run: where the picture is (s2s_ui/kept.py). A section further down that
+    needs the same input (the question, a tab) says only that it waits for it.
+    """
+    seen = st.session_state.setdefault(SHOWN, set())
+    mark = (err.key, err.field, repr(sorted(err.params.items(), key=lambda kv: kv[0])))
+    if mark in seen:
+        st.caption(t("ui.error_above"))
+        return
+    seen.add(mark)
     # Only text can carry markup; numbers stay numbers so templates like {limit:g} still format.
     safe = InputError(
         err.key, err.field, **{k: md_escape(v) if isinstance(v, str) else v for k, v in err.params.items()}
@@ -52,19 +73,6 @@ def _text_rows(rows: Sequence[Sequence[float | str]]) -> list[list[str]]:
     return [[v if isinstance(v, str) else f"{v:g}" for v in row] for row in rows]
 
 
-def _decode_rows(raw: str) -> list[list[str]]:
-    """ "2,0;0,4" -> [["2","0"],["0","4"]]; a shape over the caps or a ragged table is an InputError."""
-    rows = [r.split(",") for r in raw.split(";")]
-    if len(rows) > caps.MAX_MATRIX_ROWS:
-        raise InputError("errors.too_many_rows", "", count=len(rows), limit=caps.MAX_MATRIX_ROWS)
-    if any(len(r) > caps.MAX_MATRIX_COLS for r in rows):
-        raise InputError("errors.too_many_cols", "", count=max(map(len, rows)), limit=caps.MAX_MATRIX_COLS)
-    for r, row in enumerate(rows, start=1):
-        if len(row) != len(rows[0]):
-            raise InputError("errors.ragged", "", row=r)
-    return rows
-
-
 def matrix_input(
     key: str,
     default: Sequence[Sequence[float | str]],
@@ -84,7 +92,7 @@ def matrix_input(
     """
     base_key = f"{key}__base"
     if base_key not in st.session_state:
-        rows = from_link(key, label or t(field), _decode_rows) or _text_rows(default)
+        rows = from_link(key, label or t(field), decode_table) or _text_rows(default)
         width = max(len(r) for r in rows)
         names = list(col_names) if col_names and len(col_names) == width else [f"{i + 1}" for i in range(width)]
         st.session_state[base_key] = pd.DataFrame(rows, columns=names, dtype=object)
@@ -132,17 +140,40 @@ def check_badge(what: str, max_abs_diff: float, *, tol: float = 1e-5) -> None:
 
 
 def code_expander(script: str, *, file_name: str = "example.py") -> None:
-    """The PyTorch code for exactly this view: runnable, with the learner's current numbers."""
+    """The PyTorch code for exactly this view: runnable, with the learner's current numbers; as a .py file and as
+    a notebook cut from the same text at its `# %%` markers (s2s_core/notebook.py), so the two hold the same code.
+
+    The notebook is built only when its button is clicked (Streamlit runs a callable `data` then, on another
+    thread, where the session is out of reach): the language is read now and the catalog passed in as text.
+    """
+    language = lang()
     with st.expander(t("ui.code_title"), icon=":material/code:"):
         st.caption(t("ui.code_caption"))
         st.code(script, language="python")
-        st.download_button(t("ui.code_download"), script, file_name=file_name, mime="text/x-python")
+        with st.container(horizontal=True, gap="small"):
+            st.download_button(
+                t("ui.code_download"), script, file_name=file_name, mime="text/x-python", icon=":material/code:"
+            )
+            st.download_button(
+                t("ui.notebook.download"),
+                lambda: notebook(script, partial(translate, language)),
+                file_name=str(PurePath(file_name).with_suffix(".ipynb")),
+                mime="application/x-ipynb+json",
+                help=t("ui.notebook.download_help"),
+                icon=":material/description:",
+                on_click="ignore",  # nothing on the page changes: no rerun
+            )
 
 
 def notice_list(keys: Sequence[str], **fmt: object) -> None:
-    """A short 'what to notice' list from catalog keys."""
+    """A short 'what to notice' list from catalog keys ("<ns>.…"), then the page's tour, which shows the same
+    things on the picture one at a time (the tour is the page's first guidance; this list is its summary)."""
+    from s2s_ui.lessons.bar import tour_button  # here, not at the top: the lesson bar imports state, which imports us
+
     st.markdown(f"#### {t('ui.notice_title')}")
     st.markdown("\n".join(f"- {t(k, **fmt)}" for k in keys))
+    if keys:
+        tour_button(keys[0].split(".", 1)[0], "tour_start_notice", lead=t("lesson.tour_notice"))
 
 
 def revealed(key: str) -> bool:

@@ -35,10 +35,9 @@ THEMES = ("light", "dark")
 EXCLUDED = {
     # Streamlit's sidebar navigation puts each group's <li> items in a <div> inside the <ul> (axe: list, listitem).
     '[data-testid="stSidebarNavItems"]': "Streamlit's own navigation list markup (st.navigation)",
-    # Vega gives the container of a mark that has nothing to draw for this input (the faded 'before' picture
-    # before any edit, a filtered layer) role="graphics-symbol" and no name (axe: svg-img-alt); the same mark's
-    # items carry their labels when there are any, and an empty container has nothing to read.
-    '[data-testid="stVegaLiteChart"] g.role-mark[role="graphics-symbol"]:empty': "Vega's empty mark containers",
+    # Nothing of the charts is excluded: a layer that can draw nothing for some input (the faded 'before' copy
+    # before an edit, a layer filtered to empty) is left out or marked aria: false by its page, so no empty mark
+    # container with a role and no name is left (axe: svg-img-alt; issue 25).
 }
 # Charts in the visible tab have drawn (those in hidden tabs are not drawn until their tab opens).
 VISIBLE_CHARTS_DRAWN = """() => [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]

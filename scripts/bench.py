@@ -3,7 +3,8 @@
 Usage: .venv/bin/python scripts/bench.py [--reruns 20] [--edits 8] [--sessions 10] [--no-readme] [--only ns,ns]
        [--no-browser] [--no-load]
        .venv/bin/python scripts/bench.py --profile attention   (pyinstrument: where one page's reruns spend time)
-       .venv/bin/python scripts/bench.py --steps-only   (only the in-browser step latency of the stepped pages)
+       .venv/bin/python scripts/bench.py --steps-only   (only the step latency of the stepped pages and the time
+           to open each page until its picture is drawn, on the desktop and on a 4x-throttled phone)
 Server side: AppTest runs (first run, reruns at defaults, reruns after a widget change). Browser: `streamlit run`
 + Chromium: cold start to the first drawn page, edit -> redraw per page, server memory (PSS) with 1 and N sessions, and
 for every page with the shared step control (STEPPED) the in-browser step latency next to its edit -> redraw.
@@ -370,65 +371,175 @@ def measure_steps(page, key: str, moves: int = STEP_MOVES) -> tuple[list[float],
     return times, misses
 
 
+@dataclass(frozen=True)
+class Device:
+    """A browser the pages are measured in: the desktop, or a mid-range phone (GUIDE §5's phone budgets)."""
+
+    name: str
+    viewport: dict
+    cpu_slowdown: float = 1  # Chromium's CPU throttling (Emulation.setCPUThrottlingRate): 4 = a mid-range phone
+    mobile: bool = False
+
+
+DESKTOP = Device("desktop 1280 px", {"width": 1280, "height": 900})
+PHONE = Device("phone 390 px, 4x CPU throttling", {"width": 390, "height": 844}, cpu_slowdown=4, mobile=True)
+OPEN_BUDGET_S = 3.0  # phone: open a page until its picture is drawn
+OPEN_REPEATS = 3  # fresh browser contexts per page and device (a student opening a shared link)
+
+
+def device_page(browser, device: Device):
+    """A fresh context (its own Streamlit session, no cache) on `device`, throttled as the device is."""
+    context = browser.new_context(
+        viewport=device.viewport, locale="en-US", is_mobile=device.mobile, has_touch=device.mobile
+    )
+    page = context.new_page()
+    page.set_default_timeout(180_000)
+    if device.cpu_slowdown != 1:
+        context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": device.cpu_slowdown})
+    return page
+
+
 def bench_steps(edits: int, moves: int, only: set[str] | None = None) -> list[dict]:
-    """For each stepped page: its in-browser step latency and its edit -> redraw, measured in one session."""
+    """For each stepped page: its in-browser step latency on the desktop and on the throttled phone, side by side,
+    and its edit -> redraw (desktop), measured in one session per device."""
     from playwright.sync_api import sync_playwright
 
     specs = [s for s in existing_pages() if s.ns in STEPPED and (not only or s.ns in only)]
-    out = []
+    out = {spec.ns: {"name": spec.ns, "key": STEPPED[spec.ns]} for spec in specs}
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         port = free_port()
         proc = start(port, ROOT / "app.py")
         try:
             wait_healthy(proc, port)
-            page = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US").new_page()
-            page.set_default_timeout(120_000)
-            open_settled(page, f"http://127.0.0.1:{port}/?lang=en")
-            for spec in specs:
-                open_settled(page, f"http://127.0.0.1:{port}/{spec.url}?lang=en")
-                page.wait_for_selector(f".st-key-{STEPPED[spec.ns]}_chart svg.marks")
-                times, misses = measure_steps(page, STEPPED[spec.ns], moves)
-                edit, how = measure_edits(page, edits)
-                out.append(
-                    {
-                        "name": spec.ns,
-                        "key": STEPPED[spec.ns],
-                        "steps": times,
-                        "misses": misses,
-                        "edit": edit,
-                        "edit_how": how,
-                    }
-                )
-                print(
-                    f"  steps {spec.ns}: median {fmt(med(times), ' ms', 1)} over {len(times)} moves"
-                    f" ({misses} without a redraw), edit -> redraw {fmt(med(edit), ' ms')}",
-                    flush=True,
-                )
+            for device in (DESKTOP, PHONE):
+                page = device_page(browser, device)
+                open_settled(page, f"http://127.0.0.1:{port}/?lang=en")
+                for spec in specs:
+                    open_settled(page, f"http://127.0.0.1:{port}/{spec.url}?lang=en")
+                    page.wait_for_selector(f".st-key-{STEPPED[spec.ns]}_chart svg.marks")
+                    times, misses = measure_steps(page, STEPPED[spec.ns], moves)
+                    row = out[spec.ns]
+                    if device is DESKTOP:
+                        row["edit"], row["edit_how"] = measure_edits(page, edits)
+                        row["steps"], row["misses"] = times, misses
+                    else:
+                        row["phone_steps"], row["phone_misses"] = times, misses
+                    print(
+                        f"  steps {spec.ns} ({device.name}): median {fmt(med(times), ' ms', 1)} over {len(times)}"
+                        f" moves ({misses} without a redraw)",
+                        flush=True,
+                    )
+                page.context.close()
         finally:
             stop_server(proc)
             browser.close()
-    return out
+    return list(out.values())
 
 
-def steps_report(rows: list[dict], meta: dict) -> str:
+# The page's main picture has drawn: the first visible chart in the picture column (s2s_ui/explainer.py) holds an
+# SVG or canvas taller than 100 px. The baseline page has no picture column: its one chart.
+PICTURE_DRAWN = """() => {
+    const column = document.querySelector('.st-key-s2s_picture');
+    const charts = [...(column || document).querySelectorAll('[data-testid="stVegaLiteChart"]')];
+    const drawn = c => c.querySelector('svg.marks, canvas');
+    return column ? charts.some(c => drawn(c) && drawn(c).getBoundingClientRect().height > 100)
+                  : charts.some(drawn);
+}"""
+
+
+def time_open(browser, device: Device, url: str) -> float | None:
+    """Seconds from navigating a fresh context to `url` until its picture has drawn (None: it never drew)."""
+    page = device_page(browser, device)
+    try:
+        t0 = time.perf_counter()
+        page.goto(url, wait_until="commit")
+        page.wait_for_function(PICTURE_DRAWN, timeout=120_000, polling="raf")
+        return time.perf_counter() - t0
+    except Exception:  # a page that never draws is reported as not measured
+        return None
+    finally:
+        page.context.close()
+
+
+def bench_open(only: set[str] | None = None, repeats: int = OPEN_REPEATS) -> list[dict]:
+    """Every page and the baseline page: open -> picture drawn, on the desktop and on the throttled phone."""
+    from playwright.sync_api import sync_playwright
+
+    specs = [s for s in existing_pages() if s.ns != "home" and (not only or s.ns in only)]
+    rows = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        for script, targets in ((BASELINE, [("baseline", "")]), (ROOT / "app.py", [(s.ns, s.url) for s in specs])):
+            port = free_port()
+            proc = start(port, script)
+            try:
+                wait_healthy(proc, port)
+                warm = device_page(browser, DESKTOP)  # a fresh server's first visit pays its imports: not counted
+                open_settled(warm, f"http://127.0.0.1:{port}/?lang=en")
+                warm.context.close()
+                for name, path in targets:
+                    url = f"http://127.0.0.1:{port}/{path}?lang=en"
+                    row = {"name": name}
+                    for device, label in ((DESKTOP, "desktop"), (PHONE, "phone")):
+                        row[label] = [x for x in (time_open(browser, device, url) for _ in range(repeats)) if x]
+                    rows.append(row)
+                    print(
+                        f"  open {name}: desktop {fmt(med(row['desktop']), ' s', 2)},"
+                        f" phone {fmt(med(row['phone']), ' s', 2)}",
+                        flush=True,
+                    )
+            finally:
+                stop_server(proc)
+        browser.close()
+    return rows
+
+
+def _steps_cell(times: list[float], misses: int) -> str:
+    counted = f"{len(times)}" + (f", {misses} without a redraw" if misses else "")
+    return f"{fmt(med(times), '', 1)}{flag(med(times), STEP_BUDGET_MS)} / {fmt(p95(times), '', 1)} ({counted})"
+
+
+def steps_report(rows: list[dict], opens: list[dict], meta: dict) -> str:
     lines = [
         f"Measured {meta['date']} with `{meta['command']}` on {meta['machine']}. In Chromium, on each page with the "
         f"shared step control: set the chart's own step slider, dispatch `input`, await two animation frames, "
         f"confirm the drawn marks changed (a move that changes nothing does not count), `performance.now()` "
         f"differences; {meta['moves']} moves back and forth, each after the fragment rerun of the one before. "
-        f"Next to it, the same page's edit → redraw (a full rerun) in the same session. ⚠ marks a median over "
-        f"the {STEP_BUDGET_MS} ms budget.",
+        f"Side by side: the desktop ({DESKTOP.viewport['width']} px) and a mid-range phone "
+        f"({PHONE.viewport['width']} × {PHONE.viewport['height']}, touch, Chromium's CPU throttled "
+        f"{PHONE.cpu_slowdown:g}× through CDP `Emulation.setCPUThrottlingRate`). Next to it, the same page's edit → "
+        f"redraw on the desktop (a full rerun) in the same session. ⚠ marks a median over the {STEP_BUDGET_MS} ms "
+        f"budget.",
         "",
-        "| page | step control | step → redrawn picture, median / p95 ms (moves) | edit → redraw median ms (edit) |",
-        "|---|---|---|---|",
+        "| page | step control | desktop: step → redrawn picture, median / p95 ms (moves) | phone (4× CPU): "
+        "step median / p95 ms (moves) | desktop edit → redraw median ms (edit) |",
+        "|---|---|---|---|---|",
     ]
     for r in rows:
-        counted = f"{len(r['steps'])}" + (f", {r['misses']} without a redraw" if r["misses"] else "")
         lines.append(
-            f"| {r['name']} | `?{r['key']}=` | {fmt(med(r['steps']), '', 1)}{flag(med(r['steps']), STEP_BUDGET_MS)}"
-            f" / {fmt(p95(r['steps']), '', 1)} ({counted}) | {fmt(med(r['edit']))} ({r['edit_how']}) |"
+            f"| {r['name']} | `?{r['key']}=` | {_steps_cell(r.get('steps', []), r.get('misses', 0))}"
+            f" | {_steps_cell(r.get('phone_steps', []), r.get('phone_misses', 0))}"
+            f" | {fmt(med(r.get('edit', [])))} ({r.get('edit_how', '—')}) |"
         )
+    if opens:
+        lines += [
+            "",
+            f"Open a page until its picture is drawn: a fresh browser context (a student opening a shared link: its "
+            f"own session, nothing cached) navigates to the page; the clock stops when the first chart in the "
+            f"picture column has drawn an SVG or canvas taller than 100 px. Median of {OPEN_REPEATS} opens per page "
+            f"and device, the server already warm. The baseline page (a bare Streamlit page with one chart) is "
+            f"what Streamlit itself costs on the same devices. ⚠ marks a phone median over the "
+            f"{OPEN_BUDGET_S:g} s budget.",
+            "",
+            "| page | desktop: open → picture, median s | phone (4× CPU): open → picture, median s |",
+            "|---|---|---|",
+        ]
+        for r in opens:
+            phone = med(r["phone"])
+            lines.append(
+                f"| {r['name']} | {fmt(med(r['desktop']), '', 2)} | {fmt(phone, '', 2)}{flag(phone, OPEN_BUDGET_S)} |"
+            )
     return "\n".join(lines)
 
 
@@ -686,7 +797,8 @@ def main() -> None:
     only = set(args.only.split(",")) if args.only else None
     if args.steps_only or not args.no_browser:
         stepped = bench_steps(args.edits, args.moves, only)
-        steps_block = steps_report(stepped, meta)
+        opens = bench_open(only)
+        steps_block = steps_report(stepped, opens, meta)
         print("\n" + steps_block + "\n", flush=True)
         if not args.no_readme and stepped:
             write_readme(steps_block, STEPS_START, STEPS_END)

@@ -1,5 +1,6 @@
-"""House rules that can be checked: the core never imports streamlit, the worker pool or process machinery; no import
-cycle between modules or packages; nothing in the app looks at what the tests imported; pages hold no math."""
+"""House rules that can be checked: the core never imports streamlit, the worker pool, the database or process
+machinery; the database layer never imports the jobs or the UI; no import cycle between modules or packages; nothing
+in the app looks at what the tests imported; pages hold no math."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-LAYERS = ("s2s_core", "s2s_jobs", "s2s_ui")  # the core, the training jobs, the Streamlit pieces (in that order)
+# The core, the database, the training jobs, the Streamlit pieces (in that order: each imports only those before it).
+LAYERS = ("s2s_core", "s2s_db", "s2s_jobs", "s2s_ui")
 
 
 def test_core_imports_without_streamlit_or_the_worker_pool():
@@ -30,6 +32,7 @@ def test_core_imports_without_streamlit_or_the_worker_pool():
         "    importlib.import_module(m.name)\n"
         "assert 'streamlit' not in sys.modules, 'streamlit imported by the core'\n"
         "assert not [m for m in sys.modules if m.startswith('s2s_jobs')], 's2s_jobs imported by the core'\n"
+        "assert not [m for m in sys.modules if m.split('.')[0] in ('s2s_db', 'sqlalchemy', 'alembic', 'psycopg')]\n"
         "assert machinery() == theirs, sorted(machinery() - theirs)\n"
         "assert not [m for m in theirs if m.rsplit('.', 1)[-1] in ('forkserver', 'pool', 'process')\n"
         "            and m != 'multiprocessing.process'], sorted(theirs)\n"
@@ -38,6 +41,8 @@ def test_core_imports_without_streamlit_or_the_worker_pool():
 
 
 CORE_NEVER_IMPORTS = ("streamlit", "s2s_ui", "s2s_jobs", "multiprocessing", "concurrent", "subprocess")
+CORE_NEVER_IMPORTS += ("s2s_db", "sqlalchemy", "alembic", "psycopg")  # the core is pure: no database, no driver
+DB_NEVER_IMPORTS = ("s2s_jobs", "s2s_ui", "streamlit")
 
 
 def test_no_core_module_imports_the_ui_the_jobs_or_process_machinery():
@@ -51,8 +56,19 @@ def test_no_core_module_imports_the_ui_the_jobs_or_process_machinery():
     assert offenders == []
 
 
+def test_no_database_module_imports_the_jobs_or_the_ui():
+    """Anywhere in an s2s_db file: the database sits below the jobs and the UI (a migration script too)."""
+    offenders = [
+        f"{path.relative_to(ROOT)}: {name}"
+        for path in sorted((ROOT / "s2s_db").rglob("*.py"))
+        for name in _imported_names(ast.parse(path.read_text(encoding="utf-8")), anywhere=True)
+        if name.split(".")[0] in DB_NEVER_IMPORTS
+    ]
+    assert offenders == []
+
+
 def test_no_import_cycle_between_modules_or_packages():
-    """The module-level imports of s2s_core, s2s_jobs and s2s_ui (read with ast: an import inside a function, or
+    """The module-level imports of s2s_core, s2s_db, s2s_jobs and s2s_ui (read with ast: an import inside a function, or
     under `if TYPE_CHECKING`, runs later or never) form no cycle; nor do their packages (s2s_core.training,
     s2s_ui.training, ...; a top-level module belongs to its package, s2s_core.fields to s2s_core)."""
     modules, edges = import_graph()
@@ -62,7 +78,7 @@ def test_no_import_cycle_between_modules_or_packages():
         packages[_package(source, modules)] |= {_package(t, modules) for t in targets} - {_package(source, modules)}
     assert _cycles(packages) == []
     layer = {p: LAYERS.index(p.split(".")[0]) for p in packages}
-    assert [(a, b) for a, bs in packages.items() for b in bs if layer[b] > layer[a]] == []  # core <- jobs <- ui
+    assert [(a, b) for a, bs in packages.items() for b in bs if layer[b] > layer[a]] == []  # core <- db <- jobs <- ui
 
 
 def test_nothing_in_the_app_looks_at_what_the_tests_imported():
@@ -75,7 +91,7 @@ def test_nothing_in_the_app_looks_at_what_the_tests_imported():
 
 
 def import_graph() -> tuple[dict[str, bool], dict[str, set[str]]]:
-    """({module: is a package}, {module: the modules it imports at module level}) over s2s_core, s2s_jobs, s2s_ui.
+    """({module: is a package}, {module: the modules it imports at module level}) over the LAYERS' packages.
     `from a.b import c` is an edge to a.b.c when that is a module, else to a.b."""
     paths: dict[str, Path] = {}
     modules: dict[str, bool] = {}

@@ -11,3 +11,9 @@ def wait_until(predicate: Callable[[], object], timeout: float = 30.0, what: str
     while not predicate():
         assert time.monotonic() < deadline, f"timed out after {timeout:g} s waiting for {what}"
         time.sleep(0.02)  # a poll interval, not a wait for something to happen
+
+
+def pace(seconds: float) -> None:
+    """A stand-in's own pace (a fake trainer's step, a slowed constructor): the work taking time, not a test
+    waiting for something to happen (that is `wait_until`)."""
+    time.sleep(seconds)

@@ -20,13 +20,16 @@ def script(config: AttentionConfig) -> str:
     else:
         scores_line = f"scores = torch.tensor({_rows(config.steps)}, dtype=torch.float64)  # (T, S)"
     pad = "[" + ", ".join(str(bool(p)) for p in config.pad) + "]"
-    return f'''"""Attention as a weighted sum: scores -> softmax over source positions -> context vectors."""
+    return f'''# %% heading="attention.title" notes="attention.intro"
+"""Attention as a weighted sum: scores -> softmax over source positions -> context vectors."""
 import torch
 
+# %% Your numbers heading="ui.notebook.inputs" notes="attention.pipeline"
 values = torch.tensor({_rows(config.sources)}, dtype=torch.float64)  # (S, D) source vectors
 {scores_line}
 is_pad = torch.tensor({pad})  # (S,) True marks a PAD position
 
+# %% Scores -> softmax -> weighted sum heading="ui.tab_steps" notes="attention.notice_3 attention.notice_2"
 # PAD positions get -inf before softmax, so their weight is exactly 0.
 masked = scores.masked_fill(is_pad.unsqueeze(0), float("-inf"))  # (T, S)
 weights = masked.softmax(dim=-1)  # (T, S): softmax over the source positions

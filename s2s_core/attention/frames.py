@@ -8,11 +8,11 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from s2s_core.attention.compute import AttentionResult
+from s2s_core.attention.compute import AttentionConfig, AttentionResult
 from s2s_core.fmt import num, vec
 
 # The learner's text templates `picture_frames` fills in (catalog keys under "attention.chart.").
-WORDS = ("context", "term", "source", "pad", "link_aria")
+WORDS = ("context", "term", "source", "pad", "link_aria", "divide", "chain_sum", "chain_aria", "pad_cell")
 
 
 def position_label(s: int) -> str:
@@ -52,14 +52,21 @@ class Picture:
     Frames: sources (one row per position), links (one per step × position, ending at that step's context
     or step node), contexts (one per step), and the same links/contexts of the previous input (`before_*`,
     empty until there was an edit), drawn faintly behind.
+    The chain of the chosen step, drawn under the plot: `chain` holds one row per step × position (what the
+    second table gave that position, the weight it got), `chain_steps` one row per step (what turned the given
+    row into weights, the weighted sum). `mode` says what the given row is: "scores" (softmax makes the weights)
+    or "weights" (typed directly: divided by their sum, no scores and no softmax).
     """
 
     layout: str
+    mode: str
     sources: pd.DataFrame
     links: pd.DataFrame
     contexts: pd.DataFrame
     before_links: pd.DataFrame
     before_contexts: pd.DataFrame
+    chain: pd.DataFrame
+    chain_steps: pd.DataFrame
 
 
 def layout_of(result: AttentionResult) -> str:
@@ -115,18 +122,68 @@ def _context_rows(result: AttentionResult, words: Mapping[str, str]) -> list[dic
     return rows
 
 
+def _chain_rows(result: AttentionResult, config: AttentionConfig, words: Mapping[str, str]) -> list[dict]:
+    """One row per (step, position): the value the second table gave it and the weight it got.
+
+    In scores mode a PAD position's score is shown as the −∞ it becomes before the softmax; in weights mode a
+    PAD position's typed weight is left out of the sum (`masked`), so its weight is 0 either way.
+    """
+    rows = []
+    T, S = result.weights.shape
+    for t in range(T):
+        for s in range(S):
+            masked = bool(config.pad[s])
+            given = float(result.masked_scores[t, s]) if config.mode == "scores" else float(config.steps[t][s])
+            given_text = num(given) if not masked or config.mode == "scores" else words["pad_cell"]
+            weight = float(result.weights[t, s])
+            rows.append(
+                {
+                    "step": t + 1,
+                    "position": position_label(s),
+                    "col": s,
+                    "given": given if not masked else 0.0,
+                    "given_text": given_text,
+                    "masked": masked,
+                    "weight": weight,
+                    "aria": words["chain_aria"].format(
+                        step=step_label(t), position=position_label(s), given=given_text, weight=num(weight)
+                    ),
+                }
+            )
+    return rows
+
+
+def _chain_step_rows(result: AttentionResult, config: AttentionConfig, words: Mapping[str, str]) -> list[dict]:
+    """One row per step: the step's name, what made its weights (weights mode: ÷ the typed row's sum), its sum."""
+    rows = []
+    for t in range(result.weights.shape[0]):
+        divide = words["divide"].format(total=num(result.given_sums[t])) if config.mode == "weights" else ""
+        rows.append(
+            {
+                "step": t + 1,
+                "name": step_label(t),
+                "divide": divide,
+                "sum": words["chain_sum"].format(step=step_label(t), vector=vec(result.contexts[t])),
+            }
+        )
+    return rows
+
+
 def picture_frames(
     result: AttentionResult,
-    pad: tuple[bool, ...],
+    config: AttentionConfig,
     words: Mapping[str, str],
-    before: tuple[AttentionResult, tuple[bool, ...]] | None = None,
+    before: tuple[AttentionResult, AttentionConfig] | None = None,
 ) -> Picture:
     """The picture's data from the live result (and the previous input's result, drawn faintly).
 
     words: the learner's text templates: "context" ({step}, {vector}), "term" ({weight}, {vector},
-    {product}), "source" ({position}, {vector}), "pad" ({position}), "link_aria" ({step}, {position}, {term}).
+    {product}), "source" ({position}, {vector}), "pad" ({position}), "link_aria" ({step}, {position}, {term}),
+    "divide" ({total}), "chain_sum" ({step}, {vector}), "chain_aria" ({step}, {position}, {given}, {weight}),
+    "pad_cell" (a PAD position's typed weight, left out of the sum).
     The previous picture is kept only when it has the same layout (its points mean the same thing).
     """
+    pad = config.pad
     src, _ = _points(result)
     sources = []
     for s in range(result.values.shape[0]):
@@ -149,11 +206,14 @@ def picture_frames(
     empty_contexts = pd.DataFrame(columns=["step", "x", "y", "label", "node"])
     return Picture(
         layout=layout_of(result),
+        mode=config.mode,
         sources=pd.DataFrame(sources),
         links=pd.DataFrame(_link_rows(result, pad, words)),
         contexts=pd.DataFrame(_context_rows(result, words)),
-        before_links=pd.DataFrame(_link_rows(before[0], before[1], words)) if keep_before else empty_links,
+        before_links=pd.DataFrame(_link_rows(before[0], before[1].pad, words)) if keep_before else empty_links,
         before_contexts=pd.DataFrame(_context_rows(before[0], words)) if keep_before else empty_contexts,
+        chain=pd.DataFrame(_chain_rows(result, config, words)),
+        chain_steps=pd.DataFrame(_chain_step_rows(result, config, words)),
     )
 
 

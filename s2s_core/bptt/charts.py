@@ -8,6 +8,7 @@ import altair as alt
 import pandas as pd
 
 from s2s_core.bptt.frames import cell_order
+from s2s_core.bptt.picture import PLAIN_LABEL
 from s2s_core.chartkit import ordered
 from s2s_core.fmt import SCI_D3
 
@@ -47,7 +48,7 @@ def grad_chart(frame: pd.DataFrame, cuts: pd.DataFrame, labels: dict[str, str]) 
                 "norm:Q",
                 title=labels["norm"],
                 scale=alt.Scale(type="log"),
-                axis=alt.Axis(format=".0e", values=decades(frame["norm"])),
+                axis=alt.Axis(labelExpr=PLAIN_LABEL, values=decades(frame["norm"])),
             ),
             color=alt.Color(
                 "series:N",
@@ -94,7 +95,10 @@ def clip_chart(frame: pd.DataFrame, max_norm: float, labels: dict[str, str]) -> 
             x=alt.X("param:N", title=None, sort=params, axis=alt.Axis(labelAngle=0, labelLimit=120)),
             xOffset=alt.XOffset("when:N", sort=whens),
             y=alt.Y(
-                "norm:Q", title=labels["norm"], scale=alt.Scale(type="log"), axis=alt.Axis(format=".0e", values=ticks)
+                "norm:Q",
+                title=labels["norm"],
+                scale=alt.Scale(type="log"),
+                axis=alt.Axis(labelExpr=PLAIN_LABEL, values=ticks),
             ),
             y2="base:Q",
             color=alt.Color(
@@ -126,7 +130,10 @@ def parts_chart(frame: pd.DataFrame, max_norm: float, labels: dict[str, str]) ->
         .encode(
             x=alt.X("k:Q", title=labels["k"], scale=alt.Scale(nice=False)),
             y=alt.Y(
-                "norm:Q", title=labels["part"], scale=alt.Scale(type="log"), axis=alt.Axis(format=".0e", values=ticks)
+                "norm:Q",
+                title=labels["part"],
+                scale=alt.Scale(type="log"),
+                axis=alt.Axis(labelExpr=PLAIN_LABEL, values=ticks),
             ),
             color=alt.Color(
                 "when:N",

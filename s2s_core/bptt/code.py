@@ -10,12 +10,14 @@ from s2s_core.fmt import script_defs
 def script(config: BpttConfig, max_norm: float = 1.0) -> str:
     """A self-contained script: the same seeded inputs and weights, the unrolled loop, autograd, clipping, and each
     step's part of ∂L/∂W_hh before and after clipping."""
-    return f'''"""Backprop through time: how much gradient of a last-step loss reaches each earlier hidden state."""
+    return f'''# %% heading="bptt.title" notes="bptt.intro"
+"""Backprop through time: how much gradient of a last-step loss reaches each earlier hidden state."""
 import math
 
 import torch
 from torch import nn
 
+# %% Your numbers heading="ui.notebook.inputs" notes="bptt.setup"
 T, RHO, GATE_BIAS, SEED = {config.T}, {config.rho!r}, {config.gate_bias!r}, {config.seed}
 TRUNCATE, MAX_NORM = {config.truncate}, {max_norm!r}
 LINEAR = {config.linear!r}  # the plain RNN without tanh: the gradient k steps back is exactly RHO**k times the last
@@ -25,6 +27,7 @@ CELLS = {CELLS!r}
 GATES = {{"rnn": 1, "lstm": 4, "gru": 3}}  # blocks stacked in W_ih / W_hh (PyTorch's order)
 
 
+# %% The inputs, the weights and one step of each cell notes="bptt.why"
 def make_inputs():
     g = torch.Generator().manual_seed(SEED * 4)
     return torch.randn(MAX_T, E, generator=g, dtype=torch.float64)[:T]  # (T, E)
@@ -65,6 +68,7 @@ def step(cell, x, h, c, W_ih, W_hh, b_ih, b_hh):
 
 {script_defs("num", "sci")}
 
+# %% Backward, then clipping heading="bptt.tab_clip" notes="bptt.clip_intro bptt.clip_parts_intro bptt.notice_5"
 x = make_inputs()  # (T, E)
 for cell in CELLS:
     params = make_weights(cell)

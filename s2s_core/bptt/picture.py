@@ -2,7 +2,8 @@
 
 Time runs left to right, h_1 … h_T; the loss sits at h_T and its gradient flows right to left. At each step the
 band's thickness and colour are ‖∂L/∂h_t‖ of the chosen cell on a log scale (so ρ's effect shows as the band
-thinning or thickening over the sentence), with its number at a few milestone steps. A truncation is drawn as a
+thinning or thickening over the sentence), with its number at a few milestone steps (plain numbers where they fit:
+0.0027, not 2.7e-03). A truncation is drawn as a
 cut in the chain (the steps left of it get exactly 0). Under the chain, clipping as what it is: after backprop,
 clip_grad_norm_ rescales the parameter gradients (their norm before and after, as two bars), and ∂L/∂h_t above is
 not touched. The previous input's band (before an edit) is a faint dashed outline.
@@ -21,14 +22,24 @@ import pandas as pd
 
 from s2s_core.bptt.compute import BpttConfig, BpttResult, ClipResult
 from s2s_core.chartkit import FIT_X, colour_ends, records
-from s2s_core.fmt import SCI_D3, sci
+from s2s_core.fmt import short
 
 STATE = "#2C7FB8"  # the house source blue, as for an encoder's states (the chain's steps)
 CUT = "#D55E00"  # the cut stands out in the one warm role colour (always also labelled)
 GREY = "#8A8A8A"
 TEXT = "currentColor"  # the theme's text colour: charts.finish leaves text beside shapes as it is given
-LOG_LO, LOG_HI = -10.0, 2.0  # log10 ‖∂L/∂h_t‖ shown: below 1e-10 is "vanished" at any width on screen
+# log10 ‖∂L/∂h_t‖ shown. The loss's own gradient is √H ≈ 2.8 (L = sum(h_T)); the default RNN (ρ = 0.9, T = 30)
+# brings 8e-5 back to h_1, and a range of 1e-10 … 1e2 drew that 4.5-decade fall over a third of the scale (the
+# band barely thinned: issue 25). From 1e-5 the default's fall spans most of the scale, thick and yellow at the
+# loss to thin and dark at h_1; anything below 1e-5 is "vanished" on screen (its number is still written).
+LOG_LO, LOG_HI = -5.0, 2.0
 NORM_SCALE = alt.Scale(type="log", domain=[10**LOG_LO, 10**LOG_HI], clamp=True, scheme="viridis")
+LEGEND_TICKS = [10.0**e for e in range(int(LOG_LO) + 1, int(LOG_HI) + 1, 2)]  # 0.0001, 0.01, 1, 100
+# A log axis's or legend's labels as plain numbers where they fit (0.001, 100), with an exponent only beyond
+# (1e-7, 1e+6): a learner reads 0.001 at a glance, 1e-3 needs decoding.
+PLAIN_LABEL = (
+    "abs(datum.value) >= 1e-4 && abs(datum.value) < 1e5 ? format(datum.value, '~g') : format(datum.value, '.0e')"
+)
 # The description's colour words (ui.colour.* keys) for a small and a large gradient, read off the band's scale.
 LEGEND = dict(zip(("low", "high"), (f"ui.colour.{c}" for c in colour_ends(NORM_SCALE)), strict=True))
 CHAIN_Y = 78  # px: the chain's centre line
@@ -39,7 +50,8 @@ FONT = 12
 
 
 def thickness(norm: float) -> float:
-    """Band thickness in px for a gradient norm: linear in log10, 2 px at 1e-10 (still visible), 0 when cut."""
+    """Band thickness in px for a gradient norm: linear in log10, 2 px at 10^LOG_LO and below (still visible), 0
+    when cut."""
     if norm <= 0:
         return 0.0
     share = (min(max(math.log10(norm), LOG_LO), LOG_HI) - LOG_LO) / (LOG_HI - LOG_LO)
@@ -77,7 +89,7 @@ def picture_data(
             was = thickness(float(old[k]))
         rows.append(
             {"step": t, "k": k, "norm": norm, "half": thickness(norm) / 2, "was": was, "cut": norm == 0.0}
-            | {"label": sci(norm)}
+            | {"label": short(norm)}
         )
     band = pd.DataFrame(rows)
     marks = band[band["step"].isin(milestones(T))][["step", "label", "norm"]].assign(
@@ -90,7 +102,7 @@ def picture_data(
             {"which": "before", "norm": clipped.total_before, "share": clipped.total_before / peak, "row": 0},
             {"which": "after", "norm": clipped.total_after, "share": clipped.total_after / peak, "row": 1},
         ]
-    ).assign(label=lambda f: f["norm"].map(sci))
+    ).assign(label=lambda f: f["norm"].map(short))
     return Picture(T=T, band=band, marks=marks, cuts=cuts, clip=clip)
 
 
@@ -126,7 +138,9 @@ def gradient_picture(pic: Picture, words: Mapping[str, str]) -> alt.LayerChart:
             "norm:Q",
             scale=NORM_SCALE,
             title=words["norm"],
-            legend=alt.Legend(orient="top", format=SCI_D3, gradientLength=160, direction="horizontal", tickCount=4),
+            legend=alt.Legend(
+                orient="top", values=LEGEND_TICKS, labelExpr=PLAIN_LABEL, gradientLength=200, direction="horizontal"
+            ),
         ),
         tooltip=[
             alt.Tooltip("step:O", title=words["step"]),
@@ -176,7 +190,7 @@ def gradient_picture(pic: Picture, words: Mapping[str, str]) -> alt.LayerChart:
     )
     cut_text = (
         cuts.transform_calculate(y="40")
-        .mark_text(fontSize=FONT, color=CUT, fontWeight="bold", align="right", dx=-3)
+        .mark_text(fontSize=FONT, color=TEXT, fontWeight="bold", align="right", dx=-3)  # text: 4.5:1 on both
         .encode(**at("x", "y"), text=alt.value(words["cut"]))
     )
     # 7) Clipping: after backprop, the parameter gradients' norm before and after (bars from the left edge).
@@ -211,7 +225,11 @@ def gradient_picture(pic: Picture, words: Mapping[str, str]) -> alt.LayerChart:
         .mark_text(fontSize=FONT, align="left", limit=alt.ExprRef("width"), color=TEXT)
         .encode(**at("x", "y"), text="text:N")
     )
-    layers = [line, strip, was, loss, flow, tick, names, numbers, cut_rule, cut_text, clip_bars, clip_text, clip_head]
+    # The previous input's outline (only after an edit) and the cuts (only with truncation) are left out when they
+    # would draw nothing: an empty mark group with a role and no name fails axe's svg-img-alt.
+    layers = [line, strip, *([was] if pic.band["was"].notna().any() else []), loss, flow, tick, names, numbers]
+    layers += [cut_rule, cut_text] if not pic.cuts.empty else []
+    layers += [clip_bars, clip_text, clip_head]
     return alt.layer(
         *layers,
         width="container",

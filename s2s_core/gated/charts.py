@@ -175,13 +175,18 @@ def override_lines(frame: pd.DataFrame, titles: dict[str, str], labels: dict[str
                     sort=ordered(part["component"]),
                     legend=alt.Legend(orient="top"),
                 ),
-                # Natural run first in the frame: computed solid, forced dashed (as in the cell picture).
+                # Natural run first in the frame: computed solid with round points, forced dashed with squares (as
+                # in the cell picture); the legend draws each run's own line, so its two marks differ by dash and
+                # shape, not by colour (the colour is the component's).
                 strokeDash=alt.StrokeDash(
                     "run:N",
                     title=labels["run"],
                     sort=ordered(part["run"]),
-                    legend=alt.Legend(orient="top"),
+                    legend=alt.Legend(orient="top", symbolType="stroke", symbolStrokeWidth=2, symbolSize=400),
                     scale=alt.Scale(range=[[1, 0], [6, 4]]),
+                ),
+                shape=alt.Shape(
+                    "run:N", sort=ordered(part["run"]), scale=alt.Scale(range=["circle", "square"]), legend=None
                 ),
                 detail=alt.Detail("run:N"),
                 tooltip=[

@@ -3,18 +3,18 @@
 A cell (LSTM or GRU) is described once as a `Layout`: vector columns (`Block`: one square per component,
 colour and number = the chosen step's value), operator nodes (⊙, +, =) and wires between them, on three rows:
 the carried state along the top (c for an LSTM, h for a GRU), the gates in the middle, h_(t-1) and x_t
-feeding the gates along the bottom. Every row of data carries the 1-based `step`, so the shared step
-control (s2s_ui.steps.step_param) filters the picture to one step in the browser. Under the diagram, a
-strip of the carried states at every step (steps across, components down), the chosen step outlined; the
-previous input's values (before an edit) as faint dots in the strip's cells. A gate forced at the chosen
-step is drawn dashed (its column's outline and its wire), with a legend that names both lines.
+feeding the gates along the bottom; an arrowhead where each wire's flow arrives. The frames are tidy (one row
+per step and thing); the chart lays every step's values side by side in one row per thing and the shared step
+control (s2s_ui.steps.step_param) picks the step's by its signal, in the browser (`cell_chart`). Under the
+diagram, a strip of the carried states at every step (steps across, components down), the chosen step outlined;
+the previous input's values (before an edit) as faint dots in the strip's cells. A gate forced at the chosen
+step is drawn dashed (its column's outline and its wire), with a legend that names both lines (only then).
 
 x runs 0…100 across the container's width; y is in pixels from the top (fixed height, `Layout.height`).
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -23,8 +23,8 @@ import altair as alt
 import pandas as pd
 import torch
 
-from s2s_core.chartkit import FIT_X, GATE_SCALE, VALUE_SCALE, colour_ends, records
-from s2s_core.fmt import CELL_D3, NUM_D3
+from s2s_core.chartkit import FIT_X, GATE_SCALE, MIN_CELL_PX, VALUE_SCALE, colour_ends, records
+from s2s_core.fmt import NUM_D3
 from s2s_core.gated.forcing import Force, forced_mask
 
 CELL_C = "#0F8B8D"  # the cell state c's role colour, the same on every page (s2s_core/seq2seq/picture.py: CELL)
@@ -88,6 +88,7 @@ class Wire:
     at2: str
     carried: bool = False  # the carried state's line (thick, role colour)
     force: str | None = None  # dashed when this gate is forced at the step
+    head: bool = True  # an arrowhead where the flow arrives (not on a line that only feeds branches or turns)
 
 
 @dataclass(frozen=True)
@@ -142,7 +143,7 @@ def let_in_wires(gate: str) -> tuple[Wire, ...]:
 def feed_wires(start: float, into: Sequence[float]) -> tuple[Wire, ...]:
     """h_(t-1) (with the step's word x_t) along the bottom row from `start` to the right gate, up into each column."""
     return (
-        Wire(start, 2, "mid", X_RIGHT, 2, "mid"),
+        Wire(start, 2, "mid", X_RIGHT, 2, "mid", head=False),  # the line the gates' inputs branch off
         *(Wire(x, 2, "mid", x, 1, "bottom") for x in into),
     )
 
@@ -189,9 +190,9 @@ class Geometry:
     def strip_cell(self) -> int:
         return 13
 
-    def height(self, n_strip_states: int) -> int:
-        # + a band for the line legend (left) and the before dots' key (right)
-        return int(self.strip_top + n_strip_states * self.H * self.strip_cell + LEGEND_BAND + 4)
+    def height(self, n_strip_states: int, band: bool = True) -> int:
+        # + a band for the line legend (left) and the before dots' key (right), when either is drawn
+        return int(self.strip_top + n_strip_states * self.H * self.strip_cell + (LEGEND_BAND if band else 0) + 4)
 
 
 def _ink(value: float, gate: bool) -> str:
@@ -290,6 +291,43 @@ def nodes_frame(layout: Layout, geo: Geometry) -> pd.DataFrame:
     return pd.DataFrame([{"symbol": n.symbol, "x": n.x, "y": geo.y(n.row, n.at)} for n in layout.nodes])
 
 
+NODE_R = 10.5  # px: the radius of an operator's circle (mark size 340)
+
+
+def heads_frame(layout: Layout, geo: Geometry) -> pd.DataFrame:
+    """One arrowhead per wire that carries the flow into a column or an operator: where the wire arrives, its tip
+    against the column's side or the operator's circle, pointing the way the wire runs (the same at every step).
+
+    x stays in x units and y in px (the picture's scales); `dx`/`dy` move the head back from the wire's end in
+    px, so its tip touches what the flow enters at any width.
+    """
+    at_node = {(n.x, n.row, n.at) for n in layout.nodes}
+    rows = []
+    for wire in layout.wires:
+        if not wire.head:
+            continue
+        size = 110 if wire.carried else 55
+        r = size**0.5 / 2 + 1  # the triangle's half length, and a pixel of air
+        back = r + (NODE_R if (wire.x2, wire.row2, wire.at2) in at_node else 0)
+        y, y2 = geo.y(wire.row, wire.at), geo.y(wire.row2, wire.at2)
+        if abs(wire.x2 - wire.x) > 1:  # runs across
+            shape, dx, dy = ("triangle-right", -back, 0.0) if wire.x2 > wire.x else ("triangle-left", back, 0.0)
+        else:  # runs up or down (y grows downwards)
+            shape, dx, dy = ("triangle-down", 0.0, -back) if y2 > y else ("triangle-up", 0.0, back)
+        rows.append(
+            {
+                "x": wire.x2,
+                "y": y2,
+                "dx": dx,
+                "dy": dy,
+                "shape": shape,
+                "size": size,
+                "colour": layout.carried_colour if wire.carried else WIRE,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
 def strip_frame(
     layout: Layout,
     states: Mapping[str, torch.Tensor],
@@ -354,6 +392,7 @@ class CellPicture:
     columns: pd.DataFrame
     wires: pd.DataFrame
     nodes: pd.DataFrame
+    heads: pd.DataFrame
     strip: pd.DataFrame
     words: pd.DataFrame
 
@@ -376,6 +415,7 @@ def cell_picture(
         columns=columns_frame(layout, forced, geo, paths),
         wires=wires_frame(layout, forced, geo, paths),
         nodes=nodes_frame(layout, geo),
+        heads=heads_frame(layout, geo),
         strip=strip_frame(layout, values, geo, before),
         words=words_frame(labels, layout, geo),
     )
@@ -404,16 +444,52 @@ def run_picture(
     return cell_picture(layout, values(run), forced, result.labels, paths, old)
 
 
-def _cell_label(width_units: float) -> str:
-    """A square's number: num()'s 4 decimals where the square is wide enough, 2 where it is not (a phone)."""
-    return f"format(datum.value, width * {width_units / 100} >= 48 ? '{NUM_D3}' : '{CELL_D3}')"
+# ---- the chart: one layered view, stepped in the browser --------------------------------------------------------
+# Moving the slider must redraw within the phone budget (≤ 50 ms at 4× CPU throttling, docs/PERFORMANCE.md).
+# Streamlit's Vega interprets every expression (no compiled code), and a filter on the step re-makes every mark it
+# lets through, so nothing here filters on the step: each thing that changes with the step is drawn once, its
+# per-step values side by side in its row ("v1", "v2", ... for the value at steps 1, 2, ...), and one member
+# lookup by the slider's own signal picks the step's value (`_at`). The marks stay and only their attributes
+# change. Labels, ink and accessible labels are written here in Python, not formatted in the browser; what does
+# not change with the step has no step in its data at all.
+STEP_FIELD = "step"  # the field the shared step selection projects (s2s_ui/steps.py STEP_FIELD)
+
+
+def step_signal(step_param: alt.Parameter) -> str:
+    """The slider's signal: Vega-Lite names a bound point selection's input `<selection>_<field>`."""
+    return f"{step_param.name}_{STEP_FIELD}"
+
+
+def _d3(x: float, digits: int) -> str:
+    """d3-format's '.<digits>~f' (fmt.NUM_D3, fmt.CELL_D3) in Python: trailing zeros dropped, a true minus, no −0."""
+    text = f"{x:.{digits}f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text.replace("-", "\u2212")
+
+
+def by_step(frame: pd.DataFrame, fields: Sequence[str]) -> list[dict]:
+    """The long frame (one row per step and thing) as one row per thing: every column of `fields` once per step,
+    as f"{field}{step}"; the other columns (the same at every step) once."""
+    keep = [c for c in frame.columns if c != STEP_FIELD and c not in fields]
+    out: dict[tuple, dict] = {}
+    for row in frame.to_dict("records"):
+        wide = out.setdefault(tuple(row[c] for c in keep), {c: row[c] for c in keep})
+        for name in fields:
+            wide[f"{name}{row[STEP_FIELD]}"] = row[name]
+    return list(out.values())
+
+
+def _rows(rows: list[dict]) -> alt.InlineData:
+    return alt.InlineData(values=rows)
 
 
 def cell_chart(pic: CellPicture, words: Mapping[str, str], step_param: alt.Parameter) -> alt.LayerChart:
     """words: the learner's words, keyed by WORDS (the page puts "title_forced" in "title" while forcing)."""
-    geo = pic.geo
+    geo, step = pic.geo, step_signal(step_param)
+    forced_any = bool((pic.wires["path"] == words["forced"]).any() or (pic.columns["path"] == words["forced"]).any())
+    has_before = bool(pic.strip["before"].notna().any())
+    height = geo.height(len(pic.layout.strip), band=forced_any or has_before)
     x_scale = alt.Scale(domain=[0, 100], nice=False, zero=False)
-    y_scale = alt.Scale(domain=[0, geo.height(len(pic.layout.strip))], reverse=True, nice=False, zero=False)
+    y_scale = alt.Scale(domain=[0, height], reverse=True, nice=False, zero=False)
 
     def at(x_field: str, y_field: str) -> dict:
         """x and y channels on the picture's fixed scales (no axes: positions are the diagram's own)."""
@@ -422,18 +498,23 @@ def cell_chart(pic: CellPicture, words: Mapping[str, str], step_param: alt.Param
             "y": alt.Y(f"{y_field}:Q", scale=y_scale, axis=None),
         }
 
+    def now(field: str) -> str:
+        """The step's value of a per-step field (see `by_step`): one lookup, the only expression a move runs."""
+        return f"datum['{field}' + {step}]"
+
     x, y = at("x", "y")["x"], at("x", "y")["y"]
-    path_domain = [words["natural"], words["forced"]]
+    box = {"x": x, "y": y, "x2": "x2:Q", "y2": "y2:Q"}
+    # Natural and forced lines differ by their dash; the legend stands only while a gate is forced (dashed lines).
     dash = alt.StrokeDash(
         "path:N",
         title=words["path"],
-        scale=alt.Scale(domain=path_domain, range=[[1, 0], [6, 4]]),
+        scale=alt.Scale(domain=[words["natural"], words["forced"]], range=[[1, 0], [6, 4]]),
         # In the band under the strip, at its left end (the before dots' key takes the right end): a legend
         # under the chart would push the step slider and Play below the first screen at 1280×900.
         legend=alt.Legend(
             orient="none",
             legendX=0,
-            legendY=geo.height(len(pic.layout.strip)) - LEGEND_BAND,
+            legendY=height - LEGEND_BAND,
             direction="horizontal",
             titleOrient="left",
             symbolStrokeWidth=2,
@@ -442,64 +523,87 @@ def cell_chart(pic: CellPicture, words: Mapping[str, str], step_param: alt.Param
         ),
     )
 
-    # 1) Wires (the carried state's line thick, in its colour), dashed where the gate they carry is forced.
-    wires = (
-        alt.Chart(records(pic.wires))
-        .mark_rule(strokeCap="round")
+    def stepped_lines(frame: pd.DataFrame, fields: Sequence[str]) -> alt.Chart:
+        """Wires or outlines: their dash (and width) per step while forcing, else drawn once as they are."""
+        if not forced_any:
+            return alt.Chart(records(frame[frame[STEP_FIELD] == 1].drop(columns=[STEP_FIELD, "path"])))
+        chart = alt.Chart(_rows(by_step(frame, fields)))
+        return chart.transform_calculate(**{name: now(name) for name in fields})
+
+    # 1) Wires (the carried state's line thick, in its colour), dashed where the gate they carry is forced; an
+    # arrowhead where each arrives, so the flow reads left to right and bottom to top without the formulas.
+    wires = stepped_lines(pic.wires, ("path",)).mark_rule(strokeCap="round")
+    wires = wires.encode(
+        **box,
+        stroke=alt.Stroke("stroke:N", scale=None),
+        strokeWidth=alt.StrokeWidth("width:Q", scale=None),
+        **({"strokeDash": dash} if forced_any else {}),
+    )
+    heads = (
+        alt.Chart(records(pic.heads), name="flow_heads")
+        .mark_point(filled=True, opacity=1, strokeWidth=0)
         .encode(
             x=x,
             y=y,
-            x2="x2:Q",
-            y2="y2:Q",
-            stroke=alt.Stroke("stroke:N", scale=None),
-            strokeWidth=alt.StrokeWidth("width:Q", scale=None),
-            strokeDash=dash,
+            xOffset=alt.XOffset("dx:Q", scale=None),
+            yOffset=alt.YOffset("dy:Q", scale=None),
+            shape=alt.Shape("shape:N", scale=None),
+            size=alt.Size("size:Q", scale=None),
+            fill=alt.Fill("colour:N", scale=None),
         )
-        .transform_filter(step_param)
     )
     # 2) The squares: gates on the green 0-1 scale, values on the diverging one; the number printed inside.
-    tooltip = [
-        alt.Tooltip("block:N", title=words["vector"]),
-        alt.Tooltip("k:O", title=words["component"]),
-        alt.Tooltip("value:Q", title=words["value"], format=NUM_D3),
-    ]
-    base = alt.Chart(records(pic.cells)).transform_filter(step_param)
+    cells = pic.cells.assign(
+        l=[_d3(v, 4) for v in pic.cells["value"]],
+        s=[_d3(v, 2) for v in pic.cells["value"]],
+        a=[
+            f"{words['vector']}: {b}; {words['component']}: {k}; {words['value']}: {_d3(v, 4)}"
+            for b, k, v in zip(pic.cells["block"], pic.cells["k"], pic.cells["value"], strict=True)
+        ],
+    ).drop(columns=["forced"])
     squares = []
     for is_gate, scale in ((True, GATE_SCALE), (False, VALUE_SCALE)):
+        part = cells[cells["gate"] == is_gate].drop(columns=["gate", "l", "s", "ink", "xc", "yc"])
         squares.append(
-            base.transform_filter(f"datum.gate == {str(is_gate).lower()}")
+            alt.Chart(_rows(by_step(part, ("value", "a"))))
+            .transform_calculate(value=now("value"), aria=now("a"))
             .mark_rect(stroke="#ffffff", strokeWidth=0.5)
             .encode(
-                x=x,
-                y=y,
-                x2="x2:Q",
-                y2="y2:Q",
+                **box,
                 color=alt.Color("value:Q", scale=scale, legend=None),
-                tooltip=tooltip,
+                # "vector: f; component: 1; value: 0.5082", written above: a tooltip that formats in the browser
+                # would run at every move for every square
+                tooltip=alt.Tooltip("aria:N"),
+                description=alt.Description("aria:N"),
             )
         )
+    # 4 decimals where a column is wide enough (48 px), 2 on a phone: chosen by the live width, no rerun.
+    fits = f"width * {COL_W / 100} >= {MIN_CELL_PX}"
     numbers = (
-        base.transform_calculate(label=_cell_label(COL_W))
+        alt.Chart(_rows(by_step(cells[["step", "xc", "yc", "l", "s", "ink"]], ("l", "s", "ink"))))
+        .transform_calculate(label=f"datum[({fits} ? 'l' : 's') + {step}]", ink=now("ink"))
         .mark_text(fontSize=11)
         .encode(**at("xc", "yc"), text="label:N", fill=alt.Fill("ink:N", scale=None))
     )
-    # 3) Column outlines (dashed when forced) and their names above them.
-    columns = alt.Chart(records(pic.columns)).transform_filter(step_param)
-    outlines = columns.mark_rect(filled=False).encode(
-        x=x,
-        y=y,
-        x2="x2:Q",
-        y2="y2:Q",
-        stroke=alt.Stroke("edge:N", scale=None),
-        strokeWidth=alt.StrokeWidth("edge_w:Q", scale=None),
-        strokeDash=dash,
+    # 3) Column outlines (dashed when forced) and their names above them (the same at every step).
+    outlines = (
+        stepped_lines(pic.columns.drop(columns=["label_x", "label_y", "align", "block"]), ("path", "edge_w"))
+        .mark_rect(filled=False)
+        .encode(
+            **box,
+            stroke=alt.Stroke("edge:N", scale=None),
+            strokeWidth=alt.StrokeWidth("edge_w:Q", scale=None),
+            **({"strokeDash": dash} if forced_any else {}),
+        )
     )
+    first = pic.columns[pic.columns[STEP_FIELD] == 1]
     # Vega-Lite has no align channel: one text layer per alignment (the edge columns' names stay inside).
     names = [
-        columns.transform_filter(f"datum.align == '{align}'")
+        alt.Chart(records(first.loc[first["align"] == align, ["block", "label_x", "label_y"]]))
         .mark_text(fontSize=FONT, fontWeight="bold", baseline="bottom", align=align, color=PAGE_TEXT)
         .encode(**at("label_x", "label_y"), text="block:N")
         for align in ("left", "center", "right")
+        if (first["align"] == align).any()
     ]
     # 4) Operator nodes.
     node_data = alt.Chart(records(pic.nodes))
@@ -510,85 +614,82 @@ def cell_chart(pic: CellPicture, words: Mapping[str, str], step_param: alt.Param
         x=x, y=y, text="symbol:N"
     )
     # 5) The step's word on the bottom row, the formulas under the diagram.
-    word_data = alt.Chart(records(pic.words))
+    said = pic.words.assign(w=[f"{words['word']} {w}" for w in pic.words["word"]])
     token = (
-        word_data.transform_filter(step_param)
-        .transform_calculate(text=f"'{words['word']} ' + datum.word")
+        alt.Chart(_rows(by_step(said[["step", "x", "y", "w"]], ("w",))))
+        .transform_calculate(text=now("w"))
         .mark_text(fontSize=FONT, baseline="bottom", dy=-6, color=PAGE_TEXT)
         .encode(x=x, y=y, text="text:N")
     )
     formulas = (
         alt.Chart(
-            alt.InlineData(
-                values=[
-                    {"x": 0.5, "y": geo.formulas_y + 18 * i, "text": line} for i, line in enumerate(pic.layout.formulas)
-                ]
-            )
+            _rows([{"x": 0.5, "y": geo.formulas_y + 18 * i, "text": f} for i, f in enumerate(pic.layout.formulas)])
         )
         .mark_text(fontSize=FONT + 1, align="left", color=PAGE_TEXT)
         .encode(x=x, y=y, text="text:N")
     )
-    # 6) The strip: the carried states at every step, the chosen step outlined, the others faded.
-    strip = alt.Chart(records(pic.strip))
+    # 6) The strip: the carried states at every step (drawn once), the chosen step outlined (one mark that moves),
+    # its word in full and the others' faded.
+    strip = pic.strip
     strip_cells = (
-        strip.mark_rect(stroke="#ffffff", strokeWidth=0.5)
+        alt.Chart(records(strip.drop(columns=["xc", "yc", "ink"])))
+        .mark_rect(stroke="#ffffff", strokeWidth=0.5)
         .encode(
-            x=x,
-            y=y,
-            x2="x2:Q",
-            y2="y2:Q",
+            **box,
             color=alt.Color("value:Q", scale=VALUE_SCALE, legend=None),
-            opacity=alt.condition(step_param, alt.value(1.0), alt.value(0.7)),
             tooltip=[
                 alt.Tooltip("row:N", title=words["state"]),
                 alt.Tooltip("step:O", title=words["step"]),
                 alt.Tooltip("value:Q", title=words["value"], format=NUM_D3),
-                alt.Tooltip("before:Q", title=words["before"], format=NUM_D3),
+                *([alt.Tooltip("before:Q", title=words["before"], format=NUM_D3)] if has_before else []),
             ],
         )
         .add_params(step_param)
     )
+    width = (100 - STRIP_X0) / geo.S
     strip_now = (
-        strip.transform_filter(step_param)
-        .transform_aggregate(x="min(x)", x2="max(x2)", y="min(y)", y2="max(y2)")
+        alt.Chart(_rows([{"y": float(strip["y"].min()), "y2": float(strip["y2"].max())}]))
+        .transform_calculate(x=f"{STRIP_X0} + ({step} - 1) * {width}", x2=f"{STRIP_X0} + {step} * {width}")
         .mark_rect(filled=False, stroke="currentColor", strokeWidth=2.5)  # the theme's text colour: light and dark
-        .encode(x=x, y=y, x2="x2:Q", y2="y2:Q")
-    )
-    strip_before = (
-        strip.transform_filter("isValid(datum.before)")
-        .mark_point(shape="circle", filled=True, size=55, opacity=1, stroke=PAGE_TEXT, strokeWidth=1)
-        .encode(
-            **at("x2", "yc"),
-            color=alt.Color("before:Q", scale=VALUE_SCALE, legend=None),
-            xOffset=alt.value(-6),
-        )
-    )
-    # Their key, once, under the strip's right end (only when there was an edit to compare with).
-    before_key = (
-        strip.transform_filter("isValid(datum.before)")
-        .transform_aggregate(x="max(x2)", y="max(y2)")
-        .transform_calculate(text=f"'● ' + {json.dumps(words['before'], ensure_ascii=False)}")
-        .mark_text(fontSize=11, align="right", baseline="top", dy=4, color=PAGE_TEXT)
-        .encode(**at("x", "y"), text="text:N")
+        .encode(**box)
     )
     row_names = (
-        strip.transform_filter("datum.step == 1")
+        alt.Chart(records(strip.loc[strip[STEP_FIELD] == 1, ["row", "x", "yc"]]))
         .mark_text(fontSize=11, align="right", dx=-4, color=PAGE_TEXT)
         .encode(**at("x", "yc"), text="row:N")
     )
-    heads = word_data.mark_text(fontSize=11, baseline="bottom", limit=120, color=PAGE_TEXT).encode(
-        **at("head_x", "head_y"),
-        text="word:N",
-        opacity=alt.condition(step_param, alt.value(1.0), alt.value(0.6)),
+    word_heads = (
+        alt.Chart(records(pic.words[["step", "word", "head_x", "head_y"]]))
+        .mark_text(fontSize=11, baseline="bottom", limit=120, color=PAGE_TEXT)
+        .encode(
+            **at("head_x", "head_y"),
+            text="word:N",
+            opacity=alt.condition(f"datum.{STEP_FIELD} == {step}", alt.value(1.0), alt.value(0.6)),
+        )
     )
-    layers = [wires, *squares, outlines, numbers, *names, node_marks, node_text, token, formulas]
-    layers += [strip_cells, strip_now, strip_before, before_key, row_names, heads]
+    layers = [wires, heads, *squares, outlines, numbers, *names, node_marks, node_text, token, formulas]
+    layers += [strip_cells, strip_now, row_names, word_heads]
+    if has_before:  # the previous input's dots and their key, once, under the strip's right end
+        was = strip.loc[strip["before"].notna(), ["x2", "yc", "before"]]
+        layers.append(
+            alt.Chart(records(was))
+            .mark_point(shape="circle", filled=True, size=55, opacity=1, stroke=PAGE_TEXT, strokeWidth=1)
+            .encode(
+                **at("x2", "yc"), color=alt.Color("before:Q", scale=VALUE_SCALE, legend=None), xOffset=alt.value(-6)
+            )
+        )
+        key = {"x": float(strip["x2"].max()), "y": float(strip["y2"].max()), "text": f"● {words['before']}"}
+        layers.append(
+            alt.Chart(_rows([key]))
+            .mark_text(fontSize=11, align="right", baseline="top", dy=4, color=PAGE_TEXT)
+            .encode(**at("x", "y"), text="text:N")
+        )
     # Top-level settings as arguments, not chained: each chained call copies the layered chart and validates.
     return alt.layer(
         *layers,
         resolve=alt.Resolve(scale=alt.ScaleResolveMap(color="independent")),
         width="container",
-        height=geo.height(len(pic.layout.strip)),
+        height=height,
         autosize=FIT_X,
         title=alt.Title(words["title"], fontSize=FONT + 3, anchor="start"),
         description=words["description"],

@@ -59,7 +59,7 @@ LAYOUT = Layout(
         *let_in_wires("z"),
         Wire(X_RIGHT - HALF, 1, "mid", X_CAND + HALF, 1, "mid", force="r"),
         # 3) h_(t-1) (with x_t) down from its column, then into z, n and r
-        Wire(X_OLD, 0, "bottom", X_OLD, 2, "mid"),
+        Wire(X_OLD, 0, "bottom", X_OLD, 2, "mid", head=False),  # joins the feeding line
         *feed_wires(X_OLD, (X_KEEP, X_CAND, X_RIGHT)),
     ),
     strip=("h",),

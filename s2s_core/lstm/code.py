@@ -9,14 +9,18 @@ from s2s_core.lstm.compute import LstmConfig
 def script(config: LstmConfig) -> str:
     """A self-contained script: split nn.LSTM's weights into i, f, g, o, run the steps by hand, compare."""
     seq = config.seq
-    return f'''"""LSTM gates by hand with nn.LSTM's own weights, checked against nn.LSTM."""
+    override = ' notes="lstm.override_intro"' if config.forces else ""
+    return f'''# %% heading="lstm.title" notes="lstm.intro"
+"""LSTM gates by hand with nn.LSTM's own weights, checked against nn.LSTM."""
 import math
 
 import torch
 from torch import nn
 
+# %% Your numbers heading="ui.notebook.inputs" notes="lstm.untrained_more"
 {input_block(seq)}S = x.shape[0]
 {init_block("LSTM", seq.E, config.H, seq.seed)}
+# %% The weights, split by gate heading="lstm.weights_heading" notes="lstm.notice_4"
 # PyTorch stacks the four blocks in the order i, f, g, o: rows k*H to (k+1)*H belong to block k.
 W_ii, W_if, W_ig, W_io = cell.weight_ih_l0.detach().chunk(4)  # 4 x (H, E)
 W_hi, W_hf, W_hg, W_ho = cell.weight_hh_l0.detach().chunk(4)  # 4 x (H, H)
@@ -25,6 +29,7 @@ b_hi, b_hf, b_hg, b_ho = cell.bias_hh_l0.detach().chunk(4)  # 4 x (H,)
 FORCE = {forces_literal(config)}  # gate -> (0-based steps, forced value)
 
 
+# %% The steps by hand heading="ui.tab_steps" notes="lstm.notice_2"
 def run(force):
     h = torch.zeros(H, dtype=torch.float64)  # (H,) h_0
     c = torch.zeros(H, dtype=torch.float64)  # (H,) c_0
@@ -48,6 +53,7 @@ def run(force):
 
 {ROUNDED_DEF}
 
+# %% The check against nn.LSTM heading="lstm.check_heading" notes="lstm.notice_3"
 hand = run({{}})
 with torch.no_grad():
     out, (h_n, c_n) = cell(x.unsqueeze(0))  # (1, S, H), (1, 1, H), (1, 1, H)
@@ -62,6 +68,8 @@ same = (
 )
 print("hand == nn.LSTM:", same)
 print("parameters:", sum(p.numel() for p in cell.parameters()))
+
+# %% Forced gates heading="lstm.override_heading"{override}
 if FORCE:
     forced = run(FORCE)
     print("forced c:", rounded(forced["c"]))

@@ -62,7 +62,7 @@ LAYOUT = Layout(
         Wire(X_NEW, 0, "bottom", X_NEW, 1, "top"),
         Wire(X_RIGHT + HALF, 1, "mid", X_OUT, 1, "mid", force="o"),
         Wire(X_NEW - HALF, 1, "mid", X_OUT, 1, "mid"),
-        Wire(X_OUT, 1, "mid", X_OUT, 2, "mid"),
+        Wire(X_OUT, 1, "mid", X_OUT, 2, "mid", head=False),  # turns into h_t
         Wire(X_OUT, 2, "mid", X_NEW - HALF, 2, "mid"),
         # 3) h_(t-1) (with x_t) into every gate
         *feed_wires(X_OLD + HALF, (X_KEEP, X_LET, X_CAND, X_RIGHT)),

@@ -31,6 +31,7 @@ SOURCE, TARGET, ATTENTION, PAD_GREY = "#2C7FB8", "#D55E00", "#B8588F", "#8A8A8A"
 THEME = "currentColor"  # text follows the light or dark theme (the cells are outlines, not fills)
 OVERLAY = "masks_overlay"  # the chart's own radio (browser-only view state, like a hover)
 HALF = 0.45  # half a cell's width, in positions
+OUTLINE_ACTIVE, OUTLINE_OTHER = 2.0, 1.0  # px: a cell's outline on the side the chosen mask acts on, the other
 CELL = 0.8  # a token cell's height, in rows
 BLOCK = 2.6  # one sentence: its name (0-0.35), source (0.45-1.25), target (1.4-2.2), a gap
 WEIGHTS_TALL = 1.6  # the attention strip's height for a weight of 1
@@ -250,20 +251,22 @@ def masks_picture(
                 .encode(**xs, y=y, y2="y2:Q", tooltip=[alt.Tooltip("token:N", title=labels["before"])])
             )
     layers += [
-        # 1) The token cells: PAD grey, the side's role colour as the outline; the other mask's side faded.
-        cells.mark_rect(cornerRadius=4, strokeWidth=1.5)
+        # 1) The token cells: PAD grey, the side's role colour as the outline. The outline is the role's colour at
+        # full opacity on every side (>= 3:1 on both themes' backgrounds); the side the chosen mask leaves alone
+        # has a thinner outline and a fainter PAD fill instead of a faded outline.
+        cells.mark_rect(cornerRadius=4)
         .encode(
             **xs,
             y=y,
             y2="y2:Q",
             fill=alt.condition("datum.pad", alt.value(PAD_GREY), alt.value("transparent")),
-            fillOpacity=alt.value(0.35),
+            fillOpacity=alt.condition(dim, alt.value(0.18), alt.value(0.35)),
             stroke=alt.Color(
                 "side:N",
                 scale=alt.Scale(domain=["source", "target", "rejected"], range=[SOURCE, TARGET, PAD_GREY]),
                 legend=None,
             ),
-            opacity=alt.condition(dim, alt.value(0.45), alt.value(1.0)),  # faded, still readable
+            strokeWidth=alt.condition(dim, alt.value(OUTLINE_OTHER), alt.value(OUTLINE_ACTIVE)),
             tooltip=tip,
         )
         .add_params(overlay),

@@ -18,6 +18,11 @@ from s2s_core.fmt import NUM_D3, PCT_D3
 # frame for every part, which is most of its cost on a rerun.
 ZERO_COLOR = "#D55E00"  # a factor of exactly 0 (the whole product is 0): the picture's warm role colour
 MODEL_COLORS = ["#3b6fd6", "#f58518"]  # MLE, add-k
+# The factors' axis labels ("3. lunch", at most FACTOR_LABEL_PX long): level while a band has LEVEL_BAND_PX, slanted
+# while it has SLANT_BAND_PX (slanted 45° they stand band·sin 45° ≈ 25 px apart), else upright (11 px text in a band
+# of at least 12 px: 25 factors on a 390 px phone).
+FACTOR_LABEL_PX, LEVEL_BAND_PX, SLANT_BAND_PX = 90, 90, 36
+VALUE_LABEL_PX = 20  # px a bar's room needs for its "4/6" or "0.25" above it (11 px bold)
 
 # The "ngram.chart.*" words each builder (and the frame behind it) takes: the page hands them over with
 # s2s_ui.catalog.words, and tests import these tuples. A word with a value in it is added by the page.
@@ -54,13 +59,28 @@ def _model_color(df: pd.DataFrame, title: str) -> alt.Color:
     )
 
 
+def factor_axis(n: int) -> alt.Axis:
+    """The factors' x axis: every position's label shows, at any width. Vega would drop every other label where
+    they overlap (on a phone: "1. yesterday", "3. lunch", ...); instead the labels turn with the room each band
+    has in the browser (the container's live width): level where a label fits its band, slanted, then upright."""
+    per = f"(width / {max(n, 1)})"  # px per factor
+    angle = f"{per} >= {LEVEL_BAND_PX} ? 0 : {per} >= {SLANT_BAND_PX} ? -45 : -90"
+    return alt.Axis(
+        labelAngle=alt.ExprRef(angle),
+        labelAlign=alt.ExprRef(f"{per} >= {LEVEL_BAND_PX} ? 'center' : 'right'"),
+        labelBaseline=alt.ExprRef(f"{per} >= {LEVEL_BAND_PX} ? 'top' : 'middle'"),
+        labelLimit=FACTOR_LABEL_PX,
+        labelOverlap=False,
+        labelFontSize=11,
+    )
+
+
 def factors_chart(df: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
     """One bar per factor of the product; a zero factor is marked red (it zeroes the whole product)."""
-    angle = 0 if df["i"].nunique() <= 5 else -35  # long sentences: slanted labels instead of hidden ones
+    n, per_bar = df["i"].nunique(), df["model"].nunique()
     base = alt.Chart().encode(
-        x=alt.X(
-            "pos:N", title=labels["position"], sort=alt.SortField("i"), axis=alt.Axis(labelAngle=angle, labelLimit=90)
-        ),
+        # The positions in sentence order (a sort by the field "i" fell back to text order: 1, 10, 11, ..., 2, 20).
+        x=alt.X("pos:N", title=labels["position"], sort=ordered(df.sort_values("i")["pos"]), axis=factor_axis(n)),
         xOffset=alt.XOffset("model:N", sort=ordered(df["model"])),
         y=alt.Y("prob:Q", title=labels["prob"], scale=alt.Scale(domain=[0, 1])),
     )
@@ -74,9 +94,13 @@ def factors_chart(df: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
         ],
     )
     # Field-driven colours instead of alt.condition: same picture, far less Altair overhead per rerun.
-    text = base.mark_text(dy=-7, fontSize=11, fontWeight="bold").encode(
-        text=alt.Text("label:N"),
-        color=alt.Color("zero:N", scale=alt.Scale(domain=[True, False], range=[ZERO_COLOR, "gray"]), legend=None),
+    # A bar's count ratio is written above it while a bar has room for it (a long sentence on a phone: on hover).
+    text = (
+        base.transform_filter(f"width / {n * per_bar} >= {VALUE_LABEL_PX}")
+        # In the theme's text colour: text stands on the page, and neither the warm role colour (3.9:1 on white) nor
+        # grey keeps 4.5:1 on both backgrounds. A zero factor is told by its own text ("0/3") and its warm bar.
+        .mark_text(dy=-7, fontSize=11, fontWeight="bold", color="currentColor")
+        .encode(text=alt.Text("label:N"))
     )
     return (
         alt.layer(bars, text, data=df)
@@ -196,11 +220,13 @@ def embedding_chart(df: pd.DataFrame, labels: dict[str, str]) -> alt.LayerChart:
     # is the point), every other token to the right of its point, fainter.
     label = alt.Chart().encode(x="x:Q", y="y:Q", text="token:N")
     texts = [
+        # The two named words' labels in bold, in the theme's text colour (their points carry the role colours: a
+        # role colour as text is under 4.5:1 on one of the two backgrounds).
         label.transform_filter("datum.role == 'previous'").mark_text(
-            align="right", dx=-8, dy=-10, fontSize=13, fontWeight="bold", color=EMB_ROLE_COLORS["previous"]
+            align="right", dx=-8, dy=-10, fontSize=13, fontWeight="bold", color="currentColor"
         ),
         label.transform_filter("datum.role == 'nearest'").mark_text(
-            align="left", dx=8, dy=12, fontSize=13, fontWeight="bold", color=EMB_ROLE_COLORS["nearest"]
+            align="left", dx=8, dy=12, fontSize=13, fontWeight="bold", color="currentColor"
         ),
         label.transform_filter("datum.order >= 2").mark_text(align="left", dx=7, dy=-6, fontSize=11, opacity=0.75),
     ]

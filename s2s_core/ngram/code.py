@@ -9,16 +9,19 @@ from s2s_core.ngram.compute import NgramConfig
 from s2s_core.ngram.counting import Sentence
 from s2s_core.ngram.fields import MAX_N
 
-_HEAD = '''"""Next-token prediction by counting: n-gram counts, P(word | history), a sentence's probability."""
+_HEAD = '''# %% heading="ngram.title" notes="ngram.intro"
+"""Next-token prediction by counting: n-gram counts, P(word | history), a sentence's probability."""
 from collections import Counter
 
 import torch
 
+# %% Your numbers heading="ui.notebook.inputs"
 corpus = {corpus}  # one sentence per line, split at spaces
 n = {n}  # window: the model looks at the previous n - 1 tokens
 smoothing = {smoothing}
 k = {k!r}  # add-k constant (used when smoothing is on)
 
+# %% Counting n-grams notes="ngram.markers"
 SOS, EOS, UNK = "<sos>", "<eos>", "<unk>"
 
 
@@ -42,6 +45,7 @@ print("V:", V)
 '''
 
 _PREFIX = """
+# %% notes="ngram.notice.cont"
 # 1) What follows the prefix? Count the (len(prefix) + 1)-grams that start with it.
 prefix = {prefix}
 grams = count(len(prefix) + 1)
@@ -61,6 +65,7 @@ if smoothing:
 """
 
 _SENTENCE = """
+# %% notes="{notes}"
 # 2) P(sentence) = product over positions of P(word | previous n - 1 tokens).
 sentence = {sentence}
 grams = count(n)
@@ -77,6 +82,7 @@ print("factors:", [(w, c, ch, round(p, {digits})) for w, c, ch, p in factors])
 print("P(sentence):", f"{{torch.prod(probs).item():.6g}}")
 print("log P(sentence):", round(torch.log(probs).sum().item(), {digits}))  # -inf once a factor is 0
 
+# %% notes="ngram.notice.sparse ngram.sparse.monotone"
 # 3) Sparsity: the share of the sentence's m-grams the corpus never had, as m grows.
 longest = max(len(s) for s in corpus)
 for m in range(1, min({max_n}, longest) + 1):
@@ -87,6 +93,7 @@ for m in range(1, min({max_n}, longest) + 1):
 """
 
 _DEFS = """
+# %% Number formats, as the page writes them
 {defs}
 
 
@@ -95,6 +102,7 @@ def prob(p):
 """
 
 _EMBEDDING = """
+# %% notes="ngram.emb.intro ngram.notice.emb"
 # 4) Counting vs a tiny embedding model: P(next | previous) = softmax(U e(previous) + b), trained right here.
 previous_word, next_word, SEED = {previous!r}, {word!r}, {seed}
 E, STEPS, LR, L2, INIT_SCALE = {E}, {steps}, {lr!r}, {l2!r}, {init!r}
@@ -136,6 +144,7 @@ if unseen:
 
 
 _WINDOW = """
+# %% notes="ngram.net.intro ngram.notice.window"
 # 5) The fixed-window network: embed the previous W = n - 1 tokens, concatenate, tanh hidden layer, softmax.
 from torch import nn
 
@@ -194,7 +203,9 @@ def predict(context):
 print("final loss:", num(loss.item()))
 """
 
-_WINDOW_PREFIX = """context = {prefix}
+_WINDOW_PREFIX = """
+# %% The window network after your prefix
+context = {prefix}
 probs, diff = predict(context)
 best = int(torch.argmax(probs))
 print("window:", window_of(context))
@@ -204,7 +215,9 @@ after = {{g[-1]: c for g, c in grams.items() if list(g[:-1]) == window_of(contex
 print("counting after the window:", sorted(after.items(), key=lambda wc: (-wc[1], outputs.index(wc[0]))))
 """
 
-_WINDOW_BLIND = """# Two contexts that differ only before the window: the network cannot tell them apart.
+_WINDOW_BLIND = """
+# %% Outside the window
+# Two contexts that differ only before the window: the network cannot tell them apart.
 a, b = {a}, {b}
 print("outside the window, max difference:", num((predict(a)[0] - predict(b)[0]).abs().max().item()))
 """
@@ -225,7 +238,8 @@ def script(
     if prefix is not None:
         out += _PREFIX.format(prefix=repr(tuple(prefix)), digits=DIGITS)
     if sentence is not None:
-        out += _SENTENCE.format(sentence=repr(tuple(sentence)), max_n=MAX_N, digits=DIGITS)
+        notes = "ngram.notice.smooth" if config.smoothing else "ngram.notice.zero"
+        out += _SENTENCE.format(sentence=repr(tuple(sentence)), max_n=MAX_N, digits=DIGITS, notes=notes)
     if pair is not None or (network is not None and config.n > 1):
         out += _DEFS.format(defs=script_defs("num", "sci"))
     if pair is not None:

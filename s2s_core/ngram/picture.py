@@ -170,8 +170,11 @@ def ngram_picture(pic: Picture, words: Mapping[str, str]) -> alt.LayerChart:
     cand = alt.Chart(records(pic.candidates)).transform_calculate(
         x0=f"{BAR_X0}", y1="datum.y - 8", y2="datum.y + 8", xw=f"{BAR_X0 - 1}"
     )
+    # An unseen history has no candidate: the layer draws nothing then, and an empty mark group with a role and no
+    # name is an accessibility error (axe svg-img-alt), so it is hidden from screen readers. The layer stays: it
+    # holds the click selection the page listens to.
     bars = (
-        cand.mark_rect(color=SOURCE, cornerRadiusEnd=3)
+        cand.mark_rect(color=SOURCE, cornerRadiusEnd=3, **({} if len(pic.candidates) else {"aria": False}))
         .encode(
             **at("x0", "y1"),
             x2="x2:Q",

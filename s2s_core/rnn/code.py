@@ -20,10 +20,16 @@ def script(config: RnnConfig) -> str:
     w = resolve_weights(config)
     x = torch.stack([token_vector(tok, config.E, config.seed) for tok in config.tokens])  # (S, E)
     tokens = "[" + ", ".join(repr(tok) for tok in config.tokens) + "]"
-    return f'''"""RNN unrolled by hand: h_t = tanh(W_x·x_t + W_h·h_(t-1) + b), checked against nn.RNN."""
+    return f'''# %% heading="rnn.title" notes="rnn.intro"
+"""RNN unrolled by hand: h_t = tanh(W_x·x_t + W_h·h_(t-1) + b), checked against nn.RNN."""
 import torch
 from torch import nn
 
+
+{script_defs("vec", "sci")}
+
+
+# %% Your numbers heading="ui.notebook.inputs" notes="rnn.bias_note"
 tokens = {tokens}
 # One input vector per token (an untrained embedding, fixed by the page's seed {config.seed}).
 x = torch.tensor({_lit(x)}, dtype=torch.float64)  # (S, E)
@@ -35,10 +41,7 @@ b_ih = torch.tensor({_lit(w.b_ih)}, dtype=torch.float64)  # (H,)
 b_hh = torch.tensor({_lit(w.b_hh)}, dtype=torch.float64)  # (H,)
 b = b_ih + b_hh  # (H,)
 
-
-{script_defs("vec", "sci")}
-
-# 1) The loop by hand: the same W_x, W_h, b at every step.
+# %% 1) The loop by hand: the same W_x, W_h, b at every step. heading="ui.tab_steps" notes="rnn.formula rnn.notice_3"
 h = torch.zeros(W_h.shape[0], dtype=torch.float64)  # (H,) h_0 = 0
 hs = []
 for t in range(x.shape[0]):
@@ -48,7 +51,7 @@ for t in range(x.shape[0]):
     print(f"step {{t + 1}} {{tokens[t]}}: sum = {{vec(pre)}} -> h_{{t + 1}} = {{vec(h)}}")
 hand = torch.stack(hs)  # (S, H)
 
-# 2) PyTorch's own nn.RNN with the very same weights copied in.
+# %% 2) PyTorch's own nn.RNN with the very same weights copied in. heading="ui.tab_check" notes="rnn.notice_5"
 rnn = nn.RNN(x.shape[1], W_h.shape[0], batch_first=True, dtype=torch.float64)
 with torch.no_grad():
     rnn.weight_ih_l0.copy_(W_x)

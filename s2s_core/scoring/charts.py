@@ -2,18 +2,45 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import altair as alt
 import pandas as pd
 
-from s2s_core.chartkit import ordered
+from s2s_core.chartkit import FIT_X, records
 from s2s_core.fmt import NUM_D3
+from s2s_core.scoring.attend import Read
 from s2s_core.scoring.compute import ScoringResult
 from s2s_core.scoring.flow import FlowResult
-from s2s_core.scoring.frames import window_frame
+from s2s_core.scoring.frames import LABEL_D3
+from s2s_core.scoring.picture import (
+    F_SCORE_HALF,
+    FOCUS_PX,
+    FONT,
+    THEME,
+    band_frame,
+    bar_chart,
+    bar_frame,
+    gauss_line,
+    number_row,
+    picture_title,
+    position_axis,
+    row_axis,
+    score_bars,
+    weight_bars,
+    window_band,
+)
 
 # The words the window chart takes (catalog keys under "scoring.chart."; its title names the function, so the page
 # fills that one in), and the wiring diagram's node and edge names (under "scoring.diagram.").
-WINDOW_WORDS = ("position", "weight", "score", "align", "gauss")
+WINDOW_WORDS = ("position", "weight", "score", "align", "gauss", "exp", "p")
+# The window picture's rows, top to bottom, in units of FOCUS_PX (as the main picture's): the scores' name, their
+# bars around a zero line (labels outside them), the softmax's name, exp(score − max) per position, its weights
+# (bars rising to 1.2 units above their base, values on top); for local-p the Gaussian's name, its factors and the
+# final weights.
+W_SCORES_NAME, W_SCORE_ZERO = 0.3, 1.5
+W_SOFTMAX_NAME, W_EXP, W_ALIGN_BASE = 2.7, 3.1, 5.05
+W_GAUSS_NAME, W_GAUSS, W_WEIGHT_BASE = 5.45, 5.85, 7.8
 DIAGRAM_WORDS = (
     "y",
     "s_prev",
@@ -31,36 +58,57 @@ DIAGRAM_WORDS = (
 )
 
 
-def window_chart(frame: pd.DataFrame, labels: dict[str, str]) -> alt.LayerChart:
-    """Final weights as bars (grey outside the window); Luong's Gaussian as a line when there is one."""
-    order = ordered(frame["position"])  # s1 … sS, left to right, whatever Vega saw before
-    bars = (
-        alt.Chart(frame)
-        .mark_bar()
-        .encode(
-            x=alt.X("position:N", title=labels["position"], sort=order),
-            y=alt.Y("weight:Q", title=labels["weight"], scale=alt.Scale(domain=[0, 1])),
-            color=alt.condition("datum.in_window", alt.value("#ff8c42"), alt.value("#d0d0d0")),
-            tooltip=[
-                alt.Tooltip("position:N", title=labels["position"]),
-                alt.Tooltip("score:Q", title=labels["score"], format=NUM_D3),
-                alt.Tooltip("align:Q", title=labels["align"], format=NUM_D3),
-                alt.Tooltip("weight:Q", title=labels["weight"], format=NUM_D3),
-            ],
-        )
+def window_picture(read: Read, labels: Mapping[str, str]) -> alt.LayerChart:
+    """The Global vs local tab's picture, in the main picture's language (s2s_core/scoring/picture.py, whose pieces
+    it reuses): the signed scores around a zero line (dashed outside the window, whose score becomes −∞), the window
+    over the rows with its centre p, the softmax over the window written out (exp(score − max) per position, then
+    its weights as filled bars with their values), and for local-p the Gaussian factor of each position, the
+    Gaussian as a dashed line and the final weights it leaves (not renormalised) in a row of their own.
+
+    labels: title, subtitle, description, scores, softmax and gauss_row (row names), and WINDOW_WORDS."""
+    local_p = read.gauss is not None
+    last_base = W_WEIGHT_BASE if local_p else W_ALIGN_BASE
+    units = last_base + 0.45  # room for "p = …" under the window
+    S = read.scores.shape[1]
+    frame = bar_frame(read, W_SCORE_ZERO, W_WEIGHT_BASE, align_base=W_ALIGN_BASE)
+    band = band_frame(read, W_SCORE_ZERO - F_SCORE_HALF - 0.25, last_base + 0.05)
+    x, y = position_axis(S, title=labels["position"]), row_axis(units)
+    inside = alt.condition("datum.inside", alt.value(1.0), alt.value(0.45))
+    tip = [
+        alt.Tooltip("position:N", title=labels["position"]),
+        alt.Tooltip("score:Q", title=labels["score"], format=NUM_D3),
+        alt.Tooltip("exp:Q", title=labels["exp"], format=NUM_D3),
+        alt.Tooltip("align:Q", title=labels["align"], format=NUM_D3),
+        *([alt.Tooltip("gauss:Q", title=labels["gauss"], format=NUM_D3)] if local_p else []),
+        alt.Tooltip("weight:Q", title=labels["weight"], format=NUM_D3),
+    ]
+    names = [(labels["scores"], W_SCORES_NAME), (labels["softmax"], W_SOFTMAX_NAME)]
+    names += [(labels["gauss_row"], W_GAUSS_NAME)] if local_p else []
+    bars = bar_chart(frame)
+    layers = [
+        *window_band(band, x, y, labels["p"]),
+        alt.Chart(records(pd.DataFrame([{"text": text, "y": at, "x": 0.55} for text, at in names])))
+        .mark_text(color=THEME, align="left", baseline="middle", fontSize=FONT, fontWeight="bold")
+        .encode(x=x.channel, y=y.channel, text="text:N"),
+        *score_bars(bars, frame["inside"], x, y, S, inside, tip),
+        number_row(bars, x, y, S, f"format(datum.exp, '{LABEL_D3}')", W_EXP),
+        # Before local-p's Gaussian the softmax's weights are the final ones; with it, they stand faded above them.
+        *weight_bars(bars, x, y, S, alt.value(0.55) if local_p else inside, tip, field="align", at="a"),
+    ]
+    if local_p:
+        layers += [
+            number_row(bars, x, y, S, f"'× ' + format(datum.gauss, '{LABEL_D3}')", W_GAUSS),
+            gauss_line(bars, x, y, labels["gauss"]),  # behind the final weights, whose numbers stay on top
+            *weight_bars(bars, x, y, S, inside, tip),
+        ]
+    return alt.layer(
+        *layers,
+        title=picture_title(labels),
+        description=labels["description"],
+        width="container",
+        autosize=FIT_X,
+        height=int(units * FOCUS_PX),
     )
-    layers = [bars]
-    if frame["gauss"].notna().any():
-        layers.append(
-            alt.Chart(frame)
-            .mark_line(point=True, color="#1f77b4", strokeDash=[5, 3])
-            .encode(
-                x=alt.X("position:N", sort=order),
-                y="gauss:Q",
-                tooltip=[alt.Tooltip("gauss:Q", title=labels["gauss"], format=NUM_D3)],
-            )
-        )
-    return alt.layer(*layers).properties(title=labels["title"], height=220, width="container")
 
 
 def _shape(shape: tuple[int, ...]) -> str:
@@ -121,8 +169,7 @@ def flow_dot(flow: FlowResult, labels: dict[str, str]) -> str:
 def page_charts(result: ScoringResult, focus: str, labels: dict[str, str]) -> dict[str, alt.TopLevelMixin]:
     """The page's charts by name (the page caches their Vega-Lite dicts): the window of the function in focus.
 
-    labels: translated titles and axis names: window_title, position, weight, score, align, gauss (the score
-    functions themselves are compared in s2s_core/scoring/picture.py).
+    labels: window_picture's (the score functions themselves are compared in s2s_core/scoring/picture.py).
     """
     shown = result.shown(focus)  # the window is the same for all
-    return {"window": window_chart(window_frame(shown.read), {**labels, "title": labels["window_title"]})}
+    return {"window": window_picture(shown.read, labels)}

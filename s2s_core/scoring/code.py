@@ -14,6 +14,7 @@ from s2s_core.scoring import flow, window
 from s2s_core.scoring.compute import ScoringConfig
 
 MODULES = Path(__file__).with_name("modules.py")
+STEPS_NOTES = "scoring.compare_title scoring.focus_title scoring.window_title scoring.flow_title"  # main()'s parts
 
 WINDOW_CODE = {
     "global": """    weights = scores.softmax(dim=-1)  # (1, S): global attention reads every position""",
@@ -91,9 +92,11 @@ def script(config: ScoringConfig) -> str:
         # Still recurrent with attention on top: the same GRU input without s_(t-1) gives another s_t.
         s_t_from_zero = step.gru(gru_in, torch.zeros_like(s_prev))  # (1, H_d)
         print("flow carried:", round(float((s_t - s_t_from_zero).norm()), DIGITS))"""
-    return f'''"""Bahdanau vs Luong: every score function on the same decoder state and encoder states."""
+    return f'''# %% heading="scoring.title" notes="scoring.intro"
+"""Bahdanau vs Luong: every score function on the same decoder state and encoder states."""
 from __future__ import annotations
 
+# %% The score modules (s2s_core/scoring/modules.py, window.py, flow.py) heading="ui.notebook.model"
 {_module_source()}
 
 
@@ -101,6 +104,7 @@ from __future__ import annotations
 
 {step_class}
 
+# %% Your numbers heading="ui.notebook.inputs" notes="scoring.formulas_caption scoring.qkv_caption"
 S_PREV = torch.tensor([{list(config.dec_state)!r}], dtype=torch.float64)  # (1, H_d) the decoder state
 ENC = torch.tensor([{_rows(config.enc_states)}], dtype=torch.float64)  # (1, S, H_e) encoder states = the values
 H_D, H_E, A = {H_d}, {H_e}, {config.attn_size}
@@ -110,6 +114,7 @@ STEP, HALF_WIDTH = {config.step}, {config.half_width}  # window: {config.window}
 DIGITS = {DIGITS}
 
 
+# %% Every score function, the window and the decoder step heading="ui.tab_steps" notes="{STEPS_NOTES}"
 def rounded(t):
     return [round(x, DIGITS) for x in t.tolist()]
 

@@ -32,7 +32,9 @@ SENTENCE = Field("scoring_sentence", "text", label="scoring.field.sentence", by_
 ATTN = Field("scoring_attn", "int", 3, "scoring.field.attn_size", lo=1, hi=MAX_ATTN)
 SEED = Field("scoring_seed", "int", 0, "scoring.field.seed", lo=0, hi=caps.MAX_SEED)
 SCALE = Field("scoring_scale", "float", 2.0, "scoring.field.scale", lo=0.1, hi=MAX_SCALE)
-FOCUS = Field("scoring_focus", "choice", SCORERS[0], "scoring.field.focus", options=SCORERS)
+FOCUS = Field("scoring_focus", "choice", SCORERS[0], "scoring.field.focus", options=SCORERS)  # the picture's function
+# Off: the picture follows one function (scores -> softmax -> weights); on: every function side by side above it.
+COMPARE = Field("scoring_compare", "bool", False, "scoring.field.compare")
 WINDOW = Field("scoring_window", "choice", WINDOWS[0], "scoring.field.window", options=WINDOWS)
 # t, the decoder step local-m centres its window on: any step is a valid window (p_t = t is clipped to S).
 STEP = Field("scoring_step", "int", 3, "scoring.field.step", lo=1, hi=caps.MAX_SEQ_LEN)
@@ -42,4 +44,7 @@ INTO = Field("scoring_into", "choice", CONTEXT_INTO[0], "scoring.field.context_i
 POSITION = Field("scoring_pos", "step", 1, "scoring.chart.position", lo=1, hi=MAX_POSITIONS)  # picture 2's slider
 TAB = Field("scoring_tabs", "tab", TABS[0], "ui.tabs_field", options=TABS)
 
-FIELDS = (FROM, DEC, H_E, ENC, SENTENCE, ATTN, SEED, SCALE, FOCUS, WINDOW, STEP, HALF_WIDTH, QUERY, INTO, POSITION, TAB)
+FIELDS = (
+    *(FROM, DEC, H_E, ENC, SENTENCE, ATTN, SEED, SCALE, FOCUS, COMPARE),
+    *(WINDOW, STEP, HALF_WIDTH, QUERY, INTO, POSITION, TAB),
+)

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping
+
 import pandas as pd
 
 from s2s_core.fmt import num, vec
 from s2s_core.scoring.attend import Read
+
+LABEL_D3 = ".2~f"  # a score, exp or weight printed on a chart mark: 2 decimals, trailing zeros dropped (= two())
+SIGNED_D3 = "+" + LABEL_D3  # a score on its bar, sign written out: +0.45, −1.05
 
 
 def position_label(j: int) -> str:
@@ -35,22 +41,54 @@ def position_parts(read: Read, j: int) -> dict[str, str] | None:
     )
 
 
-def window_frame(read: Read) -> pd.DataFrame:
-    """One row per position of one read: raw score, in window, softmax over the window, Gaussian, final weight."""
-    S = read.scores.shape[1]
-    return pd.DataFrame(
-        [
-            {
-                "position": position_label(j),
-                "score": float(read.scores[0, j]),
-                "in_window": bool(read.mask[0, j]),
-                "align": float(read.align[0, j]),
-                "gauss": None if read.gauss is None else float(read.gauss[0, j]),
-                "weight": float(read.weights[0, j]),
-            }
-            for j in range(S)
-        ]
-    )
+def two(x: float, *, sign: bool = False) -> str:
+    """A number in a compact table, as the picture's marks print it (LABEL_D3 / SIGNED_D3): 2 decimals, trailing
+    zeros dropped, never '-0'; sign=True writes '+' before a positive value. −∞ (outside the window) stays '−∞'."""
+    x = float(x)
+    if math.isinf(x) or math.isnan(x):
+        return num(x)
+    text = f"{x:.2f}".rstrip("0").rstrip(".")
+    if text == "-0":
+        text = "0"
+    return "+" + text if sign and text not in ("0",) and x > 0 else text
+
+
+def softmax_steps(read: Read) -> tuple[list[float], float]:
+    """The softmax written out, as the picture draws it between the scores and the weights: e_j = exp(score_j −
+    max score) over the window (0 outside it), and their sum; align_j = e_j / sum. Subtracting the largest score
+    changes nothing in the ratio and keeps every e_j in (0, 1] (PyTorch's softmax does the same)."""
+    masked = read.masked_scores[0]  # (S,) −inf outside the window
+    top = float(masked.max())
+    exps = [0.0 if math.isinf(float(x)) else math.exp(float(x) - top) for x in masked.tolist()]
+    return exps, sum(exps)
+
+
+def comparison_tables(
+    result, names: Mapping[str, str], columns: Mapping[str, str], missing: str
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, list[str | None]]:
+    """The All-functions tab's compact tables, one row per score function (a ScoringResult's functions): the signed
+    scores, the weights, and the context (its own table: beside S weights it would not fit a phone's width);
+    numbers by two(). Also each row's dominant position (its largest weight; None for a function that cannot
+    score), which the page highlights. columns: function, context.
+    """
+    positions = [position_label(j) for j in range(result.S)]
+    scores, weights, contexts, peaks = [], [], [], []
+    for f in result.functions:
+        head = {columns["function"]: names[f.name]}
+        read = f.read
+        if read is None:
+            blank = dict.fromkeys(positions, "") | {positions[0]: missing}
+            scores.append(head | blank)
+            weights.append(head | blank)
+            contexts.append(head | {columns["context"]: missing})
+            peaks.append(None)
+            continue
+        scores.append(head | {p: two(read.masked_scores[0, j], sign=True) for j, p in enumerate(positions)})
+        context = "[" + ", ".join(two(x) for x in read.context[0].tolist()) + "]"
+        weights.append(head | {p: two(read.weights[0, j]) for j, p in enumerate(positions)})
+        contexts.append(head | {columns["context"]: context})
+        peaks.append(position_label(peak(read)[0]))
+    return pd.DataFrame(scores), pd.DataFrame(weights), pd.DataFrame(contexts), peaks
 
 
 def masked_text(read: Read) -> str:

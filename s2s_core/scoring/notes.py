@@ -6,13 +6,17 @@ Shapes: S source positions, H_d decoder size, H_e encoder size, A attention size
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import torch
 
+from s2s_core.fmt import num
 from s2s_core.scoring import fields
+from s2s_core.scoring.attend import Read
 from s2s_core.scoring.compute import ScoringConfig, ScoringResult, compare, parse_config
 from s2s_core.scoring.fields import HALF_WIDTH, WINDOW
+from s2s_core.scoring.frames import position_label
 
 # The local-p Try-this case: the learner's other inputs are forgotten, so it opens on the defaults plus these.
 LOCAL_P_CASE = {WINDOW.key: "local_p", HALF_WIDTH.key: "2"}
@@ -148,3 +152,40 @@ def local_p_note_key() -> str:
     if size is None:  # local-p always has a window; a global one would mean the case changed
         raise ValueError("the local-p case opens no window")
     return window_size_key(size).replace("scoring.window_size_", "scoring.try_local_p_note_")
+
+
+EVEN_SPREAD = 1.0  # scores within 1 of each other: exp keeps every ratio of weights below e ≈ 2.7
+
+
+@dataclass(frozen=True)
+class SoftmaxReading:
+    """What the softmax made of this read's scores (the sentence under the one-function picture)."""
+
+    key: str  # scoring.softmax_one | softmax_even | softmax_tie | softmax_peak
+    numbers: dict[str, str]  # the sentence's live numbers, written by num()
+    gauss: bool = False  # local-p: the Gaussian multiplies these softmax weights afterwards (softmax_before_gauss)
+
+
+def softmax_reading(read: Read) -> SoftmaxReading:
+    """Chosen from the scores inside the window: one position (it gets everything), scores within EVEN_SPREAD
+    (nearly even weights), a shared top score (equal weights on it), or a top score whose lead over the runner-up
+    becomes a factor exp(lead) between their weights. The weights named are softmax's own (align: before local-p's
+    Gaussian)."""
+    inside = [j for j in range(read.scores.shape[1]) if bool(read.mask[0, j])]
+    order = sorted(inside, key=lambda j: -float(read.scores[0, j]))
+    score = [float(read.scores[0, j]) for j in order]  # (n,) highest first
+    align = [float(read.align[0, j]) for j in order]
+    top = dict(position=position_label(order[0]), top=num(score[0]), weight=num(align[0]))
+    gauss = read.gauss is not None
+    if len(order) == 1:
+        return SoftmaxReading("scoring.softmax_one", top, gauss)
+    spread, lead = score[0] - score[-1], score[0] - score[1]
+    if spread < EVEN_SPREAD:
+        ratio = math.exp(spread)  # the largest weight over the smallest
+        even = dict(spread=num(spread), ratio=num(ratio), low=num(align[-1]))
+        return SoftmaxReading("scoring.softmax_even", top | even, gauss)
+    if num(lead) == "0":  # tied at the top, as printed: softmax gives them the same weight
+        tied = [position_label(j) for j, x in zip(order, score, strict=True) if num(score[0] - x) == "0"]
+        return SoftmaxReading("scoring.softmax_tie", top | dict(positions=", ".join(tied)), gauss)
+    second = dict(second=position_label(order[1]), lead=num(lead), factor=num(math.exp(lead)))
+    return SoftmaxReading("scoring.softmax_peak", top | second | dict(second_weight=num(align[1])), gauss)

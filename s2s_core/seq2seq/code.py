@@ -13,6 +13,7 @@ from s2s_core.seq2seq.bottleneck import MAX_LENGTH
 from s2s_core.seq2seq.compute import Seq2SeqConfig
 
 MODULES = Path(__file__).with_name("modules.py")
+STEPS_NOTES = "seq2seq.enc_title seq2seq.handoff_title seq2seq.dec_title seq2seq.bn_title"  # main()'s four parts
 
 
 @functools.cache  # the file does not change while the server runs
@@ -33,14 +34,19 @@ E, H_E, L_E, BIDIRECTIONAL = {config.embed}, {config.enc_hidden}, {config.enc_la
 H_D, L_D, BRIDGE = {config.dec_hidden}, {config.dec_layers}, {config.bridge!r}
 STEPS, TOP_K, MAX_LENGTH = {config.steps}, {config.top_k}, {MAX_LENGTH}
 K = {K}  # directions"""
-    return f'''"""Encoder -> hand-off (bridge) -> greedy decoder (tiny, seeded, untrained); then the bottleneck."""
+    return f'''# %% heading="seq2seq.title" notes="seq2seq.intro"
+"""Encoder -> hand-off (bridge) -> greedy decoder (tiny, seeded, untrained); then the bottleneck."""
 from __future__ import annotations
 
+# %% The model code (s2s_core/seq2seq/modules.py) heading="ui.notebook.model" notes="seq2seq.notice_1"
 {model_source()}
 
 
+# %% Your numbers heading="ui.notebook.inputs" notes="seq2seq.untrained"
 {settings}
 
+
+# %% Encode, hand off, decode, measure heading="ui.tab_steps" notes="{STEPS_NOTES}"
 
 def rounded(t):
     return [round(x, {DIGITS}) for x in t.tolist()]

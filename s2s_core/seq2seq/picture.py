@@ -25,6 +25,10 @@ from s2s_core.seq2seq.run import Seq2SeqResult
 
 ENCODER, DECODER, CELL, PAD = "#2C7FB8", "#D55E00", "#0F8B8D", "#8A8A8A"  # the colours every page gives these parts
 ATTENTION = "#B8588F"
+# Every word on the picture is text on the page's background (or on the outline's faint tint): the theme's text
+# colour, since no one colour keeps 4.5:1 on both #ffffff and #171614 (the role colours are 3.5-4.7:1). The roles'
+# colours stay on the shapes (outline, arrows, frame); a chain's name stands under its own outline.
+TEXT = "currentColor"
 TITLE_WIDTH = 44  # a title line's width in Latin characters (s2s_core.chartkit.lines): a phone's column
 MAX_ROWS = 12  # components drawn per state: a readable column (a bidirectional 2·6 fits; the trained model has 64)
 ARC_DEPTH = 2.4  # how far under the chains an attention arc dips, in component rows
@@ -37,6 +41,7 @@ FULL_NUMBER_PX, SHORT_NUMBER_PX = 32, 20
 STRONG = 0.7  # |value| from which the diverging scale's fill is dark enough for white digits (>= 4.5:1)
 FADED_TEXT = 0.75  # a faded step's words and digits: the theme's text colour at this opacity keeps >= 4.5:1
 WAIST_SHIFT, WAIST_HALF = 0.22, 0.2  # an LSTM's h0 and c0 side by side in the waist's slot
+WAIST_NAME_Y = -2.75  # the waist's name, in component rows: above the outline's top (-2.2) and the step's frame
 
 
 @dataclass(frozen=True)
@@ -235,7 +240,7 @@ def model_picture(frames: PictureFrames, labels: Mapping[str, str], step_param: 
         spot = pd.DataFrame([dict(x=where, y=rows + 2 + depth, text=labels[part])])
         names.append(
             alt.Chart(records(spot))
-            .mark_text(fontSize=FONT, fontWeight="bold", align=align, color=ENCODER if part == "encoder" else DECODER)
+            .mark_text(fontSize=FONT, fontWeight="bold", align=align, color=TEXT)
             .encode(x=x, y=y, text="text:N")
         )
     # 2) flows of state: arrows from each state to the next, in the role's colour
@@ -295,23 +300,14 @@ def model_picture(frames: PictureFrames, labels: Mapping[str, str], step_param: 
     )
     # 4) the words: each state's input under it, the decoder's chosen word above it (bold: it is the output)
     words = alt.Chart(records(frames.tokens)).encode(x=x, y=y, opacity=text_opacity)
-    role = alt.Color(
-        "part:N",
-        scale=alt.Scale(domain=["encoder", "handoff", "cell", "decoder"], range=[ENCODER, PAD, CELL, DECODER]),
-        legend=None,
-    )
-    word_ink = role if faded is None else alt.when(faded).then(alt.value("currentColor")).otherwise(role)
     inputs = words.transform_filter("datum.role == 'in'").mark_text(
-        fontSize=FONT, limit={"expr": f"max(width / {n_slots} - 2, 12)"}
+        fontSize=FONT, limit={"expr": f"max(width / {n_slots} - 2, 12)"}, color=TEXT
     )
-    inputs = inputs.encode(text="text:N", color=word_ink, tooltip=[alt.Tooltip("text:N", title=labels["word"])])
-    out_ink = alt.value(DECODER)
-    if faded is not None:
-        out_ink = alt.when(faded).then(alt.value("currentColor")).otherwise(alt.value(DECODER))
+    inputs = inputs.encode(text="text:N", tooltip=[alt.Tooltip("text:N", title=labels["word"])])
     outputs = (
         words.transform_filter("datum.role == 'out'")
-        .mark_text(fontSize=FONT + 1, fontWeight="bold", limit={"expr": f"max(width / {n_slots} - 2, 12)"})
-        .encode(text="text:N", color=out_ink, tooltip=[alt.Tooltip("text:N", title=labels["word"])])
+        .mark_text(fontSize=FONT + 1, fontWeight="bold", limit={"expr": f"max(width / {n_slots} - 2, 12)"}, color=TEXT)
+        .encode(text="text:N", tooltip=[alt.Tooltip("text:N", title=labels["word"])])
     )
     layers = [band, *names, arrows, heads, squares, numbers, inputs, outputs]
     arcs = frames.arcs
@@ -350,10 +346,12 @@ def model_picture(frames: PictureFrames, labels: Mapping[str, str], step_param: 
     waist = frames.cells[frames.cells["part"].isin(["handoff", "cell"])]
     if not waist.empty:
         waist_x = float((waist["x1"].min() + waist["x2"].max()) / 2)
-        waist_name = pd.DataFrame([dict(x=waist_x, y=-1.6, text=labels["handoff"])])
+        # Above the outline (its top is at -2.2): in the waist's pinch the name was wider than the gap on a phone
+        # ("넘겨주기" crossed the decoder's outline and the step's frame at 390 px).
+        waist_name = pd.DataFrame([dict(x=waist_x, y=WAIST_NAME_Y, text=labels["handoff"])])
         layers.append(
             alt.Chart(records(waist_name))
-            .mark_text(fontSize=11, fontStyle="italic", color=PAD)
+            .mark_text(fontSize=11, fontWeight="bold", color=TEXT)  # a part's name, upright: the ghosts are italic
             .encode(x=x, y=y, text="text:N")
         )
     if not frames.bridge.empty:
@@ -364,12 +362,14 @@ def model_picture(frames: PictureFrames, labels: Mapping[str, str], step_param: 
             )
         )
         layers.append(
-            block.mark_text(fontSize=11, angle=270)
+            block.mark_text(fontSize=11, angle=270, color=TEXT)
             .encode(x=x, y=alt.Y("mid:Q", axis=None, scale=ys), text=alt.value(labels["bridge"]))
             .transform_calculate(mid="(datum.y + datum.y2) / 2")
         )
     if not frames.before.empty:
-        ghost = alt.Chart(records(frames.before)).mark_text(fontSize=11, fontStyle="italic", color=PAD, opacity=0.8)
+        ghost = alt.Chart(records(frames.before)).mark_text(
+            fontSize=11, fontStyle="italic", color=TEXT, opacity=FADED_TEXT
+        )
         layers.append(ghost.encode(x=x, y=y, text="text:N", tooltip=[alt.Tooltip("text:N", title=labels["before"])]))
     return alt.layer(
         *layers,

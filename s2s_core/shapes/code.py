@@ -36,11 +36,13 @@ def script(r: ShapesResult) -> str:
     c_alone = "    c_n_alone = torch.cat([s[1] for _, s in alone], dim=1)  # (L·K, B, H)\n" if lstm else ""
     c_shape = 'print("c_n:", tuple(c_n.shape))\n' if lstm else ""
     c_err = "packed_err = torch.maximum(packed_err, (packed_c_n - c_n_alone).abs().amax(dim=(0, 2)))\n" if lstm else ""
-    return f'''"""Shapes of nn.{c.cell}: outputs vs h_n, batch_first, directions, layers, padding and packing."""
+    return f'''# %% heading="shapes.title" notes="shapes.intro"
+"""Shapes of nn.{c.cell}: outputs vs h_n, batch_first, directions, layers, padding and packing."""
 import torch
 from torch import nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
+# %% Your settings heading="ui.notebook.inputs" notes="shapes.legend"
 torch.manual_seed({c.seed})
 embedding = nn.Embedding({VOCAB_SIZE}, {c.E}, padding_idx=0)  # ids 1..{VOCAB_SIZE - 1} are tokens, 0 is PAD
 {_layer_line(c)}
@@ -60,6 +62,7 @@ def rounded(t):
     return [round(v, {DIGITS}) for v in t.tolist()]
 
 
+# %% Three runs of the same layer heading="ui.tab_steps" notes="shapes.notice.n2"
 with torch.no_grad():
     x = embedding(ids)  # (B, S, E)
 {swap}    # 1) Straight through: every sentence runs all S steps, PAD steps included.
@@ -73,6 +76,7 @@ with torch.no_grad():
     alone = [rnn({one}) for b, n in enumerate(lengths.tolist())]
     h_n_alone = torch.cat([s{"[0]" if lstm else ""} for _, s in alone], dim=1)  # (L·K, B, Hout)
 {c_alone}
+# %% Shapes and checks heading="ui.tab_check" notes="shapes.check.intro"
 print("x:", tuple(x.shape))  # {lay}
 print("outputs:", tuple(outputs.shape))
 print("h_n:", tuple(h_n.shape))
@@ -81,7 +85,8 @@ print("sorted_indices:", packed.sorted_indices.tolist())
 print("unsorted_indices:", packed.unsorted_indices.tolist())
 {checks}
 
-# 4) Padding: the top layer's forward state three ways, against the sentence-alone truth.
+# %% 4) Padding heading="shapes.tab_padding" notes="shapes.padding.intro shapes.padding.fixes"
+# The top layer's forward state three ways, against the sentence-alone truth.
 true_last = h_n_alone[-K]  # (B, Hout)
 through_pad = padded_h_n[-K]  # (B, Hout): kept running over the PAD steps
 rows, last = torch.arange(len(lengths)), lengths - 1  # (B,), (B,)

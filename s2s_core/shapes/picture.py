@@ -26,6 +26,8 @@ import pandas as pd
 from s2s_core.chartkit import FIT_X, lines, records
 from s2s_core.shapes.charts import ROLE_COLORS
 from s2s_core.shapes.compute import ShapesResult
+from s2s_core.shapes.origin import last_step_reading
+from s2s_core.shapes.panel import PANEL_WORDS, Panel, fixed_px, panel_frames, panel_layers
 
 PAD, SLICE = "#8A8A8A", "#B8588F"  # PAD grey as on every page; the compared slices in the highlight (attention) purple
 DRAWN = ("x", "outputs", "h_n", "c_n")  # the tensors the picture draws (ids is the input's token table)
@@ -40,11 +42,21 @@ MODULE_PX = 28  # the module's box (its name is written turned)
 LEFT_PX, RIGHT_PX = 24, 10  # margins: x's side label on the left, the last shadow on the right
 SIDE_PX = 22  # room a turned side label takes left of its block (12 px bold text, its bar, air)
 # Vertical layout, in rows (ROW_PX each): the depth labels' row, the top labels' row, then the faces.
-ROW_PX = 26
+ROW_PX = 28
 DEPTH_Y, TOP_Y = -1.55, -0.8
+ABOVE = 2.0  # rows above the faces: the depth labels' 11 px text reaches up to about -1.8
+NAME_DY, CAPTION_DY, CAPTION_ROWS = 0.7, 1.45, 0.6  # under the tallest block: the names, then the shapes in
+# three staggered rows (a block's caption is wider than the block: its neighbours' are a row up or down)
+PANEL_DY = 3.35  # the panel's heading under the tallest block, clear of the third caption row
+LINE_ROWS = 0.62  # a 12 px line of the legend and the reason under the panel
 STEP_GAP = 0.6  # slots between two time steps' groups in the packed strip
-PACKED_ROWS = 4.2  # the packed strip's height under the blocks: heading, batch_sizes, cells, steps
+PACKED_ROWS = 4.2  # the packed strip's height: heading, batch_sizes, cells, steps
 CELL = 0.92  # a cell's share of its slot (the rest is the gap between cells)
+# A face row (and a panel row) is one row tall, but COMPACT of one from COMPACT_FROM rows up (two layers × two
+# directions: h_n has 4 rows, and its panel 4 lines), so the picture's top and the page's question stay on a
+# 1280 × 900 screen. Text keeps its place in whole rows; a compact cell is still 20 px tall, enough for a turned
+# "PAD" (CHAR_PX × 3) and for the 12 px direction arrows.
+COMPACT, COMPACT_FROM = 0.78, 4
 TURNED_MIN_PX = 12  # a cell narrower than this cannot hold even turned 11 px text: the PAD label is left out
 CHAR_PX = 6.5  # one Latin capital at 11 px, a little over Chromium's ("PAD" measured 18.7 px): for "does it fit"
 
@@ -58,10 +70,17 @@ class ShapePicture:
     pads: pd.DataFrame  # tensor, x, y, run, along: one per run of PAD cells ("row" or "col"), labelled once
     width: float  # slots across, from the first block's left edge to the last one's right edge
     rows: int  # the tallest block's rows
+    pitch: float  # a face row's height, in rows (1, or COMPACT for a tall picture)
     gap: float  # slots between outputs, h_n and c_n
     margins: tuple[float, float]  # slots left of the first block and right of the last one
     packed: pd.DataFrame  # packed_row, step, batch_size, sentence, x, y: packed.data's rows (empty without PAD)
-    steps: pd.DataFrame  # step, batch_size, x, y, ty: one per time step of the packed strip
+    steps: pd.DataFrame  # step, batch_size, x, y, ty: one per time step of the packed strip (y from its heading)
+    panel: Panel  # the sentence traced through every row of h_n: where outputs[:, -1] and h_n[-1] come from
+
+    @property
+    def face(self) -> float:
+        """rows: the bottom of the tallest face (the names and captions go under it)."""
+        return self.rows * self.pitch
 
     @property
     def span(self) -> float:
@@ -75,11 +94,13 @@ def picture_frames(r: ShapesResult) -> ShapePicture:
     cells, blocks, arrows, pads = [], [], [], []
     left = 0.0
     rows = max(s.shape[0] for s in shapes.values())
+    pitch = COMPACT if rows >= COMPACT_FROM else 1.0
     time_axis = {"x": 1 if c.batch_first else 0, "outputs": 1 if c.batch_first else 0}
     module = pd.DataFrame()
     # 1) the slot's width on a phone, once the fixed px are taken off: every gap is its px in those slots
     fixed = GAP_PX * (len(shapes) - 2) + FLOW_PX + MODULE_PX + INTO_PX + LEFT_PX + RIGHT_PX
     slot_px = min((PHONE_PX - fixed) / sum(s.shape[1] for s in shapes.values()), MAX_SLOT_PX)
+    slot_px = min(slot_px, (PHONE_PX - fixed_px(c.K)) / (c.S + 0.25))  # the panel's S cells and its labels
     gap, flow, into, width_module = (round(px / slot_px, 3) for px in (GAP_PX, FLOW_PX, INTO_PX, MODULE_PX))
     for name in DRAWN:
         if name not in shapes:
@@ -95,16 +116,18 @@ def picture_frames(r: ShapesResult) -> ShapePicture:
                     slice_ = name == "outputs" and t_idx == c.S - 1
                 if name == "h_n":
                     slice_ = i == n0 - 1
-                cells.append(dict(tensor=name, i=i, j=j, x=left + j + 0.5, y=i + 0.5, pad=pad, slice=slice_))
+                way = ("→", "←")[i % 2] if c.bidirectional and name in ("h_n", "c_n") else ""  # a row's direction
+                y = (i + 0.5) * pitch
+                cells.append(dict(tensor=name, i=i, j=j, x=left + j + 0.5, y=y, pad=pad, slice=slice_, way=way))
         if name in time_axis:
-            pads += _pad_runs(name, left, c.lengths, c.S, along="row" if time_axis[name] == 1 else "col")
+            pads += _pad_runs(name, left, c.lengths, c.S, "row" if time_axis[name] == 1 else "col", pitch)
         blocks.append(
             dict(
                 tensor=name,
                 x=left,
                 x2=round(left + n1, 6),
                 y=0,
-                y2=n0,
+                y2=n0 * pitch,
                 name=name,
                 shape="(" + ", ".join(f"{a}={n}" for a, n in zip(s.axes, s.shape, strict=True)) + ")",
                 depth=f"{s.axes[2]}={s.shape[2]}",
@@ -118,14 +141,16 @@ def picture_frames(r: ShapesResult) -> ShapePicture:
         if name == "x":  # 2) the module sits between the input and what it returns
             start = round(left - gap + flow, 6)
             end = round(start + width_module, 6)
-            module = pd.DataFrame([dict(x=start, x2=end, y=0, y2=rows, text=f"nn.{c.cell}")])
+            module = pd.DataFrame([dict(x=start, x2=end, y=0, y2=rows * pitch, text=f"nn.{c.cell}")])
             # out of x past its shadow into the module; out of the module up to outputs' side label
             # (at the middle of x's face, which outputs' face shares: h_n may be taller than both)
-            arrows.append(dict(x=left - gap + 0.45, x2=start - 0.15, y=n0 / 2, room=0))
+            arrows.append(dict(x=left - gap + 0.45, x2=start - 0.15, y=n0 * pitch / 2, room=0))
             left = round(end + into, 6)
-            arrows.append(dict(x=end + 0.15, x2=left - 0.25, y=n0 / 2, room=SIDE_PX))
-    packed, steps = _packed_strip(r, rows) if c.padded else (pd.DataFrame(), pd.DataFrame())
-    width = max(left - gap, float(packed["x"].max()) + 0.5 if not packed.empty else 0.0)
+            arrows.append(dict(x=end + 0.15, x2=left - 0.25, y=n0 * pitch / 2, room=SIDE_PX))
+    packed, steps = _packed_strip(r) if c.padded else (pd.DataFrame(), pd.DataFrame())
+    margins = (round(LEFT_PX / slot_px, 3), round(RIGHT_PX / slot_px, 3))
+    panel = panel_frames(last_step_reading(r), -margins[0], rows * pitch + PANEL_DY, slot_px, pitch)
+    width = max(left - gap, float(packed["x"].max()) + 0.5 if not packed.empty else 0.0, panel.right - margins[1])
     return ShapePicture(
         cells=pd.DataFrame(cells),
         blocks=pd.DataFrame(blocks),
@@ -134,14 +159,16 @@ def picture_frames(r: ShapesResult) -> ShapePicture:
         pads=pd.DataFrame(pads, columns=["tensor", "x", "y", "run", "along"]),
         width=width,
         rows=rows,
+        pitch=pitch,
         gap=gap,
-        margins=(round(LEFT_PX / slot_px, 3), round(RIGHT_PX / slot_px, 3)),
+        margins=margins,
         packed=packed,
         steps=steps,
+        panel=panel,
     )
 
 
-def _pad_runs(name: str, left: float, lengths: tuple[int, ...], S: int, along: str) -> list[dict]:
+def _pad_runs(name: str, left: float, lengths: tuple[int, ...], S: int, along: str, pitch: float) -> list[dict]:
     """One label per sentence's PAD positions (they are contiguous: from its length to S). Two "PAD" words in
     two neighbouring cells ran together on a phone; one word over the run reads, and says the same."""
     runs = []
@@ -149,24 +176,25 @@ def _pad_runs(name: str, left: float, lengths: tuple[int, ...], S: int, along: s
         if n >= S:
             continue
         mid = (n + S) / 2  # the run's centre along the time axis
-        x, y = (left + mid, b + 0.5) if along == "row" else (left + b + 0.5, mid)
+        x, y = (left + mid, (b + 0.5) * pitch) if along == "row" else (left + b + 0.5, mid * pitch)
         runs.append(dict(tensor=name, x=x, y=y, run=S - n, along=along))
     return runs
 
 
-def _packed_strip(r: ShapesResult, rows: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+def _packed_strip(r: ShapesResult) -> tuple[pd.DataFrame, pd.DataFrame]:
     """packed.data's rows in the order PyTorch stores them: step by step, and within a step the sentences
-    still running, longest first (sorted_indices). batch_sizes (from the real PackedSequence) says how many."""
+    still running, longest first (sorted_indices). batch_sizes (from the real PackedSequence) says how many.
+    y is in rows from the strip's heading (the picture places the strip under what is above it)."""
     cells, steps = [], []
     row, left = 0, 0.0
     for t, n_running in enumerate(r.batch_sizes):
         for b in r.sorted_indices[:n_running]:
             cells.append(
-                dict(packed_row=row, step=t + 1, batch_size=n_running, sentence=f"#{b + 1}", x=left + 0.5, y=rows + 5)
+                dict(packed_row=row, step=t + 1, batch_size=n_running, sentence=f"#{b + 1}", x=left + 0.5, y=1.9)
             )
             row, left = row + 1, left + 1
         mid = left - n_running / 2
-        steps.append(dict(step=t + 1, batch_size=n_running, x=mid, y=rows + 4, ty=rows + 6, t=f"t{t + 1}"))
+        steps.append(dict(step=t + 1, batch_size=n_running, x=mid, y=0.9, ty=2.9, t=f"t{t + 1}"))
         left = round(left + STEP_GAP, 6)
     return pd.DataFrame(cells), pd.DataFrame(steps)
 
@@ -183,21 +211,33 @@ def pad_label_rule(span: float, text: str) -> tuple[str, str]:
 
 
 # shapes.picture.*: shape_picture's words; FILLED ones name live values, so the caller formats them (slice: the
-# two slices compared, {lhs} and {rhs}; packed: the strip's heading, {rows} and {E}).
+# two slices compared, {lhs} and {rhs}; packed: the strip's heading, {rows} and {E}; the panel's words).
+TITLE_OFFSET = 8  # px between the title and the picture
 TITLE_WIDTH = 44  # a title line's width in Latin characters (s2s_core.chartkit.lines): a phone's column
 WORDS = ("title", "description", "pad", "tensor", "index", "packed_row", "step", "batch_size", "sentence")
-FILLED = ("slice", "packed")
+PANEL = tuple(f"panel.{k}" for k in PANEL_WORDS)  # shapes.picture.panel.*, filled by the caller but {layer}
+FILLED = ("slice", "packed", *PANEL)
+WHY_WIDTH = 52  # a reason line's width in Latin characters (12 px: a phone's 358 px)
+CAPTION_CHAR_PX = 6.6  # a character of an 11 px shape caption, a little over Chromium's
 
 
-def shape_picture(p: ShapePicture, labels: Mapping[str, str], verdict: str | None = None) -> alt.LayerChart:
-    """labels: title, description, pad, slice, tensor, index; with a packed strip also packed (its heading,
-    with {rows} and {E} filled in by the caller), packed_row, step, batch_size, sentence.
+def shape_picture(
+    p: ShapePicture, labels: Mapping[str, str], verdict: str | None = None, why: str | None = None
+) -> alt.LayerChart:
+    """labels: title, description, pad, slice, tensor, index, the panel.* words; with a packed strip also packed
+    (its heading, with {rows} and {E} filled in by the caller), packed_row, step, batch_size, sentence.
 
-    verdict: the equal / not-equal line under the slices (None until the page's question is answered).
+    verdict: the equal / not-equal word after the slices' legend, and why: the sentence that says why for these
+    inputs (both None until the page's question is answered).
     """
     xs = alt.Scale(domain=[-p.margins[0], p.width + p.margins[1]], nice=False, zero=False)
-    below = PACKED_ROWS if not p.packed.empty else 0.0
-    ys = alt.Scale(domain=[-2.2, p.rows + 2.6 + below], reverse=True, nice=False, zero=False)
+    legend_y = p.panel.end + 0.35
+    reasons = lines(why, WHY_WIDTH) if why else []
+    bottom = legend_y + LINE_ROWS * len(reasons) + 0.5
+    strip_y = bottom + 0.3  # the packed strip's heading
+    if not p.packed.empty:
+        bottom = strip_y + PACKED_ROWS - 0.7
+    ys = alt.Scale(domain=[-ABOVE, bottom], reverse=True, nice=False, zero=False)
     x, y = alt.X("x:Q", axis=None, scale=xs), alt.Y("y:Q", axis=None, scale=ys)
     slot = f"(width / {p.span})"  # px per slot in the browser
     blocks = alt.Chart(records(p.blocks))
@@ -213,8 +253,9 @@ def shape_picture(p: ShapePicture, labels: Mapping[str, str], verdict: str | Non
     tick = depth.transform_calculate(ty=f"{DEPTH_Y} + 0.25").mark_rule(color=PAD, strokeWidth=1)
     tick = tick.encode(x=alt.X("dx2:Q", axis=None, scale=xs), y=alt.Y("dy:Q", axis=None, scale=ys), y2="ty:Q")
     # 2) the face: one cell per (axis 0, axis 1) index; PAD grey, the compared slices outlined
+    half = CELL * p.pitch / 2
     cells = alt.Chart(records(p.cells)).transform_calculate(
-        x1=f"datum.x - {CELL / 2}", x2=f"datum.x + {CELL / 2}", y1=f"datum.y - {CELL / 2}", y2=f"datum.y + {CELL / 2}"
+        x1=f"datum.x - {CELL / 2}", x2=f"datum.x + {CELL / 2}", y1=f"datum.y - {half}", y2=f"datum.y + {half}"
     )
     face = cells.mark_rect(cornerRadius=2).encode(
         x=alt.X("x1:Q", axis=None, scale=xs),
@@ -231,6 +272,10 @@ def shape_picture(p: ShapePicture, labels: Mapping[str, str], verdict: str | Non
         ],
     )
     layers = [shadow, tick, face]
+    # h_n's (and c_n's) rows go layer by layer, forward then backward: each cell says its row's direction
+    if p.cells["way"].any():
+        way = cells.transform_filter(f"datum.way != '' && {slot} * {CELL} >= {TURNED_MIN_PX}")
+        layers.append(way.mark_text(fontSize=12, fontWeight="bold", color="black").encode(x=x, y=y, text="way:N"))
     # 3) "PAD" once per run of PAD cells: flat where it fits, turned in a narrow cell (a cell is 24 px tall)
     if not p.pads.empty:
         flat, shown = pad_label_rule(p.span, labels["pad"])
@@ -260,24 +305,18 @@ def shape_picture(p: ShapePicture, labels: Mapping[str, str], verdict: str | Non
     side = side.mark_text(fontSize=12, fontWeight="bold", angle=270, baseline="bottom", color="currentColor").encode(
         x=alt.X("sx:Q", axis=None, scale=xs), y=alt.Y("my:Q", axis=None, scale=ys), text="side:N"
     )
-    name = blocks.transform_calculate(mx="(datum.x + datum.x2) / 2", ny="datum.y2 + 0.7")
+    name = blocks.transform_calculate(mx="(datum.x + datum.x2) / 2", ny=f"{p.face + NAME_DY}")
     name = name.mark_text(fontSize=13, fontWeight="bold", font="monospace", color="currentColor").encode(
         x=alt.X("mx:Q", axis=None, scale=xs), y=alt.Y("ny:Q", axis=None, scale=ys), text="name:N"
     )
-    shape = blocks.transform_calculate(mx="(datum.x + datum.x2) / 2", sy="datum.y2 + 1.5")
-    # A block's full shape where its slot is wide enough (about 6 px a character at 11 px); the sides say it anyway.
-    shape = shape.transform_filter(f"{slot} * (datum.x2 - datum.x + {p.gap}) >= length(datum.shape) * 6")
-    shape = shape.mark_text(fontSize=11, color="currentColor").encode(
-        x=alt.X("mx:Q", axis=None, scale=xs), y=alt.Y("sy:Q", axis=None, scale=ys), text="shape:N"
-    )
-    layers += [depth_text, top_bar, side_bar, top, side, name, shape]
+    layers += [depth_text, top_bar, side_bar, top, side, name, *_caption_layers(p, x, y, xs)]
     # 5) the module, and the flow into and out of it
     if not p.module.empty:
         layers += _module_layers(p, x, y, xs, ys)
-    # 6) the compared slices named next to an outlined square like theirs; their verdict once answered
-    words = pd.DataFrame(
-        [dict(x=-p.margins[0], y=p.rows + 2.3, text=labels["slice"] + (f" {verdict}" if verdict else ""))]
-    )
+    # 6) the panel: the followed sentence through every row of h_n (where the two compared slices come from)
+    layers += panel_layers(p.panel, {k: labels[f"panel.{k}"] for k in PANEL_WORDS}, xs, ys, slot)
+    # 7) the compared slices named next to an outlined square like theirs; their verdict and why once answered
+    words = pd.DataFrame([dict(x=-p.margins[0], y=legend_y, text=labels["slice"] + (f" {verdict}" if verdict else ""))])
     said = alt.Chart(records(words))
     layers.append(
         said.mark_point(shape="square", size=110, filled=False, strokeWidth=2.5, color=SLICE, xOffset=7).encode(
@@ -289,16 +328,88 @@ def shape_picture(p: ShapePicture, labels: Mapping[str, str], verdict: str | Non
             x=x, y=y, text="text:N"
         )
     )
+    if reasons:
+        said = pd.DataFrame(
+            [dict(x=-p.margins[0], y=legend_y + LINE_ROWS * (i + 1), text=t) for i, t in enumerate(reasons)]
+        )
+        layers.append(
+            alt.Chart(records(said))
+            .mark_text(fontSize=12, align="left", color="currentColor")
+            .encode(x=x, y=y, text="text:N")
+        )
     if not p.packed.empty:
-        layers += _packed_layers(p, labels, x, y, xs, ys)
+        layers += _packed_layers(p, labels, strip_y, x, y, xs, ys)
     return alt.layer(
         *layers,
-        title=alt.TitleParams(lines(labels["title"], TITLE_WIDTH)),  # Vega cuts a long title short on a phone
+        # Vega cuts a long title short on a phone; 8 px above the picture, not the theme's 26 (a first screen's room)
+        title=alt.TitleParams(lines(labels["title"], TITLE_WIDTH), offset=TITLE_OFFSET),
         description=labels["description"],
-        height=round(ROW_PX * (p.rows + 5 + below)),
+        height=round(ROW_PX * (bottom + ABOVE)),
         width="container",
         autosize=FIT_X,
     )
+
+
+def _caption_layers(p: ShapePicture, x: alt.X, y: alt.Y, xs: alt.Scale) -> list:
+    """Each block's full shape under its name, in three staggered rows; centred under the block where it fits
+    inside the chart on a phone, else from the edge it would cross. A caption is left out (the sides say it
+    anyway) while the live slot is below the slot at which it stays clear of its row's other captions."""
+    d0, phone = -p.margins[0], PHONE_PX / p.span
+    caps = []
+    for k, b in enumerate(p.blocks.to_dict("records")):
+        w, cx = len(b["shape"]) * CAPTION_CHAR_PX, (b["x"] + b["x2"]) / 2
+        at = (cx - d0) * phone
+        if at - w / 2 < 0:
+            anchor, align, lo = d0, "left", 0.0
+        elif at + w / 2 > PHONE_PX:
+            anchor, align, lo = p.width + p.margins[1], "right", -w
+        else:
+            anchor, align, lo = cx, "center", -w / 2
+        caps.append(
+            dict(
+                x=anchor,
+                y=p.face + CAPTION_DY + CAPTION_ROWS * (k % 3),
+                row=k % 3,
+                align=align,
+                lo=lo,
+                hi=lo + w,
+                text=b["shape"],
+            )
+        )
+    for cap in caps:  # the slot (px) at which cap clears the next caption of its row, and stays inside the chart
+        need = [0.0]
+        for other in caps:
+            if other["row"] == cap["row"] and other["x"] > cap["x"]:
+                need.append((cap["hi"] - other["lo"] + 4) / (other["x"] - cap["x"]))
+        if cap["align"] == "center":
+            need += [-cap["lo"] / (cap["x"] - d0), cap["hi"] / (p.span - (cap["x"] - d0))]
+        cap["need"] = round(max(need), 3)
+    # one row, each centred under its block, where the live slot lets every caption clear its neighbours
+    flat = [0.0]
+    for k, cap in enumerate(caps):
+        w, cx = cap["hi"] - cap["lo"], (p.blocks["x"].iloc[k] + p.blocks["x2"].iloc[k]) / 2
+        cap["cx"] = cx
+        flat += [w / 2 / (cx - d0), w / 2 / (p.span - (cx - d0))]
+        if k:
+            before = caps[k - 1]
+            flat.append(((before["hi"] - before["lo"]) / 2 + w / 2 + 4) / (cx - before["cx"]))
+    one_row = round(max(flat), 3)
+    frame = pd.DataFrame(caps)
+    row = alt.Chart(records(frame.assign(y=p.face + CAPTION_DY))).transform_filter(f"width / {p.span} >= {one_row}")
+    out = [
+        row.mark_text(fontSize=11, color="currentColor").encode(
+            x=alt.X("cx:Q", axis=None, scale=xs), y=y, text="text:N"
+        )
+    ]
+    for align in ("left", "center", "right"):
+        part = frame[frame["align"] == align]
+        if part.empty:
+            continue
+        chart = alt.Chart(records(part)).transform_filter(
+            f"width / {p.span} < {one_row} && width / {p.span} >= datum.need"
+        )
+        out.append(chart.mark_text(fontSize=11, align=align, color="currentColor").encode(x=x, y=y, text="text:N"))
+    return out
 
 
 def _module_layers(p: ShapePicture, x: alt.X, y: alt.Y, xs: alt.Scale, ys: alt.Scale) -> list:
@@ -321,9 +432,13 @@ def _module_layers(p: ShapePicture, x: alt.X, y: alt.Y, xs: alt.Scale, ys: alt.S
     return [frame, text, line, head.encode(x=alt.X("end:Q", axis=None, scale=xs), y=y)]
 
 
-def _packed_layers(p: ShapePicture, labels: Mapping[str, str], x: alt.X, y: alt.Y, xs: alt.Scale, ys: alt.Scale):
-    """The packed strip: a heading, each step's batch_sizes over its group, the stored rows, the step names."""
-    strip = alt.Chart(records(p.packed)).transform_calculate(
+def _packed_layers(
+    p: ShapePicture, labels: Mapping[str, str], top: float, x: alt.X, y: alt.Y, xs: alt.Scale, ys: alt.Scale
+):
+    """The packed strip under `top` (rows): a heading, each step's batch_sizes over its group, the stored rows,
+    the step names."""
+    packed, steps = p.packed.assign(y=p.packed["y"] + top), p.steps.assign(y=p.steps["y"] + top, ty=p.steps["ty"] + top)
+    strip = alt.Chart(records(packed)).transform_calculate(
         x1=f"datum.x - {CELL / 2}", x2=f"datum.x + {CELL / 2}", y1=f"datum.y - {CELL / 2}", y2=f"datum.y + {CELL / 2}"
     )
     rows = strip.mark_rect(cornerRadius=2, color="#9ECAE1", stroke="#2C7FB8").encode(
@@ -341,11 +456,11 @@ def _packed_layers(p: ShapePicture, labels: Mapping[str, str], x: alt.X, y: alt.
     # The sentence each stored row came from, where a cell is wide enough for "#8" at 11 px (about 13 px).
     who = strip.transform_filter(f"width / {p.span} >= 14").mark_text(fontSize=11, color="black")
     who = who.encode(x=x, y=y, text="sentence:N")
-    steps = alt.Chart(records(p.steps))
+    steps = alt.Chart(records(steps))
     sizes = steps.mark_text(fontSize=12, fontWeight="bold", color="currentColor").encode(x=x, y=y, text="batch_size:Q")
     names = steps.mark_text(fontSize=11, color="currentColor").encode(
         x=x, y=alt.Y("ty:Q", axis=None, scale=ys), text="t:N"
     )
-    head = pd.DataFrame([dict(x=-p.margins[0], y=p.rows + 3.1, text=labels["packed"])])
+    head = pd.DataFrame([dict(x=-p.margins[0], y=top, text=labels["packed"])])
     heading = alt.Chart(records(head)).mark_text(fontSize=12, align="left", fontWeight="bold", color="currentColor")
     return [rows, who, sizes, names, heading.encode(x=x, y=y, text="text:N")]

@@ -16,6 +16,10 @@ PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c")
 DASHES = ((1, 0), (6, 3), (2, 2))
 # training.chart.*: every word the builders below take (the page hands them over with s2s_ui.catalog.words);
 # m_* name the accuracy curves (frames.METRICS), out_step the map's rows (output steps).
+# Room left of a chart with a y-axis title: Vega places the rotated title as if it were fontSize wide, but the font's
+# line box is about 1.35 em, so the title stood 2-3 px past the SVG's left edge, where a Korean title's glyphs were
+# visibly cut at 390 px (Streamlit's theme gives a chart no left padding).
+Y_TITLE_PAD = {"left": 6}
 LABELS = (
     "step",
     "loss",
@@ -51,14 +55,14 @@ def loss_chart(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.Chart:
         .mark_line(strokeWidth=1.5)
         .encode(
             x=alt.X("step:Q", title=labels["step"]),
-            y=alt.Y("loss:Q", title=labels["loss"], scale=alt.Scale(zero=True)),
+            y=alt.Y("loss:Q", title=labels["loss"], scale=alt.Scale(zero=True), axis=alt.Axis(format=NUM_D3)),
             tooltip=[
                 alt.Tooltip("step:Q", title=labels["step"]),
                 alt.Tooltip("loss:Q", title=labels["loss"], format=NUM_D3),
                 alt.Tooltip("tf_ratio:Q", title=labels["tf_ratio"], format=NUM_D3),
             ],
         )
-        .properties(height=240, width="container", title=labels["loss_title"])
+        .properties(height=240, width="container", title=labels["loss_title"], padding=Y_TITLE_PAD)
     )
 
 
@@ -81,7 +85,7 @@ def accuracy_chart(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.Chart:
         .mark_line(point=True, strokeWidth=2)
         .encode(
             x=alt.X("step:Q", title=labels["step"]),
-            y=alt.Y("value:Q", title=labels["accuracy"], scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%")),
+            y=alt.Y("value:Q", title=labels["accuracy"], scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format=PCT_D3)),
             **series_style("metric", names),
             tooltip=[
                 alt.Tooltip("step:Q", title=labels["step"]),
@@ -89,7 +93,7 @@ def accuracy_chart(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.Chart:
                 alt.Tooltip("value:Q", title=labels["accuracy"], format=PCT_D3),
             ],
         )
-        .properties(height=240, width="container", title=labels["accuracy_title"])
+        .properties(height=240, width="container", title=labels["accuracy_title"], padding=Y_TITLE_PAD)
     )
 
 
@@ -126,7 +130,7 @@ def attention_heatmap(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.Lay
                 "weight:Q",
                 title=labels["weight"],
                 scale=alt.Scale(scheme="blues", domain=[0, 1]),
-                legend=alt.Legend(orient="bottom", gradientLength=160, tickCount=5, format=".1f", labelFontSize=12),
+                legend=alt.Legend(orient="bottom", gradientLength=160, tickCount=5, format=NUM_D3, labelFontSize=12),
             ),
             stroke=alt.condition(row | col, alt.value("#ff4b4b"), alt.value("#ffffff")),
             strokeWidth=alt.condition(row | col, alt.value(2.5), alt.value(0.5)),
@@ -149,60 +153,73 @@ def attention_heatmap(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.Lay
     return (cells + text).properties(height=alt.Step(28), width="container", title=labels["map_title"])
 
 
-def bottleneck_chart(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.Chart:
-    """Exact match against source length, one line per model (the shape of Bahdanau et al.'s Figure 2)."""
+def bottleneck_chart(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.LayerChart:
+    """Exact match against source length, one line per model (the shape of Bahdanau et al.'s Figure 2), each a few
+    pixels off its value (LINE_OFFSETS), so two models that both reach 100 % stay two lines."""
     names = list(dict.fromkeys(frame["model"]))
-    return (
-        alt.Chart(frame)
-        .mark_line(point=alt.OverlayMarkDef(size=60), strokeWidth=2.5)
-        .encode(
-            x=alt.X(
-                "length:O", title=labels["length"], sort=ordered(sorted(frame["length"])), axis=alt.Axis(labelAngle=0)
-            ),
-            y=alt.Y("exact:Q", title=labels["exact"], scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%")),
-            color=alt.Color("model:N", scale=alt.Scale(domain=names, range=list(PALETTE[: len(names)])), legend=None),
-            strokeDash=alt.StrokeDash(
-                "model:N", scale=alt.Scale(domain=names, range=[list(d) for d in DASHES[: len(names)]]), legend=None
-            ),
-            tooltip=[
-                alt.Tooltip("model:N", title=labels["model"]),
-                alt.Tooltip("length:O", title=labels["length"]),
-                alt.Tooltip("exact:Q", title=labels["exact"], format=PCT_D3),
-                alt.Tooltip("n:Q", title=labels["n"]),
-            ],
-        )
-        .properties(height=260, width="container", title=labels["bottleneck_title"])
+    base = alt.Chart(frame).encode(
+        x=alt.X("length:O", title=labels["length"], sort=ordered(sorted(frame["length"])), axis=alt.Axis(labelAngle=0)),
+        y=alt.Y("exact:Q", title=labels["exact"], scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format=PCT_D3)),
+        color=alt.Color("model:N", scale=alt.Scale(domain=names, range=list(PALETTE[: len(names)])), legend=None),
+        strokeDash=alt.StrokeDash(
+            "model:N", scale=alt.Scale(domain=names, range=[list(d) for d in DASHES[: len(names)]]), legend=None
+        ),
+        tooltip=[
+            alt.Tooltip("model:N", title=labels["model"]),
+            alt.Tooltip("length:O", title=labels["length"]),
+            alt.Tooltip("exact:Q", title=labels["exact"], format=PCT_D3),
+            alt.Tooltip("n:Q", title=labels["n"]),
+        ],
+    )
+    return alt.layer(*apart(base, [alt.datum.model == m for m in names], 60)).properties(
+        height=260, width="container", title=labels["bottleneck_title"], padding=Y_TITLE_PAD
     )
 
 
-def survival_chart(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.Chart:
+# Lines that coincide (two models both at 100 %, the name and the number both copied every time) would hide one
+# another: each line is drawn this many pixels above or below its value, so every one stays in sight (the tooltip and
+# the marks' descriptions keep the exact value).
+LINE_OFFSETS = {2: (-2.5, 2.5), 4: (-5.5, -2, 2, 5.5)}
+
+
+def survival_chart(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.LayerChart:
     """The names task: how often the name and the quantity survive, against source length, with and without
-    attention. Colour and point shape name the model (as in the exact-match chart), the dash names the item."""
+    attention. Colour and point shape name the model (as in the exact-match chart), the dash names the item. One
+    layer per line, each a few pixels off its value (LINE_OFFSETS), so lines that meet at 100 % stay apart."""
     models = ordered(frame["model"])
     items = ordered(frame["item"])
-    return (
-        alt.Chart(frame)
-        .mark_line(point=alt.OverlayMarkDef(size=60, filled=True), strokeWidth=2.5)
-        .encode(
-            x=alt.X(
-                "length:O", title=labels["length"], sort=ordered(sorted(frame["length"])), axis=alt.Axis(labelAngle=0)
-            ),
-            y=alt.Y("rate:Q", title=labels["survival"], scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%")),
-            color=alt.Color("model:N", scale=alt.Scale(domain=models, range=list(PALETTE[: len(models)])), legend=None),
-            shape=alt.Shape(
-                "model:N", scale=alt.Scale(domain=models, range=["circle", "square"][: len(models)]), legend=None
-            ),
-            strokeDash=alt.StrokeDash(
-                "item:N", scale=alt.Scale(domain=items, range=[list(d) for d in DASHES[: len(items)]]), legend=None
-            ),
-            detail="item:N",
-            tooltip=[
-                alt.Tooltip("model:N", title=labels["model"]),
-                alt.Tooltip("item:N", title=labels["item"]),
-                alt.Tooltip("length:O", title=labels["length"]),
-                alt.Tooltip("rate:Q", title=labels["survival"], format=PCT_D3),
-                alt.Tooltip("n:Q", title=labels["n"]),
-            ],
-        )
-        .properties(height=260, width="container", title=labels["survival_title"])
+    base = alt.Chart(frame).encode(
+        x=alt.X("length:O", title=labels["length"], sort=ordered(sorted(frame["length"])), axis=alt.Axis(labelAngle=0)),
+        y=alt.Y("rate:Q", title=labels["survival"], scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format=PCT_D3)),
+        color=alt.Color("model:N", scale=alt.Scale(domain=models, range=list(PALETTE[: len(models)])), legend=None),
+        shape=alt.Shape(
+            "model:N", scale=alt.Scale(domain=models, range=["circle", "square"][: len(models)]), legend=None
+        ),
+        strokeDash=alt.StrokeDash(
+            "item:N", scale=alt.Scale(domain=items, range=[list(d) for d in DASHES[: len(items)]]), legend=None
+        ),
+        detail="item:N",
+        tooltip=[
+            alt.Tooltip("model:N", title=labels["model"]),
+            alt.Tooltip("item:N", title=labels["item"]),
+            alt.Tooltip("length:O", title=labels["length"]),
+            alt.Tooltip("rate:Q", title=labels["survival"], format=PCT_D3),
+            alt.Tooltip("n:Q", title=labels["n"]),
+        ],
     )
+    lines = [(alt.datum.model == m) & (alt.datum.item == i) for m in models for i in items]
+    return alt.layer(*apart(base, lines, 60, filled=True)).properties(
+        height=260, width="container", title=labels["survival_title"], padding=Y_TITLE_PAD
+    )
+
+
+def apart(base: alt.Chart, lines: list, size: int, **point) -> list[alt.Chart]:
+    """One line layer per predicate of `lines` (a model, or a model and an item), each drawn LINE_OFFSETS pixels
+    above or below its value, points included."""
+    offsets = LINE_OFFSETS.get(len(lines), (0.0,) * len(lines))
+    return [
+        base.transform_filter(line).mark_line(
+            point=alt.OverlayMarkDef(size=size, yOffset=dy, **point), strokeWidth=2.5, yOffset=dy
+        )
+        for line, dy in zip(lines, offsets, strict=True)
+    ]

@@ -44,15 +44,18 @@ def script(config: TrainConfig, source: SourceInput | None = None) -> str:
     bodies = []
     # The Translation lab's task needs its grammar too (stdlib only), before the tasks that call it.
     modules = (config_module, grammar, *MODULES[1:]) if config.task == KO_EN else MODULES
-    for module in modules:
+    for i, module in enumerate(modules):
         mod_imports, body = _split(module)
         imports += [line for line in mod_imports if line not in imports]
-        bodies.append(f"# ---- {module.__name__.rsplit('.', 1)[-1]}.py " + "-" * 60 + "\n" + body)
+        file = f"{module.__name__.rsplit('.', 1)[-1]}.py"  # the file's name only: the script is self-contained
+        bodies.append((f'# %% {file} heading="ui.notebook.model"' if i == 0 else f"# %% {file}") + "\n" + body)
     settings = ", ".join(f"{f.name}={getattr(config, f.name)!r}" for f in fields(config))
     words = list(source.tokens) if source else []
     n_pad = source.n_pad if source else 0
+    ns = "translation" if config.task == KO_EN else "training"
+    notes = f"{ns}.notice_1" + (f" {ns}.caution" if config.attention != "none" else "")
     main = f"""
-# ---- your settings ------------------------------------------------------------
+# %% Your settings heading="ui.notebook.inputs" notes="{notes}"
 if __name__ == "__main__":
     torch.set_num_threads(1)  # the app trains on one thread: same thread count, same numbers
     config = TrainConfig({settings})
@@ -86,6 +89,7 @@ if __name__ == "__main__":
             weights = trace["weights"][0, : len(out_ids)]  # (T, S) rows: output steps, columns: source positions
             print("attention:", [[round(w, 4) for w in row] for row in weights.tolist()])
 """
-    header = '"""Train the Training lab\'s tiny seq2seq with your settings (the same code the app ran)."""\n'
+    header = f'# %% heading="{ns}.title" notes="{ns}.intro"\n'
+    header += '"""Train the Training lab\'s tiny seq2seq with your settings (the same code the app ran)."""\n'
     header += "from __future__ import annotations\n\n" + "\n".join(imports) + "\n"
     return header + "\n\n" + "\n\n\n".join(bodies) + "\n\n" + main

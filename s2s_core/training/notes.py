@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from s2s_core.fmt import pct
-from s2s_core.training.compute import LossCheck, Survival
+from s2s_core.training.compute import LossCheck, SourceInput, Survival
 from s2s_core.training.loop import TrainRun
 from s2s_core.training.tasks import EOS, NUM_TASKS, PAD
 from s2s_core.training.trace import MapPoint
@@ -127,12 +127,14 @@ class UntrainedReading:
 
     even: bool | None  # None without attention
     largest: float  # the largest weight (0 without attention)
-    uniform: float  # 1 / S
+    uniform: float  # 1 / the real (non-PAD) positions
     exact: bool
 
 
 def untrained_reading(point: MapPoint) -> UntrainedReading:
-    uniform = 1 / len(point.source)
+    # An even split is over the real positions: PAD ones are masked to weight 0, so they take no share of it.
+    real = sum(tok != PAD for tok in point.source)
+    uniform = 1 / max(1, real)
     if point.weights is None:
         return UntrainedReading(None, 0.0, uniform, point.exact)
     largest = max(max(row) for row in point.weights)
@@ -164,3 +166,12 @@ def quiz_keys(answer: str) -> dict[str, str]:
     """The quiz's explanation and the accuracy tab's gap sentence for what the run measured (compute.quiz_answer):
     teacher forcing higher, about equal, or free-running higher."""
     return {"explain": f"training.quiz_explain_{answer}", "gap": f"training.gap_text_{answer}"}
+
+
+def checkpoint_keys(point: MapPoint, source: SourceInput | None) -> dict[str, str | None]:
+    """A checkpoint's map while its run trains (or replays): the title names its step (step 0: before the first
+    update), and a note says so when it decodes the run's checkpoint source, not the source typed above it (the
+    typed source's own map comes with the trained model). source: the typed source, None when it is bad."""
+    title = "training.checkpoint_map_title_start" if point.step == 0 else "training.checkpoint_map_title"
+    other = source is not None and (*source.tokens, *(PAD,) * source.n_pad) != tuple(point.source)
+    return {"title": title, "note": "training.checkpoint_source_note" if other else None}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from s2s_core.training.fields import DEFAULT_SOURCES
 from s2s_core.training.loop import EvalPoint, Progress, TrainRun
@@ -63,21 +63,35 @@ class Trace:
         return cls(times=tuple(float(x) for x in plain["times"]), maps=maps)
 
 
+@dataclass(frozen=True)
+class CheckpointProgress(Progress):
+    """A step's progress that also carries the checkpoint map taken since the last report: a live watcher draws
+    the map of the run as it is now (the step-0 map arrives with step 1, then one with every evaluation)."""
+
+    checkpoint: MapPoint | None = None
+
+
 class Recorder:
     """Wraps a run's progress callback and its checkpoint hook; trace() is the recorded trace afterwards.
 
-    snap(model, step) -> MapPoint is given by the caller (compute.py decodes the default source)."""
+    snap(model, step) -> MapPoint is given by the caller (compute.py decodes the default source). A checkpoint map
+    rides on the next progress report (CheckpointProgress), so a live watcher sees the maps as they are taken."""
 
     def __init__(self, on_progress: Callable[[Progress], None] | None, snap: Callable[[object, int], MapPoint]):
         self._on_progress = on_progress
         self._snap = snap
         self._times: list[float] = []
         self._maps: list[MapPoint] = []
+        self._reported = 0  # checkpoint maps already handed to on_progress
 
     def progress(self, p: Progress) -> None:
         self._times.append(p.seconds)
-        if self._on_progress is not None:
-            self._on_progress(p)
+        if self._on_progress is None:
+            return
+        if len(self._maps) > self._reported:  # a new checkpoint since the last report: the latest travels with it
+            self._reported = len(self._maps)
+            p = CheckpointProgress(**{f.name: getattr(p, f.name) for f in fields(p)}, checkpoint=self._maps[-1])
+        self._on_progress(p)
 
     def checkpoint(self, model: object, step: int) -> None:
         self._maps.append(self._snap(model, step))

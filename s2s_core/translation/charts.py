@@ -73,7 +73,7 @@ def _curves_chart(frame: pd.DataFrame, field: str, labels: Mapping[str, str], *,
         .encode(
             x=alt.X("step:Q", title=labels["step"]),
             y=alt.Y(
-                f"{field}:Q", title=labels[field], scale=y_scale, axis=alt.Axis(format="%") if share else alt.Axis()
+                f"{field}:Q", title=labels[field], scale=y_scale, axis=alt.Axis(format=PCT_D3 if share else NUM_D3)
             ),
             **series_style("cell", names),
             tooltip=[

@@ -33,8 +33,8 @@ def chart_spec(
     Not validated here: tests/core/test_attention.py validates the picture's structure.
     """
     result = compute(config)
-    previous = (compute(before), before.pad) if before is not None else None
-    picture = picture_frames(result, config.pad, words(language, "attention.chart", WORDS), before=previous)
+    previous = (compute(before), before) if before is not None else None
+    picture = picture_frames(result, config, words(language, "attention.chart", WORDS), before=previous)
     param = step_param(STEP_PARAM, result.weights.shape[0], first_step, translate(language, "steps.label"))
     return attention_picture(picture, words(language, "attention.chart", LABELS), param, picked)
 

@@ -1,5 +1,5 @@
-"""The Bahdanau-vs-Luong page's folded tabs: every function side by side, keys vs values, global vs local windows,
-and where one decoder step scores and where its context goes.
+"""The Bahdanau-vs-Luong page's folded tabs: every function side by side (compact tables), keys vs values, global
+vs local windows, and where one decoder step scores and where its context goes.
 
 Each tab computes what it shows from the config (through the shared cache in s2s_ui/scoring/specs.py), so it
 draws the same whether it is the only tab opened or the last of several.
@@ -7,13 +7,16 @@ draws the same whether it is the only tab opened or the last of several.
 
 from __future__ import annotations
 
+from typing import Any
+
+import pandas as pd
 import streamlit as st
 
 from s2s_core.fmt import num, sci, vec
 from s2s_core.scoring.charts import DIAGRAM_WORDS, flow_dot
 from s2s_core.scoring.compute import ScoringConfig, as_error
 from s2s_core.scoring.flow import FlowResult
-from s2s_core.scoring.frames import masked_text, param_tables, position_label, total
+from s2s_core.scoring.frames import comparison_tables, masked_text, param_tables, position_label, total
 from s2s_core.scoring.notes import (
     distinct_rows,
     keys_values,
@@ -30,27 +33,38 @@ from s2s_ui.registry import PAGES
 from s2s_ui.scoring.specs import compute, function_names, window_spec
 from s2s_ui.widgets import check_badge, show_error
 
+PEAK_CSS = "font-weight: 700; background-color: rgba(184, 88, 143, 0.22)"  # the attention role's purple, faint
+
+
+def _peaks_styled(frame: pd.DataFrame, peaks: list[str | None], name: str) -> Any:
+    """A compact table with each row's dominant position highlighted (bold, on a faint purple). A fixed uuid (pandas
+    draws a random one) keeps the same input drawing the same table."""
+
+    def row_style(row: pd.Series) -> list[str]:
+        return [PEAK_CSS if column == peaks[row.name] else "" for column in row.index]
+
+    return frame.style.set_uuid(f"scoring_{name}").apply(row_style, axis=1)
+
 
 def show_comparison(config: ScoringConfig) -> None:
-    """Every function's scores, weights and context in one table, the reasons some cannot score, the check."""
+    """Every function side by side in compact tables (signed scores, weights, contexts; rounded), each row's largest
+    weight highlighted in the first two; the reasons some cannot score; the check."""
     result = compute(config)
     fn = function_names(lang())
-    rows, errors = [], []
-    for f in result.functions:
-        missing = t("scoring.unavailable")
-        rows.append(
-            {
-                t("scoring.col_function"): fn[f.name],
-                t("scoring.col_scores"): masked_text(f.read) if f.read else missing,
-                t("scoring.col_weights"): vec(f.read.weights[0]) if f.read else missing,
-                t("scoring.col_context"): vec(f.read.context[0]) if f.read else missing,
-            }
-        )
+    columns = {"function": t("scoring.col_function"), "context": t("scoring.col_context")}
+    scores, weights, contexts, peaks = comparison_tables(result, fn, columns, t("scoring.unavailable"))
+    # Formulas on one line, not in a column: the tables already fill a phone's width.
+    st.caption(" · ".join(f"{fn[f.name]} = {t(f'scoring.formula.{f.name}')}" for f in result.functions))
+    st.markdown(t("scoring.table_scores"))
+    st.table(_peaks_styled(scores, peaks, "scores"), border="horizontal", hide_index=True)
+    st.markdown(t("scoring.table_weights"))
+    st.table(_peaks_styled(weights, peaks, "weights"), border="horizontal", hide_index=True)
+    st.markdown(t("scoring.table_context"))
+    st.table(contexts, border="horizontal", hide_index=True)
+    errors: list = []
+    for f in result.functions:  # one message per reason (dot and scaled dot fail alike)
         if f.error and f.error[0] not in [e[0] for e in errors]:
             errors.append(f.error)
-    # Formulas on one line, not in a column: four columns of vectors already fill a phone's width.
-    st.caption(" · ".join(f"{fn[f.name]} = {t(f'scoring.formula.{f.name}')}" for f in result.functions))
-    st.table(rows, border="horizontal", hide_index=True)  # five short rows: plain text that wraps on a phone
     for parts in errors:
         show_error(as_error(parts))
     check_badge(t("scoring.check_what"), result.max_abs_diff, tol=1e-9)

@@ -1,5 +1,6 @@
-"""The Bahdanau-vs-Luong page's controls: the states (typed, or read off an encoder), then, folded, the untrained
-weights and what the tabs below look at. Every widget is a field of the page (s2s_core/scoring/fields.py)."""
+"""The Bahdanau-vs-Luong page's controls: above the picture, the score function and "compare all"; in the controls
+column the states (typed, or read off an encoder), then, folded, the untrained weights and what the tabs below look
+at. Every widget is a field of the page (s2s_core/scoring/fields.py)."""
 
 from __future__ import annotations
 
@@ -73,16 +74,29 @@ def read_model(page: Page) -> dict[str, Any]:
     )
 
 
-def read_views(page: Page) -> dict[str, Any]:
-    """What the tabs below look at: the function in focus, the window, the step's wiring (folded)."""
+@dataclass(frozen=True)
+class View:
+    """What the picture shows: one score function (the focus, also the tabs'), and whether every function is
+    drawn side by side above it."""
+
+    focus: str
+    compare: bool
+
+
+def read_view(page: Page) -> View:
+    """The two controls above the picture (in the picture's column, so a phone shows them with it): the score
+    function, and "compare all". One line each on a phone: a select box, not five segments that wrap."""
     names = function_names(lang())
+    left, right = st.columns([3, 2], vertical_alignment="bottom")
     focus = page.input(
-        fields.FOCUS,
-        st.segmented_control,
-        label=t("scoring.focus_label"),
-        labels={n: names[n] for n in SCORERS},
-        required=True,
+        fields.FOCUS, left.selectbox, label=t("scoring.focus_label"), labels={n: names[n] for n in SCORERS}
     )
+    compare = page.input(fields.COMPARE, right.toggle, label=t("scoring.compare_label"))
+    return View(focus, bool(compare))
+
+
+def read_views(page: Page) -> dict[str, Any]:
+    """What the tabs below look at: the window, the step's wiring (folded)."""
     window = choice(page, fields.WINDOW, "scoring.window_label", "scoring.window_")
     c1, c2 = st.columns(2)
     step = page.input(
@@ -99,7 +113,6 @@ def read_views(page: Page) -> dict[str, Any]:
     query_from = choice(page, fields.QUERY, "scoring.query_label", "scoring.query_")
     context_into = choice(page, fields.INTO, "scoring.into_label", "scoring.into_")
     return dict(
-        focus=focus,
         window=window,
         step=step,
         half_width=half_width,
@@ -108,8 +121,9 @@ def read_views(page: Page) -> dict[str, Any]:
     )
 
 
-def read_inputs(page: Page) -> Parsed[ScoringConfig]:
-    """Widgets -> the validated config, or the error that names the bad field (shown where the picture would be)."""
+def read_inputs(page: Page, focus: str) -> Parsed[ScoringConfig]:
+    """Widgets -> the validated config, or the error that names the bad field (shown where the picture would be).
+    focus: the score function, read above the picture (read_view)."""
     main = st.container()  # the states first on screen, though the encoder needs the seed read below
     # Secondary settings, folded: the untrained weights, then what the tabs below look at.
     with st.expander(t("scoring.more_settings"), icon=":material/tune:"):
@@ -120,4 +134,4 @@ def read_inputs(page: Page) -> Parsed[ScoringConfig]:
         states = read_states(page, int(model["seed"]))
     if states.value is None:
         return Parsed(None, states.error)
-    return Parsed.of(lambda: parse_config(states.value.dec, states.value.rows, **model, **views))
+    return Parsed.of(lambda: parse_config(states.value.dec, states.value.rows, focus=focus, **model, **views))

@@ -9,10 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from s2s_core.fmt import num, vec
+from s2s_core.scoring.attend import Read
 from s2s_core.scoring.charts import WINDOW_WORDS, page_charts
 from s2s_core.scoring.compute import ScoringConfig, ScoringResult, compare
 from s2s_core.scoring.fields import SCORERS
-from s2s_core.scoring.frames import peak, position_label
+from s2s_core.scoring.frames import peak, position_label, softmax_steps, two
 from s2s_core.scoring.from_encoder import states_from_encoder
 from s2s_core.scoring.notes import local_p_note_key
 from s2s_core.scoring.picture import COMPARE_WORDS, FOCUS_WORDS, compare_picture, focus_picture
@@ -53,7 +54,8 @@ def function_names(language: str) -> dict[str, str]:
 
 @cached_spec(max_entries=256)
 def compare_spec(config: ScoringConfig, before: ScoringConfig | None, language: str) -> Any:
-    """Picture 1: every function's scores and weights; the previous input's weights as dashes."""
+    """The compare picture ("compare all"): every function's signed scores, softmax and weights; the previous
+    input's weights as dashes."""
     result = compute(config)
     fn = function_names(language)
     items = []
@@ -72,34 +74,60 @@ def compare_spec(config: ScoringConfig, before: ScoringConfig | None, language: 
     return compare_picture(result, fn, labels, previous)
 
 
-@cached_spec(max_entries=256)
-def focus_spec(config: ScoringConfig, language: str, first: int) -> Any:
-    """Picture 2: keys on top, values below, the function between; the window on the source row."""
-    result = compute(config)
-    f = result.shown(config.focus)
-    name = translate(language, f"scoring.fn.{f.name}")
+def _read_labels(config: ScoringConfig, language: str, kind: str) -> tuple[Read, str, dict[str, str]]:
+    """What both one-function pictures (the main one and the window tab's) name alike: the read shown, the
+    function's name, the window in the subtitle (scoring.chart.<kind>_<window>), the scores' and the softmax's rows."""
+    f = compute(config).shown(config.focus)
+    _, exp_sum = softmax_steps(f.read)
     window = {"global": {}, "local_m": {"t": config.step}, "local_p": {}}[config.window]
     p = num(float(f.read.center[0])) if f.read.center is not None else ""
     formula = translate(language, f"scoring.formula.{f.name}")
-    labels = words(language, "scoring.chart", FOCUS_WORDS) | {
+    labels = {
+        "subtitle": translate(language, f"scoring.chart.{kind}_{config.window}", p=p, **window),
+        "scores": translate(language, "scoring.chart.scores_row", formula=formula),
+        "softmax": translate(language, "scoring.chart.softmax_row", total=two(exp_sum)),
+    }
+    return f.read, translate(language, f"scoring.fn.{f.name}"), labels
+
+
+@cached_spec(max_entries=256)
+def focus_spec(config: ScoringConfig, language: str, first: int) -> Any:
+    """The main picture: one function's keys on top, its signed scores, the softmax written out and the weights
+    between, the values below; the window over the rows."""
+    read, name, shared = _read_labels(config, language, "focus")
+    labels = words(language, "scoring.chart", FOCUS_WORDS) | shared
+    labels |= {
         "title": translate(language, "scoring.chart.focus_title", name=name),
-        "subtitle": translate(language, f"scoring.chart.focus_{config.window}", p=p, **window),
         "description": translate(
-            language, "scoring.chart.focus_description", name=name, weights=vec(f.read.weights[0])
+            language,
+            "scoring.chart.focus_description",
+            name=name,
+            scores=vec(read.scores[0]),
+            weights=vec(read.weights[0]),
         ),
         "keys": translate(language, "scoring.chart.keys_row"),
-        "scores": translate(language, "scoring.chart.scores_row", formula=formula),
         "values": translate(language, "scoring.chart.values_row"),
     }
-    step = step_param(STEP_PARAM, result.S, first, translate(language, "scoring.chart.position"))
-    return focus_picture(f.read, config.window, labels, step)
+    step = step_param(STEP_PARAM, compute(config).S, first, translate(language, "scoring.chart.position"))
+    return focus_picture(read, labels, step)
 
 
 @cached_spec(max_entries=256)
 def window_spec(config: ScoringConfig, language: str) -> Any:
-    """The window tab's bars: the shown function's final weights, grey outside the window, and local-p's Gaussian."""
-    result = compute(config)
-    name = function_names(language)[result.shown(config.focus).name]
-    title = translate(language, "scoring.chart.window_title", name=name)
-    labels = words(language, "scoring.chart", WINDOW_WORDS) | {"window_title": title}
-    return page_charts(result, config.focus, labels)["window"]
+    """The window tab's picture: the shown function's signed scores, the window over them, the softmax over the
+    window and its weights, and local-p's Gaussian with the final weights it leaves."""
+    read, name, shared = _read_labels(config, language, "window")
+    labels = words(language, "scoring.chart", WINDOW_WORDS) | shared
+    labels |= {
+        "title": translate(language, "scoring.chart.window_title", name=name),
+        "description": translate(
+            language,
+            "scoring.chart.window_description",
+            name=name,
+            scores=vec(read.masked_scores[0]),
+            align=vec(read.align[0]),
+            weights=vec(read.weights[0]),
+        ),
+        "gauss_row": translate(language, "scoring.chart.gauss_row"),
+    }
+    return page_charts(compute(config), config.focus, labels)["window"]

@@ -26,11 +26,10 @@ import streamlit as st
 
 from s2s_core.fmt import num
 from s2s_core.training import TrainConfig
-from s2s_core.training.trace import replay_clock, replay_frame
+from s2s_core.training.trace import MapPoint, replay_clock, replay_frame
 from s2s_jobs import jobs
 from s2s_jobs.jobs import CANCELLED, DONE, FAILED, QUEUED, JobSnapshot
 from s2s_ui.i18n import t
-from s2s_ui.training.picture import show_point
 from s2s_ui.training.specs import chart_labels, curve_specs, draw
 from s2s_ui.widgets import revealed
 
@@ -41,6 +40,7 @@ STOP_WAIT_SECONDS = 5.0  # at most this long for a stopped job to end (a worker 
 MINE = "_training_my_jobs"  # session key: ids of the jobs this session started (the others are "busy")
 QUIZ = "training_quiz"  # the page's question (sections.show_quiz): its answer is on the accuracy curves
 REPLAY = "_training_replay"  # session key: (config, monotonic start) of the recorded run this session replays
+Moment = Callable[[MapPoint, int, int], None]  # draws a checkpoint map: (point, its step, the run's steps)
 
 
 @dataclass(frozen=True)
@@ -60,23 +60,36 @@ def visitor() -> Visitor:
     return Visitor(uuid.uuid4().hex)
 
 
+def seconds(x: float) -> str:
+    """A time in seconds as both labs write it everywhere (training time, a time limit, an estimate): num() of the
+    value to one decimal (3.2, 20, 0.4); a tenth is as fine as a once-a-second poll can tell."""
+    return num(round(float(x), 1))
+
+
 def seconds_text(x: float | None) -> str:
-    """An estimate in whole seconds, never below 1 ("about 1 s" rather than "about 0 s")."""
-    return num(max(1, math.ceil(x or 0)))
+    """An estimate, rounded up to whole seconds and never below 1 ("about 1 s" rather than "about 0 s")."""
+    return seconds(max(1, math.ceil(x or 0)))
 
 
 def trained_model(
-    config: TrainConfig, key: str, label: str, pending: str, before: Callable[[], None] | None = None
+    config: TrainConfig,
+    key: str,
+    label: str,
+    pending: str,
+    before: Callable[[], None] | None = None,
+    moment: Moment | None = None,
 ) -> JobSnapshot | None:
     """The finished job for config (its snapshot holds the result); until then the Train button (and `before`:
-    the untrained picture), or the live progress of the job that is training it (this visitor's or another's)
-    above the untrained picture, or the replay of its recorded run that this visitor asked for."""
+    the untrained picture), or the live progress of the job that is training it (this visitor's or another's),
+    or the replay of its recorded run that this visitor asked for. moment(point, step, total) draws a checkpoint
+    map: while the run trains, its latest checkpoint's map stands beside the curves, instead of the untrained
+    picture (which stays only while the job waits in the queue, before its first checkpoint arrives)."""
     job = jobs.find(config)
     snap = jobs.snapshot(job) if job is not None else None
     if snap is not None and snap.state == DONE:
         if not replaying(config):
             return snap
-        watch(config, key)
+        watch(config, key, moment)
         return None
     if snap is None or snap.ended:
         jobs.wake()  # a Train button is about to show: a pool stopped for being idle starts now, not on the click
@@ -101,10 +114,16 @@ def trained_model(
             return None
         holder.empty()  # the last run's outcome, the prompt and the button give way to the progress bar
         start(config)
-    watch(config, key)
-    if before is not None and not replaying(config):
-        # Queued or training (also a warm-up a first visitor finds running): the untrained picture stays under the
-        # progress, so the picture area is never empty and the learner sees what training is about to change.
+        job = jobs.find(config)
+        snap = jobs.snapshot(job) if job is not None else None
+    # Queued, or training before its first checkpoint arrived (also a warm-up a first visitor finds running): the
+    # untrained picture stays under the progress, so the picture area is never empty; the fragment asks for one
+    # full rerun when the first checkpoint map arrives, which then stands in its place.
+    waiting = (
+        before is not None and not replaying(config) and (moment is None or snap is None or snap.checkpoint is None)
+    )
+    watch(config, key, moment, waiting and moment is not None)
+    if waiting:
         before()
     return None
 
@@ -125,10 +144,10 @@ def replaying(config: TrainConfig) -> bool:
     return st.session_state.get(REPLAY, (None,))[0] == config
 
 
-def progress_bar(step: int, total: int, seconds: float, losses, ends_in: float | None) -> None:
+def progress_bar(step: int, total: int, elapsed: float, losses, ends_in: float | None) -> None:
     """The live (or replayed) progress: steps, the latest loss, the training time, what is left."""
     loss = num(losses[-1][1]) if losses else "–"
-    text = t("training.progress", step=step, total=total, loss=loss, seconds=f"{seconds:.1f}")
+    text = t("training.progress", step=step, total=total, loss=loss, seconds=seconds(elapsed))
     if ends_in is not None and step < total:
         text += " · " + t("training.time_left", left=seconds_text(ends_in))
     st.progress(step / max(1, total), text=text)
@@ -143,7 +162,21 @@ def curves(losses, evals, labels: dict[str, str] | None = None) -> None:
             draw(st, specs["accuracy"])
 
 
-def show_replay(config: TrainConfig, snap: JobSnapshot, key: str) -> None:
+def show_moment(point: MapPoint | None, total: int, losses, evals, moment: Moment | None) -> None:
+    """A run as it is (live) or was (a replay's frame): its latest checkpoint map, and beside it (below it on a
+    phone) the curves so far, under a short title that fits half the picture's width."""
+    labels = chart_labels() | {"loss_title": t("training.replay_loss_title")}
+    if point is None or moment is None:
+        curves(losses, evals, labels)
+        return
+    map_col, curve_col = st.columns(2)
+    with map_col:
+        moment(point, point.step, total)
+    with curve_col:
+        curves(losses, evals, labels)
+
+
+def show_replay(config: TrainConfig, snap: JobSnapshot, key: str, moment: Moment | None) -> None:
     """One frame of the recorded run: what the live run showed this many seconds after it started."""
     result = snap.result
     started = st.session_state[REPLAY][1]
@@ -154,30 +187,26 @@ def show_replay(config: TrainConfig, snap: JobSnapshot, key: str) -> None:
     st.info(t("training.replay_note"), icon=":material/replay:")
     left = max(0.0, result.trace.times[-1] - frame.seconds)
     progress_bar(frame.step, frame.total, frame.seconds, frame.losses, left)
-    curve_col, map_col = st.columns(2)
-    with curve_col:
-        # Half the picture's width: a short title, not cut off.
-        curves(frame.losses, frame.evals, chart_labels() | {"loss_title": t("training.replay_loss_title")})
-    with map_col:
-        if frame.map is not None:
-            title = t("training.replay_map_title", step=frame.map.step)
-            show_point(frame.map, config, title, side=False)
+    show_moment(frame.map, frame.total, frame.losses, frame.evals, moment)
     if st.button(t("training.replay_stop"), key=f"{key}_replay_stop", icon=":material/stop:"):
         st.session_state.pop(REPLAY, None)
         st.rerun(scope="app")
 
 
 @st.fragment(run_every=POLL_SECONDS)
-def watch(config: TrainConfig, key: str) -> None:
-    """Progress of the live job for config (or the replay of its recorded run), redrawn on a timer; the whole
-    page reruns once it has ended."""
+def watch(config: TrainConfig, key: str, moment: Moment | None = None, untrained_below: bool = False) -> None:
+    """Progress of the live job for config (or the replay of its recorded run), redrawn on a timer: the latest
+    checkpoint map beside the curves so far. The whole page reruns once the job has ended, and once when the
+    first checkpoint arrives while the untrained picture is drawn below (untrained_below), which it replaces."""
     job = jobs.find(config)
     snap = jobs.snapshot(job) if job is not None else None
     if snap is not None and snap.state == DONE and replaying(config) and snap.result.trace is not None:
-        show_replay(config, snap, key)
+        show_replay(config, snap, key, moment)
         return
     if snap is None or snap.ended:
         st.session_state.pop(REPLAY, None)
+        st.rerun(scope="app")
+    if untrained_below and snap.checkpoint is not None:
         st.rerun(scope="app")
     jobs.hold(job, visitor().id)  # still here: the job keeps its watcher
     mine = snap.job_id in st.session_state.get(MINE, set())
@@ -188,7 +217,7 @@ def watch(config: TrainConfig, key: str) -> None:
         st.caption(t("training.queue_note", slots=snap.slots))
     else:
         progress_bar(snap.step, snap.total, snap.seconds, snap.losses, snap.ends_in)
-    curves(snap.losses, snap.evals)
+    show_moment(snap.checkpoint, snap.total, snap.losses, snap.evals, moment)
     if snap.warm or not mine:  # a default model is the server's, shared by every visitor: no visitor stops it
         return
     queued = snap.state == QUEUED

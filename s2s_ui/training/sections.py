@@ -57,7 +57,7 @@ def show_accuracy(done: JobSnapshot) -> None:
     """The metrics and the teacher-forced vs free-running curves: the quiz's answer, so drawn once it is out."""
     result = done.result
     config, run, final = result.config, result.run, result.final
-    ratio = f"{config.tf_ratio:g}" if config.tf_schedule == "constant" else f"{config.tf_ratio:g} → 0"
+    ratio = num(config.tf_ratio) if config.tf_schedule == "constant" else f"{num(config.tf_ratio)} → 0"
     if cut_short(run):  # every figure below is of the shorter run the clock allowed
         st.warning(t("training.cut_note", steps=run.steps_done, total=config.steps), icon=":material/timer:")
     draw(st, training_specs(done.job_id, chart_labels(), result)["loss"])

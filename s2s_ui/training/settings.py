@@ -13,7 +13,6 @@ from s2s_core.training.tasks import FILLERS, NAMES, NAMES_MAX_DIGITS, NAMES_TASK
 from s2s_core.training.trace import source_family
 from s2s_ui.i18n import t
 from s2s_ui.state import Page
-from s2s_ui.widgets import show_error
 
 
 def read_settings(page: Page) -> Parsed[TrainConfig]:
@@ -89,7 +88,8 @@ def source_field(config: TrainConfig):
 
 def read_source(page: Page, config: TrainConfig) -> Parsed[SourceInput]:
     """The source box at the top of the picture: digits (or a number), validated by the core; a bad one is named
-    right under the box, and the sections that need it say so."""
+    right under the box, over the last good source's map, faded (s2s_ui/training/lab.py), and the sections that
+    need it say so."""
     field = source_field(config)
     if field is fields.NAMES_SOURCE:
         label = t("training.names_label")
@@ -98,7 +98,4 @@ def read_source(page: Page, config: TrainConfig) -> Parsed[SourceInput]:
         label = t("training.number_label" if field is fields.NUMBER else "training.source_label")
         help_text = t("training.source_help")
     text = page.input(field, st.text_input, label=label, help=help_text)
-    source = Parsed.of(lambda: parse_source(config.task, text))
-    if source.error is not None:
-        show_error(source.error)
-    return source
+    return Parsed.of(lambda: parse_source(config.task, text))

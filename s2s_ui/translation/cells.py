@@ -15,7 +15,7 @@ from s2s_jobs import jobs
 from s2s_jobs.jobs import DONE, JobSnapshot
 from s2s_ui.catalog import words
 from s2s_ui.i18n import lang, t
-from s2s_ui.training.live import POLL_SECONDS, start, visitor
+from s2s_ui.training.live import POLL_SECONDS, seconds, start, visitor
 from s2s_ui.training.specs import draw
 from s2s_ui.translation.specs import cells_specs
 
@@ -77,7 +77,7 @@ def show_results(configs: tuple[TrainConfig, ...], snaps: list[JobSnapshot | Non
             t("translation.col_exact"): pct(s.result.final.free_exact),
             t("translation.col_tokens"): pct(s.result.final.free_token_acc),
             t("translation.col_steps"): run.steps_done,
-            t("translation.col_seconds"): f"{run.seconds:.1f}",
+            t("translation.col_seconds"): seconds(run.seconds),
         }
         for name, run, s in zip(names, runs, snaps, strict=True)
     ]

@@ -210,19 +210,53 @@ def test_all_pad_is_a_clear_error(lang):
     assert translate(lang, "attention.field.pad") in " ".join(e.value for e in at.error)
 
 
-def test_a_letter_in_a_cell_names_the_field_and_keeps_the_page(lang):
-    at = open_page("attention", lang, query={"att_src": "2,0;0,x;6,2"})
+def _type_cell(at, key: str, row: int, column: str, text: str):
+    """A cell typed into a table (the data editor's own edit state, as the browser sends it), then a run."""
+    at.session_state[key] = {"edited_rows": {row: {column: text}}, "added_rows": [], "deleted_rows": []}
+    return at.run()
+
+
+def test_a_bad_typed_cell_keeps_the_last_picture_faded_with_one_message(lang):
+    """Issue 25: a good edit, then a letter typed into a source cell: the message once (naming the field and the
+    cell), the picture still drawn from the good input under the kept caption, no tip in its place, the question
+    waiting; the cell fixed: the live picture again, no caption."""
+    at = open_page("attention", lang)
+    at.multiselect(key="att_pad").set_value(["s3"]).run()
+    assert "t1 context [0.8, 2.4]" in _chart(at)[1]
+    _type_cell(at, "att_src", 1, "d2", "x")
     assert not at.exception
-    errors = " ".join(e.value for e in at.error)
-    assert translate(lang, "attention.field.sources") in errors and "x" in errors
-    assert translate(lang, "attention.cell_vs_context")[:20] in all_text(at)  # the rest still renders
+    assert len(at.error) == 1 and translate(lang, "attention.field.sources") in at.error[0].value
+    assert "x" in at.error[0].value
+    assert len(at.get("vega_lite_chart")) == 1 and "t1 context [0.8, 2.4]" in _chart(at)[1]  # the kept picture
+    assert translate(lang, "ui.kept_note") in [c.value for c in at.caption]
+    assert translate(lang, "attention.cell_vs_context") not in all_text(at)  # no unrelated tip instead
+    assert not at.radio  # the question needs the live input
+    _type_cell(at, "att_src", 1, "d2", "8")
+    assert not at.exception and not at.error
+    assert "t1 context [0.8, 4.8]" in _chart(at)[1]  # 0.4×[2, 0] + 0.6×[0, 8]
+    assert translate(lang, "ui.kept_note") not in [c.value for c in at.caption]
 
 
-def test_nan_and_empty_cells(lang):
-    for raw in ("2,0;0,nan;6,2", "2,0;0,;6,2"):
-        at = open_page("attention", lang, query={"att_src": raw})
-        assert not at.exception
-        assert at.error, raw
+def test_a_bad_cell_before_any_picture_is_named_alone(lang):
+    """An empty cell from a link (the table opens with it): no good picture yet this session, so the message
+    stands alone: no chart, no tip in its place."""
+    at = open_page("attention", lang, query={"att_src": "2,0;0,;6,2"})
+    assert not at.exception
+    assert len(at.error) == 1 and translate(lang, "attention.field.sources") in at.error[0].value
+    assert not at.get("vega_lite_chart")
+    assert translate(lang, "attention.cell_vs_context") not in all_text(at)
+
+
+@pytest.mark.parametrize("query", [{"att_steps": "abc"}, {"att_src": "2,0;0,x;6,2"}, {"att_src": "2,0;0,nan;6,2"}])
+def test_a_bad_link_cell_opens_the_default_with_a_notice(lang, query):
+    """Issue 25: ?att_steps=abc replaced the picture with an unrelated tip. A link cell that is not a number is a
+    bad link value (README "Bad input"): a notice naming the field, the table on its default, the picture drawn."""
+    at = open_page("attention", lang, query=query)
+    assert not at.exception and not at.error
+    label = "attention.steps_label_weights" if "att_steps" in query else "attention.sources_label"
+    assert translate(lang, label) in toasts(at)
+    assert "t1 context [3.4, 2.2]" in _chart(at)[1]
+    assert translate(lang, "attention.cell_vs_context") not in all_text(at)
 
 
 def test_rows_not_summing_to_one_are_normalised_with_a_note(lang):

@@ -213,3 +213,19 @@ def test_the_quiz_about_the_no_tanh_rnn_does_not_say_it_need_not_explode():
     text = all_text(at)
     assert translate(lang, "bptt.quiz_why_up_linear", new="2", k=20, ratio=sci(2.0**20)) in text
     assert "need not explode" not in text
+
+
+def test_no_input_here_can_be_bad_so_the_picture_is_always_live(lang):
+    """Every input of this page is a slider, a choice or a number, and a number typed out of range is clamped with
+    a line under its field (s2s_ui/link.py): the picture (drawn through kept_picture like every page's) is then
+    drawn live from the clamped value, never a faded kept copy, and no message box replaces it."""
+    at = open_page("bptt", lang)
+    at.number_input(key="bptt_k").set_value(10).run()  # a good edit: detach every 10 steps
+    cut = list(reversed(backprop_through_time(BpttConfig(truncate=10)).by_cell("rnn").norms))
+    assert _band_norms(at) == cut
+    at.number_input(key="bptt_k").set_value(500).run()  # above the cap: used as MAX_T (no cut within T = 30)
+    assert not at.exception and not at.error
+    whole = list(reversed(backprop_through_time(BpttConfig(truncate=fields.MAX_T)).by_cell("rnn").norms))
+    assert whole != cut and _band_norms(at) == whole  # live, from the clamped value, not the kept one
+    assert translate(lang, "ui.kept_note") not in [c.value for c in at.caption]
+    assert at.radio  # the question is drawn from the live input

@@ -13,7 +13,7 @@ from s2s_core.gru import gru_gates, parse_config
 from s2s_core.gru.compare import compare
 from s2s_core.gru.frames import mix_parts
 from s2s_ui.catalog import translate
-from tests.app.conftest import all_text, open_page, open_tab
+from tests.app.conftest import all_text, open_page, open_tab, toasts
 from tests.app.test_lstm_app import chart_data, picture_rows
 
 SENTENCE = DEFAULT_SENTENCES["en"]  # the English page opens on an English sentence
@@ -62,22 +62,31 @@ def test_defaults_step_freeze_compare_and_empty_sentence(lang):
     # 3) Freeze h (z = 1 from step 2): h stays at h_1, and the picture shows the forced run.
     at.button(key="gru_freeze").click().run()
     assert not at.exception
-    assert at.multiselect(key="gru_force_z").value == [2, 3, 4] and at.query_params["gru_force_z"] == "2,3,4"
+    assert at.pills(key="gru_force_z").value == [2, 3, 4] and at.query_params["gru_force_z"] == "2,3,4"
     forced = gru_gates(parse_config("sentence", SENTENCE, None, 3, 6, 0, {"z": ([2, 3, 4], 1)})).forced
     assert translate(lang, "gru.picture.title_forced") in chart_data(at)
     assert [round(v, 9) for v in picture_rows(at, "h_t", 3)] == [round(float(v), 9) for v in forced.h[2]]
     open_tab(at, "gru", "gru.tab_override", lang)
     assert f"h = {vec_text(forced.h[-1])}" in all_text(at) and vec_text(forced.h[0]) == vec_text(forced.h[-1])
 
-    # 4) An empty sentence names the field; the comparison and the weights (sizes only) still draw.
+    # 4) An empty sentence: its message once, the last good picture (the frozen run) kept, faded, under the caption
+    # that says so, and no question; the comparison and the weights (sizes only) still draw.
     at.text_input(key="gru_sentence").set_value("").run()
     assert not at.exception
-    assert translate(lang, "gru.field.sentence") in _errors(at)
+    assert [translate(lang, "gru.field.sentence") in e.value for e in at.error].count(True) == 1
+    assert len(at.get("vega_lite_chart")) == 1 and translate(lang, "ui.kept_note") in all_text(at)
+    assert [round(v, 9) for v in picture_rows(at, "h_t", 3)] == [round(float(v), 9) for v in forced.h[2]]
+    assert translate(lang, "gru.quiz_question") not in all_text(at)
     assert translate(lang, "gru.try.freeze") in [b.label for b in at.button]
     open_tab(at, "gru", "gru.tab_compare", lang)
     assert _ratio(lang, 3, 6) in all_text(at)
     open_tab(at, "gru", "ui.tab_tables", lang)
     assert translate(lang, "gru.weights_heading") in all_text(at) and at.dataframe
+    # 5) A good sentence again: the live picture of it, no caption.
+    at.text_input(key="gru_sentence").set_value("the cat sat").run()
+    assert not at.exception and not at.error and translate(lang, "ui.kept_note") not in all_text(at)
+    fixed = gru_gates(parse_config("sentence", "the cat sat", None, 3, 6, 0, {"z": ([2, 3], 1)})).forced
+    assert [round(v, 9) for v in picture_rows(at, "h_t", 3)] == [round(float(v), 9) for v in fixed.h[2]]
 
 
 def test_table_mode_with_a_non_finite_cell(lang):
@@ -85,9 +94,11 @@ def test_table_mode_with_a_non_finite_cell(lang):
     at.number_input(key="gru_E").set_value(2).run()
     at.segmented_control(key="gru_source").set_value("table").run()
     assert not at.exception
-    assert translate(lang, "gru.field.vectors") in _errors(at)
+    # A non-finite cell in a link follows the README's rule: a notice naming the field, the table's default.
+    assert translate(lang, "gru.field.vectors") in toasts(at) and not at.error
+    assert len(picture_rows(at, "h_t", 2)) == 4  # drawn from the default vectors
     open_tab(at, "gru", "gru.tab_compare", lang)
-    assert _ratio(lang, 2, 4) in all_text(at)  # a bad cell hides only what needs the sequence
+    assert _ratio(lang, 2, 4) in all_text(at)
 
 
 def test_the_question_hides_its_answer_and_a_case_loads_its_inputs(lang):
@@ -108,12 +119,12 @@ def test_the_question_hides_its_answer_and_a_case_loads_its_inputs(lang):
     # 3) A prepared case loads its link: z = 0 at every step.
     at.button(key="try__gru__1").click().run()
     assert not at.exception
-    assert at.multiselect(key="gru_force_z").value == [1, 2, 3, 4]
+    assert at.pills(key="gru_force_z").value == [1, 2, 3, 4]
     assert at.segmented_control(key="gru_force_z_to").value == 0
     # 4) Reset from that case: no parameter of the page is left.
     at.button(key="reset__gru").click().run()
     assert not at.exception
-    assert set(at.query_params) <= {"lang"} and at.multiselect(key="gru_force_z").value == []
+    assert set(at.query_params) <= {"lang"} and at.pills(key="gru_force_z").value == []
 
 
 def test_reset_from_a_link_that_set_every_field_leaves_no_parameter(lang):
@@ -140,7 +151,7 @@ def test_reset_from_a_link_that_set_every_field_leaves_no_parameter(lang):
     assert set(at.query_params) <= {"lang"}
     assert at.text_input(key="gru_sentence").value == SENTENCE
     assert (at.number_input(key="gru_E").value, at.number_input(key="gru_H").value) == (3, 4)
-    assert at.multiselect(key="gru_force_r").value == [] and at.segmented_control(key="gru_force_z_to").value == 1
+    assert at.pills(key="gru_force_r").value == [] and at.segmented_control(key="gru_force_z_to").value == 1
 
 
 def test_one_word_asks_no_question_about_an_old_state(lang):

@@ -13,7 +13,7 @@ from tests.app.conftest import all_text, open_page, toasts
 CASES = [
     ("attention", "segmented_control", "att_mode", "scores"),
     ("seq2seq", "segmented_control", "seq2seq_bridge", "linear"),
-    ("scoring", "segmented_control", "scoring_focus", "dot"),
+    ("scoring", "selectbox", "scoring_focus", "dot"),
     ("shapes", "selectbox", "shapes_failure", "wrong_e"),
     ("lstm", "segmented_control", "lstm_source", "table"),
     ("gru", "segmented_control", "gru_inspect", 3),
@@ -115,3 +115,25 @@ def test_a_float_field_names_nan_infinity_and_a_value_below_its_range():
     at.number_input(key="scoring_scale").set_value(0.01).run()
     assert "0.01 is outside 0.1–10; using 0.1." in " ".join(c.value for c in at.caption)
     assert at.query_params["scoring_scale"] == "0.1"
+
+
+# Every table field that a default run reads from the link, with its page (a family by the member it read).
+TABLES = [
+    ("attention", "att_steps"),
+    ("attention", "att_src"),
+    ("scoring", "scoring_enc"),
+    ("lstm", "lstm_x"),
+]
+
+
+@pytest.mark.parametrize("ns, key", TABLES, ids=[k for _, k in TABLES])
+def test_a_table_cell_in_the_link_that_is_not_a_number_opens_the_default_with_a_notice(ns, key):
+    """README "Bad input": a bad link value is named in a notice and the field opens on its default (it used to
+    seed the table with "abc", so the picture gave way to an error about a cell the learner never typed)."""
+    query = {key: "abc", **({"lstm_source": "table"} if ns == "lstm" else {})}
+    at = open_page(ns, "en", query=query)
+    assert not at.exception
+    assert key in toasts(at), toasts(at)
+    assert not at.error, [e.value for e in at.error]  # no message where the picture is: it is drawn
+    assert key not in at.query_params  # the default leaves no parameter
+    assert at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart"), "the page's picture was not drawn"

@@ -41,20 +41,19 @@ def picture_rows(at, block: str, step: int) -> list[float]:
 
     chart = at.get("vega_lite_chart")[0]
     rows = [r for d in chart.proto.datasets for r in pa.ipc.open_stream(d.data.data).read_all().to_pylist()]
-    picked = sorted(
-        (r["k"], r["value"]) for r in rows if r.get("block") == block and r.get("step") == step and "k" in r
-    )
+    # the picture's squares carry every step's value in their row ("value2": step 2's), picked by the slider
+    picked = sorted((r["k"], r[f"value{step}"]) for r in rows if r.get("block") == block and f"value{step}" in r)
     return [v for _, v in picked]
 
 
-def still_drawn(at, lang: str) -> None:
+def still_drawn(at, lang: str, kept: bool = False) -> None:
     """What does not need the sequence is still on the page: the size fields, the weights table, the notes,
-    the prepared cases (each tab opened in turn)."""
+    the prepared cases (each tab opened in turn); `kept`: the last good picture, faded, is the only chart."""
     assert at.number_input(key="lstm_H") is not None and at.number_input(key="lstm_seed") is not None
     assert translate(lang, "lstm.try.freeze") in [b.label for b in at.button]
     open_tab(at, "lstm", "ui.tab_tables", lang)
     assert translate(lang, "lstm.weights_heading") in all_text(at) and at.dataframe  # the weights need only E, H, seed
-    assert not at.get("vega_lite_chart")  # no picture, and this tab has no chart
+    assert len(at.get("vega_lite_chart")) == int(kept)  # no live picture, and this tab has no chart
     open_tab(at, "lstm", "ui.tab_notice", lang)
     assert translate(lang, "lstm.notice_1", **legend_words(lang)) in all_text(at)
 
@@ -89,7 +88,7 @@ def test_defaults_step_freeze_and_empty_sentence(lang):
     # 3) The freeze button forces f = 1, i = 0 from step 2: the cell stays at c_1; the picture shows that run.
     at.button(key="lstm_freeze").click().run()
     assert not at.exception
-    assert at.multiselect(key="lstm_force_f").value == [2, 3, 4] and at.multiselect(key="lstm_force_i").value == [
+    assert at.pills(key="lstm_force_f").value == [2, 3, 4] and at.pills(key="lstm_force_i").value == [
         2,
         3,
         4,
@@ -112,14 +111,24 @@ def test_defaults_step_freeze_and_empty_sentence(lang):
     at.text_input(key="lstm_sentence").set_value("I read").run()
     assert not at.exception and not at.error
     assert at.segmented_control(key="lstm_inspect").value in (1, 2)
-    assert at.multiselect(key="lstm_force_f").value == [2]
+    assert at.pills(key="lstm_force_f").value == [2]
 
-    # 5) An empty sentence names the field where the picture was; what needs no sentence is still drawn.
+    # 5) An empty sentence: its message once, and the last good picture ("I read", still forced at step 2) kept,
+    # faded, under the caption that says so; what needs no sentence is still drawn.
+    kept = lstm_gates(parse_config("sentence", "I read", None, 3, 4, 0, {"f": ([2], 1), "i": ([2], 0)})).forced
     at.text_input(key="lstm_sentence").set_value("   ").run()
     assert not at.exception
-    assert translate(lang, "lstm.field.sentence") in _errors(at)
-    assert not at.get("vega_lite_chart")
-    still_drawn(at, lang)
+    assert [translate(lang, "lstm.field.sentence") in e.value for e in at.error].count(True) == 1
+    assert len(at.get("vega_lite_chart")) == 1 and translate(lang, "ui.kept_note") in all_text(at)
+    assert [round(v, 9) for v in picture_rows(at, "c_t", 2)] == [round(float(v), 9) for v in kept.c[1]]
+    assert translate(lang, "lstm.quiz_question") not in all_text(at)  # the question waits for a good input
+    still_drawn(at, lang, kept=True)
+    # 6) A good sentence again: the live picture, no caption.
+    at.text_input(key="lstm_sentence").set_value("the cat sat").run()
+    assert not at.exception and not at.error
+    assert translate(lang, "ui.kept_note") not in all_text(at)
+    fixed = lstm_gates(parse_config("sentence", "the cat sat", None, 3, 4, 0, {"f": ([2], 1), "i": ([2], 0)}))
+    assert [round(v, 9) for v in picture_rows(at, "c_t", 3)] == [round(float(v), 9) for v in fixed.forced.c[2]]
 
 
 def test_table_mode_sizes_and_a_bad_cell(lang):
@@ -127,9 +136,9 @@ def test_table_mode_sizes_and_a_bad_cell(lang):
     at.number_input(key="lstm_E").set_value(2).run()
     at.segmented_control(key="lstm_source").set_value("table").run()
     assert not at.exception
-    errors = _errors(at)
-    assert translate(lang, "lstm.field.vectors") in errors and "abc" in errors
-    still_drawn(at, lang)  # a bad cell hides only what needs the sequence
+    # A bad cell in a link follows the README's rule: a notice naming the field, and the table on its default.
+    assert translate(lang, "lstm.field.vectors") in toasts(at) and "abc" in toasts(at) and not at.error
+    assert len(picture_rows(at, "c_t", 2)) == 4  # the picture is drawn from the default vectors
     at.number_input(key="lstm_H").set_value(3).run()
     assert not at.exception
     assert translate(lang, "lstm.title") in all_text(at)
@@ -153,7 +162,7 @@ def test_a_shared_link_restores_source_step_overrides_and_tab(lang):
     )
     assert not at.exception and not at.error
     assert at.segmented_control(key="lstm_inspect").value == 3  # the link opened the step-by-step tab
-    assert at.multiselect(key="lstm_force_f").value == [2, 3]  # 9 and x are not steps of this sequence
+    assert at.pills(key="lstm_force_f").value == [2, 3]  # 9 and x are not steps of this sequence
     assert "9" in toasts(at)  # and the link's part that was dropped is named
     config = parse_config("table", None, [["1", "0"], ["0", "1"], ["2", "-1"]], 2, 3, 0)
     result = lstm_gates(config)
@@ -190,7 +199,7 @@ def test_reset_from_a_link_that_set_every_field_leaves_no_parameter(lang):
     assert at.text_input(key="lstm_sentence").value == SENTENCE
     assert (at.number_input(key="lstm_E").value, at.number_input(key="lstm_H").value) == (3, 4)
     assert at.number_input(key="lstm_seed").value == 0
-    assert at.multiselect(key="lstm_force_f").value == [] and at.segmented_control(key="lstm_force_f_to").value == 1
+    assert at.pills(key="lstm_force_f").value == [] and at.segmented_control(key="lstm_force_f_to").value == 1
     assert at.tabs[0].children and not any(tab.children for tab in at.tabs[1:])  # back on the first tab
 
 
@@ -210,12 +219,12 @@ def test_the_question_hides_its_answer_and_a_case_loads_its_inputs(lang):
     # 3) A prepared case loads its link: the forget gate shut at step 3.
     at.button(key="try__lstm__1").click().run()
     assert not at.exception
-    assert at.multiselect(key="lstm_force_f").value == [3] and at.segmented_control(key="lstm_force_f_to").value == 0
+    assert at.pills(key="lstm_force_f").value == [3] and at.segmented_control(key="lstm_force_f_to").value == 0
     assert at.query_params["lstm_force_f"] == "3" and at.query_params["lstm_force_f_to"] == "0"
     # 4) Reset from that case: no parameter of the page is left, the override is back to nothing.
     at.button(key="reset__lstm").click().run()
     assert not at.exception
-    assert set(at.query_params) <= {"lang"} and at.multiselect(key="lstm_force_f").value == []
+    assert set(at.query_params) <= {"lang"} and at.pills(key="lstm_force_f").value == []
 
 
 def test_switching_language_swaps_the_untouched_example(lang):

@@ -108,13 +108,32 @@ def test_empty_sentence_names_the_field_and_hides_only_what_needs_it(lang):
     assert at.number_input(key="rnn_H").value == 4 and not at.get("vega_lite_chart")
 
 
+def test_a_bad_sentence_keeps_the_last_good_picture_faded_with_the_message_once(lang):
+    """A good edit, then an empty sentence: the message once, the picture still drawn from the good sentence under
+    the kept caption, the question waiting; a good sentence again: the live picture, no caption."""
+    at = open_page("rnn", lang)
+    at.text_input(key="rnn_sentence").set_value("the cat sat").run()
+    good = unroll(parse_config("the cat sat", 3, 4, 0))
+    assert picture_values(at, "h3", 3) == [float(v) for v in good.h[2]]
+    charts = len(at.get("vega_lite_chart"))  # the picture and its step's bars
+    at.text_input(key="rnn_sentence").set_value("   ").run()
+    assert not at.exception
+    assert len(at.error) == 1 and translate(lang, "rnn.field.sentence") in at.error[0].value
+    assert len(at.get("vega_lite_chart")) == charts and picture_values(at, "h3", 3) == [float(v) for v in good.h[2]]
+    assert translate(lang, "ui.kept_note") in [c.value for c in at.caption]
+    assert not at.radio  # the question needs the live sentence
+    at.text_input(key="rnn_sentence").set_value("a dog").run()
+    assert not at.exception and not at.error
+    assert picture_values(at, "h2", 2) == [float(v) for v in unroll(parse_config("a dog", 3, 4, 0)).h[1]]
+    assert translate(lang, "ui.kept_note") not in [c.value for c in at.caption]
+
+
 def test_oversized_H_and_nan_weight_are_explained_and_the_page_goes_on(lang):
     query = {"rnn_H": "100", "rnn_edit": "true", "rnn_w_x_4x3": "1,nan,0;0,0,0;0,0,0;0,0,0", "rnn_tabs": "check"}
     at = open_page("rnn", lang, query=query)
     assert not at.exception
-    errors = " ".join(e.value for e in at.error)
     assert translate(lang, "rnn.field.H") in toasts(at) and "100" in toasts(at)  # the link's value and the cap, named
-    assert translate(lang, "rnn.field.W_x") in errors  # the NaN cell, named
+    assert translate(lang, "rnn.W_x_label") in toasts(at)  # the link's NaN cell: the table named, on its default
     assert at.number_input(key="rnn_H").value == 4  # the page goes on with the default ...
     assert _check_passes(at, lang)  # ... and seeded W_x for the broken table
 

@@ -1,11 +1,13 @@
-"""Bahdanau-vs-Luong page through AppTest, in English: live weights, focus, windows, wiring, bad input, Try this and
-Reset. Tabs are opened as a learner opens them (`open_tab`, or a link's ?scoring_tabs=): only the open tab is drawn."""
+"""Bahdanau-vs-Luong page through AppTest, in both languages: one function's picture or all compared, live weights,
+the compact tables, focus, windows, wiring, bad input (the last good picture kept), Try this and Reset. Tabs are
+opened as a learner opens them (`open_tab`, or a link's ?scoring_tabs=): only the open tab is drawn."""
 
 from __future__ import annotations
 
 from s2s_core.fmt import num
 from s2s_core.fmt import vec as vector_text
 from s2s_core.scoring.compute import ScoringConfig, compare
+from s2s_core.scoring.frames import position_label, two
 from s2s_ui.catalog import translate
 from tests.app.conftest import all_text, open_page, open_tab
 
@@ -14,14 +16,21 @@ def _weights(config: ScoringConfig, name: str) -> str:
     return vector_text(compare(config).get(name).read.weights[0])
 
 
+def _weights_row(at, config: ScoringConfig, name: str, lang: str) -> None:
+    """The All functions tab's weights table (the second table) holds the function's weights rounded by two()."""
+    frame = at.table[1].value
+    row = frame[frame[translate(lang, "scoring.col_function")] == translate(lang, f"scoring.fn.{name}")].iloc[0]
+    weights = compare(config).get(name).read.weights[0].tolist()
+    assert [row[position_label(j)] for j in range(len(weights))] == [two(w) for w in weights]
+
+
 def test_defaults_show_every_function_and_the_checks(lang):
     at = open_page("scoring", lang)
     assert not at.exception and not at.error
     text = all_text(at)
     assert translate(lang, "scoring.title") in text
-    table = at.table[0].value.to_string()  # the first tab, open by default: every function side by side
-    for name in ("additive", "dot", "general", "concat", "scaled_dot"):
-        assert _weights(ScoringConfig(), name) in table
+    for name in ("additive", "dot", "general", "concat", "scaled_dot"):  # the first tab, open by default
+        _weights_row(at, ScoringConfig(), name, lang)
     assert len(at.success) >= 1  # formula per position == nn.Linear + bmm modules
     assert not [k for k in at.query_params if k.startswith("scoring")]  # the defaults leave no parameter
     weights_line = translate(lang, "scoring.weights_line", weights=_weights(ScoringConfig(), "additive"), total="1")
@@ -33,7 +42,7 @@ def test_defaults_show_every_function_and_the_checks(lang):
 
 def test_switching_the_focus_shows_its_keys(lang):
     at = open_page("scoring", lang, query={"scoring_tabs": "focus"})
-    at.segmented_control(key="scoring_focus").set_value("dot").run()
+    at.selectbox(key="scoring_focus").set_value("dot").run()
     assert not at.exception
     text = all_text(at)
     assert translate(lang, "scoring.keys_are_values", name=translate(lang, "scoring.fn.dot")) in text
@@ -48,7 +57,7 @@ def test_dot_with_a_bigger_s_is_named_and_the_rest_scores(lang):
     errors = " ".join(e.value for e in at.error)
     assert translate(lang, "scoring.field.dec_state") in errors
     config = ScoringConfig(dec_state=(0.3, 0.2, 1.0))
-    assert _weights(config, "additive") in at.table[0].value.to_string()
+    _weights_row(at, config, "additive", lang)
     open_tab(at, "scoring", "scoring.tab_focus", lang)
     assert _weights(config, "additive") in all_text(at)
 
@@ -98,7 +107,7 @@ def test_states_from_the_encoder(lang):
 
 def test_the_weights_expander_names_the_focused_function(lang):
     at = open_page("scoring", lang, query={"scoring_tabs": "focus"})
-    at.segmented_control(key="scoring_focus").set_value("general").run()
+    at.selectbox(key="scoring_focus").set_value("general").run()
     assert not at.exception
     labels = [e.label for e in at.expander]
     assert translate(lang, "scoring.params_title", name=translate(lang, "scoring.fn.general")) in labels
@@ -114,7 +123,7 @@ def test_general_is_described_as_mapping_only_the_encoder_side(lang):
     text = all_text(at)
     expected = translate(lang, "scoring.keys_values_general", H_d=3, H_e=2, keys=(1, 5, 3), values=(1, 5, 2))
     assert expected in text
-    at.segmented_control(key="scoring_focus").set_value("concat").run()
+    at.selectbox(key="scoring_focus").set_value("concat").run()
     assert translate(lang, "scoring.keys_values_both", A=3, H_e=2, keys=(1, 5, 3), values=(1, 5, 2)) in all_text(at)
 
 
@@ -222,7 +231,7 @@ def test_a_bad_state_is_named_and_the_frame_stays(lang):
     at = open_page("scoring", lang, query={"scoring_dec": "0.3, x"})
     assert not at.exception
     assert translate(lang, "scoring.field.dec_state") in " ".join(e.value for e in at.error)
-    assert at.segmented_control(key="scoring_focus") is not None  # the controls are still drawn
+    assert at.selectbox(key="scoring_focus") is not None  # the controls are still drawn
     assert at.button(key="try__scoring__0") is not None and at.button(key="reset__scoring") is not None
 
 
@@ -236,25 +245,112 @@ def _picture_rows(at, index: int) -> list[dict]:
     return rows
 
 
-def test_the_picture_draws_every_function_and_the_previous_weights_after_an_edit(lang):
-    """Picture 1 carries each function's live weights; after editing s, the old weights ride along as dashes.
-    Picture 2 carries the focus function's keys and values and its title names the function."""
+def _spec(at, index: int) -> dict:
     import json
 
-    at = open_page("scoring", lang)
+    return json.loads(at.get("vega_lite_chart")[index].proto.spec)
+
+
+def _described(at, index: int) -> str:
+    return _spec(at, index).get("description", "")
+
+
+def test_compare_all_draws_every_function_and_the_previous_weights_after_an_edit(lang):
+    """With "compare all" the first picture carries each function's live weights; after editing s, the old weights
+    ride along as dashes. The one-function picture follows it and its title names the function."""
+    import json
+
+    at = open_page("scoring", lang, query={"scoring_compare": "true"})
+    assert not at.exception and len(at.get("vega_lite_chart")) == 2
     first = [r for r in _picture_rows(at, 0) if "weight" in r and "function" in r]
     dot = compare(ScoringConfig()).get("dot").read.weights[0].tolist()
     drawn = [r["weight"] for r in first if r["function"] == translate(lang, "scoring.fn.dot")]
     assert [num(w) for w in drawn] == [num(w) for w in dot]
     assert all(r.get("before") is None for r in first)
-    focus = json.loads(at.get("vega_lite_chart")[1].proto.spec)
-    assert translate(lang, "scoring.fn.additive") in json.dumps(focus["title"], ensure_ascii=False)
+    texts = {r["text"] for r in _picture_rows(at, 0) if "text" in r}
+    assert translate(lang, "scoring.chart.softmax_short") in texts  # the softmax step between scores and weights
+    assert translate(lang, "scoring.fn.additive") in json.dumps(_spec(at, 1)["title"], ensure_ascii=False)
     at.text_input(key="scoring_dec").set_value("0.6, 0.4").run()
     assert not at.exception
     rows = [r for r in _picture_rows(at, 0) if r.get("function") == translate(lang, "scoring.fn.dot")]
     assert [num(r["before"]) for r in rows] == [num(w) for w in dot]
     new = compare(ScoringConfig(dec_state=(0.6, 0.4))).get("dot").read.weights[0].tolist()
     assert [num(r["weight"]) for r in rows] == [num(w) for w in new]
+
+
+def test_one_function_at_a_time_its_scores_softmax_and_weights(lang):
+    """By default the picture is one function: its signed scores, exp(score − max) per position with their sum in
+    the softmax row's name, and the weights they make. Picking dot redraws it for dot; the link keeps the choice."""
+    import json
+
+    from s2s_core.scoring.frames import softmax_steps
+    from s2s_core.scoring.notes import softmax_reading
+
+    at = open_page("scoring", lang)
+    assert not at.exception and len(at.get("vega_lite_chart")) == 1  # no compare picture until asked for
+    for name in ("additive", "dot"):
+        read = compare(ScoringConfig(focus=name)).get(name).read
+        title = json.dumps(_spec(at, 0)["title"], ensure_ascii=False)
+        assert translate(lang, f"scoring.fn.{name}") in title
+        bars = [r for r in _picture_rows(at, 0) if "exp" in r]
+        exps, total_exp = softmax_steps(read)
+        assert [num(r["score"]) for r in bars] == [num(x) for x in read.scores[0].tolist()]
+        assert [num(r["exp"]) for r in bars] == [num(x) for x in exps]
+        assert [num(r["exp"] / total_exp) for r in bars] == [num(w) for w in read.weights[0].tolist()]
+        texts = {r["text"] for r in _picture_rows(at, 0) if "text" in r}
+        assert translate(lang, "scoring.chart.softmax_row", total=two(total_exp)) in texts
+        reading = softmax_reading(read)
+        assert translate(lang, reading.key, **reading.numbers) in [c.value for c in at.caption]
+        at.selectbox(key="scoring_focus").set_value("dot").run()
+        assert not at.exception
+    assert at.query_params["scoring_focus"] == "dot" and "scoring_compare" not in at.query_params
+    at.toggle(key="scoring_compare").set_value(True).run()
+    assert len(at.get("vega_lite_chart")) == 2 and at.query_params["scoring_compare"] == "true"
+
+
+def test_the_all_functions_tables_are_rounded_and_mark_each_rows_largest_weight(lang):
+    """Two compact tables (signed scores; weights and context), numbers by two(), the dominant position of each
+    row highlighted in both (the peak cell's style, nowhere else in its row)."""
+    import re
+
+    from s2s_ui.scoring.sections import PEAK_CSS
+
+    at = open_page("scoring", lang)
+    result = compare(ScoringConfig())
+    scores = at.table[0].value
+    fn = translate(lang, "scoring.col_function")
+    for f in result.functions:
+        row = scores[scores[fn] == translate(lang, f"scoring.fn.{f.name}")].iloc[0]
+        assert [row[position_label(j)] for j in range(result.S)] == [two(x, sign=True) for x in f.read.scores[0]]
+    assert "0.2398" not in at.table[1].value.to_string()  # no four-decimal wall: 0.24
+    contexts = at.table[2].value[translate(lang, "scoring.col_context")].tolist()
+    assert contexts == ["[" + ", ".join(two(x) for x in f.read.context[0]) + "]" for f in result.functions]
+    # Column 0 names the function, column j + 1 is position j: each row's peak cell alone carries the style.
+    peaks = {(i, int(f.read.weights[0].argmax()) + 1) for i, f in enumerate(result.functions)}
+    for table in at.table[:2]:
+        rule = table.proto.arrow_data.styler.styles
+        assert PEAK_CSS in rule
+        cells = {(int(r), int(c)) for r, c in re.findall(r"row(\d+)_col(\d+)", rule.split("{")[0])}
+        assert cells == peaks, rule
+
+
+def test_a_bad_input_keeps_the_last_good_picture_faded_with_the_message_once(lang):
+    """A good edit, then a bad one: the message once, the picture still drawn from the good input under the kept
+    caption; the question and tabs wait. A good edit again: the live picture, no caption."""
+    at = open_page("scoring", lang)
+    at.text_input(key="scoring_dec").set_value("0.6, 0.4").run()
+    good = _weights(ScoringConfig(dec_state=(0.6, 0.4)), "additive")
+    assert good in _described(at, 0)
+    at.text_input(key="scoring_dec").set_value("0.6, x").run()
+    assert not at.exception
+    assert len(at.error) == 1 and translate(lang, "scoring.field.dec_state") in at.error[0].value
+    assert len(at.get("vega_lite_chart")) == 1 and good in _described(at, 0)  # the last good picture, kept
+    assert translate(lang, "ui.kept_note") in [c.value for c in at.caption]
+    assert not at.radio  # the question needs the live input
+    at.text_input(key="scoring_dec").set_value("0.1, 0.5").run()
+    assert not at.exception and not at.error
+    assert _weights(ScoringConfig(dec_state=(0.1, 0.5)), "additive") in _described(at, 0)
+    assert translate(lang, "ui.kept_note") not in [c.value for c in at.caption]
 
 
 def test_reset_forgets_every_field_even_the_folded_settings_the_slider_and_the_open_tab(lang):
@@ -268,6 +364,7 @@ def test_reset_forgets_every_field_even_the_folded_settings_the_slider_and_the_o
         "scoring_seed": "7",
         "scoring_scale": "8",
         "scoring_focus": "dot",
+        "scoring_compare": "true",
         "scoring_window": "local_m",
         "scoring_step": "2",
         "scoring_D": "2",
@@ -280,14 +377,13 @@ def test_reset_forgets_every_field_even_the_folded_settings_the_slider_and_the_o
     assert not at.exception and not at.error
     assert set(query) - {"scoring_he"} <= set(at.query_params)  # every field took its link value (H_e = 2: default)
     assert at.number_input(key="scoring_seed").value == 7 and at.segmented_control(key="scoring_into").value == "output"
+    assert at.toggle(key="scoring_compare").value is True
     at.button(key="reset__scoring").click().run()
     assert not at.exception and not at.error
     assert set(at.query_params) <= {"lang"}
-    assert (
-        at.number_input(key="scoring_seed").value == 0 and at.segmented_control(key="scoring_focus").value == "additive"
-    )
-    assert at.text_input(key="scoring_dec").value == "0.3, 0.2"
-    assert _weights(ScoringConfig(), "dot") in at.table[0].value.to_string()  # the first tab is open again
+    assert at.number_input(key="scoring_seed").value == 0 and at.selectbox(key="scoring_focus").value == "additive"
+    assert at.text_input(key="scoring_dec").value == "0.3, 0.2" and at.toggle(key="scoring_compare").value is False
+    _weights_row(at, ScoringConfig(), "dot", lang)  # the first tab is open again
 
 
 def test_reset_after_the_encoder_forgets_the_sentence(lang):
@@ -323,3 +419,19 @@ def test_the_local_p_case_says_the_window_it_opens(lang):
     at = open_page("scoring", lang, query={"scoring_window": "local_p", "scoring_D": "2", "scoring_tabs": "window"})
     assert translate(lang, "scoring.window_size_fractional", p="2.8273", n=4) in all_text(at)
     assert translate(lang, "scoring.try_local_p_note_fractional") in all_text(at)
+
+
+def test_the_try_this_cases_about_every_function_open_compare_all_and_reset_closes_it(lang):
+    """Large weights and H_e ≠ H_d are about the rows of every function: those cases open "compare all" (the field
+    is in the link); Reset brings back the one-function picture and no parameter."""
+    at = open_page("scoring", lang)
+    at.button(key="try__scoring__3").click().run()  # large untrained weights
+    assert not at.exception and not at.error
+    assert at.toggle(key="scoring_compare").value is True and at.query_params["scoring_compare"] == "true"
+    assert len(at.get("vega_lite_chart")) == 2
+    rows = [r for r in _picture_rows(at, 0) if r.get("function") == translate(lang, "scoring.fn.general")]
+    general = compare(ScoringConfig(scale=8.0)).get("general").read.weights[0].tolist()
+    assert [num(r["weight"]) for r in rows] == [num(w) for w in general]
+    at.button(key="reset__scoring").click().run()
+    assert at.toggle(key="scoring_compare").value is False and len(at.get("vega_lite_chart")) == 1
+    assert set(at.query_params) <= {"lang"}

@@ -275,6 +275,49 @@ def test_stepping_the_decoder_shows_that_steps_input(lang):
     )
 
 
+def test_the_steps_numbers_are_folded_under_the_picture(lang):
+    """Issue 25: the step's "h before/after" lines, its input and chosen word and the top-k chart sit in one folded
+    expander under the picture; only the output line stands outside it."""
+    at = open_page("seq2seq", lang, query=UNTRAINED)
+    assert not at.exception
+    step = run(untrained_config()).decoding.steps[0]
+    folded = next(e for e in at.expander if e.label == translate(lang, "seq2seq.step_more"))
+    inside = [m.value for m in folded.markdown]
+    lines = translate(
+        lang, "seq2seq.step_h", before=brief(step.h_prev), after=brief(step.h_new), change=num(step.change)
+    )
+    assert lines in inside and vector_text(step.h_new) in " ".join(inside)  # the short and the full vectors
+    everywhere = [m.value for m in at.markdown]
+    assert everywhere.count(lines) == 1  # nowhere else on the page
+    assert len(folded.get("vega_lite_chart")) == 1  # the step's top-k chart, folded with it
+    assert any(m.startswith(translate(lang, "seq2seq.output_line", words="")) for m in everywhere if m not in inside)
+
+
+def test_a_bad_sentence_keeps_the_last_good_picture_faded_with_the_message_once(lang):
+    """A good edit, then an empty sentence: the message once, the picture still drawn from the good sentence under
+    the kept caption, the question waiting; a good sentence again: the live picture, no caption."""
+    at = open_page("seq2seq", lang, query=UNTRAINED)
+    at.text_input(key="seq2seq_source").set_value("the cat sat").run()
+    assert "cat" in _words(at) and "seq2seq_quiz" in [r.key for r in at.radio]
+    at.text_input(key="seq2seq_source").set_value("   ").run()
+    assert not at.exception
+    assert len(at.error) == 1 and translate(lang, "seq2seq.field.source") in at.error[0].value
+    assert "cat" in _words(at)  # the last good picture, kept
+    assert translate(lang, "ui.kept_note") in [c.value for c in at.caption]
+    assert "seq2seq_quiz" not in [r.key for r in at.radio]  # the question needs the live sentence
+    at.text_input(key="seq2seq_source").set_value("a dog").run()
+    assert not at.exception and not at.error
+    assert "dog" in _words(at) and "cat" not in _words(at)
+    assert translate(lang, "ui.kept_note") not in [c.value for c in at.caption]
+
+
+def _words(at) -> list[str]:
+    """The words the picture (the first chart) writes: its tokens' rows."""
+    chart = at.get("vega_lite_chart")[0]
+    rows = [r for d in chart.proto.datasets for r in pa.ipc.open_stream(d.data.data).read_all().to_pylist()]
+    return [r["text"] for r in rows if "role" in r]
+
+
 def test_editing_the_sentence_redraws(lang):
     at = open_page("seq2seq", lang, query=UNTRAINED)
     at.text_input(key="seq2seq_source").set_value("the cat sat on the mat").run()
@@ -301,7 +344,8 @@ def test_empty_sentence_and_two_word_replacement_are_clear_messages(lang):
     _tab(at, "seq2seq.tab_bottleneck", lang)  # the one tab that needs the word names it
     assert translate(lang, "seq2seq.bn_after_quiz") not in all_text(at)
     errors, field = [e.value for e in at.error], translate(lang, "seq2seq.field.replacement")
-    assert len(errors) == 2 and all(field in e for e in errors)  # under the picture and in this tab
+    assert len(errors) == 1 and field in errors[0]  # once, under the picture: the tab says it waits for it
+    assert translate(lang, "ui.error_above") in [c.value for c in at.caption]
 
 
 def test_try_this_loads_the_untrained_model_and_a_failing_hand_off(lang):

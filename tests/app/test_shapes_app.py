@@ -122,7 +122,7 @@ def test_padding_packing_and_bad_lengths(lang):
         assert translate(lang, "shapes.bridge.heading") in _tab(at, "shapes.tab_bridge", lang)
         assert at.number_input(key="shapes_B").value == 2
         assert translate(lang, "shapes.field.lengths") in _errors(at), raw  # still named, whichever tab is open
-    # Without packing the picture does not need the lengths: it is still drawn, next to the message.
+    # The picture traces the lengths: the last good one is kept (faded) next to the message, packed or not.
     at.toggle(key="shapes_packed").set_value(False).run()
     assert translate(lang, "shapes.field.lengths") in _errors(at) and len(at.get("vega_lite_chart")) >= 1
     at.toggle(key="shapes_packed").set_value(True).run()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from s2s_core.training import fields
@@ -439,3 +441,58 @@ def test_untrained_map_first_then_the_trained_map_then_a_replay_without_a_new_jo
     assert not at.exception
     assert translate(lang, "training.replay_note") not in all_text(at)
     assert _map_specs(at, "training.trained_map_title")
+
+
+def test_while_it_trains_the_map_is_its_latest_checkpoint_not_the_untrained_one():
+    """Training lab item: while a run trains, the picture is its latest checkpoint's map, titled with its step, beside
+    the loss so far; the untrained map is gone once the first checkpoint has arrived."""
+    import re
+
+    from tests.waiting import wait_until
+
+    lang = "en"
+    from dataclasses import replace
+
+    long = tiny(11) | {"training_steps": "3000", "training_max_seconds": "60"}
+    at = open_page("training", lang, query=long)
+    at.button(key="training_train").click().run()
+    assert not at.exception
+    job = jobs.find(replace(_config(long), max_seconds=60.0))
+    wait_until(lambda: (jobs.snapshot(job).checkpoint or _Step0).step > 0, timeout=90, what="a checkpoint")
+    at.run()
+    assert not at.exception
+    titles = [json.loads(c.proto.spec).get("title") for c in at.get("vega_lite_chart")]
+    drawn = [re.search(r"After step (\d+) of 3000", json.dumps(title)) for title in titles]
+    steps = [int(m.group(1)) for m in drawn if m]
+    assert steps and steps[0] > 0 and steps[0] % 300 == 0, titles  # a checkpoint (every 3000 // 10 steps)
+    assert not any(_map_specs(at, f"training.untrained_map_title{kind}") for kind in ("", "_uneven"))
+    assert _map_specs(at, "training.replay_loss_title")  # the curve so far, beside the map
+    at.button(key="training_train_cancel").click().run()
+    assert jobs.runner().wait_idle(60)
+
+
+class _Step0:
+    step = 0
+
+
+def _kept(at) -> bool:
+    return translate("en", "ui.kept_note") in [c.value for c in at.caption]
+
+
+def test_a_bad_source_keeps_the_last_good_map_faded_under_its_message():
+    """A source the task cannot read is named once, above the last good source's trained map (faded, with the
+    caption saying so); a good source again draws the live map without the caption."""
+    lang = "en"
+    at = open_page("training", lang, query=tiny(12))
+    train(at)
+    at.text_input(key="training_source").set_value("4321").run()
+    title = "training.trained_map_title"
+    columns = {r["position"] for r in _rows(_map_specs(at, title)[0])}
+    assert columns == {"s1 · 4", "s2 · 3", "s3 · 2", "s4 · 1"} and not _kept(at)
+    at.text_input(key="training_source").set_value("12a4").run()
+    assert not at.exception
+    assert len(at.error) == 1 and "a" in at.error[0].value  # the message once
+    assert _kept(at) and {r["position"] for r in _rows(_map_specs(at, title)[0])} == columns  # 4321's map, kept
+    at.text_input(key="training_source").set_value("987").run()
+    assert not at.exception and not at.error and not _kept(at)
+    assert {r["position"] for r in _rows(_map_specs(at, title)[0])} == {"s1 · 9", "s2 · 8", "s3 · 7"}

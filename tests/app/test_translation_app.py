@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from s2s_core.fmt import pct
+from s2s_core.fmt import num, pct
 from s2s_core.translation import fields
 from s2s_core.translation.lab import alignment_score, lab_config, n_parameters, run_line, verb_notice
 from s2s_jobs import jobs
@@ -29,7 +29,7 @@ def _line(lang: str, result) -> dict:
         cell=cell,
         steps=run.steps_done,
         total=config.steps,
-        seconds=f"{run.seconds:.1f}",
+        seconds=num(round(run.seconds, 1)),  # the labs' one time format: num() to a tenth
         params=f"{run.n_params:,}",
         n=run.n_heldout,
     )
@@ -209,3 +209,40 @@ def test_a_try_this_case_loads_its_settings():
     assert not at.exception
     assert at.selectbox(key="translation_cell").value == "rnn"
     assert dict(at.query_params) == {"lang": "en", "translation_cell": "rnn"}
+
+
+def _kept(at) -> bool:
+    """The faded last picture's caption (s2s_ui/kept.py) is on the page."""
+    return translate("en", "ui.kept_note") in [c.value for c in at.caption]
+
+
+def test_word_chips_add_the_grammars_words_and_an_unknown_word_keeps_the_last_map_faded():
+    """The words the toy grammar knows are chips under the sentence box (s2s_core/grammar.words_by_role); a click adds
+    one to the end of the sentence. A word the grammar does not know is named once, above the last good sentence's
+    map, faded; a good sentence again draws the live map without the note."""
+    from s2s_core.grammar import KO_VOCAB, words_by_role
+
+    lang = "en"
+    at = open_page("translation", lang, query={"translation_source": "나는 책을", **UNTRAINED})
+    assert not at.exception and not at.error
+    chips = {b.key: list(b.options) for b in at.button_group if (b.key or "").startswith("translation_word_")}
+    assert chips == {f"translation_word_{role}": list(words) for role, words in words_by_role()}
+    assert sorted(w for words in chips.values() for w in words) == sorted(KO_VOCAB)  # every word, once
+    at.button_group(key="translation_word_verb").set_value("읽는다").run()
+    assert not at.exception
+    assert at.text_input(key="translation_source").value == "나는 책을 읽는다"
+    assert at.button_group(key="translation_word_verb").value is None  # released: the same word can be added again
+    assert at.query_params["translation_source"] == "나는 책을 읽는다"  # the link follows
+    title = translate(lang, "translation.untrained_map_title")
+    columns = {r["position"] for r in _map_rows(at, title)}
+    assert columns == {"s1 · 나는", "s2 · 책을", "s3 · 읽는다"} and not _kept(at)
+
+    at.text_input(key="translation_source").set_value("나는 공항에서 책을 읽는다").run()  # 공항에서: not in the grammar
+    assert not at.exception
+    assert len(at.error) == 1 and "공항에서" in at.error[0].value  # named once
+    assert _kept(at)
+    assert {r["position"] for r in _map_rows(at, title)} == columns  # the last good sentence's map, kept
+
+    at.text_input(key="translation_source").set_value("그녀는 빵을 먹었다").run()
+    assert not at.exception and not at.error and not _kept(at)
+    assert {r["position"] for r in _map_rows(at, title)} == {"s1 · 그녀는", "s2 · 빵을", "s3 · 먹었다"}

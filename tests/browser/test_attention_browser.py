@@ -49,7 +49,8 @@ def test_editing_a_source_cell_changes_the_context(app_server, new_page):
         "([chart, text]) => [...document.querySelectorAll(chart + ' svg text')].some(t => t.textContent === text)",
         arg=[CHART, "t1 context [5.4, 2.2]"],
     )
-    assert "before" in drawn_texts(page)  # the previous context stays faint behind the new one
+    # The previous context stays faint behind the new one, and the key under the plot says so.
+    assert translate("en", "attention.chart.key_before") in drawn_texts(page)
 
 
 def test_the_step_slider_redraws_in_the_browser_then_goes_into_the_link(app_server, new_page):

@@ -101,3 +101,76 @@ def test_editing_the_corpus_redraws_the_window_networks_prediction(app_server, n
     assert _metric(page, label) == after
     assert translate("ko", "ngram.net.metric_count") in page.locator('[data-testid="stMain"]').inner_text()
     assert "친구를 (4/7)" in page.locator('[data-testid="stMain"]').inner_text()  # counting beside it
+
+
+# --- issue 25: the factors' labels on a phone, no empty mark group ------------------------------------------------
+
+X_LABELS = """([c, title]) => {
+    const axis = [...c.querySelectorAll('g.role-axis')].find(g => g.getAttribute('aria-label') === title);
+    const svg = c.querySelector('svg').getBoundingClientRect();
+    return [...axis.querySelectorAll('g.role-axis-label text')].map(e => {
+        const r = e.getBoundingClientRect();
+        return {text: e.textContent, opacity: parseFloat(getComputedStyle(e).opacity),
+                attr: e.getAttribute('opacity'), px: parseFloat(getComputedStyle(e).fontSize),
+                inside: r.left >= svg.left - 1 && r.right <= svg.right + 1 && r.bottom <= svg.bottom + 1,
+                transform: e.getAttribute('transform') || ''};
+    });
+}"""
+EMPTY_MARK_GROUPS = """() => document.querySelectorAll(
+    '[data-testid="stVegaLiteChart"] g.role-mark[role="graphics-symbol"]:empty').length"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_the_factor_charts_labels_all_show_on_a_phone(app_server, new_page, lang):
+    """At 390 px the sentence tab's factor chart keeps every position's label, in the chart and at 11 px or more
+    (Vega dropped every other one where they overlapped: "1. yesterday", "3. lunch", ...); they turn instead."""
+    from tests.browser.harness import PHONE
+
+    ex = EXAMPLES[lang]
+    page = new_page(PHONE)
+    open_page(page, app_server, "ngram", lang, "ngram_tabs=sentence")
+    charts_drawn(page, 2)  # the picture and the factor chart
+    chart = page.locator('[data-testid="stVegaLiteChart"]').nth(1)
+    labels = page.evaluate(X_LABELS, [chart.element_handle(), translate(lang, "ngram.chart.position")])
+    words = [*ex.sentence.split(), "<eos>"]
+    assert [lab["text"] for lab in labels] == [f"{i}. {w}" for i, w in enumerate(words, start=1)], labels
+    hidden = [lab["text"] for lab in labels if lab["opacity"] == 0 or lab["attr"] == "0"]
+    assert not hidden, hidden
+    assert all(lab["px"] >= 11 for lab in labels), labels
+    assert all(lab["inside"] for lab in labels), labels
+    assert all("rotate(-45" in lab["transform"] for lab in labels), labels  # 7 bands of ~44 px: slanted
+
+
+def test_an_unseen_prefix_leaves_no_empty_mark_group(app_server, new_page):
+    """axe svg-img-alt: with a prefix the corpus never saw, the candidates' bar layer draws nothing; its mark group
+    is hidden from screen readers instead of standing empty with a role and no name."""
+    page = new_page()
+    open_page(page, app_server, "ngram", "en", "ngram_prefix=at%20breakfast")
+    charts_drawn(page, 1)
+    assert translate("en", "ngram.picture.empty") in page.locator('[data-testid="stVegaLiteChart"]').first.evaluate(
+        "c => [...c.querySelectorAll('svg text')].map(e => e.textContent).join(' ')"
+    )
+    assert page.evaluate(EMPTY_MARK_GROUPS) == 0
+    open_page(page, app_server, "ngram", "en")  # the default picture and its candidates
+    charts_drawn(page, 1)
+    assert page.evaluate(EMPTY_MARK_GROUPS) == 0
+
+
+def test_a_long_sentences_factors_stand_in_sentence_order_upright_on_a_phone(app_server, new_page):
+    """25 factors at 390 px: every label shows, upright, in the sentence's order (they were sorted as text:
+    "1. …", "10. …", "11. …"), and the count ratios, with no room above their bars, are left to the tooltip."""
+    from urllib.parse import quote
+
+    from tests.browser.harness import PHONE
+
+    words = ("today at lunch we ate noodles and rice and then I met a friend at dinner today " * 2).split()[:24]
+    page = new_page(PHONE)
+    open_page(page, app_server, "ngram", "en", "ngram_tabs=sentence&ngram_sentence=" + quote(" ".join(words)))
+    charts_drawn(page, 2)
+    chart = page.locator('[data-testid="stVegaLiteChart"]').nth(1)
+    labels = page.evaluate(X_LABELS, [chart.element_handle(), translate("en", "ngram.chart.position")])
+    assert [lab["text"] for lab in labels] == [f"{i}. {w}" for i, w in enumerate([*words, "<eos>"], start=1)]
+    assert not [lab["text"] for lab in labels if lab["opacity"] == 0 or lab["attr"] == "0"]
+    assert all("rotate(-90" in lab["transform"] and lab["px"] >= 11 for lab in labels), labels[:3]
+    drawn = chart.evaluate("c => [...c.querySelectorAll('svg text')].map(e => e.textContent)")
+    assert not any("/" in d for d in drawn), drawn  # no count ratio squeezed over a 12 px bar

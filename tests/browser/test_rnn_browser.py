@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from s2s_ui.catalog import translate
-from tests.browser.harness import charts_drawn, open_page, wait_for_text
+from tests.browser.harness import DESKTOP, charts_drawn, open_page, wait_for_text
 
 pytestmark = pytest.mark.browser
 CHART = ".st-key-rnn_step_chart"
@@ -69,3 +69,44 @@ def test_play_walks_to_the_last_step(app_server, new_page):
     expect(play).to_have_attribute("aria-pressed", "false", timeout=30_000)  # stopped at the last step
     assert "h3 = tanh(W_x·x3 + W_h·h2 + b)" in drawn_texts(page)
     wait_for_text(page, "3단계 중 3단계: 토큰 “읽는다”", timeout=60_000)
+
+
+# Every text mark of the picture as the eye gets it: its computed fill blended with the page's background by its
+# opacity (the element's and its groups', times fill-opacity), with the page's background, as "r,g,b" lists.
+SEEN_TEXT = """chart => {
+    const rgb = css => css.match(/[\\d.]+/g).slice(0, 3).map(Number);
+    const bg = rgb(getComputedStyle(document.querySelector('[data-testid="stApp"]')).backgroundColor);
+    const out = [];
+    for (const t of document.querySelectorAll(chart + ' svg text')) {
+        let alpha = Number(getComputedStyle(t).fillOpacity || 1);
+        for (let e = t; e && e.tagName !== 'svg'; e = e.parentElement) alpha *= Number(getComputedStyle(e).opacity);
+        const fill = rgb(getComputedStyle(t).fill);
+        out.push({text: t.textContent, rgb: fill.map((v, i) => alpha * v + (1 - alpha) * bg[i])});
+    }
+    return {bg, texts: out};
+}"""
+EMPTY_GROUPS = '[data-testid="stVegaLiteChart"] g.role-mark[role="graphics-symbol"]:empty'
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_weights_names_are_readable_and_no_mark_group_is_empty(app_server, browser, scheme):
+    """Issue 25: the grey W_x names were 3.2:1 on the dark background; every W_x and W_h name (the chosen step's
+    and the faded ones) now keeps 4.5:1 on both themes. Before any edit the previous input's dots have no data:
+    that layer is left out, so no empty mark group with a role and no name is drawn (axe svg-img-alt)."""
+    from s2s_ui.charts import contrast
+
+    context = browser.new_context(viewport=DESKTOP, color_scheme=scheme)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(180_000)
+        open_page(page, app_server, "rnn", "en")
+        charts_drawn(page)
+        seen = page.evaluate(SEEN_TEXT, CHART)
+        names = [t for t in seen["texts"] if t["text"] in ("W_x", "W_h")]
+        assert {t["text"] for t in names} == {"W_x", "W_h"} and len(names) == 8, names  # 4 steps, two names each
+        for t in names:
+            ratio = contrast(tuple(round(v) for v in t["rgb"]), tuple(seen["bg"]))
+            assert ratio >= 4.5, f"{scheme}: {t['text']} at {t['rgb']} on {seen['bg']} is {ratio:.2f}:1"
+        assert page.locator(EMPTY_GROUPS).count() == 0
+    finally:
+        context.close()

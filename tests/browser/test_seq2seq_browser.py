@@ -16,10 +16,12 @@ import pytest
 from s2s_core.fmt import num
 from s2s_core.seq2seq import default_config, parse_config, run
 from s2s_core.seq2seq.frames import brief
+from s2s_ui.catalog import translate
 from tests.browser.harness import PHONE, charts_drawn, open_page, wait_for_text
 
 pytestmark = pytest.mark.browser
 CHART = ".st-key-seq2seq_step_chart"
+STEP_MORE = translate("en", "seq2seq.step_more")  # the folded step numbers' expander
 
 # Move the slider as a hand does (value + `input`), wait two painted frames, and report the framed step's
 # accessible label (the frame is drawn only at the chosen step) and whether a script run had started.
@@ -52,6 +54,7 @@ def test_the_default_page_writes_a_real_translation_step_by_step(app_server, new
     page.evaluate(DRAWN)
     seen = page.evaluate(MOVE, [CHART, 2])
     assert seen["state"] == "notRunning"  # the picture moved before any script run
+    page.get_by_text(STEP_MORE).click()  # the step's numbers are folded under the picture
     wait_for_text(page, "Input word: i")  # step 2 is fed step 1's word
     wait_for_text(page, "Chosen (greedy: the most likely word): read")
     page.wait_for_function("() => location.search.includes('seq2seq_step=2')")
@@ -68,6 +71,7 @@ def test_the_step_slider_walks_the_decoder_in_the_browser(app_server, new_page):
     page.evaluate(DRAWN)
     seen = page.evaluate(MOVE, [CHART, 2])
     assert seen["state"] == "notRunning"  # the picture moved before any script run
+    page.get_by_text(STEP_MORE).click()  # the step's numbers are folded under the picture
     wait_for_text(page, brief(dec.steps[1].h_new))  # then the fragment follows with step 2's numbers
     wait_for_text(page, f"Input word: {dec.steps[1].input_token}")
     page.wait_for_function("() => location.search.includes('seq2seq_step=2')")
@@ -104,3 +108,37 @@ def test_a_phone_prints_the_states_numbers(new_page, app_server):
     texts = {t.replace("−", "-") for t in drawn_texts(page)}
     for v in h_new.tolist():
         assert num(round(v, 2)).replace("0.", ".", 1) in texts, (v, sorted(texts))
+
+
+EMPTY_GROUPS = '[data-testid="stVegaLiteChart"] g.role-mark[role="graphics-symbol"]:empty'
+
+
+def test_a_phone_opens_on_the_picture_with_the_steps_numbers_folded(new_page, app_server):
+    """Issue 25, at 390 px in Korean: the picture starts in the top half of the first screen; the step's "h before
+    / after" lines are not on it (folded under the picture) until the learner opens them; the waist's name stands
+    above the chains' outline (it crossed the decoder's outline and the step's frame); no empty mark group."""
+    page = new_page(PHONE)
+    open_page(page, app_server, "seq2seq", "ko", "seq2seq_model=untrained")
+    charts_drawn(page)
+    top = page.locator(CHART).evaluate("e => e.getBoundingClientRect().top")
+    assert top < PHONE["height"] / 2, top
+    before = translate("ko", "seq2seq.step_h").split(":", 1)[0]  # "이전 h"
+    visible = """t => [...document.querySelectorAll('[data-testid="stMarkdownContainer"]')]
+        .some(e => e.checkVisibility() && e.innerText.includes(t))"""
+    assert not page.evaluate(visible, before)  # folded: not on the screen
+    page.get_by_text(translate("ko", "seq2seq.step_more")).click()
+    page.wait_for_function(visible, arg=before)  # one tap opens it
+    name = translate("ko", "seq2seq.picture.handoff")
+    boxes = page.evaluate(
+        """([chart, name]) => {
+            const label = [...document.querySelectorAll(chart + ' svg text')].find(t => t.textContent === name);
+            const areas = [...document.querySelectorAll(chart + ' svg .mark-area path')];
+            const box = r => ({top: r.top, bottom: r.bottom, left: r.left, right: r.right});
+            return {label: label && box(label.getBoundingClientRect()),
+                    outline: areas.map(p => box(p.getBoundingClientRect()))};
+        }""",
+        [CHART, name],
+    )
+    assert boxes["label"] is not None and boxes["outline"], boxes
+    assert all(boxes["label"]["bottom"] <= o["top"] for o in boxes["outline"]), boxes  # above both outlines
+    assert page.locator(EMPTY_GROUPS).count() == 0

@@ -120,3 +120,57 @@ def test_the_picture_reads_on_a_dark_phone(app_server, browser):
         _picture_reads(page)
     finally:
         context.close()
+
+
+DRAWN = """c => [...c.querySelector('svg').querySelectorAll('text')].filter(t => t.textContent.trim())
+    .map(t => ({text: t.textContent, size: parseFloat(getComputedStyle(t).fontSize)}))"""
+TWO_WAYS = "shapes_bidirectional=true&shapes_num_layers=2&shapes_lengths=3%2C+1"
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_two_directions_split_every_state_and_the_panel_traces_the_compared_slices(app_server, browser, lang):
+    """Bidirectional, two layers, a short sentence: h_n's cells say their row's direction, the panel names each
+    row (layer and direction) and its row of h_n, h_n[-1] on the backward side, outputs[:, -1] as [fwd | bwd];
+    every caption and every text is drawn at 11 px or more, at 1280 and at 390 px. After the answer, the reason."""
+    from s2s_core.chartkit import lines
+    from s2s_core.shapes.picture import WHY_WIDTH
+    from tests.browser.harness import DESKTOP, chart_labels
+
+    def say(key: str, **fmt) -> str:
+        return translate(lang, f"shapes.picture.panel.{key}", **fmt)
+
+    rows = [say("fwd", layer=1), say("bwd", layer=1), say("fwd", layer=2), say("bwd", layer=2)]
+    outputs = say("outputs_bi", lhs="outputs[:, -1]", h="H", size=6)
+    for viewport in (DESKTOP, PHONE):
+        context = browser.new_context(viewport=viewport)
+        try:
+            page = context.new_page()
+            page.set_default_timeout(180_000)
+            open_page(page, app_server, "shapes", lang, TWO_WAYS)
+            visible_charts_drawn(page, 1)
+            drawn = page.locator('[data-testid="stVegaLiteChart"]').first.evaluate(DRAWN)
+            texts = [d["text"] for d in drawn]
+            assert min(d["size"] for d in drawn) >= 11, [d for d in drawn if d["size"] < 11]
+            for want in [*rows, "h_n[0]", "h_n[1]", "h_n[2]", "h_n[-1]", outputs]:
+                assert want in texts, (viewport, want)
+            assert texts.count("←") == texts.count("→") == 2 * 2 * 2  # h_n and c_n: 2 backward rows × B = 2
+            for caption in ("(B=2, S=3, E=4)", "(B=2, S=3, K·H=12)", "(L·K=4, B=2, H=6)", "(L·K=4, B=2, H=6)"):
+                assert caption in texts, (viewport, caption)  # the phone left these out before
+            marks = chart_labels(page, 0)
+            assert any("h_n[-1]" in m and rows[-1] in m for m in marks)  # the cell h_n[-1] comes from: layer 2 bwd
+            assert any(outputs in m for m in marks)  # the outlined column
+            _picture_reads(page)
+            if viewport == PHONE:
+                page.locator(".st-key-shapes_predict__show button").click()
+                settle(page)
+                why = translate(lang, "shapes.picture.why.differ_bidirectional", lhs="outputs[:, -1]")
+                page.wait_for_function(
+                    """said => [...document.querySelector('[data-testid="stVegaLiteChart"] svg')
+                        .querySelectorAll('text')].some(t => t.textContent === said)""",
+                    arg=lines(why, WHY_WIDTH)[-1],
+                )
+                texts = [d["text"] for d in page.locator('[data-testid="stVegaLiteChart"]').first.evaluate(DRAWN)]
+                assert all(line in texts for line in lines(why, WHY_WIDTH))
+                _picture_reads(page)
+        finally:
+            context.close()

@@ -141,7 +141,11 @@ def _map_weights(page) -> list[float]:
 def test_a_second_session_watches_the_recorded_run(app_server, new_page):
     """Training is deterministic: a visitor who comes after the run replays its trace (progress, the loss so far,
     the map at its checkpoints) at its real pace, and no new job trains."""
-    settings = f"{SMALL}&training_seed=9004"
+    # 2000 steps, not SMALL's 80: the replay runs at the recorded pace. An 80-step run (under a second) was seen to
+    # replay between two of the page's once-a-second polls on a loaded machine, leaving no frame to read; a 400-step
+    # run left frames whose checkpoint map was replaced before Vega had drawn it (a clean-clone .ci/run saw the
+    # progress bar but no map). With a checkpoint every 200 steps each map title stands for several polls here.
+    settings = f"{SMALL.replace('training_steps=80', 'training_steps=2000')}&training_seed=9004"
     page = new_page()
     _open(page, app_server, "en", settings)
     _train(page, "Train", TRAINED["en"])
@@ -151,14 +155,16 @@ def test_a_second_session_watches_the_recorded_run(app_server, new_page):
     _open(later, app_server, "en", settings)
     assert later.get_by_role("button", name="Train", exact=True).count() == 0  # nothing left to train
     later.evaluate(r"""() => {
-        window.__replay = {steps: new Set(), maps: new Set()};
+        window.__replay = {steps: new Set(), maps: new Set(), titles: new Set()};
         const seen = () => {
             const bar = document.querySelector('[data-testid="stProgress"]');
-            const m = bar && bar.innerText.match(/Step (\d+) of 80/);
+            const m = bar && bar.innerText.match(/Step (\d+) of 2000/);
             if (m) window.__replay.steps.add(+m[1]);
             for (const title of document.querySelectorAll('[data-testid="stVegaLiteChart"] svg .role-title text')) {
-                const t = title.textContent.match(/After step (\d+)/);
-                if (t) window.__replay.maps.add(+t[1]);
+                window.__replay.titles.add(title.textContent);
+                // the checkpoint at step 0 has its own title ("Step 0 of 2000: before training")
+                const t = title.textContent.match(/After step (\d+)|^Step (0) of 2000: before training/);
+                if (t) window.__replay.maps.add(+(t[1] || t[2]));
             }
         };
         new MutationObserver(seen).observe(document.body, {childList: true, subtree: true, characterData: true});
@@ -173,14 +179,18 @@ def test_a_second_session_watches_the_recorded_run(app_server, new_page):
     maps = later.evaluate("() => [...window.__replay.maps]")
     # The replay drew its progress bar (frames at increasing times are tested in tests/core/test_training.py; under
     # load a once-a-second poll was seen to catch only one frame of a short run here, so one is what is asserted).
-    assert steps and max(steps) <= 80, steps
-    assert maps and all(m % 8 == 0 for m in maps), maps  # checkpoint maps: step 0 and every 80 // 10 steps
+    assert steps and max(steps) <= 2000, steps
+    # Checkpoint maps: step 0 and every 2000 // 10 steps. The replay's first frame carries step 0's map, so this
+    # holds at any pace: CI's .ci/run (the whole test 27 s there, 93 s here: a much faster run and replay) saw
+    # progress frames but no "After step" title, when only those were counted.
+    titles = later.evaluate("() => [...window.__replay.titles]")  # what was drawn, should this fail again
+    assert maps and all(m % 200 == 0 for m in maps), (maps, sorted(steps), titles)
     # The trained map replaces the replay's last frame in the same chart element: Vega redraws it after the rerun.
     later.wait_for_function(
         """t => [...document.querySelectorAll('[data-testid="stVegaLiteChart"] svg .role-title text')]
                   .some(e => e.checkVisibility() && e.textContent.includes(t))""",
         arg="Trained: where each step looks",
-        timeout=60_000,
+        timeout=180_000,  # as long as the other waits here: a clean-clone .ci/run on a loaded machine took over 60 s
     )
     assert "Trained: where each step looks" in _titles(later)
 
@@ -223,6 +233,149 @@ def test_the_page_stays_live_while_the_job_trains_and_stop_ends_it(app_server, n
     wait_idle(page)
     assert page.get_by_role("button", name="Train", exact=True).count() == 1
     assert page.locator('[data-testid="stProgress"]').count() == 0
+
+
+def test_while_it_trains_the_map_follows_its_checkpoints(app_server, new_page):
+    """Issue 25: while a run trains, the picture is its latest checkpoint's map, titled with that step, not the
+    untrained map, and beside it the loss curve grows. An observer reads the drawn SVG at every change while the
+    progress bar is on screen (a fast machine may finish the run between two looks), then the run is stopped."""
+    page = new_page()
+    _open(page, app_server, "en", "training_steps=1000&training_max_seconds=60&training_hidden=16&training_seed=9005")
+    page.evaluate(r"""() => {
+        window.__live = [];
+        const seen = () => {
+            const bar = document.querySelector('[data-testid="stProgress"]');
+            if (!bar || !/Step \d+ of 1000/.test(bar.innerText)) return;
+            // Not the elements of the run being replaced (Streamlit keeps them, marked stale, until the rerun
+            // that replaces them has drawn): the untrained map below gives way to the checkpoint's in one rerun.
+            const svgs = [...document.querySelectorAll('[data-testid="stVegaLiteChart"] svg')]
+                .filter(s => !s.closest('[data-stale="true"]'));
+            const titled = t => svgs.find(s => [...s.querySelectorAll('.role-title text')]
+                .some(e => e.checkVisibility() && e.textContent.match(t)));
+            const map = titled(/^After step (\d+) of 1000$/);
+            const loss = titled(/^Training loss so far$/);
+            const line = loss && loss.querySelector('.mark-line path');
+            window.__live.push({
+                step: map ? +map.querySelector('.role-title text').textContent.match(/(\d+) of/)[1] : null,
+                cells: map ? [...map.querySelectorAll('[role="graphics-symbol"]')]
+                    .map(e => e.getAttribute('aria-label') || '').filter(x => x.includes('weight: ')).length : 0,
+                untrained: svgs.some(s => /Untrained|before training/.test(s.textContent)),
+                points: line ? (line.getAttribute('d').match(/[ML]/g) || []).length : 0,
+            });
+        };
+        new MutationObserver(seen).observe(document.body, {childList: true, subtree: true, characterData: true});
+    }""")
+    page.get_by_role("button", name="Train", exact=True).click()
+    # A checkpoint after some training (one every 100 steps), drawn while the bar still shows the run.
+    page.wait_for_function("() => window.__live.some(x => x.step > 0 && x.cells >= 8)", timeout=240_000)
+    live = page.evaluate("() => window.__live")
+    maps = [x for x in live if x["step"]]
+    assert maps and all(x["step"] % 100 == 0 and not x["untrained"] for x in maps), maps
+    # The curve beside the map grows while the run goes on (the page polls the job once a second).
+    page.wait_for_function(
+        "() => { const p = window.__live.filter(x => x.step > 0).map(x => x.points); return Math.max(...p) > p[0]; }",
+        timeout=120_000,
+    )
+    stop = page.get_by_role("button", name="Stop training")
+    if stop.count():  # a fast machine may have finished the thousand steps meanwhile
+        stop.click()
+    wait_idle(page)
+
+
+def _points_of(page, title: str) -> list[dict]:
+    """The point marks of the visible chart titled `title`: each one's accessible label and drawn y (screen px)."""
+    return page.evaluate(
+        """t => {
+            const svg = [...document.querySelectorAll('[data-testid="stVegaLiteChart"] svg')].find(s =>
+                [...s.querySelectorAll('.role-title text')].some(e => e.checkVisibility() && e.textContent === t));
+            return [...svg.querySelectorAll('.mark-symbol [role="graphics-symbol"]')].map(e => {
+                const r = e.getBoundingClientRect();
+                return {label: e.getAttribute('aria-label') || '', y: r.top + r.height / 2};
+            });
+        }""",
+        title,
+    )
+
+
+def test_the_names_tasks_lines_stay_apart_where_they_meet(app_server, new_page):
+    """Screenshot review: the names task's survival lines lay on one another at 100 % (and at 0 %). Each line is
+    drawn a few pixels off its value, so points of the same length and rate are drawn at different heights."""
+    page = new_page()
+    settings = "training_task=names&training_steps=40&training_hidden=16&training_embed=16&training_batch=32"
+    _open(page, app_server, "en", f"{settings}&training_seed=9006")
+    _train(page, "Train", TRAINED["en"])
+    open_tab(page, "Bottleneck")
+    _train(page, "Train the comparison model (without attention)", "Names and numbers through the bottleneck")
+    title = "How often the name and the number survive"
+    page.wait_for_function(
+        """t => [...document.querySelectorAll('[data-testid="stVegaLiteChart"] svg .role-title text')]
+            .some(e => e.checkVisibility() && e.textContent === t)""",
+        arg=title,
+    )
+    points = _points_of(page, title)
+    assert len(points) >= 8, points  # two models x two items x the lengths
+    same: dict[tuple[str, str], list[float]] = {}
+    for point in points:  # "…; source length (tokens): 5; came through intact: 100%; …"
+        parts = dict(part.split(": ", 1) for part in point["label"].split("; ") if ": " in part)
+        length = next(v for k, v in parts.items() if k.startswith("source length"))
+        rate = next(v for k, v in parts.items() if "%" in v)
+        same.setdefault((length, rate), []).append(round(point["y"], 1))
+    met = {key: ys for key, ys in same.items() if len(ys) > 1}
+    assert met, same  # some lines meet (a 0 % or 100 % that two of them share)
+    assert all(len(set(ys)) == len(ys) for ys in met.values()), met  # and are drawn apart there
+
+
+def test_the_names_tasks_charts_are_not_clipped_on_a_phone(app_server, new_page):
+    """Issue 25 leftovers: at 390 px in Korean the survival chart's y title ("온전히 나온 비율") stood 2-3 px past the
+    chart's left edge and was cut (Hangul is drawn wider than Vega's estimate). Every text of every chart on the
+    names task's Bottleneck tab and its first tab lies inside its SVG, in both languages. The models are the ones
+    the test above trains (the same settings: found in the store, or trained here when this test runs alone)."""
+    settings = "training_task=names&training_steps=40&training_hidden=16&training_embed=16&training_batch=32"
+    names = {"en": "Names and numbers through the bottleneck", "ko": "병목을 지나는 이름과 수"}
+    for lang in ("en", "ko"):
+        page = new_page(PHONE, locale="ko-KR" if lang == "ko" else "en-US")
+        _open(page, app_server, lang, f"{settings}&training_seed=9006&training_tabs=bottleneck")
+        if page.get_by_role("button", name=_TRAIN[lang], exact=True).count():
+            _train(page, _TRAIN[lang], TRAINED[lang])
+        wait_for_text(page, TRAINED[lang], timeout=180_000)
+        twin = page.get_by_role("button").filter(has_text=_TWIN[lang])
+        if twin.count():
+            _train(page, twin.first.inner_text().split("\n")[-1].strip(), names[lang])  # the label after its icon
+        wait_for_text(page, names[lang], timeout=180_000)
+        charts_drawn(page, 3)  # the map, the exact-match and the survival chart
+        clipped = _clipped_text(page)
+        assert not clipped, (lang, clipped)
+        page.goto(page.url.replace("&training_tabs=bottleneck", ""))
+        settle(page)
+        charts_drawn(page, 2)  # the map and the loss curve of the first tab
+        clipped = _clipped_text(page)
+        assert not clipped, (lang, clipped)
+        page.context.close()
+
+
+_TRAIN = {"en": "Train", "ko": "학습 시작"}
+_TWIN = {"en": "Train the comparison model", "ko": "비교 모델 학습"}
+
+
+def _clipped_text(page) -> list[list]:
+    """Every visible chart text drawn (partly) outside its SVG or the screen: [text, left, right, svg left, right]."""
+    return page.evaluate(
+        """() => {
+            const out = [];
+            for (const svg of document.querySelectorAll('[data-testid="stVegaLiteChart"] svg')) {
+                if (!svg.checkVisibility()) continue;
+                const s = svg.getBoundingClientRect();
+                const left = Math.max(s.left, 0), right = Math.min(s.right, window.innerWidth);
+                for (const e of svg.querySelectorAll('text')) {
+                    const q = e.getBoundingClientRect();
+                    if (!e.textContent.trim() || !q.width || !e.checkVisibility()) continue;
+                    const out_of = q.left < left - 0.5 || q.right > right + 0.5;
+                    if (out_of) out.push([e.textContent, q.left, q.right, left, right]);
+                }
+            }
+            return out;
+        }"""
+    )
 
 
 def test_the_default_settings_are_trained_when_the_server_starts(app_server, new_page):

@@ -87,3 +87,80 @@ def test_after_two_edits_the_map_is_drawn_in_the_sentences_order(app_server, new
         n_rows = len(english.removeprefix("English: ").split()) + 1  # the words and <eos>
         assert columns == [f"s{i}" for i in range(1, n_words + 1)], (sentence, columns)
         assert rows == [f"t{i}" for i in range(1, n_rows + 1)], (sentence, rows)
+
+
+def _columns_in(page, where: str) -> list[str]:
+    """The column words ("s1" over "나는" gives "나는") of the map drawn inside `where` (a CSS selector), in order."""
+    return page.evaluate(
+        """where => {
+            const chart = document.querySelector(where + ' [data-testid="stVegaLiteChart"]');
+            if (!chart) return [];
+            return [...chart.querySelectorAll('svg .role-axis-label text')]
+                .filter(e => e.querySelectorAll('tspan').length === 2)
+                .map(e => ({x: e.getBoundingClientRect().left, word: e.querySelectorAll('tspan')[1].textContent}))
+                .sort((a, b) => a.x - b.x).map(e => e.word);
+        }""",
+        where,
+    )
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_the_tab_bar_fits_at_1280(app_server, new_page, lang):
+    """Issue 25 §3: at 1280 px nothing is clipped, the Translation lab's nine tabs included (no hidden overflow)."""
+    page = new_page()
+    page.goto(f"{app_server}/translation?lang={lang}")
+    wait_idle(page)
+    page.wait_for_selector('[role="tablist"]')
+    widths = page.evaluate(
+        "() => [...document.querySelectorAll('[role=\"tablist\"]')].map(e => [e.scrollWidth, e.clientWidth])"
+    )
+    assert widths and all(scroll <= client for scroll, client in widths), widths
+
+
+def test_word_chips_build_a_sentence_and_an_unknown_word_keeps_the_map_faded(app_server, new_page):
+    """The grammar's words are chips under the sentence box: clicking 책을 then 읽는다 after 나는 gives the sentence,
+    and the map's columns are its words. A word the grammar does not know is named once, and the last good map stays
+    on the page, faded (its columns still the last sentence's words); a good sentence brings the live map back."""
+    page = new_page()
+    page.goto(f"{app_server}/translation?lang=en")
+    wait_idle(page)
+    box = page.get_by_role("textbox", name="Korean sentence")
+    box.fill("나는")
+    box.press("Enter")
+    wait_idle(page)
+    page.get_by_text("Words the model knows").click()
+    for word in ("책을", "읽는다"):
+        page.locator('[data-testid="stButtonGroup"] button').filter(has_text=word).first.click()
+        page.wait_for_function(
+            "w => document.querySelector('input[aria-label=\"Korean sentence\"]').value.endsWith(w)", arg=word
+        )
+        wait_idle(page)
+    assert box.input_value() == "나는 책을 읽는다"
+    page.wait_for_function("() => location.search.includes('translation_source=')")  # the link follows
+    picture = ".st-key-s2s_picture"
+    page.wait_for_function(
+        f"() => document.querySelector('{picture} [data-testid=\"stVegaLiteChart\"] svg')"
+        "?.textContent.includes('읽는다')"
+    )
+    assert _columns_in(page, picture) == ["나는", "책을", "읽는다"]
+
+    box.fill("나는 공항에서 책을 읽는다")
+    box.press("Enter")
+    wait_idle(page)
+    alerts = page.locator('[data-testid="stAlert"]').filter(has_text="공항에서")
+    alerts.first.wait_for(timeout=60_000)  # Enter's rerun may start after the idle check above: wait for its message
+    wait_idle(page)
+    assert alerts.count() == 1  # the message names the word, once
+    faded = ".st-key-s2s_kept_translation"
+    page.wait_for_selector(f'{faded} [data-testid="stVegaLiteChart"] svg')
+    assert _columns_in(page, faded) == ["나는", "책을", "읽는다"]  # the last good sentence's map, kept
+    assert float(page.evaluate(f"() => getComputedStyle(document.querySelector('{faded}')).opacity")) < 1
+
+    box.fill("그녀는 빵을 먹었다")
+    box.press("Enter")
+    wait_idle(page)
+    page.wait_for_function(
+        f"() => document.querySelector('{picture} [data-testid=\"stVegaLiteChart\"] svg')"
+        "?.textContent.includes('먹었다')"
+    )
+    assert page.locator(faded).count() == 0 and _columns_in(page, picture) == ["그녀는", "빵을", "먹었다"]

@@ -4,17 +4,28 @@ from __future__ import annotations
 
 from s2s_core.attention import AttentionConfig, attention_weighting
 from s2s_core.attention.code import script
-from tests.codegen.run import run_script
+from tests.codegen.run import PageCase, run_script
 
 
 def _parse(stdout: str) -> dict[str, str]:
     return dict(line.split(": ", 1) for line in stdout.strip().splitlines())
 
 
+def check(config: AttentionConfig, stdout: str) -> None:
+    result, out = attention_weighting(config), _parse(stdout)
+    assert out["contexts"] == str([[round(x, 4) for x in row] for row in result.contexts.tolist()])
+    assert out["weights"] == str([[round(x, 4) for x in row] for row in result.weights.tolist()])
+    assert out["weight sums"] == str([1.0] * len(config.steps))
+
+
+def page_case() -> PageCase:
+    return PageCase("attention", script(AttentionConfig()), lambda out: check(AttentionConfig(), out))
+
+
 def test_default_script_prints_the_seed_output():
-    out = _parse(run_script(script(AttentionConfig())))
-    assert out["contexts"] == "[[3.4, 2.2], [1.8, 1.4]]"
-    assert out["weight sums"] == "[1.0, 1.0]"
+    out = run_script(script(AttentionConfig()))
+    check(AttentionConfig(), out)
+    assert _parse(out)["contexts"] == "[[3.4, 2.2], [1.8, 1.4]]"
 
 
 def test_scores_and_pad_script_matches_the_core():
@@ -24,7 +35,4 @@ def test_scores_and_pad_script_matches_the_core():
         mode="scores",
         pad=(False, False, True),
     )
-    result = attention_weighting(config)
-    out = _parse(run_script(script(config)))
-    assert out["contexts"] == str([[round(x, 4) for x in row] for row in result.contexts.tolist()])
-    assert out["weights"] == str([[round(x, 4) for x in row] for row in result.weights.tolist()])
+    check(config, run_script(script(config)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from s2s_core.gru import GruConfig, gru_gates, parse_config
 from s2s_core.gru.code import script
 from s2s_core.gru.compare import compare
-from tests.codegen.run import run_script
+from tests.codegen.run import PageCase, run_script
 
 
 def _parse(stdout: str) -> dict[str, str]:
@@ -18,9 +18,9 @@ def _r4(m) -> str:
     )
 
 
-def test_default_script_matches_the_core():
+def check_default(stdout: str) -> None:
     result = gru_gates(GruConfig())
-    out = _parse(run_script(script(GruConfig())))
+    out = _parse(stdout)
     for name in "rzn":
         assert out[name] == _r4(result.run.gates[name].value), name
     assert out["h"] == _r4(result.run.h) and out["h_n"] == _r4(result.torch_h_n)
@@ -29,6 +29,14 @@ def test_default_script_matches_the_core():
     assert [out[f"parameters {m}"] for m in ("RNN", "GRU", "LSTM")] == [
         str(comp.totals[c]) for c in ("rnn", "gru", "lstm")
     ]
+
+
+def page_case() -> PageCase:
+    return PageCase("gru", script(GruConfig()), check_default)
+
+
+def test_default_script_matches_the_core():
+    check_default(run_script(script(GruConfig())))
 
 
 def test_sentence_with_override_matches_the_core():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from s2s_core.lstm import LstmConfig, lstm_gates, parse_config
 from s2s_core.lstm.code import script
-from tests.codegen.run import run_script
+from tests.codegen.run import PageCase, run_script
 
 
 def _parse(stdout: str) -> dict[str, str]:
@@ -17,9 +17,9 @@ def _r4(m) -> str:
     )
 
 
-def test_default_script_matches_the_core():
+def check_default(stdout: str) -> None:
     result = lstm_gates(LstmConfig())
-    out = _parse(run_script(script(LstmConfig())))
+    out = _parse(stdout)
     for name in "ifgo":
         assert out[name] == _r4(result.run.gates[name].value), name
     assert out["c"] == _r4(result.run.c) and out["h"] == _r4(result.run.h)
@@ -27,6 +27,14 @@ def test_default_script_matches_the_core():
     assert out["hand == nn.LSTM"] == "True"
     assert out["parameters"] == str(result.n_params)
     assert "forced c" not in out
+
+
+def page_case() -> PageCase:
+    return PageCase("lstm", script(LstmConfig()), check_default)
+
+
+def test_default_script_matches_the_core():
+    check_default(run_script(script(LstmConfig())))
 
 
 def test_table_input_with_overrides_matches_the_core():

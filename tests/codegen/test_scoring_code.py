@@ -6,7 +6,7 @@ import pytest
 
 from s2s_core.scoring.code import script
 from s2s_core.scoring.compute import ScoringConfig, compare
-from tests.codegen.run import run_script
+from tests.codegen.run import PageCase, run_script
 
 CONFIGS = [
     ScoringConfig(),
@@ -35,10 +35,8 @@ def outputs() -> list[dict[str, str]]:
     return [_parse(block) for block in run_script(runner).split("=====\n") if block.strip()]
 
 
-@pytest.mark.parametrize("index", [0, 1, 2, 5])
-def test_script_matches_the_core(outputs, index):
-    config = CONFIGS[index]
-    result, out = compare(config), outputs[index]
+def check(config: ScoringConfig, out: dict[str, str]) -> None:
+    result = compare(config)
     if result.window is None:
         assert "window centre" not in out
     else:  # the centre the page's window section shows: p_t = min(t, S) or S·sigmoid(v_pᵀ·tanh(W_p·s))
@@ -56,6 +54,15 @@ def test_script_matches_the_core(outputs, index):
     assert out["flow shapes"] == str(shapes)
     assert out["flow weights"] == _rounded(result.flow.read.weights[0])
     assert out["flow carried"] == str(round(result.flow.carried, 4))
+
+
+def page_case() -> PageCase:
+    return PageCase("scoring", script(CONFIGS[0]), lambda stdout: check(CONFIGS[0], _parse(stdout)))
+
+
+@pytest.mark.parametrize("index", [0, 1, 2, 5])
+def test_script_matches_the_core(outputs, index):
+    check(CONFIGS[index], outputs[index])
 
 
 def test_impossible_wiring_and_dot_size_mismatch_are_explained(outputs):

@@ -7,7 +7,7 @@ import pytest
 from s2s_core.seq2seq import Seq2SeqConfig, run
 from s2s_core.seq2seq.code import script
 from s2s_core.seq2seq.frames import bottleneck_summary
-from tests.codegen.run import run_script
+from tests.codegen.run import PageCase, run_script
 
 CONFIGS = [
     Seq2SeqConfig(),
@@ -43,10 +43,8 @@ def outputs() -> list[dict[str, str]]:
     return [_parse(block) for block in run_script(runner).split("=====\n") if block.strip()]
 
 
-@pytest.mark.parametrize("index", [0, 1])
-def test_script_matches_the_core(outputs, index):
-    config = CONFIGS[index]
-    result, out = run(config), outputs[index]
+def check(config: Seq2SeqConfig, out: dict[str, str]) -> None:
+    result = run(config)
     assert out["outputs shape"] == str(tuple(result.encoder.outputs.shape))
     assert out["h_n shape"] == str(tuple(result.encoder.h_n.shape))
     assert out["encoder summary"] == _rounded(result.encoder.h_n[-1, 0])
@@ -60,6 +58,16 @@ def test_script_matches_the_core(outputs, index):
     assert out["per-word factor"] == str(round(m.per_word, 4))
     for n in (len(config.source), 24):
         assert out[f"first-word change at length {n}"] == str([f"{d:.4e}" for d in b.delta_first[:, n - 1].tolist()])
+
+
+def page_case() -> PageCase:
+    """The untrained model with a bridge (the trained one's script is the Translation lab's: see test_training)."""
+    return PageCase("seq2seq", script(CONFIGS[1]), lambda stdout: check(CONFIGS[1], _parse(stdout)))
+
+
+@pytest.mark.parametrize("index", [0, 1])
+def test_script_matches_the_core(outputs, index):
+    check(CONFIGS[index], outputs[index])
 
 
 def test_script_without_a_bridge_shows_pytorchs_refusal(outputs):

@@ -8,7 +8,9 @@ import sys
 from s2s_core.shapes import parse_config, run_shapes
 from s2s_core.shapes.checks import equality_checks
 from s2s_core.shapes.code import script
+from s2s_core.shapes.compute import ShapesResult
 from s2s_core.shapes.padding import padding_view
+from tests.codegen.run import PageCase
 
 SEP = "=====8<====="
 CONFIGS = [
@@ -36,11 +38,37 @@ def _run_all(sources: list[str]) -> list[dict[str, str]]:
     done = subprocess.run([sys.executable, "-c", runner], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     chunks = done.stdout.split(SEP + "\n")[: len(sources)]
-    return [dict(line.split(": ", 1) for line in chunk.strip().splitlines()) for chunk in chunks]
+    return [_parse(chunk) for chunk in chunks]
 
 
 def _rounded(values) -> str:
     return str([round(v, 4) for v in values])
+
+
+def check(r: ShapesResult, out: dict[str, str]) -> None:
+    for s in r.shapes:
+        if s.name == "batch_sizes":
+            assert out["batch_sizes"] == str(list(r.batch_sizes))
+        elif s.name != "ids":
+            assert out[s.name] == str(s.shape), s.name
+    assert out["sorted_indices"] == str(list(r.sorted_indices))
+    assert out["unsorted_indices"] == str(list(r.unsorted_indices))
+    for ch in equality_checks(r):
+        assert out[f"{ch.lhs} == {ch.rhs}"] == str(ch.equal), ch
+    p = padding_view(r)
+    assert out["through PAD, max |diff| per sentence"] == _rounded(p.through_pad_err)
+    assert out["gathered at lengths - 1, max |diff| per sentence"] == _rounded(p.gathered_err)
+    assert out["packed, max |diff| per sentence"] == _rounded(p.packed_err)
+
+
+def _parse(stdout: str) -> dict[str, str]:
+    return dict(line.split(": ", 1) for line in stdout.strip().splitlines())
+
+
+def page_case() -> PageCase:
+    """Packed, time first, two layers in both directions: every part of the script at work."""
+    r = run_shapes(parse_config(**CONFIGS[1]))
+    return PageCase("shapes", script(r), lambda stdout: check(r, _parse(stdout)))
 
 
 def test_scripts_print_what_the_page_shows():
@@ -56,16 +84,4 @@ def test_scripts_print_what_the_page_shows():
     )
     assert first["outputs[:, -1] == h_n[-1]"] == "True"
     for r, out in zip(results, outputs, strict=True):
-        for s in r.shapes:
-            if s.name == "batch_sizes":
-                assert out["batch_sizes"] == str(list(r.batch_sizes))
-            elif s.name != "ids":
-                assert out[s.name] == str(s.shape), s.name
-        assert out["sorted_indices"] == str(list(r.sorted_indices))
-        assert out["unsorted_indices"] == str(list(r.unsorted_indices))
-        for ch in equality_checks(r):
-            assert out[f"{ch.lhs} == {ch.rhs}"] == str(ch.equal), ch
-        p = padding_view(r)
-        assert out["through PAD, max |diff| per sentence"] == _rounded(p.through_pad_err)
-        assert out["gathered at lengths - 1, max |diff| per sentence"] == _rounded(p.gathered_err)
-        assert out["packed, max |diff| per sentence"] == _rounded(p.packed_err)
+        check(r, out)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -15,6 +16,7 @@ from s2s_core.errors import InputError
 
 SEED_SOURCES = [["2", "0"], ["0", "4"], ["6", "2"]]
 SEED_WEIGHTS = [["0.2", "0.3", "0.5"], ["0.6", "0.3", "0.1"]]
+DEFAULT_WEIGHTS_ROWS = ((0.2, 0.3, 0.5), (0.6, 0.3, 0.1))
 
 
 def test_seed_defaults_give_the_seed_contexts():
@@ -148,6 +150,10 @@ WORDS = {
     "source": "{position} {vector}",
     "pad": "{position} PAD",
     "link_aria": "step {step}, source {position}: {term}",
+    "divide": "÷ sum {total}",
+    "chain_sum": "Σ weight × vector = {vector}",
+    "chain_aria": "{step}, {position}: {given} → weight {weight}",
+    "pad_cell": "PAD",
 }
 LABELS = {k: k for k in charts.LABELS}  # the picture's own list of the words it takes
 
@@ -168,8 +174,8 @@ def _picture_spec(config: AttentionConfig, before: AttentionConfig | None = None
     from s2s_ui.steps import step_param
 
     result = attention_weighting(config)
-    previous = (attention_weighting(before), before.pad) if before is not None else None
-    picture = picture_frames(result, config.pad, WORDS, before=previous)
+    previous = (attention_weighting(before), before) if before is not None else None
+    picture = picture_frames(result, config, WORDS, before=previous)
     param = step_param(charts.STEP_PARAM, result.weights.shape[0], 1, "Step")
     return charts.attention_picture(picture, LABELS, param, picked).to_dict()  # validates against Vega-Lite
 
@@ -181,7 +187,7 @@ def test_the_pictures_context_points_are_the_computed_contexts():
 
     config = AttentionConfig()
     result = attention_weighting(config)
-    picture = picture_frames(result, config.pad, WORDS)
+    picture = picture_frames(result, config, WORDS)
     assert picture.layout == "plane"
     points = torch.tensor(picture.contexts[["x", "y"]].to_numpy(dtype=float), dtype=torch.float64)
     assert torch.allclose(points, result.contexts)
@@ -225,7 +231,7 @@ def test_other_sizes_draw_sources_and_steps_as_lines():
     from s2s_core.attention.frames import picture_frames
 
     config = AttentionConfig(sources=((1.0, 0.0, 2.0), (0.0, 3.0, 1.0)), steps=((0.5, 0.5),), pad=(False, False))
-    picture = picture_frames(attention_weighting(config), config.pad, WORDS)
+    picture = picture_frames(attention_weighting(config), config, WORDS)
     assert picture.layout == "lines"
     assert set(picture.sources["x"]) == {0.0} and set(picture.contexts["x"]) == {1.0}
     assert picture.contexts["label"].tolist() == ["t1 context [0.5, 1.5, 1.5]"]
@@ -258,3 +264,100 @@ def test_the_questions_options_hold_the_answer_and_two_tempting_ones_in_a_fixed_
     what = pad_what_if(AttentionConfig(), attention_weighting(AttentionConfig()))
     assert what.answer == "[0.8, 2.4]"
     assert what.options == ("[0.4, 1.2]", "[0.8, 2.4]", "[3.4, 2.2]")
+
+
+def _layers(spec: dict) -> list[dict]:
+    return spec["layer"]
+
+
+def _rows_of(spec: dict, layer: dict) -> list:
+    """The rows a layer draws (every layer here has its own data: Altair moves it into the spec's datasets)."""
+    data = layer.get("data", {})
+    return spec["datasets"][data["name"]] if "name" in data else data.get("values", [])
+
+
+def test_the_chain_frame_is_the_computation_step_by_step():
+    """Issue 25: the chain under the plot. Weights mode: the typed row, ÷ its sum, the weights, the weighted sum;
+    scores mode: the scores (−∞ at PAD), the softmax's weights."""
+    from s2s_core.attention.frames import picture_frames
+
+    config = AttentionConfig(steps=((0.2, 0.2, 0.2), (0.6, 0.3, 0.1)))
+    result = attention_weighting(config)
+    picture = picture_frames(result, config, WORDS)
+    assert picture.mode == "weights"
+    t1 = picture.chain[picture.chain["step"] == 1].sort_values("col")
+    assert t1["given_text"].tolist() == ["0.2", "0.2", "0.2"]
+    assert t1["weight"].tolist() == pytest.approx([1 / 3] * 3)
+    steps = picture.chain_steps.set_index("step")
+    assert steps.loc[1, "divide"] == "÷ sum 0.6" and steps.loc[2, "divide"] == "÷ sum 1"
+    assert steps.loc[2, "sum"] == "Σ weight × vector = [1.8, 1.4]"
+
+    config = AttentionConfig(steps=((0.0, 0.0, 8.0), (1.0, 2.0, 3.0)), mode="scores", pad=(True, False, False))
+    result = attention_weighting(config)
+    picture = picture_frames(result, config, WORDS)
+    t2 = picture.chain[picture.chain["step"] == 2].sort_values("col")
+    assert t2["given_text"].tolist() == ["−∞", "2", "3"] and t2["masked"].tolist() == [True, False, False]
+    expected = [0.0, *torch.softmax(torch.tensor([2.0, 3.0], dtype=torch.float64), 0).tolist()]
+    assert t2["weight"].tolist() == pytest.approx(expected)
+    assert set(picture.chain_steps["divide"]) == {""}  # scores mode: the softmax makes the weights, no division
+    # Weights mode with PAD: the typed weight of a PAD position is left out, and named.
+    config = AttentionConfig(pad=(False, False, True))
+    picture = picture_frames(attention_weighting(config), config, WORDS)
+    assert picture.chain[picture.chain["step"] == 1]["given_text"].tolist() == ["0.2", "0.3", "PAD"]
+
+
+def test_the_chain_is_drawn_for_the_chosen_step_and_names_what_the_mode_has():
+    """Every chain layer is filtered by the step slider's selection; scores mode names the softmax, weights mode
+    names the typed row and its division instead (it has no scores and no softmax)."""
+    for mode, steps, has, lacks in (
+        ("scores", ((1.0, 2.0, 3.0),), "chain_softmax", "chain_typed"),
+        ("weights", DEFAULT_WEIGHTS_ROWS, "chain_typed", "chain_softmax"),
+    ):
+        spec = _picture_spec(AttentionConfig(steps=steps, mode=mode))
+        text = json.dumps(spec, ensure_ascii=False)
+        assert f'"{has}"' in text and f'"{lacks}"' not in text
+        chain = [
+            layer for layer in _layers(spec) if any("weight_text" in json.dumps(t) for t in layer.get("transform", []))
+        ]
+        assert chain and all({"filter": {"param": "step_sel"}} in layer["transform"] for layer in chain)
+        bars = [layer for layer in _layers(spec) if layer["encoding"].get("x2", {}).get("field") == "bar"]
+        assert len(bars) == 1 and bars[0]["mark"]["color"] == charts.CONTEXT
+
+
+def test_no_layer_is_empty_and_the_before_copy_is_there_only_after_an_edit():
+    """axe `svg-img-alt`: a layer with no rows leaves an empty, unnamed mark group. Before any edit the faint copy and
+    its key entry are left out; after one they are drawn and the key names them."""
+    spec = _picture_spec(AttentionConfig())
+    assert all(_rows_of(spec, layer) for layer in _layers(spec))
+    text = json.dumps(spec)
+    assert "key_before" not in text and "key_other" in text  # two steps: the other step's ring is in the key
+    spec = _picture_spec(AttentionConfig(), before=AttentionConfig(pad=(False, False, True)))
+    assert all(_rows_of(spec, layer) for layer in _layers(spec))
+    assert "key_before" in json.dumps(spec)
+    dashed = [layer for layer in _layers(spec) if layer["mark"].get("strokeDash") and layer["mark"]["type"] == "point"]
+    assert len(dashed) == 2  # the old context ring, and its symbol in the key
+    # The faded copy is filtered by the step, and an edit that added a step leaves it nothing to draw at that step:
+    # it says nothing of its own to a screen reader, so its group has no role to be named.
+    faded = [
+        layer for layer in _layers(spec) if layer["mark"].get("color") == charts.PAD and "strokeDash" in layer["mark"]
+    ]
+    assert len(faded) == 3 and all(layer["mark"]["aria"] is False for layer in faded)
+    one_step = _picture_spec(AttentionConfig(steps=((0.2, 0.3, 0.5),)))
+    assert "key_other" not in json.dumps(one_step)  # one step: no other rings, no key entry, no key at all
+    assert all(_rows_of(one_step, layer) for layer in _layers(one_step))
+
+
+def test_no_text_on_the_page_background_is_in_a_role_colour():
+    """Issue 25: no role colour keeps 4.5:1 on both #ffffff and #171614 (the context purple is 4.16:1 on the dark
+    page), so every text mark uses the theme's text colour; the colour stays on the marks beside the text."""
+    from s2s_ui.charts import DARK_BG, LIGHT_BG, _rgb, contrast
+
+    assert all(
+        min(contrast(_rgb(c.lower()), _rgb(LIGHT_BG)), contrast(_rgb(c.lower()), _rgb(DARK_BG))) < 4.5
+        for c in (charts.SOURCE, charts.DECODER, charts.CONTEXT, charts.PAD)
+    )  # why: none of them would do for text on both backgrounds
+    for config in (AttentionConfig(), AttentionConfig(sources=((1.0, 0.0, 2.0), (0.0, 3.0, 1.0), (2.0, 2.0, 0.0)))):
+        spec = _picture_spec(config, before=AttentionConfig(pad=(True, False, False), sources=config.sources))
+        texts = [layer for layer in _layers(spec) if layer["mark"]["type"] == "text"]
+        assert texts and all(layer["mark"]["color"] == "currentColor" for layer in texts)
+        assert all("color" not in layer.get("encoding", {}) for layer in texts)

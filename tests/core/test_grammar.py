@@ -407,3 +407,18 @@ def test_nearest_words():
     assert g.nearest_words("book") == ["책을"]  # an English word of the vocabulary: its Korean word
     assert g.nearest_words("xyz") == [] and g.nearest_words("") == []
     assert len(g.nearest_words("도서관", n=2)) == 2
+
+
+def test_the_words_offered_to_insert_are_the_vocabulary_once_by_slot_in_korean_order():
+    """The Translation lab's chips (s2s_ui/translation/settings.py): every known word once, grouped by the slot it
+    fills, the groups in the Korean order (subject first, verb last)."""
+    from s2s_core.grammar import KO_VOCAB, ROLES, words_by_role
+
+    groups = words_by_role()
+    roles = [role for role, _ in groups]
+    assert roles == [r for r in ROLES if r in roles] and {"subject", "object", "verb"} <= set(roles)
+    words = [w for _, ws in groups for w in ws]
+    assert sorted(words) == sorted(KO_VOCAB) and len(words) == len(set(words))
+    by_role = dict(groups)
+    assert "나는" in by_role["subject"] and "책을" in by_role["object"] and "읽었다" in by_role["verb"]
+    assert by_role["negation"] == ("안",)

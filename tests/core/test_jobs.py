@@ -22,7 +22,7 @@ from s2s_jobs.process import ProcessRunner
 from s2s_jobs.runner import Runner
 from s2s_jobs.snapshot import CANCELLED, CRASHED_KEY, DONE, FAILED, FAILED_KEY, OVER_CAP_KEY, QUEUED, RUNNING
 from s2s_jobs.trainer import Trainer
-from tests.waiting import wait_until
+from tests.waiting import pace, wait_until
 
 TINY = TrainConfig(embed=8, hidden=16, steps=12, batch=16, max_len=6, lr=0.01)
 
@@ -35,7 +35,7 @@ def slow_train(config, on_progress, stop):
     for step in range(1, config.steps + 1):
         if stop is not None and stop():
             raise TrainingCancelled(step)
-        time.sleep(0.05)
+        pace(0.05)
         on_progress(Progress(step, config.steps, 1.0 / step, 1.0, step * 0.05, None))
     return f"trained seed {config.seed}"
 
@@ -56,7 +56,7 @@ def hung_train(config, on_progress, stop):
     """Hangs without computing (a deadlock): only the wall-clock backstop can stop it."""
     on_progress(Progress(1, config.steps, 1.0, 1.0, 0.01, None))
     while True:
-        time.sleep(0.05)
+        pace(0.05)
 
 
 def text_pack(result: str) -> bytes:
@@ -140,6 +140,20 @@ def test_progress_arrives_over_the_pipe_while_the_server_waits(pool):
     assert job.pid is None
 
 
+def test_checkpoint_maps_arrive_over_the_pipe_while_it_trains(pool):
+    """The worker sends each checkpoint map with its progress: a watcher's snapshot holds the latest one before
+    the job ends (the page draws it instead of an untrained map), and the last one is the trace's."""
+    config = replace(TINY, steps=400, attention="bahdanau", seed=104)
+    job = pool.submit(config)
+    wait_until(lambda: pool.snapshot(job).checkpoint is not None or job.wait(0), timeout=120)
+    live = pool.snapshot(job)
+    assert live.state == RUNNING and live.checkpoint.step <= live.step  # a map of the run as it is, mid-run
+    assert live.checkpoint.source == tuple("52813907") and live.checkpoint.weights is not None
+    assert job.wait(120)
+    final = pool.snapshot(job)
+    assert final.checkpoint == final.result.trace.maps[-1]
+
+
 def test_cancel_terminates_the_worker(pool):
     job = pool.submit(replace(TINY, steps=2000, seed=103), trainer=SLOW)
     wait_until(lambda: pool.snapshot(job).step >= 2)
@@ -176,7 +190,9 @@ def test_a_trainer_that_raises_fails_with_the_message(pool):
 def test_the_hard_cap_stops_a_runaway_or_hung_worker(trainer, wall_factor):
     """Past its CPU cap (its own time limit + a margin) a worker is killed; a hung one at the wall-clock backstop."""
     runner = ProcessRunner(max_running=1, cap_margin=0.5, wall_factor=wall_factor, pool_idle=0.0)
-    job = runner.submit(replace(TINY, max_seconds=1.0, seed=107), trainer=trainer)
+    # A 3 s limit: the worker's own start (importing torch) must not reach the CPU cap before its first step on a
+    # loaded machine (a clean-clone .ci/run saw the hung worker stopped for CPU before step 1 was read).
+    job = runner.submit(replace(TINY, max_seconds=3.0, seed=107), trainer=trainer)
     wait_until(lambda: runner.snapshot(job).step >= 1, 60)
     pid = job.pid
     assert job.wait(30)
@@ -194,7 +210,7 @@ def test_cancelling_a_queued_job_never_starts_a_process(pool):
     assert queued.wait(0) and pool.snapshot(queued).state == CANCELLED and queued.pid is None
     for job in busy:
         pool.cancel(job)
-    assert pool.wait_idle(10)
+    assert pool.wait_idle(30)  # two running workers stop within a step each; 10 s was too short in a loaded .ci/run
 
 
 # --- the queue: place and estimate ------------------------------------------------------------------------

@@ -4,8 +4,6 @@ is the n-gram model's own, and each sentence's condition holds for the inputs.""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 import torch
 from torch import nn
@@ -71,15 +69,12 @@ def test_the_hand_forward_equals_a_torch_network_with_copied_weights(lang, windo
             assert fwd.window[-min(len(context), window) :] == context[-window:]
 
 
-def test_training_is_seeded_bounded_and_quick():
+def test_training_is_seeded_and_bounded():
+    # Bounded by its step count (STEPS), not by a clock: speed is the benchmark's (make bench), never a timed test.
     corpus = parse_corpus(EXAMPLES["ko"].corpus)
-    train(WindowConfig(corpus, 2))  # the first call pays torch's one-time autograd set-up
-    start = time.perf_counter()
     a = train(WindowConfig(corpus, 2, seed=3))
-    seconds = time.perf_counter() - start
     b = train(WindowConfig(corpus, 2, seed=3))
     c = train(WindowConfig(corpus, 2, seed=4))
-    assert seconds < 2.0, seconds
     assert a.steps == STEPS and a.loss_end < a.loss_start
     context = ("오늘", "점심에")
     assert torch.equal(forward(a, context).probs, forward(b, context).probs)

@@ -420,12 +420,15 @@ def test_any_input_gives_a_result_or_an_input_error(dec, enc, focus, window, ste
 def test_every_chart_is_valid_vega_lite_and_the_diagram_names_the_shapes(config):
     from s2s_core.scoring.charts import DIAGRAM_WORDS, WINDOW_WORDS, flow_dot, page_charts
 
-    labels = {k: k for k in ("window_title", *WINDOW_WORDS)}
+    labels = {k: k for k in ("title", "subtitle", "description", "scores", "softmax", "gauss_row", *WINDOW_WORDS)}
     result = compare(config)
     charts = page_charts(result, config.focus, labels)
     assert list(charts) == ["window"]
     for chart in charts.values():
-        chart.to_dict()  # validates against the Vega-Lite schema (the page skips this for speed)
+        spec = chart.to_dict()  # validates against the Vega-Lite schema (the page skips this for speed)
+        # The score bars outside a local window are dashed, those inside solid (no empty layer for global).
+        dashes = [layer["mark"].get("strokeDash") for layer in spec["layer"] if layer["mark"].get("fillOpacity")]
+        assert dashes == ([None] if config.window == "global" else [None, [3, 2]])
     if result.flow is not None:
         dot = flow_dot(result.flow, {k: k for k in DIAGRAM_WORDS})
         assert dot.startswith("digraph") and "(1, 5, 2)" in dot and "penwidth=2" in dot
@@ -525,7 +528,7 @@ def test_the_pictures_data_equals_the_computation():
         assert rows["score"].tolist() == pytest.approx(f.read.scores[0].tolist())
         assert rows[rows["peak"]]["x"].tolist() == [int(f.read.weights[0].argmax()) + 1]
     read = result.get("general").read
-    frames = focus_frames(read, config.window)
+    frames = focus_frames(read)
     squares = frames["squares"]
     assert squares[squares["part"] == "key"]["value"].tolist() == pytest.approx(read.keys[0].flatten().tolist())
     assert squares[squares["part"] == "value"]["value"].tolist() == pytest.approx(read.values[0].flatten().tolist())
@@ -533,6 +536,11 @@ def test_the_pictures_data_equals_the_computation():
     assert frames["bars"]["inside"].tolist() == read.mask[0].tolist()
     assert frames["bars"]["gauss"].tolist() == pytest.approx(read.gauss[0].tolist())
     assert frames["band"]["p"].tolist() == pytest.approx([float(read.center[0])])
+    # The softmax row: exp(score − max) inside the window, 0 outside; divided by their sum, softmax's own output.
+    exps = frames["bars"]["exp"]
+    assert exps[~frames["bars"]["inside"]].tolist() == [0.0] * int((~read.mask[0]).sum())
+    assert (exps / exps.sum()).tolist() == pytest.approx(read.align[0].tolist())
+    assert max(exps) == pytest.approx(1.0)
     # Before an edit: the previous input's weights, position by position.
     before = compare(ScoringConfig(dec_state=(0.6, 0.4)))
     old = compare_frame(result, {n: n for n in NAMES}, before)
@@ -549,10 +557,10 @@ def test_the_pictures_are_valid_vega_lite(window):
 
     result = compare(ScoringConfig(window=window, half_width=2))
     # The pictures' own word lists, plus what the page fills in with live numbers (s2s_ui/scoring/specs.py).
-    filled = ("title", "subtitle", "description", "keys", "scores", "values")
+    filled = ("title", "subtitle", "description", "keys", "scores", "softmax", "values")
     labels = {k: k for k in (*COMPARE_WORDS, *FOCUS_WORDS, *filled)}
     compare_picture(result, {n: n for n in NAMES}, labels, compare(ScoringConfig(dec_state=(1.0, 2.0)))).to_dict()
-    focus_picture(result.get("general").read, window, labels, step_param("sel", result.S, 2, "j")).to_dict()
+    focus_picture(result.get("general").read, labels, step_param("sel", result.S, 2, "j")).to_dict()
 
 
 def test_picture_titles_are_cut_into_lines_that_fit_a_phone():
@@ -562,3 +570,56 @@ def test_picture_titles_are_cut_into_lines_that_fit_a_phone():
     assert lines("aa bb cc", 5) == ["aa bb", "cc"]
     assert lines("가나 다라", 4) == ["가나", "다라"]
     assert lines("unbreakable word", 3) == ["unbreakable", "word"]  # a longer word stays whole
+
+
+def test_the_signed_scores_and_the_softmax_row_are_drawn_as_text_marks():
+    """The main picture prints every score with its sign (d3 '+.2~f': rising bars labelled above the zero line,
+    hanging ones below) and the softmax row's exp values; the compare picture names the softmax between each
+    function's scores and weights. Number layers are aria-hidden (a phone's width may filter them to nothing)."""
+    import json
+
+    from s2s_core.scoring.fields import SCORERS as NAMES
+    from s2s_core.scoring.frames import SIGNED_D3
+    from s2s_core.scoring.picture import COMPARE_WORDS, FOCUS_WORDS, compare_picture, focus_picture
+    from s2s_ui.steps import step_param
+
+    result = compare(ScoringConfig())
+    labels = {k: k for k in (*COMPARE_WORDS, *FOCUS_WORDS, "title", "subtitle", "description", "keys", "scores")}
+    labels |= {"softmax": "SOFTMAX ROW", "values": "values"}
+    step = step_param("s", 5, 1, "j")
+    focus = json.dumps(focus_picture(result.get("general").read, labels, step).to_dict())
+    assert f"format(datum.score, '{SIGNED_D3}')" in focus and "datum.score >= 0" in focus and "datum.score < 0" in focus
+    assert "format(datum.exp" in focus and "SOFTMAX ROW" in focus
+    spec = compare_picture(result, {n: n for n in NAMES}, labels).to_dict()
+    assert f"format(datum.score, '{SIGNED_D3}')" in json.dumps(spec)
+    layers = spec["layer"]
+    texts = [v["text"] for rows in spec["datasets"].values() for v in rows if "text" in v]
+    assert texts.count("softmax_short") == len(result.functions)  # one "↓ softmax" per function's row
+    numbers = [layer for layer in layers if "format(datum" in json.dumps(layer.get("transform", []))]
+    assert numbers and all(layer["mark"].get("aria") is False for layer in numbers)
+
+
+def test_two_writes_compact_numbers_as_the_marks_print_them():
+    from s2s_core.scoring.frames import two
+
+    assert [two(x) for x in (0.2187, 0.1, 1.0, -0.004, 2.0)] == ["0.22", "0.1", "1", "0", "2"]
+    assert [two(x, sign=True) for x in (0.45, -1.046, 0.0, float("-inf"))] == ["+0.45", "-1.05", "0", "−∞"]
+
+
+def test_the_comparison_tables_round_every_function_and_name_each_rows_peak():
+    from s2s_core.scoring.fields import SCORERS as NAMES
+    from s2s_core.scoring.frames import comparison_tables, two
+
+    config = ScoringConfig(dec_state=(0.3, 0.2, 0.1))  # dot and scaled dot cannot score: their rows say so
+    result = compare(config)
+    tables = comparison_tables(result, {n: n for n in NAMES}, {"function": "f", "context": "c"}, "NA")
+    scores, weights, contexts, peaks = tables
+    assert scores["f"].tolist() == list(NAMES) and list(weights.columns) == ["f", "s1", "s2", "s3", "s4", "s5"]
+    for i, f in enumerate(result.functions):
+        if f.read is None:
+            assert peaks[i] is None and scores.iloc[i]["s1"] == "NA" and contexts.iloc[i]["c"] == "NA"
+            continue
+        assert weights.iloc[i][["s1", "s2", "s3", "s4", "s5"]].tolist() == [two(w) for w in f.read.weights[0]]
+        assert peaks[i] == f"s{int(f.read.weights[0].argmax()) + 1}"
+        assert contexts.iloc[i]["c"] == "[" + ", ".join(two(x) for x in f.read.context[0]) + "]"
+    assert [p is None for p in peaks] == [f.read is None for f in result.functions] and None in peaks

@@ -91,3 +91,33 @@ def test_the_translation_lab_is_not_announced_as_coming_later():
         assert "scoring.flow_translation_later" not in catalog
         assert "{lab}" in catalog["scoring.flow_translation_link"]
     assert "추가될" not in " ".join(v for k, v in load_catalog("ko").items() if k.startswith("scoring."))
+
+
+def test_the_softmax_sentence_follows_what_the_softmax_did():
+    """Near-even scores, a clear lead (its weight ratio is exp(lead)), a shared top, one position in the window:
+    each gets its own sentence, with the live numbers; local-p adds that the Gaussian comes after."""
+    import math
+
+    from s2s_core.fmt import num
+    from s2s_core.scoring.notes import EVEN_SPREAD, softmax_reading
+
+    result = compare(ScoringConfig())
+    even = softmax_reading(result.get("additive").read)
+    scores = result.get("additive").read.scores[0]
+    assert float(scores.max() - scores.min()) < EVEN_SPREAD and even.key == "scoring.softmax_even"
+    assert even.numbers["position"] == "s5" and even.numbers["low"] == num(result.get("additive").read.align[0].min())
+    read = result.get("dot").read
+    peak = softmax_reading(read)
+    assert peak.key == "scoring.softmax_peak" and (peak.numbers["position"], peak.numbers["second"]) == ("s3", "s2")
+    ratio = float(read.align[0, 2] / read.align[0, 1])
+    assert peak.numbers["factor"] == num(ratio) == num(math.exp(float(read.scores[0, 2] - read.scores[0, 1])))
+    twins = ScoringConfig(dec_state=(3.0, 2.0), enc_states=((1.0, 1.0), (1.0, 1.0), (0.0, 0.0)))  # scores 5, 5, 0
+    tie = softmax_reading(compare(twins).get("dot").read)
+    assert tie.key == "scoring.softmax_tie" and tie.numbers["positions"] == "s1, s2"
+    one = softmax_reading(compare(ScoringConfig(enc_states=((1.0, 2.0),))).get("dot").read)
+    assert one.key == "scoring.softmax_one" and one.numbers["weight"] == "1"
+    assert not peak.gauss and softmax_reading(compare(ScoringConfig(window="local_p")).get("dot").read).gauss
+    catalogs = [load_catalog(lang) for lang in ("en", "ko")]
+    for reading in (even, peak, tie, one):
+        for catalog in catalogs:
+            catalog[reading.key].format(**reading.numbers)  # every number the sentence names is given

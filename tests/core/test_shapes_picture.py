@@ -165,3 +165,44 @@ def test_every_word_the_page_hands_a_chart_is_in_both_catalogs():
             ("shapes.packed.chart", PACKED_LABELS),
         ):
             assert [k for k in keys if f"{prefix}.{k}" not in catalog] == [], (lang, prefix)
+
+
+def test_the_panel_words_fit_their_columns_on_a_phone_in_both_languages():
+    """The row names fit the names' column, h_n[-1] its column, the heading two lines, every reason line and the
+    outputs label the phone's width (the panel is laid out for the phone; a desktop only gives it more room)."""
+    from s2s_core.shapes.panel import HEADING_WIDTH, HN_PX, NAME_PX
+    from s2s_core.shapes.picture import WHY_WIDTH
+
+    phone = WIDTHS[0]
+    assert _text_px("h_n[-1]", BOLD_PX) + 2 <= HN_PX
+    for lang in ("en", "ko"):
+        for key in ("fwd", "bwd"):
+            name = translate(lang, f"shapes.picture.panel.{key}", layer=4)
+            assert _text_px(name, BOLD_PX) <= NAME_PX - 4, (lang, name)
+        heading = translate(lang, "shapes.picture.panel.heading", b=8, n=24, cell="LSTM")  # the widest numbers
+        assert len(lines(heading, HEADING_WIDTH)) <= 2, (lang, heading)  # the panel keeps room for two lines
+        for line in lines(heading, HEADING_WIDTH):
+            assert _text_px(line, BOLD_PX) <= phone, (lang, line)
+        said = translate(lang, "shapes.picture.panel.outputs_bi", lhs="outputs[:, -1]", h="H", size=16)
+        assert _text_px(said, BOLD_PX) <= phone, (lang, said)
+        for note in ("equal", "equal_layers", "equal_through_pad", "differ_bidirectional", "differ_packed_pad"):
+            why = translate(lang, f"shapes.picture.why.{note}", lhs="outputs[:, -1]")
+            for line in lines(why, WHY_WIDTH):
+                assert _text_px(line, LINE_PX) <= phone, (lang, line)
+
+
+@pytest.mark.parametrize("name", ["defaults", "padded", "packed", "time_first", "stacked"])
+def test_every_shape_caption_is_drawn_on_a_phone(name):
+    """The phone left the shapes under the blocks out (issue 25): in three staggered rows they fit. A caption is
+    drawn while the live slot is at least its `need` (the slot at which it clears its row's other captions)."""
+    spec = shape_picture(picture_frames(run_shapes(CONFIGS[name])), {k: k for k in WORDS + FILLED}).to_dict()
+    p = picture_frames(run_shapes(CONFIGS[name]))
+    phone_slot = WIDTHS[0] / p.span
+    captions = [
+        row
+        for layer in spec["layer"]
+        for row in spec["datasets"].get(layer.get("data", {}).get("name"), [])
+        if "need" in row and layer["transform"][0]["filter"].endswith(">= datum.need")
+    ]
+    assert sorted(c["text"] for c in captions) == sorted(p.blocks["shape"])
+    assert all(c["need"] <= phone_slot for c in captions), [(c["text"], c["need"], phone_slot) for c in captions]

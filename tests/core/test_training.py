@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import itertools
 import threading
-import time
 from dataclasses import replace
 
 import pytest
@@ -42,6 +41,7 @@ from s2s_core.training.frames import (
 )
 from s2s_core.training.loop import Progress, TrainingCancelled, encode_batch, new_model, teacher_ratio, train_loop
 from s2s_core.training.model import Seq2Seq
+from s2s_core.training.notes import checkpoint_keys
 from s2s_core.training.tasks import (
     EOS_ID,
     PAD_ID,
@@ -66,7 +66,7 @@ from s2s_jobs import settings as job_settings
 from s2s_jobs.runner import Runner
 from s2s_jobs.snapshot import CANCELLED, DONE, FAILED, FAILED_KEY, QUEUED, RUNNING
 from s2s_jobs.trainer import pack, unpack
-from tests.waiting import wait_until
+from tests.waiting import pace, wait_until
 
 KINDS = ("bahdanau", "luong_general", "luong_dot", "none")
 TINY = TrainConfig(embed=8, hidden=16, steps=12, batch=16, max_len=6, lr=0.01)
@@ -528,8 +528,11 @@ def test_frames_and_charts_build(tiny):
     enc = shuffled["layer"][0]["encoding"]  # the cells (the labels' layer shares the same axes)
     assert enc["x"]["sort"] == [f"s{s + 1} · {tok}" for s, tok in enumerate(out.src_tokens)]
     assert enc["y"]["sort"] == [f"t{t + 1} · {tok}" for t, tok in enumerate(out.output)]
-    lengths = bottleneck_chart(both.sample(frac=1, random_state=1), labels).to_dict()["encoding"]["x"]["sort"]
-    assert lengths == sorted(set(both["length"]))
+    shuffled = bottleneck_chart(both.sample(frac=1, random_state=1), labels).to_dict()
+    assert {str(layer["encoding"]["x"]["sort"]) for layer in shuffled["layer"]} == {str(sorted(set(both["length"])))}
+    # Two models that both reach 100 % stay two lines: each layer is one model, drawn a few pixels off its value.
+    offsets = [(layer["transform"][0]["filter"], layer["mark"]["yOffset"]) for layer in shuffled["layer"]]
+    assert len(offsets) == 2 and len({dy for _, dy in offsets}) == 2 and "with" in str(offsets[0][0])
     assert join_tokens("num_en", ["three", "hundred", "<eos>"]) == "three hundred"
     assert join_tokens("num_ko", ["삼", "백", "<eos>"]) == "삼백"
 
@@ -624,7 +627,7 @@ def slow_constructors(monkeypatch):
         original = cls.reset_parameters
 
         def paused(self, _original=original):
-            time.sleep(0.002)
+            pace(0.002)
             _original(self)
 
         monkeypatch.setattr(cls, "reset_parameters", paused)
@@ -687,7 +690,7 @@ def fake_trainer(steps_delay: float = 0.005, fail_at: int | None = None):
                 raise TrainingCancelled(step)
             if fail_at == step:
                 raise RuntimeError("boom")
-            time.sleep(steps_delay)
+            pace(steps_delay)
             on_progress(Progress(step, config.steps, 1.0 / step, 1.0, step * steps_delay, None))
         return f"result of seed {config.seed}"
 
@@ -851,6 +854,45 @@ def test_the_trace_recorded_equals_the_runs_history():
     assert unpack(pack(result)).trace == trace
 
 
+def test_each_checkpoint_map_rides_on_the_next_progress_report():
+    """A live watcher draws the run's latest checkpoint map: the step-0 map comes with step 1, then the map of every
+    held-out evaluation with that step's report, each exactly the trace's map; other steps carry none."""
+    progress = []
+    result = train(replace(TINY, attention="bahdanau", steps=40), on_progress=progress.append)  # evaluates every 4
+    carried = [(p.step, p.checkpoint) for p in progress if getattr(p, "checkpoint", None) is not None]
+    assert [point for _, point in carried] == list(result.trace.maps)
+    assert [step for step, _ in carried] == [1, *(e.step for e in result.run.evals)]
+    assert carried[0][1].step == 0 and carried[-1][1].step == result.run.steps_done
+
+
+def test_a_checkpoint_map_is_titled_by_its_step_and_says_when_it_is_not_the_typed_source():
+    point = untrained_map(replace(TINY, attention="bahdanau"))  # the checkpoint source, step 0
+    typed = parse_source(TINY.task, default_source_text(TINY.task))
+    assert checkpoint_keys(point, typed) == {"title": "training.checkpoint_map_title_start", "note": None}
+    later = replace(point, step=40)
+    assert checkpoint_keys(later, typed)["title"] == "training.checkpoint_map_title"
+    assert checkpoint_keys(later, parse_source(TINY.task, "4321"))["note"] == "training.checkpoint_source_note"
+    padded = parse_source(TINY.task, default_source_text(TINY.task) + " <pad>")
+    assert checkpoint_keys(later, padded)["note"] == "training.checkpoint_source_note"
+    assert checkpoint_keys(later, None)["note"] is None  # a bad typed source: its own message says what is wrong
+
+
+def test_a_live_jobs_snapshot_holds_its_latest_checkpoint_map():
+    """The in-process backend: while the job trains, its snapshot's map is the latest checkpoint's (never one from
+    the future), and the finished job's is the trace's last map."""
+    runner = Runner(max_running=1)
+    config = replace(TINY, steps=40, attention="bahdanau", seed=77)
+    job = runner.submit(config)
+    seen = []
+    while not job.wait(0.01):
+        snap = runner.snapshot(job)
+        if snap.checkpoint is not None:
+            seen.append((snap.step, snap.checkpoint.step))
+    assert all(map_step <= step for step, map_step in seen)
+    final = runner.snapshot(job)
+    assert final.checkpoint == final.result.trace.maps[-1]
+
+
 def test_replay_gives_the_frames_the_live_run_showed():
     progress = []
     result = train(replace(TINY, attention="bahdanau"), on_progress=progress.append)
@@ -995,6 +1037,24 @@ def test_survival_is_counted_per_length_on_known_predictions():
     assert survival_by_length([sources[0]], [["Mina", "4", "2", "2", "<eos>"]])[0].quantity == 0.0
 
 
+def test_the_survival_chart_draws_four_lines_apart_even_when_all_are_at_100_percent():
+    """Screenshot review: with both models copying both items every time, the four lines lay on one another. Each
+    (model, item) is its own layer, a few pixels off its value, all four offsets different."""
+    from s2s_core.training.charts import survival_chart
+    from s2s_core.training.compute import Survival
+    from s2s_core.training.frames import survival_frame
+
+    perfect = tuple(Survival(n, 1.0, 1.0, 10) for n in (4, 5, 6))
+    frame = survival_frame({"with": perfect, "without": perfect}, {"name": "name", "quantity": "number"})
+    spec = survival_chart(frame, {k: k for k in LABELS}).to_dict()
+    layers = spec["layer"]
+    assert len(layers) == 4
+    assert len({layer["mark"]["yOffset"] for layer in layers}) == 4  # four different heights
+    assert all(layer["mark"]["point"]["yOffset"] == layer["mark"]["yOffset"] for layer in layers)  # points follow
+    filters = [str(layer["transform"][0]["filter"]) for layer in layers]
+    assert len(set(filters)) == 4 and all("model" in f and "item" in f for f in filters)
+
+
 def test_copy_survival_of_a_trained_model_counts_its_own_decodes():
     """A small names model: copy_survival (one batched greedy pass over the held-out set) equals counting each
     held-out source decoded on its own (decode(), the page's path), by hand."""
@@ -1096,6 +1156,10 @@ def test_the_untrained_note_reads_the_untrained_map():
     uneven = untrained_reading(_point("1234", "0000", ((0.7, 0.1, 0.1, 0.1),)))
     # The old title ("attention spread evenly") for weights that are not:
     assert not uneven.even and untrained_keys(uneven)["title"] == "training.untrained_map_title_uneven"
+    # Typed PAD positions are masked to 0: the even share is over the real ones (1/4 here, not 1/6).
+    source = ("1", "2", "3", "4", "<pad>", "<pad>")
+    padded = untrained_reading(_point(source, "0000", ((0.25, 0.26, 0.24, 0.25, 0, 0),)))
+    assert padded.even and padded.uniform == 0.25
     right = untrained_reading(MapPoint(0, ("1",), ("1", "<eos>"), None, True))
     assert untrained_keys(right) == {
         "title": "training.untrained_map_title_uneven",

@@ -14,6 +14,9 @@ import zlib
 
 import pytest
 
+from s2s_ui.i18n import LANG_KEY
+from s2s_ui.lessons.bar import LESSON_KEY, STEP_KEY
+from s2s_ui.present import PRESENT
 from s2s_ui.registry import existing_pages
 from s2s_ui.state import Page
 from tests.app.conftest import LANGS
@@ -29,6 +32,8 @@ from tests.robustness.fuzz import (
 from tests.robustness.known_bugs import known_exception, split_known, xfail_if_known
 from tests.sizes import pick
 
+# The app's own link parameters (every page has them): the language, the open lesson and step, presentation mode.
+APP_KEYS = {LANG_KEY, LESSON_KEY, STEP_KEY, PRESENT.key}
 # (page, language) pairs: all of them at full size; in the sample each page once, the language alternating.
 CASES = pick(
     [(spec, LANGS[i % len(LANGS)]) for i, spec in enumerate(existing_pages())],
@@ -63,7 +68,7 @@ def test_random_and_hostile_widget_values(spec, lang, request):
                     known.append(reason)
                     break  # a known shared-code bug: note it, start a fresh session, go on
                 assert not html_leaks(at), f"{where}\n{html_leaks(at)}"
-                stray = [k for k in at.query_params if k != "lang" and page is not None and not page.owns(k)]
+                stray = [k for k in at.query_params if k not in APP_KEYS and page is not None and not page.owns(k)]
                 assert not stray, f"{where}\nlink parameters that are no field of the page: {stray}"
                 for text in unfilled_texts(at):
                     unfilled.setdefault(text, where)

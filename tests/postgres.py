@@ -1,0 +1,70 @@
+"""Where the PostgreSQL server for the tests is, and what happens without one.
+
+`S2S_TEST_POSTGRES_URL` names a server and a role that may create databases (`.ci/run` starts Debian's PostgreSQL
+15 and sets it). Each test module that needs PostgreSQL gets a database of its own on it (`new_database`), dropped
+afterwards, so runs and xdist workers never share tables. Without the URL, or with a server that does not answer,
+those tests skip with a loud reason (and a warning in pytest's summary, which xdist's workers hand back to the
+terminal); with `REQUIRE_POSTGRES=1`, as in `.ci/run`, they fail instead.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import sqlalchemy as sa
+
+URL_ENV = "S2S_TEST_POSTGRES_URL"
+REQUIRE_ENV = "REQUIRE_POSTGRES"
+PROBE_TIMEOUT_S = 3
+
+
+def server_url() -> str | None:
+    """$S2S_TEST_POSTGRES_URL with psycopg 3 as its driver, or None."""
+    raw = os.environ.get(URL_ENV, "").strip()
+    if not raw:
+        return None
+    scheme, _, rest = raw.partition("://")
+    return f"postgresql+psycopg://{rest}" if scheme in ("postgresql", "postgres", "postgresql+psycopg") else raw
+
+
+def required() -> bool:
+    return os.environ.get(REQUIRE_ENV) == "1"
+
+
+@functools.cache
+def missing_reason() -> str | None:
+    """Why the PostgreSQL tests cannot run here (asked once per process), or None when the server answers."""
+    url = server_url()
+    if url is None:
+        return f"{URL_ENV} is not set (`.ci/run` starts PostgreSQL 15 and sets it)"
+    shown = sa.make_url(url).render_as_string(hide_password=True)
+    probe = sa.create_engine(url, poolclass=sa.NullPool, connect_args={"connect_timeout": PROBE_TIMEOUT_S})
+    try:
+        with probe.connect() as conn:
+            conn.execute(sa.text("SELECT 1"))
+    except sa.exc.SQLAlchemyError as error:
+        return f"PostgreSQL at {shown} does not answer: {str(error.orig or error).strip().splitlines()[0]}"
+    finally:
+        probe.dispose()
+    return None
+
+
+@contextmanager
+def new_database(url: str) -> Iterator[str]:
+    """A new empty database s2s_t_<random> on url's server (its URL), dropped at the end even while connected."""
+    name = f"s2s_t_{secrets.token_hex(6)}"
+    admin = sa.create_engine(url, poolclass=sa.NullPool, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
+        try:
+            yield sa.make_url(url).set(database=name).render_as_string(hide_password=False)
+        finally:
+            with admin.connect() as conn:
+                conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        admin.dispose()

@@ -12,8 +12,20 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-APP_PARTS = ("app.py", "pages", "s2s_core", "s2s_jobs", "s2s_ui", "locales", ".streamlit", "requirements.txt")
-LOCAL = {"s2s_core", "s2s_jobs", "s2s_ui", "pages"}
+# What a deploy ships: the code, its catalogs (locales/) and lessons (lessons/), the server config, the requirements.
+APP_PARTS = (
+    "app.py",
+    "pages",
+    "s2s_core",
+    "s2s_db",
+    "s2s_jobs",
+    "s2s_ui",
+    "locales",
+    "lessons",
+    ".streamlit",
+    "requirements.txt",
+)
+LOCAL = {"s2s_core", "s2s_db", "s2s_jobs", "s2s_ui", "pages"}
 
 
 def requirement_names(path: Path) -> list[str]:
@@ -67,6 +79,7 @@ def app_imports() -> dict[str, set[str]]:
         ROOT / "app.py",
         *(ROOT / "pages").glob("*.py"),
         *(ROOT / "s2s_core").rglob("*.py"),
+        *(ROOT / "s2s_db").rglob("*.py"),
         *(ROOT / "s2s_jobs").rglob("*.py"),
         *(ROOT / "s2s_ui").rglob("*.py"),
     ]

@@ -5,6 +5,8 @@ from __future__ import annotations
 import streamlit as st
 import torch
 
+from s2s_ui.classroom.panel import class_panel
+from s2s_ui.classroom.seat import class_seat, following
 from s2s_ui.frame import routing
 from s2s_ui.i18n import init_language, language_switch, t
 from s2s_ui.lessons.bar import lesson_bar
@@ -40,6 +42,10 @@ ordered = {
 }
 # Presentation mode hides the sidebar: the page menu moves to the top bar instead (s2s_ui/present.py).
 navigation = st.navigation(ordered, position="top" if presenting() else "sidebar", expanded=True)
-lesson_bar(navigation.url_path or "home")  # above the page: the open lesson's bar, or the page's tour (url = ns)
+# A class link (?class=): the teacher's seat, or a student's (joined now when the link has none). In a class the
+# step's question is the class's, and a student who follows the teacher does not step on their own.
+in_class = class_seat() is not None
+lesson_bar(navigation.url_path or "home", steer=not following(), own_question=not in_class)
+class_panel(navigation.url_path or "home")  # in a class: the teacher's controls or the student's follow
 with routing():  # pages check they run inside this router (s2s_ui/frame.py)
     navigation.run()

@@ -8,6 +8,7 @@ from s2s_core.path.charts import THEME_TEXT, path_chart
 from s2s_core.path.frames import edges_frame, nodes_frame
 from s2s_core.path.graph import course
 from s2s_ui.charts import cached_spec, draw
+from s2s_ui.classroom.home import class_entry
 from s2s_ui.i18n import lang, t
 from s2s_ui.lessons.home import course_entry
 from s2s_ui.registry import existing_pages
@@ -38,6 +39,7 @@ steps = [p for p in existing_pages() if p.ns != "home"]
 theme = "dark" if st.context.theme.type == "dark" else "light"
 course_entry()  # start the course in one click, or continue where the link says the learner left off
 draw(st, path_spec(tuple((p.ns, p.url) for p in steps), lang(), theme))
+class_entry()  # a teacher starts a class for the room; a student joins one by its code
 
 st.subheader(t("home.what_title"))
 st.markdown(t("home.what_body"))

@@ -72,6 +72,15 @@ _STATE_COLUMNS = (
 
 
 @dataclass(frozen=True)
+class TeacherView:
+    """What the teacher's once-a-second poll shows: the state, the seats taken, the current question's tally."""
+
+    state: ClassState
+    students: int  # members of the class now
+    tally: Tally | None  # None: the current step asks nothing (no options given)
+
+
+@dataclass(frozen=True)
 class Opened:
     code: str  # canonical (8 symbols); codes.show_code for people
     secret: str  # the teacher link's secret: returned once, only its digest is stored
@@ -314,6 +323,38 @@ def tally(engine: sa.Engine, code: str, secret: str, options: Sequence[str]) -> 
             raise ClassError(NOT_TEACHER)
         counted = conn.execute(tally_query(row.id, row.lesson, row.step)).all()
     return count_answers(chain.from_iterable(repeat(option, n) for option, n in counted), wanted)
+
+
+def teacher_view(engine: sa.Engine, code: str, secret: str, options: Sequence[str] | None = None) -> TeacherView:
+    """The teacher's poll in one read: the class's state, how many students it holds, and (options given: the
+    current step's option ids) the tally of their answers. Refused for anything but the teacher's secret; an
+    ended or expired class is still shown (its teacher sees the final tally) until `expire` removes it."""
+    canonical = codes.parse_code(code)
+    wanted = None if options is None else _options(options)
+    with read(engine) as conn:
+        row = _class_row(conn, canonical)
+        if not codes.matches(secret, row.teacher_digest):
+            raise ClassError(NOT_TEACHER)
+        students = conn.execute(
+            sa.select(sa.func.count()).select_from(members).where(members.c.class_id == row.id)
+        ).scalar_one()
+        counted = [] if wanted is None else conn.execute(tally_query(row.id, row.lesson, row.step)).all()
+    result = None if wanted is None else count_answers(chain.from_iterable(repeat(o, n) for o, n in counted), wanted)
+    return TeacherView(_state(row), int(students), result)
+
+
+def is_member(engine: sa.Engine, code: str, token: str) -> bool:
+    """Whether `token` is a seat of the class `code` (a reopened student link: keep the seat, or join anew)."""
+    canonical = codes.parse_code(code)
+    student = _token(token)
+    with read(engine) as conn:
+        row = conn.execute(sa.select(classes.c.id).where(classes.c.code == canonical)).first()
+        if row is None:
+            return False
+        found = conn.execute(
+            sa.select(members.c.id).where(members.c.token_digest == codes.digest(student), members.c.class_id == row.id)
+        ).first()
+    return found is not None
 
 
 def _upsert(dialect: str):

@@ -12,6 +12,7 @@ numbers); once the learner changes the picture, the bar says so and offers the s
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 import streamlit as st
@@ -118,9 +119,12 @@ def explored(step: Step, ns: str) -> bool:
     return not same_state(page.fields, step.state, page.link_state(), lang())
 
 
-def lesson_bar(ns: str) -> None:
+def lesson_bar(ns: str, *, steer: bool = True, own_question: bool = True) -> None:
     """Above the page `ns`: the bar of the open lesson; else, on a page with a tour, the button that starts it.
-    A link naming a lesson step opens that step (on Home it is offered instead: Home shows where to continue)."""
+    A link naming a lesson step opens that step (on Home it is offered instead: Home shows where to continue).
+
+    In a class (app.py asks s2s_ui/classroom): a student who follows the teacher does not `steer` (no Back, Next,
+    ← / →), and the step's question is the class's, drawn by the class box, not the bar's `own_question`."""
     arrived = _read_link()
     if arrived is not None and ns != "home":
         lesson, n = arrived
@@ -134,7 +138,7 @@ def lesson_bar(ns: str) -> None:
     if now is None:
         tour_button(ns, "tour_start")
         return
-    draw_bar(*now, ns)
+    draw_bar(*now, ns, steer=steer, own_question=own_question)
 
 
 def tour_button(ns: str, key: str, lead: str | None = None) -> None:
@@ -150,7 +154,7 @@ def tour_button(ns: str, key: str, lead: str | None = None) -> None:
         go(tour, 1)
 
 
-def draw_bar(lesson: Lesson, step: Step, ns: str) -> None:
+def draw_bar(lesson: Lesson, step: Step, ns: str, *, steer: bool = True, own_question: bool = True) -> None:
     """One compact box: the lesson and step, the narration (and a step's question), one row of buttons."""
     to_link(LESSON_KEY, lesson.id)
     to_link(STEP_KEY, str(step.n))
@@ -165,19 +169,26 @@ def draw_bar(lesson: Lesson, step: Step, ns: str) -> None:
         away = explored(step, ns)
         if away:
             st.caption(t("lesson.explored"))
-        if step.question is not None and not away:
+        if step.question is not None and not away and own_question:
             question(step)
         with st.container(horizontal=True, gap="small", vertical_alignment="center"):
-            if st.button(t("lesson.back"), key=BACK, icon=":material/arrow_back:", disabled=step.n == 1):
+            if steer and st.button(t("lesson.back"), key=BACK, icon=":material/arrow_back:", disabled=step.n == 1):
                 go(lesson, step.n - 1)
             last = step.n == total
-            if st.button(t("lesson.next"), key=NEXT, icon=":material/arrow_forward:", type="primary", disabled=last):
+            next_button = steer and st.button(
+                t("lesson.next"), key=NEXT, icon=":material/arrow_forward:", type="primary", disabled=last
+            )
+            if next_button:
                 go(lesson, step.n + 1)
-            if away and st.button(t("lesson.again"), key="lesson_again", icon=":material/undo:"):
+            if steer and away and st.button(t("lesson.again"), key="lesson_again", icon=":material/undo:"):
                 go(lesson, step.n)
             read_aloud(plain(text or t("lesson.claim_failed")), key="lesson_speak")
-            st.button(t("lesson.leave"), key="lesson_leave", icon=":material/close:", type="tertiary", on_click=leave)
-        arrow_keys(BACK, NEXT)
+            if steer:
+                st.button(
+                    t("lesson.leave"), key="lesson_leave", icon=":material/close:", type="tertiary", on_click=leave
+                )
+        if steer:
+            arrow_keys(BACK, NEXT)
 
 
 def question(step: Step) -> None:
@@ -185,7 +196,7 @@ def question(step: Step) -> None:
     assert step.question is not None
     key = f"lesson_quiz__{step.lesson}__{step.n}"
     options = list(step.question.options)
-    labels = {o: t(step.key(f"option_{o}")) for o in options}
+    labels = option_labels(step)
     st.markdown(f"**{t('ui.quiz_title')}** — {t(step.key('question'))}")
     picked = st.radio(
         t(step.key("question")),
@@ -197,10 +208,30 @@ def question(step: Step) -> None:
     )
     if picked is None:
         return
-    page = Page.of(step.page)
-    answer = evaluate(step.question.answer.name, step.question.answer.kwargs, page.fields, page.link_state(), lang())
+    graded(step, picked, Page.of(step.page).link_state())
+
+
+def option_labels(step: Step) -> dict[str, str]:
+    """A question's option ids -> their labels in the learner's language."""
+    assert step.question is not None
+    return {o: t(step.key(f"option_{o}")) for o in step.question.options}
+
+
+def right_answer(step: Step, state: Mapping[str, str]) -> ClaimResult:
+    """The question's answer claim computed on the page state `state` (its `.answer` is the right option id)."""
+    assert step.question is not None
+    ref = step.question.answer
+    return evaluate(ref.name, ref.kwargs, Page.of(step.page).fields, state, lang())
+
+
+def graded(step: Step, picked: str | None, state: Mapping[str, str]) -> None:
+    """The reveal: the picked option graded by the live computation on `state`, then the step's explanation."""
+    labels = option_labels(step)
+    answer = right_answer(step, state)
     right = labels.get(answer.answer or "", answer.answer or "")
-    if picked == answer.answer:
+    if picked is None:
+        st.info(t("classroom.ui.no_answer", correct=right), icon=":material/target:")
+    elif picked == answer.answer:
         st.success(t("ui.quiz_right", answer=right), icon=":material/target:")
     else:
         st.warning(t("ui.quiz_wrong", answer=labels[picked], correct=right), icon=":material/search:")

@@ -8,10 +8,15 @@ Which one to use
 - ``pct(p)``   a share of 1 as a percentage: ``64%``, ``98.4%``, ``0.16%``.
 - ``short(x)`` two significant digits, only for a label printed inside a small chart mark where num() would
                overlap its neighbour on a phone (the add-k bars); the mark's tooltip still gives num().
+- ``two(x)``   two decimals, trailing zeros dropped (``sign=True``: ``+0.45``): a number in a compact table that
+               repeats what a picture's marks print with ``TWO_D3`` / ``SIGNED_TWO_D3`` (Bahdanau vs Luong's
+               scores, exps and weights, where S positions share a phone's width).
+- ``seconds(x)`` a time in seconds (a training time, a time limit): one decimal, ``3.2``, ``20``;
+               ``seconds_text(x)`` an estimate still to wait, whole seconds rounded up, never below ``1``.
 - ``sci(x)``   a size that spans decades: a max |difference| against PyTorch, a gradient norm, a change
                the bottleneck shrinks to 1e-7: ``2.2e-16``.
-- ``NUM_D3`` / ``SCI_D3`` / ``PCT_D3``: the same rules as d3-format strings, for Vega-Lite
-  text marks, tooltips and axes. A number printed inside a heatmap cell uses s2s_core.chartkit.cell_label:
+- ``NUM_D3`` / ``SCI_D3`` / ``PCT_D3`` / ``TWO_D3`` / ``SIGNED_TWO_D3``: the same rules as d3-format strings, for
+  Vega-Lite text marks, tooltips and axes. A number printed inside a heatmap cell uses s2s_core.chartkit.cell_label:
   NUM_D3 where the cell is wide enough, ``CELL_D3`` (2 decimals) where several columns share a phone's width.
 
 The precision: 4 decimals, trailing zeros dropped (the value Python's ``round(x, 4)`` holds)
@@ -43,6 +48,8 @@ NUM_D3 = f".{DIGITS}~f"  # num() in d3-format: 4 decimals, trailing zeros droppe
 SCI_D3 = ".1e"
 CELL_D3 = ".2~f"  # inside a heatmap cell too narrow for NUM_D3 (s2s_core.chartkit.cell_label decides)
 PCT_D3 = ".1~%"  # pct() from 1 % up: one decimal, trailing zero dropped
+TWO_D3 = ".2~f"  # two() on a chart mark: 2 decimals, trailing zeros dropped
+SIGNED_TWO_D3 = "+" + TWO_D3  # two(x, sign=True) on a chart mark: +0.45, −1.05
 
 
 def num(x: float) -> str:
@@ -80,6 +87,31 @@ def sci(x: float) -> str:
 def short(x: float) -> str:
     """Two significant digits for a label inside a small chart mark: 0.11, 0.087, 1e-05 (the tooltip gives num())."""
     return f"{float(x):.2g}"
+
+
+def two(x: float, *, sign: bool = False) -> str:
+    """A number in a compact table, as a picture's marks print it (TWO_D3 / SIGNED_TWO_D3): 2 decimals, trailing
+    zeros dropped, never '-0'; sign=True writes '+' before a positive value. ±∞ and NaN as num() writes them (a
+    score outside a window stays '−∞')."""
+    x = float(x)
+    if math.isinf(x) or math.isnan(x):
+        return num(x)
+    text = f"{x:.2f}".rstrip("0").rstrip(".")
+    if text == "-0":
+        text = "0"
+    return "+" + text if sign and text != "0" and x > 0 else text
+
+
+def seconds(x: float) -> str:
+    """A time in seconds as both labs write it everywhere (training time, a time limit, an estimate): num() of the
+    value to one decimal (3.2, 20, 0.4); a tenth is as fine as a once-a-second poll can tell."""
+    return num(round(float(x), 1))
+
+
+def seconds_text(x: float | None) -> str:
+    """An estimate, rounded up to whole seconds and never below 1 ("about 1 s" rather than "about 0 s"); no
+    estimate yet (None) reads as 1."""
+    return seconds(max(1, math.ceil(x or 0)))
 
 
 def prob(p: float | None) -> str:

@@ -8,11 +8,10 @@ import altair as alt
 import pandas as pd
 
 from s2s_core.chartkit import FIT_X, records
-from s2s_core.fmt import NUM_D3
+from s2s_core.fmt import NUM_D3, TWO_D3
 from s2s_core.scoring.attend import Read
 from s2s_core.scoring.compute import ScoringResult
 from s2s_core.scoring.flow import FlowResult
-from s2s_core.scoring.frames import LABEL_D3
 from s2s_core.scoring.picture import (
     F_SCORE_HALF,
     FOCUS_PX,
@@ -91,13 +90,13 @@ def window_picture(read: Read, labels: Mapping[str, str]) -> alt.LayerChart:
         .mark_text(color=THEME, align="left", baseline="middle", fontSize=FONT, fontWeight="bold")
         .encode(x=x.channel, y=y.channel, text="text:N"),
         *score_bars(bars, frame["inside"], x, y, S, inside, tip),
-        number_row(bars, x, y, S, f"format(datum.exp, '{LABEL_D3}')", W_EXP),
+        number_row(bars, x, y, S, f"format(datum.exp, '{TWO_D3}')", W_EXP),
         # Before local-p's Gaussian the softmax's weights are the final ones; with it, they stand faded above them.
         *weight_bars(bars, x, y, S, alt.value(0.55) if local_p else inside, tip, field="align", at="a"),
     ]
     if local_p:
         layers += [
-            number_row(bars, x, y, S, f"'× ' + format(datum.gauss, '{LABEL_D3}')", W_GAUSS),
+            number_row(bars, x, y, S, f"'× ' + format(datum.gauss, '{TWO_D3}')", W_GAUSS),
             gauss_line(bars, x, y, labels["gauss"]),  # behind the final weights, whose numbers stay on top
             *weight_bars(bars, x, y, S, inside, tip),
         ]

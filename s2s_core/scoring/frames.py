@@ -7,11 +7,8 @@ from collections.abc import Mapping
 
 import pandas as pd
 
-from s2s_core.fmt import num, vec
+from s2s_core.fmt import num, two, vec
 from s2s_core.scoring.attend import Read
-
-LABEL_D3 = ".2~f"  # a score, exp or weight printed on a chart mark: 2 decimals, trailing zeros dropped (= two())
-SIGNED_D3 = "+" + LABEL_D3  # a score on its bar, sign written out: +0.45, −1.05
 
 
 def position_label(j: int) -> str:
@@ -39,18 +36,6 @@ def position_parts(read: Read, j: int) -> dict[str, str] | None:
         term=vec(term),
         context=vec(read.context[0]),
     )
-
-
-def two(x: float, *, sign: bool = False) -> str:
-    """A number in a compact table, as the picture's marks print it (LABEL_D3 / SIGNED_D3): 2 decimals, trailing
-    zeros dropped, never '-0'; sign=True writes '+' before a positive value. −∞ (outside the window) stays '−∞'."""
-    x = float(x)
-    if math.isinf(x) or math.isnan(x):
-        return num(x)
-    text = f"{x:.2f}".rstrip("0").rstrip(".")
-    if text == "-0":
-        text = "0"
-    return "+" + text if sign and text not in ("0",) and x > 0 else text
 
 
 def softmax_steps(read: Read) -> tuple[list[float], float]:

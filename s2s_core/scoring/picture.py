@@ -23,10 +23,10 @@ import altair as alt
 import pandas as pd
 
 from s2s_core.chartkit import FIT_X, lines, records
-from s2s_core.fmt import NUM_D3
+from s2s_core.fmt import NUM_D3, SIGNED_TWO_D3, TWO_D3
 from s2s_core.scoring.attend import Read
 from s2s_core.scoring.compute import ScoringResult
-from s2s_core.scoring.frames import LABEL_D3, SIGNED_D3, softmax_steps
+from s2s_core.scoring.frames import softmax_steps
 
 SOURCE, DECODER, CONTEXT = "#2C7FB8", "#D55E00", "#B8588F"  # the app's role colours, the same on every page
 THEME = "currentColor"  # text on the page follows the light or dark theme (text in a cell too: cells are outlines)
@@ -127,7 +127,7 @@ def score_labels(bars: alt.Chart, x: Axis, y: Axis, n_cols: int) -> list[alt.Cha
     return [
         bars.transform_filter(f"width / {n_cols} >= {SCORE_LABEL_PX} && datum.score {'>=' if rising else '<'} 0")
         # a score that rounds to zero is "0", as two() writes it (d3 would print "+0" or "−0")
-        .transform_calculate(label=f"abs(datum.score) < 0.005 ? '0' : format(datum.score, '{SIGNED_D3}')")
+        .transform_calculate(label=f"abs(datum.score) < 0.005 ? '0' : format(datum.score, '{SIGNED_TWO_D3}')")
         .mark_text(color=THEME, baseline="bottom" if rising else "top", dy=-2 if rising else 2, fontSize=11, aria=False)
         .encode(x=alt.X("x:Q", scale=x.scale), y=alt.Y("s_y2:Q", scale=y.scale, axis=None), text="label:N")
         for rising in (True, False)
@@ -454,7 +454,7 @@ def focus_picture(read: Read, labels: Mapping[str, str], step: alt.Parameter) ->
     ]
     layers += [
         *score_bars(bars, frames["bars"]["inside"], x, y, S + 1, chosen, tip),
-        number_row(bars, x, y, S + 1, f"format(datum.exp, '{LABEL_D3}')", F_EXP),
+        number_row(bars, x, y, S + 1, f"format(datum.exp, '{TWO_D3}')", F_EXP),
         *weight_bars(bars, x, y, S + 1, chosen, tip),
     ]
     if frames["bars"]["gauss"].notna().any():

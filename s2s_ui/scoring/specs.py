@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from s2s_core.fmt import num, vec
+from s2s_core.fmt import num, two, vec
 from s2s_core.scoring.attend import Read
 from s2s_core.scoring.charts import WINDOW_WORDS, page_charts
 from s2s_core.scoring.compute import ScoringConfig, ScoringResult, compare
 from s2s_core.scoring.fields import SCORERS
-from s2s_core.scoring.frames import peak, position_label, softmax_steps, two
+from s2s_core.scoring.frames import peak, position_label, softmax_steps
 from s2s_core.scoring.from_encoder import states_from_encoder
 from s2s_core.scoring.notes import local_p_note_key
 from s2s_core.scoring.picture import COMPARE_WORDS, FOCUS_WORDS, compare_picture, focus_picture

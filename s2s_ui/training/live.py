@@ -16,7 +16,6 @@ more is cancelled after a short grace, so a visitor who left frees their place i
 
 from __future__ import annotations
 
-import math
 import time
 import uuid
 from collections.abc import Callable
@@ -24,7 +23,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from s2s_core.fmt import num
+from s2s_core.fmt import num, seconds, seconds_text
 from s2s_core.training import TrainConfig
 from s2s_core.training.trace import MapPoint, replay_clock, replay_frame
 from s2s_jobs import jobs
@@ -58,17 +57,6 @@ def _left(visitor: Visitor) -> None:
 @st.cache_resource(scope="session", on_release=_left, show_spinner=False)
 def visitor() -> Visitor:
     return Visitor(uuid.uuid4().hex)
-
-
-def seconds(x: float) -> str:
-    """A time in seconds as both labs write it everywhere (training time, a time limit, an estimate): num() of the
-    value to one decimal (3.2, 20, 0.4); a tenth is as fine as a once-a-second poll can tell."""
-    return num(round(float(x), 1))
-
-
-def seconds_text(x: float | None) -> str:
-    """An estimate, rounded up to whole seconds and never below 1 ("about 1 s" rather than "about 0 s")."""
-    return seconds(max(1, math.ceil(x or 0)))
 
 
 def trained_model(

@@ -4,10 +4,10 @@ opened as a learner opens them (`open_tab`, or a link's ?scoring_tabs=): only th
 
 from __future__ import annotations
 
-from s2s_core.fmt import num
+from s2s_core.fmt import num, two
 from s2s_core.fmt import vec as vector_text
 from s2s_core.scoring.compute import ScoringConfig, compare
-from s2s_core.scoring.frames import position_label, two
+from s2s_core.scoring.frames import position_label
 from s2s_ui.catalog import translate
 from tests.app.conftest import all_text, open_page, open_tab
 

@@ -55,6 +55,24 @@ def test_sci_prob_pct():
     ]
 
 
+def test_two_writes_compact_numbers_as_the_marks_print_them():
+    assert [fmt.two(x) for x in (0.2187, 0.1, 1.0, -0.004, 2.0)] == ["0.22", "0.1", "1", "0", "2"]
+    assert [fmt.two(x, sign=True) for x in (0.45, -1.046, 0.0, -0.001, float("-inf"))] == [
+        "+0.45",
+        "-1.05",
+        "0",
+        "0",
+        "−∞",
+    ]
+    assert fmt.two(torch.tensor(0.125, dtype=torch.float64)) == "0.12" and fmt.two(math.nan) == "nan"
+    assert (fmt.TWO_D3, fmt.SIGNED_TWO_D3) == (".2~f", "+.2~f")  # the same rule, for a chart's text marks
+
+
+def test_seconds_one_decimal_and_estimates_in_whole_seconds_never_below_one():
+    assert [fmt.seconds(x) for x in (3.24, 20.0, 0.44, 0.04, 12.96)] == ["3.2", "20", "0.4", "0", "13"]
+    assert [fmt.seconds_text(x) for x in (None, 0.0, 0.2, 1.0, 4.01, 59.9)] == ["1", "1", "1", "1", "5", "60"]
+
+
 def test_rounded_and_d3_formats():
     assert fmt.rounded(torch.tensor([0.123456, -0.00001], dtype=torch.float64)) == [0.1235, 0.0]
     assert str(fmt.rounded([-0.00001])[0]) == "0.0"  # a table cell never holds -0.0

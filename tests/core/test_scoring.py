@@ -578,8 +578,8 @@ def test_the_signed_scores_and_the_softmax_row_are_drawn_as_text_marks():
     function's scores and weights. Number layers are aria-hidden (a phone's width may filter them to nothing)."""
     import json
 
+    from s2s_core.fmt import SIGNED_TWO_D3
     from s2s_core.scoring.fields import SCORERS as NAMES
-    from s2s_core.scoring.frames import SIGNED_D3
     from s2s_core.scoring.picture import COMPARE_WORDS, FOCUS_WORDS, compare_picture, focus_picture
     from s2s_ui.steps import step_param
 
@@ -588,10 +588,14 @@ def test_the_signed_scores_and_the_softmax_row_are_drawn_as_text_marks():
     labels |= {"softmax": "SOFTMAX ROW", "values": "values"}
     step = step_param("s", 5, 1, "j")
     focus = json.dumps(focus_picture(result.get("general").read, labels, step).to_dict())
-    assert f"format(datum.score, '{SIGNED_D3}')" in focus and "datum.score >= 0" in focus and "datum.score < 0" in focus
+    assert (
+        f"format(datum.score, '{SIGNED_TWO_D3}')" in focus
+        and "datum.score >= 0" in focus
+        and "datum.score < 0" in focus
+    )
     assert "format(datum.exp" in focus and "SOFTMAX ROW" in focus
     spec = compare_picture(result, {n: n for n in NAMES}, labels).to_dict()
-    assert f"format(datum.score, '{SIGNED_D3}')" in json.dumps(spec)
+    assert f"format(datum.score, '{SIGNED_TWO_D3}')" in json.dumps(spec)
     layers = spec["layer"]
     texts = [v["text"] for rows in spec["datasets"].values() for v in rows if "text" in v]
     assert texts.count("softmax_short") == len(result.functions)  # one "↓ softmax" per function's row
@@ -599,16 +603,10 @@ def test_the_signed_scores_and_the_softmax_row_are_drawn_as_text_marks():
     assert numbers and all(layer["mark"].get("aria") is False for layer in numbers)
 
 
-def test_two_writes_compact_numbers_as_the_marks_print_them():
-    from s2s_core.scoring.frames import two
-
-    assert [two(x) for x in (0.2187, 0.1, 1.0, -0.004, 2.0)] == ["0.22", "0.1", "1", "0", "2"]
-    assert [two(x, sign=True) for x in (0.45, -1.046, 0.0, float("-inf"))] == ["+0.45", "-1.05", "0", "−∞"]
-
-
 def test_the_comparison_tables_round_every_function_and_name_each_rows_peak():
+    from s2s_core.fmt import two
     from s2s_core.scoring.fields import SCORERS as NAMES
-    from s2s_core.scoring.frames import comparison_tables, two
+    from s2s_core.scoring.frames import comparison_tables
 
     config = ScoringConfig(dec_state=(0.3, 0.2, 0.1))  # dot and scaled dot cannot score: their rows say so
     result = compare(config)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import streamlit as st
 import torch
 
-from s2s_ui.classroom.panel import class_panel
-from s2s_ui.classroom.seat import class_seat, following
+from s2s_ui.classroom.panel import class_panel, class_sync
+from s2s_ui.classroom.seat import class_seat, following, seat
 from s2s_ui.frame import routing
 from s2s_ui.i18n import init_language, language_switch, t
 from s2s_ui.lessons.bar import lesson_bar
@@ -44,7 +44,9 @@ ordered = {
 navigation = st.navigation(ordered, position="top" if presenting() else "sidebar", expanded=True)
 # A class link (?class=): the teacher's seat, or a student's (joined now when the link has none). In a class the
 # step's question is the class's, and a student who follows the teacher does not step on their own.
-in_class = class_seat() is not None
+class_seat()
+class_sync()  # the teacher's step moves the class; a following student opens the class's step (a new run)
+in_class = seat() is not None
 lesson_bar(navigation.url_path or "home", steer=not following(), own_question=not in_class)
 class_panel(navigation.url_path or "home")  # in a class: the teacher's controls or the student's follow
 with routing():  # pages check they run inside this router (s2s_ui/frame.py)

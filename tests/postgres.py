@@ -12,9 +12,11 @@ from __future__ import annotations
 import functools
 import os
 import secrets
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import pytest
 import sqlalchemy as sa
 
 URL_ENV = "S2S_TEST_POSTGRES_URL"
@@ -68,3 +70,18 @@ def new_database(url: str) -> Iterator[str]:
                 conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     finally:
         admin.dispose()
+
+
+class PostgresSkipped(UserWarning):
+    """Shown in pytest's warnings summary: the PostgreSQL half of the database tests did not run."""
+
+
+def postgres_server() -> str:
+    """The test server's URL, or the test skips (loudly) / fails (REQUIRE_POSTGRES=1)."""
+    reason = missing_reason()
+    if reason is None:
+        return server_url() or ""
+    if required():
+        pytest.fail(f"PostgreSQL is required here ({REQUIRE_ENV}=1) but cannot be used: {reason}")
+    warnings.warn(PostgresSkipped(f"POSTGRESQL TESTS SKIPPED: {reason}"), stacklevel=1)
+    pytest.skip(f"POSTGRESQL TESTS SKIPPED: {reason}")

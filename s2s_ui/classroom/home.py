@@ -38,9 +38,8 @@ def class_entry() -> None:
 def _start() -> None:
     known = lessons()
     ids = [COURSE, *sorted(i for i in known if i != COURSE)] if COURSE in known else sorted(known)
-    picked = st.selectbox(
-        t("classroom.ui.lesson_field"), ids, format_func=lambda i: t(known[i].title_key), key="class_lesson"
-    )
+    titles = {i: t(known[i].title_key) for i in ids}
+    picked = st.selectbox(t("classroom.ui.lesson_field"), ids, format_func=titles.get, key="class_lesson")
     if not st.button(t("classroom.ui.start"), key="class_start", type="primary", icon=":material/co_present:"):
         return
     lesson = known[picked]

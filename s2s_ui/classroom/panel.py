@@ -40,7 +40,8 @@ from s2s_ui.lessons.catalog import lessons
 from s2s_ui.widgets import show_error
 
 PANEL_KEY = "s2s_class"  # the box: .st-key-s2s_class (presentation mode draws it large)
-_SEEN = "_class_seen"  # session: what the last full run steered by (lesson, step, locked, ended)
+_SEEN = "_class_seen"  # session: what the student was last steered by (lesson, step, locked, ended)
+_STATE = "_class_state"  # session: the ClassState class_sync read in this run
 _SENT = "_class_sent"  # session: {(code, lesson, step): option} the answers this student sent
 POLL_S = Limits().poll_s  # a follower's poll: once a second (issue 27: "at most once a second")
 
@@ -58,18 +59,63 @@ def _refused(err: ClassError | ClassroomDown) -> None:
     st.session_state[NOTICE] = (err.key, getattr(err, "params", {}))
 
 
-def class_panel(ns: str) -> None:
-    """The teacher's or the student's class box (nothing outside a class but a refusal's notice, once)."""
-    notice = st.session_state.pop(NOTICE, None)
-    if notice is not None:
-        st.warning(notice_text(*notice), icon=":material/groups:")
+def class_sync() -> None:
+    """app.py, before the lesson bar: the class and this session agree on the step, before anything is drawn.
+
+    The teacher's lesson step (just opened by Back / Next) moves the class; a following student is taken to the
+    class's step (a new run). The state read is kept for class_panel, later in the same run."""
+    st.session_state.pop(_STATE, None)
     found = seat()
     if found is None:
         return
-    if found.role == "teacher":
-        _teacher(found, ns)
+    try:
+        if found.role == "teacher":
+            state = _sync_teacher(found)
+        else:
+            state = repo.follow(database(), found.code, time.time())
+    except (ClassError, ClassroomDown) as err:
+        _refused(err)
+        take(None)
+        return
+    st.session_state[_STATE] = state
+    if found.role == "student" and not state.ended:
+        if state.locked:
+            st.session_state[FOLLOWING] = True  # a locked class holds everyone at the teacher's step
+        st.session_state[_SEEN] = (state.lesson, state.step, state.locked, state.ended)
+        _steer(state)
+
+
+def _sync_teacher(found: Seat) -> ClassState:
+    db = database()
+    state = repo.teacher_view(db, found.code, found.secret).state
+    now = current()
+    if not state.ended and now is not None and now[0].id == state.lesson and now[1].n != state.step:
+        state = repo.move(db, found.code, found.secret, now[1].n, time.time())  # the class follows the bar
+    return state
+
+
+def _steer(state: ClassState) -> None:
+    """A following student not at the class's step opens it, as its link would (ends this run)."""
+    here = _step_of(state)
+    if st.session_state.get(FOLLOWING, True) and not _at(state) and here is not None:
+        go(here[0], state.step)
+
+
+def class_panel(ns: str) -> None:
+    """app.py, after the lesson bar: the teacher's or the student's class box (outside a class: a refusal's
+    notice, once)."""
+    notice = st.session_state.pop(NOTICE, None)
+    if notice is not None:
+        st.warning(notice_text(*notice), icon=":material/groups:")
+    found, state = seat(), st.session_state.get(_STATE)
+    if found is None or not isinstance(state, ClassState):
+        return
+    if state.ended:
+        _ended_box(found)
+    elif found.role == "teacher":
+        _teacher_live(found, ns)
     else:
-        _student(found)
+        _student_live(found)
 
 
 def _step_of(state: ClassState) -> tuple[Lesson, Step] | None:
@@ -104,25 +150,6 @@ def _ended_box(found: Seat) -> None:
 # --- the student ------------------------------------------------------------------------------------------------
 
 
-def _student(found: Seat) -> None:
-    try:
-        state = repo.follow(database(), found.code, time.time())
-    except (ClassError, ClassroomDown) as err:
-        _refused(err)
-        take(None)
-        st.rerun()
-    if state.ended:
-        _ended_box(found)
-        return
-    if state.locked:
-        st.session_state[FOLLOWING] = True  # a locked class holds everyone at the teacher's step
-    st.session_state[_SEEN] = (state.lesson, state.step, state.locked, state.ended)
-    if st.session_state.get(FOLLOWING, True) and not _at(state) and _step_of(state) is not None:
-        lesson, _ = _step_of(state)
-        go(lesson, state.step)  # the teacher's step, as its link would open it (ends this run)
-    _student_live(found)
-
-
 @st.fragment(run_every=POLL_S)
 def _student_live(found: Seat) -> None:
     """Once a second: the class's state; a changed step or lock asks for a full run, a reveal redraws this box."""
@@ -131,7 +158,13 @@ def _student_live(found: Seat) -> None:
     except (ClassError, ClassroomDown):
         st.rerun()  # the full run says why and takes the student out of the class
     if (state.lesson, state.step, state.locked, state.ended) != st.session_state.get(_SEEN):
-        st.rerun()
+        st.session_state[_SEEN] = (state.lesson, state.step, state.locked, state.ended)
+        st.session_state[_STATE] = state
+        if state.locked:
+            st.session_state[FOLLOWING] = True
+        if not state.ended:
+            _steer(state)  # straight to the teacher's step (st.switch_page works from a fragment: a full run)
+        st.rerun()  # the lock or the end changed: the whole app reads them
     follows = bool(st.session_state.get(FOLLOWING, True))
     with st.container(key=PANEL_KEY, border=True, gap="small"):
         code = codes.show_code(found.code)
@@ -208,23 +241,6 @@ def _options(state: ClassState) -> list[str] | None:
     return list(here[1].question.options)
 
 
-def _teacher(found: Seat, ns: str) -> None:
-    db = database()
-    try:
-        state = repo.teacher_view(db, found.code, found.secret).state
-        now = current()
-        if not state.ended and now is not None and now[0].id == state.lesson and now[1].n != state.step:
-            state = repo.move(db, found.code, found.secret, now[1].n, time.time())  # the class follows the bar
-    except (ClassError, ClassroomDown) as err:
-        _refused(err)
-        take(None)
-        st.rerun()
-    if state.ended:
-        _ended_box(found)
-        return
-    _teacher_live(found, ns)
-
-
 @st.fragment(run_every=POLL_S)
 def _teacher_live(found: Seat, ns: str) -> None:
     """Once a second: students and answers; Reveal, Lock and End act on the class at once."""
@@ -266,7 +282,7 @@ def _act(action) -> None:
     except (ClassError, ClassroomDown) as err:
         st.warning(t(err.key), icon=":material/block:")
     else:
-        st.rerun(scope="fragment")
+        st.rerun()  # the whole app: a teacher's action is rare, and the lesson bar reads the new state too
 
 
 def _teacher_question(found: Seat, step: Step, state: ClassState, view: repo.TeacherView) -> None:

@@ -49,8 +49,8 @@ def limits() -> Limits:
 
 
 @st.cache_resource(show_spinner=False)
-def _database() -> sa.Engine:
-    eng = engine(database_url())
+def _database(url: str) -> sa.Engine:
+    eng = engine(url)
     upgrade(eng)  # once per server process: the schema at its newest version (s2s_db/migrations)
     return eng
 
@@ -60,7 +60,7 @@ def database() -> sa.Engine:
 
     A failure is not cached: the next request tries again (a database that was restarting answers later)."""
     try:
-        return _database()
+        return _database(database_url())  # keyed by the URL: the environment decides, read on every call
     except DatabaseUrlError:
         raise ClassroomDown("classroom.ui.db_bad_url") from None
     except sa.exc.SQLAlchemyError as error:

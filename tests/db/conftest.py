@@ -10,31 +10,15 @@ Without a PostgreSQL server the postgresql half skips loudly; with REQUIRE_POSTG
 
 from __future__ import annotations
 
-import warnings
-
 import pytest
 import sqlalchemy as sa
 
 from s2s_db.engine import make_engine
 from s2s_db.migrate import upgrade
 from tests import postgres
+from tests.postgres import postgres_server
 
 BACKENDS = ("sqlite", "postgresql")
-
-
-class PostgresSkipped(UserWarning):
-    """Shown in pytest's warnings summary: the PostgreSQL half of the database tests did not run."""
-
-
-def postgres_server() -> str:
-    """The test server's URL, or the test skips (loudly) / fails (REQUIRE_POSTGRES=1)."""
-    reason = postgres.missing_reason()
-    if reason is None:
-        return postgres.server_url() or ""
-    if postgres.required():
-        pytest.fail(f"PostgreSQL is required here ({postgres.REQUIRE_ENV}=1) but cannot be used: {reason}")
-    warnings.warn(PostgresSkipped(f"POSTGRESQL TESTS SKIPPED: {reason}"), stacklevel=1)
-    pytest.skip(f"POSTGRESQL TESTS SKIPPED: {reason}")
 
 
 @pytest.fixture(scope="module")

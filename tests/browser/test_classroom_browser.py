@@ -1,0 +1,152 @@
+"""A class in real Chromium, on SQLite and on PostgreSQL: a teacher starts a class on Home, students open the
+student link on phones (Korean and English), follow the teacher's Next within seconds by the page's own
+once-a-second poll, answer the step's question (the teacher's count follows), see the reveal at once, one leaves
+to explore and rejoins at the teacher's step, the lock holds everyone, and the end reaches every student.
+
+`make test`: 3 students; `make test-all` (--full): 30, as in the issue's class. The follow latencies (the
+teacher's Next → each student's page at the new step) are printed; the 2-second budget under load is measured
+by the benchmark (docs/PERFORMANCE.md), not asserted by a timed test here (a generous ceiling catches a broken
+poll)."""
+
+from __future__ import annotations
+
+import os
+import statistics
+import time
+
+import pytest
+
+from s2s_core.lessons import load_lessons
+from s2s_ui.catalog import translate
+from scripts.serve import free_port, start, stop, wait_healthy
+from tests import postgres
+from tests.browser.harness import DESKTOP, PHONE, settle, wait_idle
+from tests.sizes import pick
+
+pytestmark = pytest.mark.browser
+LESSON = "tour_ngram"
+QUESTION_STEP = 3
+STUDENTS = pick(3, 30)
+FOLLOW_CEILING_S = 30  # a broken poll never arrives; a slow machine's poll still does well inside this
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def class_server(request, app_server, browser):
+    """The shared server (SQLite in the run's data folder), or a server of its own on a new PostgreSQL database."""
+    if request.param == "sqlite":
+        yield app_server
+        return
+    with postgres.new_database(postgres.postgres_server()) as url:
+        port = free_port()
+        proc = start(port, env={**os.environ, "S2S_DATABASE_URL": url})
+        try:
+            wait_healthy(proc, port, timeout=120)
+            warm = browser.new_page()
+            warm.goto(f"http://127.0.0.1:{port}/?lang=en")
+            wait_idle(warm, timeout=180_000)
+            warm.close()
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            stop(proc)
+
+
+def _step(page) -> int | None:
+    found = page.evaluate("() => new URLSearchParams(location.search).get('lesson_step')")
+    return int(found) if found else None
+
+
+def _wait_step(page, n: int, timeout_s: float = FOLLOW_CEILING_S) -> None:
+    page.wait_for_function(
+        "n => new URLSearchParams(location.search).get('lesson_step') === String(n)", arg=n, timeout=timeout_s * 1000
+    )
+
+
+def _wait_text(page, text: str, timeout_s: float = FOLLOW_CEILING_S) -> None:
+    page.wait_for_function(
+        "t => document.querySelector('[data-testid=\"stMain\"]').innerText.includes(t)",
+        arg=text,
+        timeout=timeout_s * 1000,
+    )
+
+
+def _start_class(page, base: str) -> str:
+    page.goto(f"{base}/?lang=en")
+    settle(page)
+    title = translate("en", f"lesson_{LESSON}.title")
+    page.get_by_label(translate("en", "classroom.ui.lesson_field")).click()
+    page.get_by_role("option", name=title, exact=True).click()
+    settle(page)
+    page.locator(".st-key-class_start button").click()
+    page.wait_for_function("() => location.search.includes('teacher=')")
+    settle(page)
+    assert _step(page) == 1
+    return page.evaluate("() => new URLSearchParams(location.search).get('class')")
+
+
+def _teacher_next(teacher, n: int, students) -> list[float]:
+    """Next in the teacher's lesson bar; seconds from the teacher's page at step n to each student's."""
+    teacher.locator(".st-key-lesson_next button").click()
+    _wait_step(teacher, n)
+    moved = time.monotonic()
+    waits = []
+    for page in students:
+        _wait_step(page, n)
+        waits.append(time.monotonic() - moved)
+    return waits
+
+
+def test_a_teacher_and_the_class_run_a_lesson(class_server, new_page):
+    teacher = new_page(DESKTOP)
+    code = _start_class(teacher, class_server)
+    langs = [("en", "ko")[i % 2] for i in range(STUDENTS)]
+    students = [new_page(PHONE, locale="ko-KR" if lang == "ko" else "en-US") for lang in langs]
+    for page, lang in zip(students, langs, strict=True):
+        page.goto(f"{class_server}/?class={code}&lang={lang}")
+    for page in students:
+        page.wait_for_function("() => location.search.includes('seat=')", timeout=120_000)
+        _wait_step(page, 1, timeout_s=120)
+    shown = f"{code[:4]}-{code[4:]}"
+    _wait_text(teacher, translate("en", "classroom.ui.teacher_lead", code=shown, students=STUDENTS, n=1, total=5)[2:20])
+
+    # 1) Next, twice: every student's page opens the teacher's step by itself.
+    waits = _teacher_next(teacher, 2, students) + _teacher_next(teacher, QUESTION_STEP, students)
+    print(f"\nfollow after Next ({STUDENTS} students): median {statistics.median(waits):.2f} s, max {max(waits):.2f} s")
+
+    # 2) The question: each student picks an option; the teacher's count follows; the reveal reaches everyone.
+    step = load_lessons()[LESSON].steps[QUESTION_STEP - 1]
+    for page, lang in zip(students, langs, strict=True):
+        settle(page)
+        option = translate(lang, step.key(f"option_{step.question.options[0]}"))
+        page.locator(".st-key-s2s_class").get_by_text(option, exact=True).click()
+    _wait_text(teacher, f"{STUDENTS} of {STUDENTS} students have answered")
+    teacher.locator(".st-key-class_reveal button").click()
+    for page, lang in zip(students, langs, strict=True):
+        graded = (translate(lang, "ui.quiz_right", answer="")[:3], translate(lang, "ui.quiz_wrong", answer="x")[:3])
+        page.wait_for_function(
+            """marks => { const box = document.querySelector('.st-key-s2s_class');
+                          return box && marks.some(m => box.innerText.includes(m)); }""",
+            arg=list(graded),
+            timeout=FOLLOW_CEILING_S * 1000,
+        )
+    _wait_text(teacher, translate("en", "classroom.ui.live_result", correct="").replace("*", "")[:20])
+
+    # 3) One student leaves to explore: the teacher moves on without them; they come back to the teacher's step.
+    explorer, others = students[0], students[1:]
+    explorer.locator(".st-key-class_explore button").click()
+    _wait_text(explorer, translate(langs[0], "classroom.ui.rejoin"))
+    _teacher_next(teacher, 4, others)
+    assert _step(explorer) == QUESTION_STEP
+    explorer.locator(".st-key-class_rejoin button").click()
+    _wait_step(explorer, 4)
+
+    # 4) The lock: nobody can leave to explore.
+    teacher.get_by_text(translate("en", "classroom.ui.lock")).click()
+    for page, lang in zip(students, langs, strict=True):
+        _wait_text(page, translate(lang, "classroom.ui.locked_note"))
+        assert page.locator(".st-key-class_explore").count() == 0
+
+    # 5) The end reaches every student.
+    teacher.get_by_role("button", name=translate("en", "classroom.ui.end")).click()
+    teacher.locator(".st-key-class_end button").click()
+    for page, lang in zip(students, langs, strict=True):
+        _wait_text(page, translate(lang, "classroom.ui.ended", code=shown))

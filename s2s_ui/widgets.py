@@ -139,12 +139,19 @@ def check_badge(what: str, max_abs_diff: float, *, tol: float = 1e-5) -> None:
         st.error(t("ui.check_fail", what=what, diff=sci(max_abs_diff), tol=f"{tol:.0e}"), icon=":material/cancel:")
 
 
+@st.cache_data(max_entries=128, show_spinner=False)
+def notebook_text(script: str, language: str) -> str:
+    """The page's script as a Jupyter notebook in `language` (s2s_core/notebook.py)."""
+    return notebook(script, partial(translate, language))
+
+
 def code_expander(script: str, *, file_name: str = "example.py") -> None:
     """The PyTorch code for exactly this view: runnable, with the learner's current numbers; as a .py file and as
     a notebook cut from the same text at its `# %%` markers (s2s_core/notebook.py), so the two hold the same code.
 
-    The notebook is built only when its button is clicked (Streamlit runs a callable `data` then, on another
-    thread, where the session is out of reach): the language is read now and the catalog passed in as text.
+    The notebook's text is built in the run (about 5 ms, cached by script and language), not by a callable `data`
+    on the click: Streamlit's deferred download sometimes never delivered the file (a clean-clone CI run and a
+    local run both waited 180 s for it after the training tests), where the .py's plain data always arrived.
     """
     language = lang()
     with st.expander(t("ui.code_title"), icon=":material/code:"):
@@ -156,7 +163,7 @@ def code_expander(script: str, *, file_name: str = "example.py") -> None:
             )
             st.download_button(
                 t("ui.notebook.download"),
-                lambda: notebook(script, partial(translate, language)),
+                notebook_text(script, language),
                 file_name=str(PurePath(file_name).with_suffix(".ipynb")),
                 mime="application/x-ipynb+json",
                 help=t("ui.notebook.download_help"),

@@ -26,8 +26,7 @@ from s2s_core.shapes.origin import LastStepReading
 NAME_PX = 94  # the row names' column ("4층 역방향 ←" at 12 px bold is about 86 px)
 HN_PX = 56  # an h_n label's column ("h_n[-1]" at 12 px bold monospace is about 52 px)
 LABEL_CHAR_PX = 6.8  # a Latin character of the 12 px outputs label (a Hangul syllable counts as two)
-HEAD_LINE = 0.62  # a 12 px heading line, in rows (its text box is ~16 px tall)
-HEAD_ROWS = 2 * HEAD_LINE  # two heading lines
+HEAD_LINE = 0.62  # a 12 px heading line, in rows of 28 px (its text box is ~16 px tall)
 HEADING_WIDTH = 50  # a heading line's width in Latin characters (12 px bold: a phone's 358 px)
 REAL, PAD_FILL, SLICE = "#9ECAE1", "#8A8A8A", "#B8588F"
 
@@ -45,6 +44,7 @@ class Panel:
     top: float  # rows: the heading's first line
     slot_px: float  # a slot on the phone
     pitch: float  # a line's height, in rows (the blocks' face rows: 1, or compact in a tall picture)
+    head_line: float  # a heading line's height, in rows (HEAD_LINE, more rows where a row is fewer px)
     cells: pd.DataFrame  # row, pos, x, y, kind ("real" | "pad": ran on PAD | "skipped": packed, not run), zero
     rows: pd.DataFrame  # row, layer, backward, y, fx, fx2, head, final_x, label_x, align, compared, top
     outline: pd.DataFrame  # x, x2, y, y2: the top layer's column at the last position (outputs[:, -1])
@@ -52,7 +52,7 @@ class Panel:
 
     @property
     def first_row_y(self) -> float:
-        return self.top + HEAD_ROWS + 1.0
+        return self.top + 2 * self.head_line + 1.0
 
     @property
     def last_row_y(self) -> float:
@@ -61,7 +61,7 @@ class Panel:
     @property
     def end(self) -> float:
         """rows: below the outputs label."""
-        return self.last_row_y + 1.45
+        return self.label_y + 0.45
 
     @property
     def right(self) -> float:
@@ -70,14 +70,17 @@ class Panel:
 
     @property
     def label_y(self) -> float:
-        """rows: the outputs label, a row under the last line."""
-        return self.last_row_y + 1.0
+        """rows: the outputs label, a row under the last line (half a line and half a row: closer in a compact,
+        tall picture)."""
+        return self.last_row_y + 0.5 * self.pitch + 0.5
 
 
-def panel_frames(reading: LastStepReading, left: float, top: float, slot_px: float, pitch: float) -> Panel:
+def panel_frames(
+    reading: LastStepReading, left: float, top: float, slot_px: float, pitch: float, head_line: float = HEAD_LINE
+) -> Panel:
     R, S = reading, reading.S
     c0 = round(left + (NAME_PX + (HN_PX if R.K == 2 else 0)) / slot_px, 4)
-    y0 = top + HEAD_ROWS + 1.0
+    y0 = top + 2 * head_line + 1.0
     cells, rows = [], []
     for k, row in enumerate(R.rows):
         y = y0 + k * pitch
@@ -118,7 +121,9 @@ def panel_frames(reading: LastStepReading, left: float, top: float, slot_px: flo
         ]
     )
     positions = pd.DataFrame([dict(pos=pos, x=c0 + pos + 0.5, y=y0 - 0.8) for pos in range(S)])
-    return Panel(R, left, c0, top, slot_px, pitch, pd.DataFrame(cells), pd.DataFrame(rows), outline, positions)
+    return Panel(
+        R, left, c0, top, slot_px, pitch, head_line, pd.DataFrame(cells), pd.DataFrame(rows), outline, positions
+    )
 
 
 # shapes.picture.panel.*: the panel's words ({b}, {n}, {cell}: the heading; {layer}: a row; {lhs}, {h}, {n}:
@@ -132,7 +137,7 @@ def panel_layers(p: Panel, labels: Mapping[str, str], xs: alt.Scale, ys: alt.Sca
     R = p.reading
     x, y = alt.X("x:Q", axis=None, scale=xs), alt.Y("y:Q", axis=None, scale=ys)
     heading = lines(labels["heading"], HEADING_WIDTH)[:2]
-    head = pd.DataFrame([dict(x=p.left, y=p.top + HEAD_LINE * i, text=line) for i, line in enumerate(heading)])
+    head = pd.DataFrame([dict(x=p.left, y=p.top + p.head_line * i, text=line) for i, line in enumerate(heading)])
     layers = [
         alt.Chart(records(head))
         .mark_text(fontSize=12, fontWeight="bold", align="left", color="currentColor")

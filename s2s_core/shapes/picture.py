@@ -27,7 +27,7 @@ from s2s_core.chartkit import FIT_X, lines, records
 from s2s_core.shapes.charts import ROLE_COLORS
 from s2s_core.shapes.compute import ShapesResult
 from s2s_core.shapes.origin import last_step_reading
-from s2s_core.shapes.panel import PANEL_WORDS, Panel, fixed_px, panel_frames, panel_layers
+from s2s_core.shapes.panel import HEAD_LINE, PANEL_WORDS, Panel, fixed_px, panel_frames, panel_layers
 
 PAD, SLICE = "#8A8A8A", "#B8588F"  # PAD grey as on every page; the compared slices in the highlight (attention) purple
 DRAWN = ("x", "outputs", "h_n", "c_n")  # the tensors the picture draws (ids is the input's token table)
@@ -54,9 +54,16 @@ PACKED_ROWS = 4.2  # the packed strip's height: heading, batch_sizes, cells, ste
 CELL = 0.92  # a cell's share of its slot (the rest is the gap between cells)
 # A face row (and a panel row) is one row tall, but COMPACT of one from COMPACT_FROM rows up (two layers × two
 # directions: h_n has 4 rows, and its panel 4 lines), so the picture's top and the page's question stay on a
-# 1280 × 900 screen. Text keeps its place in whole rows; a compact cell is still 20 px tall, enough for a turned
-# "PAD" (CHAR_PX × 3) and for the 12 px direction arrows.
+# 1280 × 900 screen. Text keeps its place in whole rows (but see TALL_ROW_PX).
 COMPACT, COMPACT_FROM = 0.78, 4
+# A tall picture (the same COMPACT_FROM rows: two layers x two directions) also draws its rows at TALL_ROW_PX instead
+# of ROW_PX: with the lesson bar, the title and the download buttons above it, the question under it (its options
+# and its "show me" button) was still below a 1280 x 900 screen. The lines of text that stand one under another
+# (the staggered captions, the panel's heading, the reason) keep their px, so their boxes never overlap; a compact
+# face row is then 16.4 px, enough for the 12 px direction arrows (a turned "PAD", 18.7 px, reaches a little into
+# the gap between two cells).
+TALL_ROW_PX = 21
+BOTTOM_PAD_PX = 4
 TURNED_MIN_PX = 12  # a cell narrower than this cannot hold even turned 11 px text: the PAD label is left out
 CHAR_PX = 6.5  # one Latin capital at 11 px, a little over Chromium's ("PAD" measured 18.7 px): for "does it fit"
 
@@ -71,6 +78,8 @@ class ShapePicture:
     width: float  # slots across, from the first block's left edge to the last one's right edge
     rows: int  # the tallest block's rows
     pitch: float  # a face row's height, in rows (1, or COMPACT for a tall picture)
+    row_px: float  # a row's height in px (ROW_PX, or TALL_ROW_PX for a tall picture)
+    caption_rows: float  # rows between two caption rows (CAPTION_ROWS at ROW_PX: the same px at any row_px)
     gap: float  # slots between outputs, h_n and c_n
     margins: tuple[float, float]  # slots left of the first block and right of the last one
     packed: pd.DataFrame  # packed_row, step, batch_size, sentence, x, y: packed.data's rows (empty without PAD)
@@ -149,7 +158,12 @@ def picture_frames(r: ShapesResult) -> ShapePicture:
             arrows.append(dict(x=end + 0.15, x2=left - 0.25, y=n0 * pitch / 2, room=SIDE_PX))
     packed, steps = _packed_strip(r) if c.padded else (pd.DataFrame(), pd.DataFrame())
     margins = (round(LEFT_PX / slot_px, 3), round(RIGHT_PX / slot_px, 3))
-    panel = panel_frames(last_step_reading(r), -margins[0], rows * pitch + PANEL_DY, slot_px, pitch)
+    # 3) a tall picture's rows are fewer px: the text rows (the captions, the panel's heading) keep their px
+    row_px = TALL_ROW_PX if rows >= COMPACT_FROM else ROW_PX
+    captions = CAPTION_ROWS * ROW_PX / row_px
+    panel_dy = PANEL_DY + 2 * (captions - CAPTION_ROWS)  # under the third caption row, as far as at ROW_PX
+    head_line = HEAD_LINE * ROW_PX / row_px
+    panel = panel_frames(last_step_reading(r), -margins[0], rows * pitch + panel_dy, slot_px, pitch, head_line)
     width = max(left - gap, float(packed["x"].max()) + 0.5 if not packed.empty else 0.0, panel.right - margins[1])
     return ShapePicture(
         cells=pd.DataFrame(cells),
@@ -160,6 +174,8 @@ def picture_frames(r: ShapesResult) -> ShapePicture:
         width=width,
         rows=rows,
         pitch=pitch,
+        row_px=row_px,
+        caption_rows=captions,
         gap=gap,
         margins=margins,
         packed=packed,
@@ -233,8 +249,10 @@ def shape_picture(
     xs = alt.Scale(domain=[-p.margins[0], p.width + p.margins[1]], nice=False, zero=False)
     legend_y = p.panel.end + 0.35
     reasons = lines(why, WHY_WIDTH) if why else []
-    bottom = legend_y + LINE_ROWS * len(reasons) + 0.5
-    strip_y = bottom + 0.3  # the packed strip's heading
+    line = LINE_ROWS * ROW_PX / p.row_px  # a 12 px line keeps its px in a tall picture's smaller rows
+    last_line = legend_y + line * len(reasons)
+    bottom = last_line + 0.3  # under the last 12 px line: its half and a little air
+    strip_y = last_line + 0.8 * ROW_PX / p.row_px  # the packed strip's heading, as many px under it as at ROW_PX
     if not p.packed.empty:
         bottom = strip_y + PACKED_ROWS - 0.7
     ys = alt.Scale(domain=[-ABOVE, bottom], reverse=True, nice=False, zero=False)
@@ -329,9 +347,7 @@ def shape_picture(
         )
     )
     if reasons:
-        said = pd.DataFrame(
-            [dict(x=-p.margins[0], y=legend_y + LINE_ROWS * (i + 1), text=t) for i, t in enumerate(reasons)]
-        )
+        said = pd.DataFrame([dict(x=-p.margins[0], y=legend_y + line * (i + 1), text=t) for i, t in enumerate(reasons)])
         layers.append(
             alt.Chart(records(said))
             .mark_text(fontSize=12, align="left", color="currentColor")
@@ -344,9 +360,12 @@ def shape_picture(
         # Vega cuts a long title short on a phone; 8 px above the picture, not the theme's 26 (a first screen's room)
         title=alt.TitleParams(lines(labels["title"], TITLE_WIDTH), offset=TITLE_OFFSET),
         description=labels["description"],
-        height=round(ROW_PX * (bottom + ABOVE)),
+        height=round(p.row_px * (bottom + ABOVE)),
         width="container",
         autosize=FIT_X,
+        # Streamlit adds 20 px under a chart that sets no bottom padding: the download buttons follow anyway, and
+        # the question under them needs that room on a 1280 x 900 first screen
+        padding={"bottom": BOTTOM_PAD_PX},
     )
 
 
@@ -368,7 +387,7 @@ def _caption_layers(p: ShapePicture, x: alt.X, y: alt.Y, xs: alt.Scale) -> list:
         caps.append(
             dict(
                 x=anchor,
-                y=p.face + CAPTION_DY + CAPTION_ROWS * (k % 3),
+                y=p.face + CAPTION_DY + p.caption_rows * (k % 3),
                 row=k % 3,
                 align=align,
                 lo=lo,

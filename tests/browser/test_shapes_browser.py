@@ -174,3 +174,53 @@ def test_two_directions_split_every_state_and_the_panel_traces_the_compared_slic
                 _picture_reads(page)
         finally:
             context.close()
+
+
+STACKED = "shapes_bidirectional=true&shapes_num_layers=2"  # Try this "stacked": h_n has L·K = 4 rows
+FIRST_SCREEN = """() => {
+    const box = e => {
+        if (!e) return null;
+        const r = e.getBoundingClientRect();
+        return {top: r.top, bottom: r.bottom};
+    };
+    const BOX = '[data-testid="stVerticalBlockBorderWrapper"], [data-testid="stVerticalBlock"]';
+    const show = document.querySelector('.st-key-shapes_predict__show');
+    return {
+        picture: box(document.querySelector('.st-key-s2s_picture [data-testid="stVegaLiteChart"] svg')),
+        options: box(document.querySelector('.st-key-shapes_predict')),
+        show: box(show),
+        question: box(show && show.closest(BOX)),
+    };
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_two_layers_both_ways_keep_the_picture_and_the_question_on_the_first_screen(app_server, browser, lang):
+    """Issue 25 leftovers: with Bidirectional on and two layers, the picture (h_n's four rows and the panel's four
+    lines) pushed the question under it below a 1280 × 900 screen. A tall picture draws its rows at TALL_ROW_PX:
+    at 1280 × 900 the whole picture and the whole question (its options and its "show me" button, inside its box)
+    are on the first screen; at 390 px the picture starts in the top half of the first screen (picture first)."""
+    from s2s_core.shapes.picture import TALL_ROW_PX
+    from tests.browser.harness import DESKTOP
+
+    assert TALL_ROW_PX < 28
+    for viewport in (DESKTOP, PHONE):
+        context = browser.new_context(viewport=viewport)
+        try:
+            page = context.new_page()
+            page.set_default_timeout(180_000)
+            open_page(page, app_server, "shapes", lang, STACKED)
+            visible_charts_drawn(page, 1)
+            seen = page.evaluate(FIRST_SCREEN)
+            where = (lang, viewport["width"], seen)
+            assert seen["picture"] and seen["options"] and seen["show"] and seen["question"], where
+            if viewport == DESKTOP:
+                assert seen["picture"]["bottom"] <= viewport["height"], where
+                assert seen["question"]["bottom"] <= viewport["height"], where  # every part of the question
+                assert seen["show"]["bottom"] <= seen["question"]["bottom"], where
+            else:
+                assert seen["picture"]["top"] <= viewport["height"] / 2, where
+                assert seen["picture"]["bottom"] - seen["picture"]["top"] > 300, where  # drawn, at its size
+            _picture_reads(page)  # no text collides or leaves the chart, at the smaller rows too
+        finally:
+            context.close()

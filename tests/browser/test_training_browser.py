@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from s2s_ui.catalog import translate
 from tests.browser.harness import (
     DESKTOP,
     PHONE,
@@ -375,6 +376,61 @@ def _clipped_text(page) -> list[list]:
             }
             return out;
         }"""
+    )
+
+
+def test_the_survival_charts_y_title_is_drawn_whole_inside_its_svg(app_server, new_page):
+    """Issue 25 leftovers: the survival chart's rotated y title ("온전히 나온 비율" / "came through intact") was cut at
+    the chart's left edge on a phone: Vega leaves room for a rotated title as if it were fontSize wide, but the
+    font's line box is about 1.4 em (s2s_core/training/charts.py Y_TITLE_PAD). At 390 and 1280 px, in both
+    languages, the drawn title's bounding box lies inside its SVG (every side) and on the screen's width, and its
+    text is at least 11 px. Same models as the two tests above (from the store, or trained here)."""
+    settings = "training_task=names&training_steps=40&training_hidden=16&training_embed=16&training_batch=32"
+    for lang in ("en", "ko"):
+        for viewport in (PHONE, DESKTOP):
+            page = new_page(viewport, locale="ko-KR" if lang == "ko" else "en-US")
+            _open(page, app_server, lang, f"{settings}&training_seed=9006&training_tabs=bottleneck")
+            if page.get_by_role("button", name=_TRAIN[lang], exact=True).count():
+                _train(page, _TRAIN[lang], TRAINED[lang])
+            wait_for_text(page, TRAINED[lang], timeout=180_000)
+            twin = page.get_by_role("button").filter(has_text=_TWIN[lang])
+            if twin.count():
+                _train(
+                    page, twin.first.inner_text().split("\n")[-1].strip(), translate(lang, "training.survival_heading")
+                )
+            wait_for_text(page, translate(lang, "training.survival_heading"), timeout=180_000)
+            charts_drawn(page, 3)
+            box = _axis_title_box(
+                page, translate(lang, "training.chart.survival_title"), translate(lang, "training.chart.survival")
+            )
+            assert box is not None, (lang, viewport)
+            title, svg = box["title"], box["svg"]
+            where = (lang, viewport["width"], box)
+            assert box["font"] >= 11, where
+            assert title["width"] > 0 and title["height"] > 0, where
+            assert svg["left"] <= title["left"] and title["right"] <= svg["right"], where  # not cut left or right
+            assert svg["top"] <= title["top"] and title["bottom"] <= svg["bottom"], where  # its whole length drawn
+            assert title["left"] >= 0 and title["right"] <= viewport["width"], where  # and on the screen
+            page.context.close()
+
+
+def _axis_title_box(page, chart_title: str, axis_title: str) -> dict | None:
+    """The bounding boxes (screen px) of the axis title `axis_title` drawn in the visible chart titled `chart_title`,
+    and of that chart's SVG; the title's font size in px. None when there is no such chart or axis title."""
+    return page.evaluate(
+        """([chart, axis]) => {
+            const box = e => {
+                const r = e.getBoundingClientRect();
+                return {left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width, height: r.height};
+            };
+            const svg = [...document.querySelectorAll('[data-testid="stVegaLiteChart"] svg')].find(s =>
+                s.checkVisibility()
+                && [...s.querySelectorAll('.role-title text')].some(e => e.textContent === chart));
+            const title = svg && [...svg.querySelectorAll('.role-axis-title text')].find(e => e.textContent === axis);
+            if (!title) return null;
+            return {title: box(title), svg: box(svg), font: parseFloat(getComputedStyle(title).fontSize)};
+        }""",
+        [chart_title, axis_title],
     )
 
 

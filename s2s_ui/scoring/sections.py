@@ -153,11 +153,14 @@ def notice_keys(config: ScoringConfig, *, typed: bool) -> tuple[list[str], dict[
 
 
 def show_window(config: ScoringConfig) -> None:
-    """Global vs local: the window's place, the masked scores, softmax over the window, Gaussian, final weights."""
+    """Global vs local: the window's place, then its picture (signed scores, the window, the softmax over it, the
+    Gaussian, the final weights, as the page's main picture prints them); the same values to 4 decimals folded
+    under it, as the other tabs fold their tables."""
     st.caption(t("scoring.window_intro"))
     result = compute(config)
     read = result.shown(config.focus).read
     st.markdown(_window_line(config))
+    draw(st, window_spec(config, lang()))
     lines = [
         t("scoring.masked_line", masked=masked_text(read)),
         t("scoring.align_line", align=vec(read.align[0]), total=total(read.align)),
@@ -165,7 +168,8 @@ def show_window(config: ScoringConfig) -> None:
     if read.gauss is not None:
         lines.append(t("scoring.gauss_line", gauss=vec(read.gauss[0])))
     lines.append(t("scoring.final_line", weights=vec(read.weights[0]), total=total(read.weights)))
-    st.markdown("  \n".join(lines))
+    with st.expander(t("scoring.window_values"), icon=":material/table_rows:"):
+        st.markdown("  \n".join(lines))
     if read.gauss is not None:
         w = result.window
         why = t(
@@ -177,7 +181,6 @@ def show_window(config: ScoringConfig) -> None:
             cut=num(w.cut_sum),
         )
         st.info(t("scoring.gauss_note") + "  \n" + why, icon=":material/info:")
-    draw(st, window_spec(config, lang()))
 
 
 def show_flow(config: ScoringConfig) -> None:

@@ -15,6 +15,7 @@ import statistics
 import time
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from s2s_core.lessons import load_lessons
 from s2s_ui.catalog import translate
@@ -73,13 +74,23 @@ def _start_class(page, base: str) -> str:
     page.goto(f"{base}/?lang=en")
     settle(page)
     title = translate("en", f"lesson_{LESSON}.title")
-    page.get_by_label(translate("en", "classroom.ui.lesson_field")).click()
-    page.get_by_role("option", name=title, exact=True).click()
+    box = page.locator(".st-key-class_lesson")
+    for _ in range(3):  # a click that lands while the page redraws opens no list: click again
+        box.locator("input").click()
+        option = page.get_by_role("option", name=title, exact=True)
+        try:
+            option.wait_for(state="visible", timeout=10_000)
+        except PlaywrightTimeout:
+            page.keyboard.press("Escape")
+            continue
+        option.click()
+        break
     settle(page)
     page.locator(".st-key-class_start button").click()
     page.wait_for_function("() => location.search.includes('teacher=')")
     settle(page)
     assert _step(page) == 1
+    assert page.evaluate("() => new URLSearchParams(location.search).get('lesson')") == LESSON
     return page.evaluate("() => new URLSearchParams(location.search).get('class')")
 
 

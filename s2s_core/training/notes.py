@@ -88,7 +88,7 @@ def bottleneck_reading(with_att: TrainRun, without: TrainRun) -> BottleneckReadi
 class SurvivalReading:
     """The names task: what the model without attention loses as sources grow, and whether attention keeps it."""
 
-    key: str  # training.survival_lost, _both or _kept
+    key: str  # training.survival_lost, _both, _kept or _low
     lost: str  # training.item_*: what the model without attention loses ("name", "quantity", "both"; "" if none)
     without: tuple[Survival, Survival]  # the shortest and the longest length
     with_att: Survival  # the longest length
@@ -111,13 +111,18 @@ class SurvivalReading:
 
 def survival_reading(with_att: Sequence[Survival], without: Sequence[Survival]) -> SurvivalReading:
     """An item is lost when its survival without attention is FALL lower at the longest length than at the
-    shortest; attention keeps it when both items come through at least TOP of the time at the longest."""
+    shortest; attention keeps it when both items come through at least TOP of the time at the longest. Without a
+    fall, the model without attention keeps both only when they come through at least TOP of the time at the
+    shortest and the longest length alike; else both lengths are low (survival_low: too little training)."""
     first, last = without[0], without[-1]
     name_lost = first.name - last.name >= FALL
     qty_lost = first.quantity - last.quantity >= FALL
     lost = "both" if name_lost and qty_lost else "name" if name_lost else "quantity" if qty_lost else ""
     kept = min(with_att[-1].name, with_att[-1].quantity) >= TOP
-    key = "survival_kept" if not lost else "survival_lost" if kept else "survival_both"
+    if lost:
+        key = "survival_lost" if kept else "survival_both"
+    else:  # no fall with length: kept throughout, or low already at the shortest (then nothing is "kept")
+        key = "survival_kept" if min(first.name, first.quantity, last.name, last.quantity) >= TOP else "survival_low"
     return SurvivalReading(f"training.{key}", f"training.item_{lost}" if lost else "", (first, last), with_att[-1])
 
 

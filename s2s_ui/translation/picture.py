@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from s2s_core.fields import Parsed
-from s2s_core.fmt import num, pct
+from s2s_core.fmt import num, pct, seconds
 from s2s_core.training import SourceInput, TrainConfig
 from s2s_core.training.notes import checkpoint_keys
 from s2s_core.training.tasks import KO_EN, reference
@@ -19,7 +19,7 @@ from s2s_ui.i18n import lang, t
 from s2s_ui.kept import kept_picture
 from s2s_ui.state import Page
 from s2s_ui.training.lab import jobs_live, replay_and_retry
-from s2s_ui.training.live import seconds, trained_model
+from s2s_ui.training.live import trained_model
 from s2s_ui.training.picture import MAP_WIDTH, SIDE_WIDTH, shown
 from s2s_ui.training.specs import draw, map_labels, trained_point, untrained
 from s2s_ui.translation.specs import alignment, truth_map_spec

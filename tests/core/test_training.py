@@ -1084,6 +1084,9 @@ def test_copy_survival_of_a_trained_model_counts_its_own_decodes():
         ((1.0, 0.98), (1.0, 1.0), (1.0, 0.5), "training.survival_lost", "training.item_quantity"),
         ((1.0, 0.6), (1.0, 1.0), (0.7, 0.5), "training.survival_both", "training.item_both"),
         ((1.0, 1.0), (1.0, 1.0), (1.0, 0.9), "training.survival_kept", ""),
+        # No fall with length, but low at every length (a names run seen at 10 tokens: 32.5 % and 0 %).
+        ((1.0, 1.0), (0.4, 0.05), (0.325, 0.0), "training.survival_low", ""),
+        ((1.0, 1.0), (1.0, 0.5), (1.0, 0.5), "training.survival_low", ""),
     ],
 )
 def test_the_survival_sentence_is_chosen_by_the_rates(with_last, without_first, without_last, key, lost):

@@ -11,6 +11,8 @@ from s2s_core.fmt import CELL_D3, NUM_D3, SCI_D3
 # Streamlit fits a "container"-wide chart in both directions, squeezing title, legend and axes into the
 # height; fitting only x keeps the plot area as tall as asked (and the width follows the page column).
 FIT_X = alt.AutoSizeParams(type="fit-x", contains="padding")
+# A chart title's line, in Latin characters (lines() below): what a phone's 390 px column holds at Vega's 13 px bold.
+TITLE_WIDTH = 44
 
 # --- the shared colour scales (one per kind of quantity) and the words for their ends ---------------------------
 # Values in [-1, 1] (states, candidates): "redblue" runs red -> blue; reversed, -1 is blue and +1 is red.
@@ -77,6 +79,12 @@ def sci_label(field: str, as_name: str = "label") -> dict[str, str]:
 def text_width(text: str) -> int:
     """Width in Latin characters: a Hangul or CJK character is about two of them wide."""
     return sum(2 if ord(c) >= 0x1100 and not 0x2000 <= ord(c) < 0x2E80 else 1 for c in text)
+
+
+def title_lines(text: str) -> alt.TitleParams:
+    """A chart's title, cut into lines a phone's column holds: Vega cuts a title wider than its chart with "…"
+    (a time-limited run's "Trained 1469 of 2000 steps (time limit): where each step …" was read that way)."""
+    return alt.TitleParams(lines(text, TITLE_WIDTH))
 
 
 def lines(text: str, width: int) -> list[str]:

@@ -118,11 +118,16 @@ class ProcessRunner(Runner):
             return self.default_cpu_seconds + self.cap_margin
         return time_limit(config) + self.cap_margin
 
-    def _over_cap(self, proc: Any, cap: float, started: float) -> bool:
-        """CPU time past the cap, or wall time past the backstop (CPU time from /proc, else wall time)."""
+    def _over_cap(self, proc: Any, cap: float, started: float) -> str | None:
+        """Which limit the worker is past: "cpu" (CPU time past the cap; wall time where /proc cannot be read),
+        "wall" (wall time past the backstop, cap × wall_factor), or None."""
         wall = time.monotonic() - started
         cpu = pool.cpu_seconds(proc.pid)
-        return (wall if cpu is None else cpu) > cap or wall > cap * self.wall_factor
+        if (wall if cpu is None else cpu) > cap:
+            return "cpu"
+        if wall > cap * self.wall_factor:
+            return "wall"
+        return None
 
     def _halt(self, job: Job) -> None:
         with job._lock:
@@ -164,10 +169,10 @@ class ProcessRunner(Runner):
                     cap,
                     cap * self.wall_factor,
                 )
-            packed, failed, over_cap = None, None, False
+            packed, failed, over_cap = None, None, None
             while True:
-                if self._over_cap(proc, cap, started):
-                    over_cap = True
+                over_cap = self._over_cap(proc, cap, started)
+                if over_cap:
                     proc.kill()
                     break
                 if not receive.poll(0.5):
@@ -191,7 +196,13 @@ class ProcessRunner(Runner):
                 state, error = CANCELLED, None
             elif over_cap:
                 error = OVER_CAP_KEY
-                log.warning("training job %s ran past its cap of %.0f CPU seconds; stopped", job.id, cap)
+                log.warning(
+                    "training job %s ran past its %s; stopped",
+                    job.id,
+                    f"cap of {cap:.1f} CPU seconds"
+                    if over_cap == "cpu"
+                    else f"wall-clock backstop of {cap * self.wall_factor:.1f} s",
+                )
             elif packed is not None:
                 result = job._trainer.unpack(packed)
                 state, error = DONE, None

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import altair as alt
 import pandas as pd
 
-from s2s_core.chartkit import FIT_X, VALUE_SCALE, lines, records
+from s2s_core.chartkit import FIT_X, VALUE_SCALE, records, title_lines
 from s2s_core.fmt import CELL_D3, NUM_D3
 from s2s_core.seq2seq.frames import component_labels
 from s2s_core.seq2seq.run import Seq2SeqResult
@@ -29,7 +29,6 @@ ATTENTION = "#B8588F"
 # colour, since no one colour keeps 4.5:1 on both #ffffff and #171614 (the role colours are 3.5-4.7:1). The roles'
 # colours stay on the shapes (outline, arrows, frame); a chain's name stands under its own outline.
 TEXT = "currentColor"
-TITLE_WIDTH = 44  # a title line's width in Latin characters (s2s_core.chartkit.lines): a phone's column
 MAX_ROWS = 12  # components drawn per state: a readable column (a bidirectional 2·6 fits; the trained model has 64)
 ARC_DEPTH = 2.4  # how far under the chains an attention arc dips, in component rows
 FONT = 12
@@ -373,7 +372,7 @@ def model_picture(frames: PictureFrames, labels: Mapping[str, str], step_param: 
         layers.append(ghost.encode(x=x, y=y, text="text:N", tooltip=[alt.Tooltip("text:N", title=labels["before"])]))
     return alt.layer(
         *layers,
-        title=alt.TitleParams(lines(labels["title"], TITLE_WIDTH)),  # Vega cuts a long title short on a phone
+        title=title_lines(labels["title"]),  # Vega cuts a long title short on a phone
         description=labels["description"],
         height=int(ROW_PX * (rows + 6 + depth)),
         width="container",

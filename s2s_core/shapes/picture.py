@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import altair as alt
 import pandas as pd
 
-from s2s_core.chartkit import FIT_X, lines, records
+from s2s_core.chartkit import FIT_X, TITLE_WIDTH, lines, records
 from s2s_core.shapes.charts import ROLE_COLORS
 from s2s_core.shapes.compute import ShapesResult
 from s2s_core.shapes.origin import last_step_reading
@@ -229,7 +229,6 @@ def pad_label_rule(span: float, text: str) -> tuple[str, str]:
 # shapes.picture.*: shape_picture's words; FILLED ones name live values, so the caller formats them (slice: the
 # two slices compared, {lhs} and {rhs}; packed: the strip's heading, {rows} and {E}; the panel's words).
 TITLE_OFFSET = 8  # px between the title and the picture
-TITLE_WIDTH = 44  # a title line's width in Latin characters (s2s_core.chartkit.lines): a phone's column
 WORDS = ("title", "description", "pad", "tensor", "index", "packed_row", "step", "batch_size", "sentence")
 PANEL = tuple(f"panel.{k}" for k in PANEL_WORDS)  # shapes.picture.panel.*, filled by the caller but {layer}
 FILLED = ("slice", "packed", *PANEL)

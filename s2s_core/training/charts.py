@@ -7,7 +7,7 @@ from collections.abc import Mapping
 import altair as alt
 import pandas as pd
 
-from s2s_core.chartkit import ordered, with_cell_label
+from s2s_core.chartkit import ordered, title_lines, with_cell_label
 from s2s_core.fmt import NUM_D3, PCT_D3
 
 # Fixed colours and dashes (readable on light and dark themes, and without colour): the page names them in
@@ -62,7 +62,7 @@ def loss_chart(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.Chart:
                 alt.Tooltip("tf_ratio:Q", title=labels["tf_ratio"], format=NUM_D3),
             ],
         )
-        .properties(height=240, width="container", title=labels["loss_title"], padding=Y_TITLE_PAD)
+        .properties(height=240, width="container", title=title_lines(labels["loss_title"]), padding=Y_TITLE_PAD)
     )
 
 
@@ -93,7 +93,7 @@ def accuracy_chart(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.Chart:
                 alt.Tooltip("value:Q", title=labels["accuracy"], format=PCT_D3),
             ],
         )
-        .properties(height=240, width="container", title=labels["accuracy_title"], padding=Y_TITLE_PAD)
+        .properties(height=240, width="container", title=title_lines(labels["accuracy_title"]), padding=Y_TITLE_PAD)
     )
 
 
@@ -150,7 +150,7 @@ def attention_heatmap(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.Lay
             color=alt.condition("datum.weight > 0.5", alt.value("white"), alt.value("black")),
         )
     )
-    return (cells + text).properties(height=alt.Step(28), width="container", title=labels["map_title"])
+    return (cells + text).properties(height=alt.Step(28), width="container", title=title_lines(labels["map_title"]))
 
 
 def bottleneck_chart(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.LayerChart:
@@ -172,7 +172,7 @@ def bottleneck_chart(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.Laye
         ],
     )
     return alt.layer(*apart(base, [alt.datum.model == m for m in names], 60)).properties(
-        height=260, width="container", title=labels["bottleneck_title"], padding=Y_TITLE_PAD
+        height=260, width="container", title=title_lines(labels["bottleneck_title"]), padding=Y_TITLE_PAD
     )
 
 
@@ -209,7 +209,7 @@ def survival_chart(frame: pd.DataFrame, labels: Mapping[str, str]) -> alt.LayerC
     )
     lines = [(alt.datum.model == m) & (alt.datum.item == i) for m in models for i in items]
     return alt.layer(*apart(base, lines, 60, filled=True)).properties(
-        height=260, width="container", title=labels["survival_title"], padding=Y_TITLE_PAD
+        height=260, width="container", title=title_lines(labels["survival_title"]), padding=Y_TITLE_PAD
     )
 
 

@@ -45,7 +45,9 @@ def _map_rows(at, title: str) -> list[dict]:
 
     for chart in at.get("vega_lite_chart"):
         spec = json.loads(chart.proto.spec)
-        if json.dumps(spec.get("title"), ensure_ascii=False).find(title) < 0:
+        drawn = spec.get("title")
+        drawn = drawn.get("text") if isinstance(drawn, dict) else drawn
+        if title not in (" ".join(drawn) if isinstance(drawn, list) else str(drawn)):  # a title's lines, rejoined
             continue
         rows = [r for d in chart.proto.datasets for r in pa.ipc.open_stream(d.data.data).read_all().to_pylist()]
         for data in spec.get("datasets", {}).values():

@@ -6,7 +6,9 @@ and language:
 - the main picture (the first chart in the picture column) starts in the top half of the first screen and has
   drawn (its SVG or canvas is taller than 100 px);
 - nothing is wider than the screen (no chart or block sticks out to be clipped or scrolled sideways);
-- no chart text on the page is smaller than 11 px.
+- no chart text on the page is smaller than 11 px;
+- no chart title is cut short with "…" (Vega cuts a title wider than its chart; s2s_core.chartkit.title_lines
+  breaks one into lines instead).
 """
 
 from __future__ import annotations
@@ -43,9 +45,11 @@ MEASURE = (
     const fonts = [...document.querySelectorAll('[data-testid="stVegaLiteChart"] svg text')]
         .filter(e => e.checkVisibility() && e.textContent.trim())
         .map(e => [e.textContent.trim().slice(0, 30), parseFloat(getComputedStyle(e).fontSize)]);
+    const cut = [...document.querySelectorAll('[data-testid="stVegaLiteChart"] svg .role-title text')]
+        .filter(e => e.checkVisibility() && e.textContent.includes('…')).map(e => e.textContent);
     return {
         top: drawn ? drawn.top : null, height: drawn ? drawn.height : 0,
-        wide: wide.slice(0, 5), small: fonts.filter(([, px]) => px < 11 - 0.01).slice(0, 5),
+        wide: wide.slice(0, 5), small: fonts.filter(([, px]) => px < 11 - 0.01).slice(0, 5), cut: cut.slice(0, 5),
     };
 }"""
 )
@@ -67,6 +71,7 @@ def test_a_phone_opens_on_the_picture(app_server, browser, spec):
             assert seen["height"] > 100, f"{where}: the picture is {seen['height']:.0f} px tall"
             assert not seen["wide"], f"{where}: wider than the screen: {seen['wide']}"
             assert not seen["small"], f"{where}: chart text under {MIN_FONT_PX} px: {seen['small']}"
+            assert not seen["cut"], f"{where}: a chart title cut short: {seen['cut']}"
         finally:
             context.close()
 

@@ -4,12 +4,9 @@ gets a message; screenshots of the trained page."""
 
 from __future__ import annotations
 
-import re
-import warnings
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from s2s_ui.catalog import translate
 from tests.browser.harness import (
@@ -190,31 +187,18 @@ def test_a_second_session_watches_the_recorded_run(app_server, new_page):
     titles = later.evaluate("() => [...window.__replay.titles]")  # what was drawn, should this fail again
     assert maps and all(m % 200 == 0 for m in maps), (maps, sorted(steps), titles)
     # The trained map replaces the replay's last frame in the same chart element: Vega redraws it after the rerun.
-    # Its title is "Trained: where each step looks", or, when the run's time limit cut it (a loaded CI machine did:
-    # the wait below timed out on the first title alone), "Trained 1400 of 2000 steps (time limit): where ...".
-    # A long title is cut into lines (tspans, whose textContent has no space between them): spaces are not compared.
-    trained = r"^Trained(\d+of2000steps\(timelimit\))?:whereeachsteplooks"
-    try:
-        later.wait_for_function(
-            r"""re => [...document.querySelectorAll('[data-testid="stVegaLiteChart"] svg .role-title text')]
-                      .some(e => e.checkVisibility() && new RegExp(re).test(e.textContent.replace(/\s+/g, '')))""",
-            arg=trained,
-            timeout=180_000,  # as long as the other waits: a clean-clone .ci/run on a loaded machine took over 60 s
-        )
-    except PlaywrightTimeout:
-        # Seen only in clean-clone .ci/run on a loaded machine (three runs, never locally): the replay ended, the
-        # trained text was there, but no trained map title was visible. Until that is understood the test says
-        # what was drawn (in pytest's warnings summary, for the next person) and requires the trained picture
-        # after a reload: the visitor must get it, even if the in-place redraw is what failed.
-        drawn = later.evaluate(
-            """() => [...document.querySelectorAll('[data-testid="stVegaLiteChart"] svg .role-title text')]
-                      .map(e => [e.textContent, e.checkVisibility()])"""
-        )
-        note = f"REPLAY: no visible trained map title after the replay; drawn (text, visible): {drawn}"
-        warnings.warn(note, stacklevel=1)
-        later.reload()
-        wait_idle(later)
-    assert any(re.match(trained, re.sub(r"\s+", "", title)) for title in _titles(later)), _titles(later)
+    # Its title is "Trained: where each step looks", or, when the run's time limit cut it (a loaded CI machine did),
+    # "Trained 1469 of 2000 steps (time limit): where each step looks", on two lines (chartkit.title_lines): one
+    # line was cut by Vega to "... where each step …" at the map's width, which three clean-clone .ci/run runs read
+    # as "no trained title drawn". The lines are tspans of one text element, so spaces are not compared.
+    trained = r"^Trained(\d+of2000steps\(timelimit\))?:whereeachsteplooks$"
+    later.wait_for_function(
+        r"""re => [...document.querySelectorAll('[data-testid="stVegaLiteChart"] svg .role-title text')]
+                  .some(e => e.checkVisibility() && new RegExp(re).test(e.textContent.replace(/\s+/g, '')))""",
+        arg=trained,
+        timeout=180_000,  # as long as the other waits: a clean-clone .ci/run on a loaded machine took over 60 s
+    )
+    assert not [title for title in _titles(later) if "…" in title], _titles(later)  # no title cut short
 
 
 def test_bad_source_from_a_link_is_named_in_korean(app_server, new_page):

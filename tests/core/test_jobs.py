@@ -186,19 +186,30 @@ def test_a_trainer_that_raises_fails_with_the_message(pool):
     assert snap.state == FAILED and snap.error == FAILED_KEY and snap.step == 1
 
 
-@pytest.mark.parametrize("trainer, wall_factor", [(RUNAWAY, 100.0), (HUNG, 2.0)], ids=["cpu", "wall"])
-def test_the_hard_cap_stops_a_runaway_or_hung_worker(trainer, wall_factor):
-    """Past its CPU cap (its own time limit + a margin) a worker is killed; a hung one at the wall-clock backstop."""
+@pytest.mark.parametrize(
+    "trainer, wall_factor, limit",
+    [(RUNAWAY, 100.0, "CPU seconds"), (HUNG, 2.0, "wall-clock backstop")],
+    ids=["cpu", "wall"],
+)
+def test_the_hard_cap_stops_a_runaway_or_hung_worker(trainer, wall_factor, limit, caplog):
+    """Past its CPU cap (its own time limit + a margin) a worker is killed; a hung one at the wall-clock backstop.
+
+    Read from the job's end, never from its first step: on a loaded machine (a clean-clone .ci/run on 2 cores) the
+    hung worker's 7 s backstop fired before step 1 was relayed, and the runaway one, given a fraction of a core, took
+    over 30 s of wall time to compute its 3.5 CPU seconds. Each waits as long as its other limit allows, and the log
+    says which limit stopped it: the CPU cap can only stop the runaway worker (the hung one computes nothing), and the
+    backstop can only stop the hung one within that wait (the runaway one's is 350 s away)."""
     runner = ProcessRunner(max_running=1, cap_margin=0.5, wall_factor=wall_factor, pool_idle=0.0)
-    # A 3 s limit: the worker's own start (importing torch) must not reach the CPU cap before its first step on a
-    # loaded machine (a clean-clone .ci/run saw the hung worker stopped for CPU before step 1 was read).
     job = runner.submit(replace(TINY, max_seconds=3.0, seed=107), trainer=trainer)
-    wait_until(lambda: runner.snapshot(job).step >= 1, 60)
+    cap = runner.cap_seconds(job.config, trainer)  # 3.5 CPU seconds
+    wait_until(lambda: job.pid is not None or job.wait(0), 60)
     pid = job.pid
-    assert job.wait(30)
+    assert job.wait(cap * wall_factor if limit == "CPU seconds" else cap * wall_factor + 60)
     snap = runner.snapshot(job)
     assert snap.state == FAILED and snap.error == OVER_CAP_KEY
-    wait_until(lambda: _gone(pid), 10)
+    assert any(limit in r.getMessage() and "ran past its" in r.getMessage() for r in caplog.records), caplog.text
+    if pid is not None:
+        wait_until(lambda: _gone(pid), 10)
     assert runner.submit(replace(TINY, steps=3, seed=108), trainer=SLOW).wait(30)  # and the slot is free again
 
 

@@ -1169,3 +1169,18 @@ def test_the_untrained_note_reads_the_untrained_map():
         "weights": "training.untrained_weights_none",
         "output": "training.untrained_output_right",
     }
+
+
+def test_a_long_map_title_is_drawn_on_lines_a_phone_holds_in_both_languages(tiny):
+    """A time-limited run's title ("Trained 1469 of 2000 steps (time limit): where each step looks", 62 characters)
+    was cut by Vega to "… where each step …" at the map's width; every training chart's title is lines now."""
+    from s2s_core.chartkit import TITLE_WIDTH, text_width
+    from s2s_ui.catalog import translate
+
+    frame = attention_frame(decode(tiny["bahdanau"], parse_source("reverse", "123<pad>")))
+    for lang in ("en", "ko"):
+        title = translate(lang, "training.trained_map_title_cut", steps=1469, total=2000)
+        spec = attention_heatmap(frame, {k: k for k in LABELS} | {"map_title": title}).to_dict()
+        drawn = spec["title"]["text"]
+        assert isinstance(drawn, list) and len(drawn) == 2, drawn
+        assert " ".join(drawn) == title and all(text_width(line) <= TITLE_WIDTH for line in drawn), drawn

@@ -161,13 +161,18 @@ def _require_open(state: ClassState, now: float) -> None:
         raise ClassError(EXPIRED)
 
 
-def _member_id(conn: sa.Connection, class_id: int, token: str) -> int:
+def _find_member(conn: sa.Connection, class_id: int, token: str) -> int | None:
     found = conn.execute(
         sa.select(members.c.id).where(members.c.token_digest == codes.digest(token), members.c.class_id == class_id)
     ).scalar()
+    return None if found is None else int(found)
+
+
+def _member_id(conn: sa.Connection, class_id: int, token: str) -> int:
+    found = _find_member(conn, class_id, token)
     if found is None:
         raise ClassError(UNKNOWN)
-    return int(found)
+    return found
 
 
 def _open_classes(conn: sa.Connection, now: float) -> int:
@@ -315,32 +320,33 @@ def tally(engine: sa.Engine, code: str, secret: str, options: Sequence[str]) -> 
     """How the class answered the current step's question (options: its option ids, in their order).
 
     For the teacher only; also after the class ended or expired, until `expire` removes it."""
+    wanted = _options(options)  # refused here, even where the class is not found
+    view = teacher_view(engine, code, secret, lambda _state: wanted)
+    assert view.tally is not None
+    return view.tally
+
+
+def teacher_view(
+    engine: sa.Engine, code: str, secret: str, options_of: Callable[[ClassState], Sequence[str] | None] | None = None
+) -> TeacherView:
+    """The teacher's poll in one read: the class's state, how many students it holds, and the tally of their
+    answers to the current step's question (options_of(state): its option ids, or None where the step asks
+    nothing). Refused for anything but the teacher's secret; an ended or expired class is still shown (its teacher
+    sees the final tally) until `expire` removes it."""
     canonical = codes.parse_code(code)
-    wanted = _options(options)
     with read(engine) as conn:
         row = _class_row(conn, canonical)
         if not codes.matches(secret, row.teacher_digest):
             raise ClassError(NOT_TEACHER)
-        counted = conn.execute(tally_query(row.id, row.lesson, row.step)).all()
-    return count_answers(chain.from_iterable(repeat(option, n) for option, n in counted), wanted)
-
-
-def teacher_view(engine: sa.Engine, code: str, secret: str, options: Sequence[str] | None = None) -> TeacherView:
-    """The teacher's poll in one read: the class's state, how many students it holds, and (options given: the
-    current step's option ids) the tally of their answers. Refused for anything but the teacher's secret; an
-    ended or expired class is still shown (its teacher sees the final tally) until `expire` removes it."""
-    canonical = codes.parse_code(code)
-    wanted = None if options is None else _options(options)
-    with read(engine) as conn:
-        row = _class_row(conn, canonical)
-        if not codes.matches(secret, row.teacher_digest):
-            raise ClassError(NOT_TEACHER)
+        state = _state(row)
         students = conn.execute(
             sa.select(sa.func.count()).select_from(members).where(members.c.class_id == row.id)
         ).scalar_one()
+        asked = None if options_of is None else options_of(state)
+        wanted = None if asked is None else _options(asked)
         counted = [] if wanted is None else conn.execute(tally_query(row.id, row.lesson, row.step)).all()
     result = None if wanted is None else count_answers(chain.from_iterable(repeat(o, n) for o, n in counted), wanted)
-    return TeacherView(_state(row), int(students), result)
+    return TeacherView(state, int(students), result)
 
 
 def is_member(engine: sa.Engine, code: str, token: str) -> bool:
@@ -349,12 +355,7 @@ def is_member(engine: sa.Engine, code: str, token: str) -> bool:
     student = _token(token)
     with read(engine) as conn:
         row = conn.execute(sa.select(classes.c.id).where(classes.c.code == canonical)).first()
-        if row is None:
-            return False
-        found = conn.execute(
-            sa.select(members.c.id).where(members.c.token_digest == codes.digest(student), members.c.class_id == row.id)
-        ).first()
-    return found is not None
+        return row is not None and _find_member(conn, row.id, student) is not None
 
 
 def _upsert(dialect: str):

@@ -11,7 +11,8 @@ So `cached_result` keeps one small LRU per function, found by the function's cod
 value: a changed body is a different cache, as with Streamlit's source key), keyed by the pickled values of its
 arguments (exact: 0.0 and -0.0, 1 and 1.0 are different keys; an argument whose name starts with "_" is left out,
 Streamlit's rule, for a large input that the other arguments determine). The results are frozen dataclasses and
-finished chart specs; every caller gets the one object.
+finished chart specs; every caller gets the one object, and callers that ask for a key at the same time (a class
+moved to a new step at once) wait for one build of it.
 
 The rule that makes sharing safe: never change a cached result in place (copy it first, as `charts.finish` does).
 """
@@ -36,7 +37,12 @@ class _Lru:
         self.signature = inspect.signature(build)
         self.max_entries = max_entries
         self.entries: OrderedDict[bytes, Any] = OrderedDict()
-        self.lock = threading.Lock()  # sessions run in threads; two may compute the same entry once each
+        self.lock = threading.Lock()  # guards entries and building
+        # Sessions run in threads: the keys being computed now, each with the lock its builder holds. A second
+        # session asking for the same key waits for the first one's result instead of computing it again: a class
+        # of thirty moved to a new step at once computed the same picture thirty times (py-spy: 60 % of the
+        # server's time in one page's chart build, docs/PERFORMANCE.md "A class following the teacher").
+        self.building: dict[bytes, threading.Lock] = {}
 
     def key(self, args: tuple, kwargs: dict) -> bytes:
         bound = self.signature.bind(*args, **kwargs)
@@ -55,6 +61,16 @@ class _Lru:
                 return False, None
             self.entries.move_to_end(key)
             return True, self.entries[key]
+
+    def builder(self, key: bytes) -> threading.Lock:
+        """The lock of the one build of `key` (made by the first caller to miss it)."""
+        with self.lock:
+            return self.building.setdefault(key, threading.Lock())
+
+    def built(self, key: bytes, lock: threading.Lock) -> None:
+        with self.lock:
+            if self.building.get(key) is lock:
+                del self.building[key]
 
     def put(self, key: bytes, value: Any) -> None:
         with self.lock:
@@ -83,9 +99,17 @@ def cached_result(fn: F | None = None, *, max_entries: int = 256) -> Any:
         def cached(*args: Any, **kwargs: Any) -> Any:
             key = cache.key(args, kwargs)
             found, value = cache.get(key)
-            if not found:
-                value = build(*args, **kwargs)
-                cache.put(key, value)
+            if found:
+                return value
+            lock = cache.builder(key)
+            with lock:  # one build per key at a time: whoever waited here finds the result made meanwhile
+                found, value = cache.get(key)
+                if not found:
+                    try:
+                        value = build(*args, **kwargs)
+                        cache.put(key, value)
+                    finally:
+                        cache.built(key, lock)
             return value
 
         return cached  # type: ignore[return-value]

@@ -767,6 +767,14 @@ def write_readme(block: str, start: str = START, end: str = END) -> None:
     PERFORMANCE.write_text(f"{head}{start}\n{block}\n{end}{tail}")
 
 
+def publish(block: str, start: str, end: str, write: bool) -> None:
+    """Print a benchmark's block and (write) put it between its markers in docs/PERFORMANCE.md."""
+    print("\n" + block)
+    if write:
+        write_readme(block, start, end)
+        print(f"\ndocs/PERFORMANCE.md: the block between {start} and {end} rewritten.")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reruns", type=int, default=20)
@@ -778,7 +786,9 @@ def main() -> None:
     parser.add_argument("--profile", default="", help="profile one page's reruns with pyinstrument and exit")
     parser.add_argument("--steps-only", action="store_true", help="only the step latency of the stepped pages")
     parser.add_argument("--moves", type=int, default=STEP_MOVES, help="step moves per stepped page")
-    parser.add_argument("--no-load", action="store_true", help="skip the class-training load benchmark")
+    parser.add_argument(
+        "--no-load", action="store_true", help="skip the load benchmarks (a class training, a class following)"
+    )
     args = parser.parse_args()
     torch.set_num_threads(1)  # as the app does once per server process
     if args.profile:
@@ -834,6 +844,9 @@ def main() -> None:
         print(f"\ndocs/PERFORMANCE.md: the block between {START} and {END} rewritten.")
     if not args.no_load:
         __import__("scripts.bench_load", fromlist=["main"]).main(readme=not args.no_readme, browser=not args.no_browser)
+        __import__("scripts.bench_class", fromlist=["main"]).main(
+            readme=not args.no_readme, browser=not args.no_browser
+        )
 
 
 if __name__ == "__main__":

@@ -30,11 +30,10 @@ sys.path.insert(0, str(ROOT))
 
 import psutil  # noqa: E402
 
-from scripts.bench import machine, measure_edits, open_settled, pss_mb  # noqa: E402
+from scripts.bench import machine, measure_edits, open_settled, pss_mb, publish  # noqa: E402
 from scripts.serve import free_port, start, stop, wait_healthy  # noqa: E402
 from tests.browser.harness import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
-PERFORMANCE = ROOT / "docs" / "PERFORMANCE.md"
 START, END = "<!-- bench-load:start -->", "<!-- bench-load:end -->"
 TRAINED = "On the held-out sources, which is higher"  # the question under the trained picture (English)
 CLASS_MARK = "--s2s-bench-class"  # a harmless flag that names the class's Chromium among the processes
@@ -243,16 +242,6 @@ def report(out: dict, meta: dict) -> str:
     return "\n".join(lines)
 
 
-def write_readme(block: str) -> None:
-    """Replace what stands between the bench-load markers (the rest of docs/PERFORMANCE.md is left as it is)."""
-    text = PERFORMANCE.read_text()
-    start, end = text.find(START), text.find(END)
-    if start < 0 or end < start:
-        print("docs/PERFORMANCE.md has no bench-load markers; not written", file=sys.stderr)
-        return
-    PERFORMANCE.write_text(text[: start + len(START)] + "\n" + block + "\n" + text[end:])
-
-
 def main(argv: list[str] | None = None, *, readme: bool = True, browser: bool = True) -> str | None:
     """Run the load benchmark and (unless --no-readme / readme=False) rewrite docs/PERFORMANCE.md's bench-load block.
     argv None: called by scripts/bench.py (`make bench`); browser=False there skips it (--no-browser)."""
@@ -282,10 +271,7 @@ def main(argv: list[str] | None = None, *, readme: bool = True, browser: bool = 
     out = run([int(k) for k in args.ks.split(",")], args.steps, args.edits, args.workers)
     meta["total"] = time.perf_counter() - t0
     block = report(out, meta)
-    print("\n" + block)
-    if readme and not args.no_readme:
-        write_readme(block)
-        print(f"\ndocs/PERFORMANCE.md: the block between {START} and {END} rewritten.")
+    publish(block, START, END, readme and not args.no_readme)
     return block
 
 

@@ -246,8 +246,7 @@ def _teacher_live(found: Seat, ns: str) -> None:
     """Once a second: students and answers; Reveal, Lock and End act on the class at once."""
     db = database()
     try:
-        view = repo.teacher_view(db, found.code, found.secret)
-        view = repo.teacher_view(db, found.code, found.secret, _options(view.state))
+        view = repo.teacher_view(db, found.code, found.secret, _options)  # one read: the state, then its tally
     except (ClassError, ClassroomDown):
         st.rerun()
     state = view.state

@@ -31,7 +31,10 @@ def settle_heap() -> None:
     progress is a script run. With torch, its lazily imported modules (building the first model pulls in more),
     pandas and Altair loaded, one full collection took ~170 ms on this 2-core machine:
     three visitors watching their trainings kept the server's interpreter half busy with it. After gc.freeze()
-    the collections only look at objects made since, and take about a millisecond.
+    the collections only look at objects made since. Those grow as pages are visited (each page's modules, the
+    shared caches): with a class of five following a teacher, one collection still took ~11 ms, 41 % of the
+    server's CPU, so .streamlit/config.toml now turns runner.postScriptGC off. The freeze still keeps the
+    interpreter's own, threshold-driven full collections small.
     """
     import altair  # noqa: F401  (every page draws with them: imported now, they are frozen with the rest)
     import pandas  # noqa: F401

@@ -87,3 +87,44 @@ def test_an_argument_that_cannot_be_a_key_is_named():
 
     with pytest.raises(TypeError, match="config"):
         compute(lambda: 0, 1)  # a lambda cannot be pickled
+
+
+def test_sessions_asking_at_once_for_one_key_wait_for_one_build():
+    """A class moved to a new step at once: thirty sessions' threads ask for the same picture. One builds it, the
+    others wait for its result (the same object); a different key is built beside it, not behind it; a build that
+    raises leaves the key to the next caller."""
+    import threading
+
+    started, release = threading.Event(), threading.Event()
+    calls: list[int] = []
+
+    @cached_result
+    def slow(n: int) -> dict:
+        calls.append(n)
+        if n == 1:
+            started.set()
+            assert release.wait(10)
+        return {"n": n}
+
+    results: list[dict] = []
+    threads = [threading.Thread(target=lambda: results.append(slow(1))) for _ in range(8)]
+    threads[0].start()
+    assert started.wait(10)
+    for thread in threads[1:]:
+        thread.start()
+    assert slow(2) == {"n": 2}  # another key is not held up by the build of key 1
+    release.set()
+    for thread in threads:
+        thread.join(10)
+    assert calls.count(1) == 1 and len(results) == 8 and all(r is results[0] for r in results)
+
+    @cached_result
+    def flaky(n: int) -> int:
+        calls.append(-n)
+        if calls.count(-n) == 1:
+            raise RuntimeError("first build fails")
+        return n
+
+    with pytest.raises(RuntimeError):
+        flaky(3)
+    assert flaky(3) == 3 and calls.count(-3) == 2

@@ -830,7 +830,9 @@ def main() -> None:
     browser, base_browser = {}, {}
     if not args.no_browser:
         by_name = {r.name: r for r in rows}
-        urls = [(s.ns, f"{s.url}?lang=en") for s in specs]
+        # Home is the app's default page, at "/": "/home" opens Streamlit's "Page not found" dialog, whose inert
+        # page made the first edit's fill() time out (make bench failed there on 2026-12-02).
+        urls = [(s.ns, f"{'' if s.ns == 'home' else s.url}?lang=en") for s in specs]
         browser = bench_browser(ROOT / "app.py", urls, args.edits, args.sessions, by_name)
         print(f"  browser app: {browser}", flush=True)
         base_browser = bench_browser(BASELINE, [("baseline", "")], args.edits, args.sessions, {"baseline": base})

@@ -686,6 +686,12 @@ def machine() -> str:
     )
 
 
+def run_meta(script: str, argv: list[str] | None) -> dict[str, str]:
+    """What every benchmark block opens with: the date, the machine, and the command (argv None: `make bench`)."""
+    command = "make bench" if argv is None else " ".join([f"scripts/{script}", *argv])
+    return {"date": dt.date.today().isoformat(), "machine": machine(), "command": command}
+
+
 def fmt(x: float | None, unit: str = "", digits: int = 0) -> str:
     return "—" if x is None else f"{x:.{digits}f}{unit}"
 

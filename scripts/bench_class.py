@@ -18,7 +18,6 @@ class not yet there (budget 1.5×); the server's own CPU while the class sat fol
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import os
 import statistics
 import sys
@@ -31,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 import psutil  # noqa: E402
 
 from s2s_core.lessons import load_lessons  # noqa: E402
-from scripts.bench import machine, measure_edits, open_settled, publish  # noqa: E402
+from scripts.bench import measure_edits, open_settled, publish, run_meta  # noqa: E402
 from scripts.bench_load import CLASS_MARK, pct, renice_class, wait_pool_idle  # noqa: E402
 from scripts.serve import free_port, start, stop, wait_healthy  # noqa: E402
 from tests.browser.classroom import FOLLOW_CEILING_S, STEP_RECORDER, arrived_at, start_class, wait_step  # noqa: E402
@@ -217,8 +216,7 @@ def main(argv: list[str] | None = None, *, readme: bool = True, browser: bool = 
     if not browser:
         return None
     started = time.perf_counter()
-    meta = {"date": dt.date.today().isoformat(), "machine": machine()}
-    meta["command"] = "make bench" if argv is None else " ".join(["scripts/bench_class.py", *argv])
+    meta: dict = run_meta("bench_class.py", argv)
     print(f"bench_class: {args.students} students, {args.moves} moves, on {meta['machine']}", flush=True)
     out = run(args.students, args.moves, args.edits)
     meta["total"] = time.perf_counter() - started

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import datetime as dt
 import os
 import statistics
 import sys
@@ -30,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 import psutil  # noqa: E402
 
-from scripts.bench import machine, measure_edits, open_settled, pss_mb, publish  # noqa: E402
+from scripts.bench import measure_edits, open_settled, pss_mb, publish, run_meta  # noqa: E402
 from scripts.serve import free_port, start, stop, wait_healthy  # noqa: E402
 from tests.browser.harness import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
@@ -257,15 +256,12 @@ def main(argv: list[str] | None = None, *, readme: bool = True, browser: bool = 
     from s2s_jobs.settings import default_workers
 
     t0 = time.perf_counter()
-    meta = {
-        "date": dt.date.today().isoformat(),
-        "machine": machine(),
+    meta = run_meta("bench_load.py", argv) | {
         "steps": args.steps,
         "workers": args.workers or default_workers(),
         "workers_how": f"`S2S_TRAIN_WORKERS={args.workers}`"
         if args.workers
         else "`S2S_TRAIN_WORKERS` unset: cores − 1",
-        "command": "make bench" if argv is None else " ".join(["scripts/bench_load.py", *argv]),
     }
     print(f"bench_load: K = {args.ks}, {args.steps} steps each, on {meta['machine']}", flush=True)
     out = run([int(k) for k in args.ks.split(",")], args.steps, args.edits, args.workers)

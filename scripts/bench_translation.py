@@ -16,7 +16,6 @@ machine slows the runs, so the load average before and after, and each run's CPU
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import os
 import statistics
 import sys
@@ -32,7 +31,7 @@ import torch  # noqa: E402
 from s2s_core.training import TrainConfig, train, twin_config  # noqa: E402
 from s2s_core.training.config import NOTE_ATTENTION  # noqa: E402
 from s2s_core.translation import lab  # noqa: E402
-from scripts.bench import machine, write_readme  # noqa: E402
+from scripts.bench import run_meta, write_readme  # noqa: E402
 
 START, END = "<!-- bench-translation:start -->", "<!-- bench-translation:end -->"
 TARGET = 0.9  # the budget (docs/PERFORMANCE.md): >= 90 % exact match on held-out sentences ...
@@ -218,12 +217,11 @@ def main(argv: list[str] | None = None, *, readme: bool = True) -> str:
     seeds = [int(s) for s in args.seeds.split(",")]
     t0 = time.perf_counter()
     load_before = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-    meta = {
-        "date": dt.date.today().isoformat(),
-        "machine": machine().rsplit(", load average", 1)[0],  # the load is given in full below
+    meta = run_meta("bench_translation.py", argv)
+    meta |= {
+        "machine": meta["machine"].rsplit(", load average", 1)[0],  # the load is given in full below
         "seeds": ", ".join(map(str, seeds)),
         "load_before": load_before,
-        "command": "make bench" if argv is None else " ".join(["scripts/bench_translation.py", *argv]),
     }
     print(f"bench_translation: seeds {meta['seeds']} on {meta['machine']}; load average {load_before}", flush=True)
     done: dict[TrainConfig, Run] = {}

@@ -20,7 +20,7 @@ $(BIN)/python:
 	touch $@
 
 run: .stamp-run
-	$(BIN)/streamlit run app.py --server.port $(PORT)
+	$(BIN)/streamlit run server.py --server.port $(PORT)
 
 # Every run prints its 15 slowest tests; `make test-all` also prints the line coverage of the
 # core and the UI helpers (files at 100 % are left out of the table; the data file goes into the ignored .venv).

@@ -5,14 +5,14 @@ Usage: .venv/bin/python scripts/bench_class.py [--students 30] [--moves 10] [--e
 Also run by `make bench` (scripts/bench.py calls main()). Writes docs/PERFORMANCE.md's bench-class block.
 
 One real server (`streamlit run`, its default SQLite database in the data folder) and two Chromium instances, as in
-scripts/bench_load.py: the reader's (the other visitor, and the teacher in a context of its own) and the class's,
-N students on phone-sized pages that follow the teacher, at nice 19 (on a real deployment their browsers are on
-their own devices, and only their polling reaches the server). Every page records when its link's lesson step
-changed, in its own clock (tests/browser/classroom.py STEP_RECORDER): a student's follow time is its arrival at a
-step minus the teacher's, read after the step. Per move: the teacher's Next, the reader's two edits, then every
-student's arrival (a student not there within 30 s is a miss). Reported: the follow time p50 / p95 / max against the
-2 s budget; the reader's edit -> redraw while the class follows, as a ratio to the same edit just before, with the
-class not yet there (budget 1.5×); the server's own CPU while the class sat following.
+scripts/bench_load.py: the reader's (the other visitor, and the teacher in a context of its own) and the class's, N
+students on phone-sized pages that follow the teacher, at nice 19 with its autogroups (on a real deployment their
+browsers are on their own devices, and only their polling reaches the server). Every page records when its link's
+lesson step changed, in its own clock (tests/browser/classroom.py STEP_RECORDER): a student's follow time is its
+arrival at a step minus the teacher's, read after the step. Per move: the teacher's Next, the reader's two edits,
+then every student's arrival (a student not there within 30 s is a miss). Reported: the follow time p50 / p95 / max
+against the 2 s budget; the reader's edit -> redraw while the class follows, as a ratio to the same edit just
+before, with the class not yet there (budget 1.5×); the server's own CPU while the class sat following.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import psutil  # noqa: E402
 
 from s2s_core.lessons import load_lessons  # noqa: E402
 from scripts.bench import measure_edits, open_settled, publish, run_meta  # noqa: E402
-from scripts.bench_load import CLASS_MARK, pct, renice_class, wait_pool_idle  # noqa: E402
+from scripts.bench_load import CLASS_MARK, lowered, pct, renice_class, wait_pool_idle  # noqa: E402
 from scripts.serve import free_port, start, stop, wait_healthy  # noqa: E402
 from tests.browser.classroom import FOLLOW_CEILING_S, STEP_RECORDER, arrived_at, start_class, wait_step  # noqa: E402
 from tests.browser.harness import CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE  # noqa: E402
@@ -119,7 +119,7 @@ def run(n_students: int, moves: int, edits: int) -> dict:
             t_seat = time.monotonic()
             students = seat_class(class_browser, base, code, n_students)
             out["seat_s"] = time.monotonic() - t_seat
-            renice_class()
+            out["lowered"] = renice_class()
             devices = class_browser_process()
             # CPU (cores) of the server and of the students' stand-in browser while the class sits at a step,
             # polling once a second each (no move), and then during the walk: on this machine the two share the
@@ -189,7 +189,7 @@ def report(out: dict, meta: dict) -> str:
         f"database. Seating the class took {out['seat_s']:.0f} s. CPU in cores, server (with its workers) / the "
         f"students' stand-in browser: {out['sit_server']:.2f} / {out['sit_devices']:.2f} while the class sat at "
         f"a step polling, {out['walk_server']:.2f} / {out['walk_devices']:.2f} during the walk, of the machine's "
-        f"{os.cpu_count()}.",
+        f"{os.cpu_count()}. The stand-in browser ran at nice 19 ({lowered(out['lowered'])}).",
         "",
         "| follow: teacher's step → each student's, p50 / p95 / max (n) | missed (> 30 s) | "
         "reader's edit → redraw, median: idle / while the class follows (n) | × idle |",

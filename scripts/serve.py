@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-APP = ROOT / "app.py"
+APP = ROOT / "server.py"  # the app with its own follow route (server.py); app.py is its script
 FLAGS = ("--server.headless", "true", "--browser.gatherUsageStats", "false")
 
 

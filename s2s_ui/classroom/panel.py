@@ -6,10 +6,12 @@ The teacher steps with the lesson bar's own Back / Next (or ← / →): each run
 differing from the class's moves the class (s2s_db.classes.move). The teacher's box adds the invitation (code,
 link, QR), how many have answered, Reveal, Lock and End.
 
-A student's box polls the class once a second (`st.fragment(run_every=...)`: one indexed SELECT, s2s_db.classes
-.follow) and draws nothing new while nothing changed. When the teacher's step or lock changes, it asks for a full
-run, which opens the teacher's step (s2s_ui/lessons/bar.go): the page's picture is rebuilt only then. A reveal
-only redraws the box (the answer appears for everyone at once). A student may leave to explore (not while the
+A student's box is drawn by the full run; beside it a poller asks the class's version once a second, one
+indexed SELECT (s2s_db.classes.follow): the page's own fetch of the follow route (s2s_ui/classroom/poll.py,
+route.py) where the app runs as server.py, else a fragment that draws nothing (`st.fragment(run_every=...)`).
+When the version changes (the teacher's move, lock, reveal or end), it asks for a full run, which opens the
+teacher's step (s2s_ui/lessons/bar.go) and redraws the box: the page's picture is rebuilt only then (its results
+are cached, so only a new step computes anything). A student may leave to explore (not while the
 class is locked) and come back to the teacher's step.
 """
 
@@ -32,6 +34,8 @@ from s2s_core.errors import InputError
 from s2s_core.lessons import Lesson, Step
 from s2s_db import classes as repo
 from s2s_ui.charts import draw
+from s2s_ui.classroom.poll import watch
+from s2s_ui.classroom.route import route_served
 from s2s_ui.classroom.seat import FOLLOWING, NOTICE, Seat, seat, take
 from s2s_ui.classroom.store import ClassroomDown, database
 from s2s_ui.i18n import lang, t
@@ -40,7 +44,6 @@ from s2s_ui.lessons.catalog import lessons
 from s2s_ui.widgets import show_error
 
 PANEL_KEY = "s2s_class"  # the box: .st-key-s2s_class (presentation mode draws it large)
-_SEEN = "_class_seen"  # session: what the student was last steered by (lesson, step, locked, ended)
 _STATE = "_class_state"  # session: the ClassState class_sync read in this run
 _SENT = "_class_sent"  # session: {(code, lesson, step): option} the answers this student sent
 POLL_S = Limits().poll_s  # a follower's poll: once a second (issue 27: "at most once a second")
@@ -81,7 +84,6 @@ def class_sync() -> None:
     if found.role == "student" and not state.ended:
         if state.locked:
             st.session_state[FOLLOWING] = True  # a locked class holds everyone at the teacher's step
-        st.session_state[_SEEN] = (state.lesson, state.step, state.locked, state.ended)
         _steer(state)
 
 
@@ -115,7 +117,7 @@ def class_panel(ns: str) -> None:
     elif found.role == "teacher":
         _teacher_live(found, ns)
     else:
-        _student_live(found)
+        _student_box(found, state)
 
 
 def _step_of(state: ClassState) -> tuple[Lesson, Step] | None:
@@ -150,21 +152,8 @@ def _ended_box(found: Seat) -> None:
 # --- the student ------------------------------------------------------------------------------------------------
 
 
-@st.fragment(run_every=POLL_S)
-def _student_live(found: Seat) -> None:
-    """Once a second: the class's state; a changed step or lock asks for a full run, a reveal redraws this box."""
-    try:
-        state = repo.follow(database(), found.code, time.time())
-    except (ClassError, ClassroomDown):
-        st.rerun()  # the full run says why and takes the student out of the class
-    if (state.lesson, state.step, state.locked, state.ended) != st.session_state.get(_SEEN):
-        st.session_state[_SEEN] = (state.lesson, state.step, state.locked, state.ended)
-        st.session_state[_STATE] = state
-        if state.locked:
-            st.session_state[FOLLOWING] = True
-        if not state.ended:
-            _steer(state)  # straight to the teacher's step (st.switch_page works from a fragment: a full run)
-        st.rerun()  # the lock or the end changed: the whole app reads them
+def _student_box(found: Seat, state: ClassState) -> None:
+    """The student's box, drawn by the full run with the state class_sync read; the poll below watches for change."""
     follows = bool(st.session_state.get(FOLLOWING, True))
     with st.container(key=PANEL_KEY, border=True, gap="small"):
         code = codes.show_code(found.code)
@@ -177,6 +166,24 @@ def _student_live(found: Seat) -> None:
         if follows and here is not None and here[1].question is not None and _at(state):
             _student_question(found, here[1], state)
         _student_buttons(found, state, follows)
+        if route_served():
+            watch(found.code, state.version, POLL_S)  # the page asks /_class/<code>: no script run while idle
+        else:
+            _student_poll(found, state.version)  # `streamlit run app.py`: no route of ours, a fragment polls
+
+
+@st.fragment(run_every=POLL_S)
+def _student_poll(found: Seat, drawn: int) -> None:
+    """Where the follow route is not served: once a second, one indexed read of the class, nothing drawn. Any change
+    of the class (a move, the lock, the reveal, the end: each adds one to its version) asks for a full run, which
+    steers the student and redraws the box. Each poll is a script run, which costs a student's browser about 0.05 of
+    a core on a lesson page (docs/PERFORMANCE.md): the route's poller costs it a fetch."""
+    try:
+        state = repo.follow(database(), found.code, time.time())
+    except (ClassError, ClassroomDown):
+        st.rerun()  # the full run says why and takes the student out of the class
+    if state.version != drawn:
+        st.rerun()
 
 
 def _student_buttons(found: Seat, state: ClassState, follows: bool) -> None:

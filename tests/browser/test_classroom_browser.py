@@ -62,11 +62,20 @@ def _teacher_next(teacher, n: int, students) -> list[float]:
     return waits
 
 
+def _watch_traffic(page) -> dict[str, list]:
+    """What a page sends: its follow polls' statuses, and its websocket messages (a script run is asked for by one)."""
+    seen: dict[str, list] = {"polls": [], "sent": []}
+    page.on("response", lambda r: seen["polls"].append(r.status) if "/_class/" in r.url else None)
+    page.on("websocket", lambda ws: ws.on("framesent", lambda frame: seen["sent"].append(len(frame))))
+    return seen
+
+
 def test_a_teacher_and_the_class_run_a_lesson(class_server, new_page):
     teacher = new_page(DESKTOP)
     code = start_class(teacher, class_server, LESSON)
     langs = [("en", "ko")[i % 2] for i in range(STUDENTS)]
     students = [new_page(PHONE, locale="ko-KR" if lang == "ko" else "en-US") for lang in langs]
+    traffic = _watch_traffic(students[0])
     for page, lang in zip(students, langs, strict=True):
         page.goto(f"{class_server}/?class={code}&lang={lang}")
     for page in students:
@@ -74,6 +83,14 @@ def test_a_teacher_and_the_class_run_a_lesson(class_server, new_page):
         wait_step(page, 1, timeout_s=120)
     shown = f"{code[:4]}-{code[4:]}"
     wait_text(teacher, f"joined: {STUDENTS}")
+
+    # 0) A seated student's idle page only asks the follow route, once a second: no script run, nothing redrawn.
+    settle(students[0])
+    polls, sent = len(traffic["polls"]), len(traffic["sent"])
+    students[0].wait_for_timeout(4000)  # (Playwright hands the page's events over only while it is called)
+    assert len(traffic["polls"]) - polls >= 2, "the page did not poll /_class/<code>"
+    assert all(status == 200 for status in traffic["polls"][polls:])
+    assert len(traffic["sent"]) == sent, f"an idle student's page asked the server for a run: {traffic['sent'][sent:]}"
 
     # 1) Next, twice: every student's page opens the teacher's step by itself.
     waits = _teacher_next(teacher, 2, students) + _teacher_next(teacher, QUESTION_STEP, students)

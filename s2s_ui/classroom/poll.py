@@ -1,0 +1,63 @@
+"""The student's poller: a few lines of JavaScript (st.components.v2, no iframe) that ask the follow endpoint
+(s2s_ui/classroom/route.py) once a second and ask Streamlit for a full run only when the class changed.
+
+    if watch(code, version): ...   # in the student's box; True in the run the poller asked for
+
+Idle, a student's page does nothing but one small fetch a second: no script run, no redraw. A hidden tab (a phone
+with the screen off) skips its polls and asks at once when it is shown again. A refusal (the class is gone,
+expired, or the database is down) asks for a full run too, which names it in the learner's language.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from s2s_core.classroom import codes
+
+_JS = """
+export default function ({ data, setTriggerValue, parentElement }) {
+  const host = parentElement;
+  if (host.__s2sPoll) host.__s2sPoll();  // a new mount replaces the last one's timer
+  let busy = false, stopped = false;
+  const tick = async () => {
+    if (busy || stopped || document.hidden) return;
+    busy = true;
+    try {
+      const r = await fetch(data.url, { cache: "no-store" });
+      const body = r.headers.get("content-type")?.includes("json") ? await r.json() : {};
+      if (!stopped && (r.status !== 200 || body.version !== data.version)) {
+        stop();
+        setTriggerValue("changed", `${r.status}:${body.version ?? ""}`);
+      }
+    } catch (e) {
+      // the network dropped: the next tick asks again
+    } finally {
+      busy = false;
+    }
+  };
+  const timer = setInterval(tick, data.every_ms);
+  const onShow = () => { if (!document.hidden) tick(); };
+  document.addEventListener("visibilitychange", onShow);
+  const stop = () => {
+    stopped = true;
+    clearInterval(timer);
+    document.removeEventListener("visibilitychange", onShow);
+  };
+  host.__s2sPoll = stop;
+  return stop;
+}
+"""
+
+_poller = st.components.v2.component("s2s_class_poll", js=_JS)
+
+
+def watch(code: str, version: int, every_s: float) -> bool:
+    """Mount the poller for the class `code` as drawn at `version`; True in the run it asked for (a change)."""
+    base = (st.get_option("server.baseUrlPath") or "").strip("/")
+    url = f"{'/' + base if base else ''}/_class/{codes.parse_code(code)}"
+    found = _poller(
+        data={"url": url, "version": int(version), "every_ms": int(every_s * 1000)},
+        key=f"class-poll-v{version}",  # no "__" in a component key (Streamlit reserves it)
+        on_changed_change=lambda: None,
+    )
+    return bool(found.changed)

@@ -18,7 +18,7 @@ import pytest
 
 from s2s_core.lessons import load_lessons
 from s2s_ui.catalog import translate
-from scripts.serve import free_port, start, stop, wait_healthy
+from scripts.serve import ROOT, free_port, start, stop, wait_healthy
 from tests import postgres
 from tests.browser.classroom import FOLLOW_CEILING_S, start_class, step_of, wait_step, wait_text
 from tests.browser.harness import DESKTOP, PHONE, settle, wait_idle
@@ -136,3 +136,29 @@ def test_a_teacher_and_the_class_run_a_lesson(class_server, new_page):
     teacher.locator(".st-key-class_end button").click()
     for page, lang in zip(students, langs, strict=True):
         wait_text(page, translate(lang, "classroom.ui.ended", code=shown))
+
+
+def test_a_host_that_runs_only_app_py_follows_by_the_fragment_poll(browser, new_page):
+    """`streamlit run app.py` (a host that runs only the script) has no follow route: a student follows by the
+    fragment poll, a script run a second, and the page never asks /_class/<code> (it would get the app's HTML)."""
+    port = free_port()
+    proc = start(port, ROOT / "app.py")
+    try:
+        wait_healthy(proc, port, timeout=120)
+        base = f"http://127.0.0.1:{port}"
+        teacher = new_page(DESKTOP)
+        code = start_class(teacher, base, LESSON)
+        student = new_page(PHONE)
+        traffic = _watch_traffic(student)
+        student.goto(f"{base}/?class={code}&lang=en")
+        student.wait_for_function("() => location.search.includes('seat=')", timeout=120_000)
+        wait_step(student, 1, timeout_s=120)
+        settle(student)
+        sent = len(traffic["sent"])
+        student.wait_for_timeout(3000)
+        assert len(traffic["sent"]) - sent >= 2, "no fragment poll: the student's page sent nothing"
+        waits = _teacher_next(teacher, 2, [student])
+        assert traffic["polls"] == [], "the page asked a route this server does not serve"
+        print(f"\nfollow by the fragment poll: {waits[0]:.2f} s")
+    finally:
+        stop(proc)

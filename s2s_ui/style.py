@@ -58,6 +58,9 @@ CSS = """
 [class*="st-key-s2s_kept_"] { opacity: 0.45; filter: saturate(0.4); padding-top: 1.5rem; }
 /* (the padding: a chart's toolbar sits above its top edge, over the caption that says the picture is kept) */
 
+/* The class poller (s2s_ui/classroom/poll.py) draws nothing: it takes no room, not even the box's gap. */
+[class*="st-key-class-poll-"] { display: none; }
+
 /* Korean titles break between words, never inside one (word-break: keep-all keeps a 어절 whole). */
 h1, h2, h3, h4 { word-break: keep-all; overflow-wrap: anywhere; }
 </style>

@@ -247,3 +247,35 @@ def test_a_database_that_cannot_be_used_is_named_and_the_app_works(monkeypatch, 
     assert not at.exception
     assert translate("ko", key) in all_text(at)
     assert _q(at, "class") is None
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("S2S_CLASS_HOURS", "abc"), ("S2S_CLASS_HOURS", "0"), ("S2S_CLASS_MAX_STUDENTS", "1e9"),
+     ("S2S_MAX_OPEN_CLASSES", "-3")],
+)  # fmt: skip
+def test_a_bad_class_setting_is_named_by_its_variable_and_the_app_works(monkeypatch, name, value):
+    """A server started with a bad cap refuses classes with a message naming the variable, in the learner's
+    language, and the rest of the app keeps working (the caps are read once per server: the cache is emptied so
+    this test's server reads them)."""
+    from s2s_core.classroom.limits import limits_from_env
+    from s2s_core.errors import InputError
+    from s2s_ui.classroom import store
+
+    monkeypatch.setenv(name, value)
+    with pytest.raises(InputError) as caught:
+        limits_from_env({name: value})
+    store._limits.clear()
+    try:
+        at = _app({"lang": "ko"})
+        _button(at, "class_start").click().run()
+        assert not at.exception
+        field = translate("ko", caught.value.field)
+        expected = translate("ko", caught.value.key, **caught.value.params, field=field)
+        assert expected in all_text(at), f"no message naming {name}: {all_text(at)[:600]}"
+        assert _q(at, "class") is None
+        at.switch_page("pages/attention.py").run()  # the rest of the app is unaffected
+        assert not at.exception
+    finally:
+        monkeypatch.delenv(name)
+        store._limits.clear()

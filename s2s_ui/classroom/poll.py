@@ -1,7 +1,7 @@
 """The student's poller: a few lines of JavaScript (st.components.v2, no iframe) that ask the follow endpoint
 (s2s_ui/classroom/route.py) once a second and ask Streamlit for a full run only when the class changed.
 
-    if watch(code, version): ...   # in the student's box; True in the run the poller asked for
+    watch(code, version, every_s)   # in the student's box
 
 Idle, a student's page does nothing but one small fetch a second: no script run, no redraw. A hidden tab (a phone
 with the screen off) skips its polls and asks at once when it is shown again. A refusal (the class is gone,
@@ -51,13 +51,12 @@ export default function ({ data, setTriggerValue, parentElement }) {
 _poller = st.components.v2.component("s2s_class_poll", js=_JS)
 
 
-def watch(code: str, version: int, every_s: float) -> bool:
-    """Mount the poller for the class `code` as drawn at `version`; True in the run it asked for (a change)."""
+def watch(code: str, version: int, every_s: float) -> None:
+    """Mount the poller for the class `code` as drawn at `version`; its trigger asks for the full run."""
     base = (st.get_option("server.baseUrlPath") or "").strip("/")
     url = f"{'/' + base if base else ''}/_class/{codes.parse_code(code)}"
-    found = _poller(
+    _poller(
         data={"url": url, "version": int(version), "every_ms": int(every_s * 1000)},
         key=f"class-poll-v{version}",  # no "__" in a component key (Streamlit reserves it)
         on_changed_change=lambda: None,
     )
-    return bool(found.changed)

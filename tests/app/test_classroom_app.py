@@ -14,13 +14,15 @@ import time
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from s2s_core.classroom.limits import Limits
+from s2s_core.classroom.limits import Limits, limits_from_env
+from s2s_core.errors import InputError
 from s2s_core.lessons import load_lessons
 from s2s_db import classes as repo
 from s2s_db.engine import engine
 from s2s_db.migrate import upgrade
 from s2s_db.settings import database_url
 from s2s_ui.catalog import translate
+from s2s_ui.classroom import store
 from tests.app.conftest import ROOT, all_text, toasts
 
 LESSON = "tour_ngram"  # 5 steps, a question at step 3
@@ -258,10 +260,6 @@ def test_a_bad_class_setting_is_named_by_its_variable_and_the_app_works(monkeypa
     """A server started with a bad cap refuses classes with a message naming the variable, in the learner's
     language, and the rest of the app keeps working (the caps are read once per server: the cache is emptied so
     this test's server reads them)."""
-    from s2s_core.classroom.limits import limits_from_env
-    from s2s_core.errors import InputError
-    from s2s_ui.classroom import store
-
     monkeypatch.setenv(name, value)
     with pytest.raises(InputError) as caught:
         limits_from_env({name: value})

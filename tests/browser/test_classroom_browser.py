@@ -62,12 +62,24 @@ def _teacher_next(teacher, n: int, students) -> list[float]:
     return waits
 
 
-def _watch_traffic(page) -> dict[str, list]:
-    """What a page sends: its follow polls' statuses, and its websocket messages (a script run is asked for by one)."""
-    seen: dict[str, list] = {"polls": [], "sent": []}
-    page.on("response", lambda r: seen["polls"].append(r.status) if "/_class/" in r.url else None)
-    page.on("websocket", lambda ws: ws.on("framesent", lambda frame: seen["sent"].append(len(frame))))
-    return seen
+TRAFFIC = """(() => {
+  window.__s2s = { polls: [], sent: 0 };
+  new PerformanceObserver(list => {
+    for (const e of list.getEntries()) if (e.name.includes('/_class/')) window.__s2s.polls.push(e.responseStatus);
+  }).observe({ type: 'resource', buffered: true });
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (...args) { window.__s2s.sent++; return send.apply(this, args); };
+})();"""
+
+
+def _watch_traffic(page) -> None:
+    """Count, in the page, its follow polls (with their statuses) and its websocket messages (a script run is asked
+    for by one)."""
+    page.add_init_script(TRAFFIC)
+
+
+def _traffic(page) -> dict:
+    return page.evaluate("() => ({ polls: [...window.__s2s.polls], sent: window.__s2s.sent })")
 
 
 def test_a_teacher_and_the_class_run_a_lesson(class_server, new_page):
@@ -75,7 +87,7 @@ def test_a_teacher_and_the_class_run_a_lesson(class_server, new_page):
     code = start_class(teacher, class_server, LESSON)
     langs = [("en", "ko")[i % 2] for i in range(STUDENTS)]
     students = [new_page(PHONE, locale="ko-KR" if lang == "ko" else "en-US") for lang in langs]
-    traffic = _watch_traffic(students[0])
+    _watch_traffic(students[0])
     for page, lang in zip(students, langs, strict=True):
         page.goto(f"{class_server}/?class={code}&lang={lang}")
     for page in students:
@@ -86,11 +98,11 @@ def test_a_teacher_and_the_class_run_a_lesson(class_server, new_page):
 
     # 0) A seated student's idle page only asks the follow route, once a second: no script run, nothing redrawn.
     settle(students[0])
-    polls, sent = len(traffic["polls"]), len(traffic["sent"])
-    students[0].wait_for_timeout(4000)  # (Playwright hands the page's events over only while it is called)
-    assert len(traffic["polls"]) - polls >= 2, "the page did not poll /_class/<code>"
-    assert all(status == 200 for status in traffic["polls"][polls:])
-    assert len(traffic["sent"]) == sent, f"an idle student's page asked the server for a run: {traffic['sent'][sent:]}"
+    before = _traffic(students[0])
+    students[0].wait_for_function("n => window.__s2s.polls.length >= n", arg=len(before["polls"]) + 3, timeout=10_000)
+    after = _traffic(students[0])
+    assert all(status == 200 for status in after["polls"][len(before["polls"]) :])
+    assert after["sent"] == before["sent"], "an idle student's page asked the server for a run"
 
     # 1) Next, twice: every student's page opens the teacher's step by itself.
     waits = _teacher_next(teacher, 2, students) + _teacher_next(teacher, QUESTION_STEP, students)
@@ -149,16 +161,15 @@ def test_a_host_that_runs_only_app_py_follows_by_the_fragment_poll(browser, new_
         teacher = new_page(DESKTOP)
         code = start_class(teacher, base, LESSON)
         student = new_page(PHONE)
-        traffic = _watch_traffic(student)
+        _watch_traffic(student)
         student.goto(f"{base}/?class={code}&lang=en")
         student.wait_for_function("() => location.search.includes('seat=')", timeout=120_000)
         wait_step(student, 1, timeout_s=120)
         settle(student)
-        sent = len(traffic["sent"])
-        student.wait_for_timeout(3000)
-        assert len(traffic["sent"]) - sent >= 2, "no fragment poll: the student's page sent nothing"
+        sent = _traffic(student)["sent"]
+        student.wait_for_function("n => window.__s2s.sent >= n", arg=sent + 2, timeout=10_000)  # the fragment's runs
         waits = _teacher_next(teacher, 2, [student])
-        assert traffic["polls"] == [], "the page asked a route this server does not serve"
+        assert _traffic(student)["polls"] == [], "the page asked a route this server does not serve"
         print(f"\nfollow by the fragment poll: {waits[0]:.2f} s")
     finally:
         stop(proc)

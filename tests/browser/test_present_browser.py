@@ -39,19 +39,22 @@ MEASURE = """([picture, controls]) => {
 SLIDER = ".st-key-att_step_chart .vega-bindings input[type=range]"
 
 
+STILL = """key => {
+    const svg = document.querySelector('.st-key-' + key + ' [data-testid="stVegaLiteChart"] svg');
+    const width = svg ? svg.getBoundingClientRect().width : null;
+    const still = width !== null && window.__s2sWidth === width;
+    window.__s2sWidth = width;
+    return still;
+}"""
+
+
 def measure(page) -> dict:
-    """The layout once the picture has stopped resizing: a chart that fits its column is drawn first at a
-    provisional width and refitted when its container is measured (a clean-clone CI run once read the 923 px of
-    that first draw in a 1180 px column)."""
+    """The layout once the picture has stopped resizing (two reads 300 ms apart agree): a chart that fits its
+    column is drawn first at a provisional width and refitted when its container is measured (a clean-clone CI run
+    once read the 923 px of that first draw in a 1180 px column)."""
     charts_drawn(page, at_least=1)
-    seen = page.evaluate(MEASURE, [PICTURE_KEY, CONTROLS_KEY])
-    for _ in range(20):
-        page.wait_for_timeout(300)
-        again = page.evaluate(MEASURE, [PICTURE_KEY, CONTROLS_KEY])
-        if again == seen:
-            return seen
-        seen = again
-    return seen
+    page.wait_for_function(STILL, arg=PICTURE_KEY, polling=300, timeout=10_000)
+    return page.evaluate(MEASURE, [PICTURE_KEY, CONTROLS_KEY])
 
 
 @pytest.mark.parametrize("url", ["attention", "bptt"])

@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8501
 
-.PHONY: run lint test test-fast test-all bench screenshots clean
+.PHONY: run run-replicas lint test test-fast test-all bench screenshots clean
 
 # The venv is rebuilt only when a requirements file changes (stamp files), so re-runs are fast.
 $(BIN)/python:
@@ -21,6 +21,11 @@ $(BIN)/python:
 
 run: .stamp-run
 	$(BIN)/streamlit run server.py --server.port $(PORT)
+
+# N replicas behind nginx (Debian's package) on one machine, for trying the scale-out: docs/DEPLOY.md.
+N ?= 2
+run-replicas: .stamp-run
+	$(BIN)/python scripts/replicas.py --replicas $(N) --port $(PORT)
 
 # Every run prints its 15 slowest tests; `make test-all` also prints the line coverage of the
 # core and the UI helpers (files at 100 % are left out of the table; the data file goes into the ignored .venv).

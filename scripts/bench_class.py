@@ -367,6 +367,8 @@ def main(argv: list[str] | None = None, *, readme: bool = True, browser: bool = 
     parser.add_argument("--edits", type=int, default=8, help="the reader's idle edits before the class comes")
     parser.add_argument("--no-readme", action="store_true", help="print the block; do not write docs/PERFORMANCE.md")
     args = parser.parse_args(argv if argv is not None else [])
+    if args.students < 1 or not 0 <= args.own <= args.students:
+        parser.error(f"--students must be at least 1, --own between 0 and --students ({args.students}), not {args.own}")
     if not browser:
         return None
     started = time.perf_counter()

@@ -22,7 +22,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,6 +32,7 @@ from scripts.serve import start, stop, wait_healthy  # noqa: E402
 
 TEMPLATE = ROOT / "deploy" / "nginx.conf"
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+MAX_REPLICAS = 16  # replica k listens on port + k: more than this on one machine is not a trial any more
 
 
 def nginx_missing_reason() -> str | None:
@@ -88,22 +88,6 @@ class Topology:
         self.stop()
 
 
-def wait_nginx(proc: subprocess.Popen, port: int, timeout: float = 30) -> None:
-    """Return once nginx passes /_stcore/health through to a replica."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"nginx exited: {proc.stderr.read().decode()[-3000:] if proc.stderr else ''}")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as answer:
-                if answer.status == 200:
-                    return
-        except OSError:
-            pass
-        time.sleep(0.2)
-    raise RuntimeError(f"nginx did not answer on port {port} in {timeout:g} s")
-
-
 def topology(n: int, port: int, env: dict[str, str] | None = None, replica_ports: list[int] | None = None) -> Topology:
     """Start n replicas (on replica_ports, else port + 1 .. port + n), each healthy, and nginx on port in front."""
     env = dict(os.environ if env is None else env)
@@ -122,7 +106,7 @@ def topology(n: int, port: int, env: dict[str, str] | None = None, replica_ports
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
         )
-        wait_nginx(nginx, port)
+        wait_healthy(nginx, port, timeout=30, name="nginx")
     except BaseException:
         for proc in replicas:
             stop(proc)
@@ -136,10 +120,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--replicas", type=int, default=2, help="how many `streamlit run server.py` replicas")
     parser.add_argument("--port", type=int, default=8500, help="nginx's port; replica k listens on port + k")
     args = parser.parse_args(argv)
+    if not 1 <= args.replicas <= MAX_REPLICAS:
+        parser.error(f"--replicas must be between 1 and {MAX_REPLICAS}, not {args.replicas}")
     if (reason := nginx_missing_reason()) is not None:
         sys.exit(reason)
-    if not 1 <= args.replicas <= 16:
-        sys.exit("--replicas: between 1 and 16")
     with topology(args.replicas, args.port) as top:
         ports = ", ".join(map(str, top.replica_ports))
         print(f"The app: {top.url}/  ({args.replicas} replicas on ports {ports}, nginx on {args.port}). Ctrl-C stops.")

@@ -45,12 +45,14 @@ def start(
     )
 
 
-def wait_healthy(proc: subprocess.Popen, port: int, timeout: float = 180) -> None:
-    """Return once /_stcore/health answers "ok"; raise with the server's last words if it exits or hangs."""
+def wait_healthy(proc: subprocess.Popen, port: int, timeout: float = 180, name: str = "streamlit") -> None:
+    """Return once /_stcore/health answers "ok" on port; raise with the process's last words if it exits or hangs.
+    name: what proc is, for the error (nginx in front of replicas passes the health check through to one)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(f"streamlit exited: {proc.stderr.read().decode()[-3000:]}")
+            said = proc.stderr.read().decode()[-3000:] if proc.stderr else ""
+            raise RuntimeError(f"{name} exited: {said}")
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as r:
                 if r.status == 200 and r.read().strip() == b"ok":
@@ -58,7 +60,7 @@ def wait_healthy(proc: subprocess.Popen, port: int, timeout: float = 180) -> Non
         except OSError:
             time.sleep(0.2)
     stop(proc)
-    raise RuntimeError(f"streamlit did not become healthy in {timeout:g} s")
+    raise RuntimeError(f"{name} did not become healthy on port {port} in {timeout:g} s")
 
 
 def stop(proc: subprocess.Popen) -> None:

@@ -159,7 +159,12 @@ def code_expander(script: str, *, file_name: str = "example.py") -> None:
         st.code(script, language="python")
         with st.container(horizontal=True, gap="small"):
             st.download_button(
-                t("ui.code_download"), script, file_name=file_name, mime="text/x-python", icon=":material/code:"
+                t("ui.code_download"),
+                script,
+                file_name=file_name,
+                mime="text/x-python",
+                icon=":material/code:",
+                on_click="ignore",  # nothing on the page changes: no rerun to race the learner's next click
             )
             st.download_button(
                 t("ui.notebook.download"),

@@ -236,11 +236,14 @@ def edit_grid_cell(page, grid_index: int, row: int, col: int, text: str) -> None
     settle(page)
 
 
-def wait_for_text(page, text: str, timeout: float = 30_000) -> None:
-    """Wait until the main area shows `text` (after a rerun redrew it); on a timeout, keep a screenshot."""
+def wait_for_text(page, text: str, timeout: float = 30_000, within: str = '[data-testid="stMain"]') -> None:
+    """Wait until the main area (or the element `within` selects) shows `text` (after a rerun redrew it); on a
+    timeout, keep a screenshot."""
     try:
         page.wait_for_function(
-            "t => document.querySelector('[data-testid=\"stMain\"]').innerText.includes(t)", arg=text, timeout=timeout
+            "([t, css]) => { const el = document.querySelector(css); return el !== null && el.innerText.includes(t) }",
+            arg=[text, within],
+            timeout=timeout,
         )
     except Exception:
         keep_failure_screenshot(page, f"wait_for_text {text!r}")

@@ -40,7 +40,10 @@ def _narration_start(step, lang: str) -> str:
 
 def _at_step(page, lesson, n: int, lang: str) -> None:
     total = len(lesson.steps)
-    wait_for_text(page, translate(lang, "lesson.step_of", n=n, total=total), timeout=120_000)
+    # In the lesson bar itself: before the step is drawn, Home's own "continue where you left off" button holds
+    # the same words (lesson.continue_at), and a wait on the whole main area can end before the click's rerun.
+    heading = translate(lang, "lesson.step_of", n=n, total=total)
+    wait_for_text(page, heading, timeout=120_000, within=".st-key-s2s_lesson")
     settle(page)
     step = lesson.steps[n - 1]
     bar = page.locator(".st-key-s2s_lesson")

@@ -14,6 +14,7 @@ or copy the last one; `tests/db/test_schema.py` checks that head creates exactly
 from __future__ import annotations
 
 import sys
+import threading
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -26,6 +27,8 @@ from s2s_db.engine import engine as shared_engine
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 LOCK_KEY = 0x5332_5327  # pg_advisory_xact_lock's key for "s2s_db.migrate" (any constant no other code uses)
+_ready: set[str] = set()  # URLs this process has migrated (ready())
+_ready_lock = threading.Lock()
 
 
 def config(connection: sa.Connection | None = None) -> Config:
@@ -57,6 +60,19 @@ def upgrade(eng: sa.Engine) -> None:
         if conn.dialect.name == "postgresql":
             conn.execute(sa.select(sa.func.pg_advisory_xact_lock(LOCK_KEY)))
         command.upgrade(config(conn), "head")
+
+
+def ready(url: str | None = None) -> sa.Engine:
+    """The process's engine for url (default: $S2S_DATABASE_URL or the SQLite file), migrated to head the first
+    time this process asks (the classroom and the model store share it). A failure is not remembered: the next
+    call tries again (a database that was restarting answers later); SQLAlchemy's errors pass through."""
+    eng = shared_engine(url)
+    key = eng.url.render_as_string(hide_password=False)
+    with _ready_lock:
+        if key not in _ready:
+            upgrade(eng)
+            _ready.add(key)
+    return eng
 
 
 def main(argv: list[str]) -> int:

@@ -72,3 +72,34 @@ answers = sa.Table(
     # A member's answers go with the member (leave) without scanning the class's answers.
     sa.Index(None, "member_id"),
 )
+
+# The trained models of the whole deployment (issue 28): one row per (trainer, config, code version), keyed by a
+# digest of the three (s2s_jobs/store.py). A replica that trains a row holds a lease on it (owner, lease_until),
+# renewed while it trains; a row whose lease has run out (its replica died) may be claimed by another. Progress
+# travels in the row for the replicas that watch it; the finished model is `result`, plain data written by
+# torch.save and read back with weights_only=True. Migration 0002_trainings creates it.
+KEY_LEN = 64  # SHA-256 as hex
+TRAINER_LEN = 64  # a Trainer's name
+OWNER_LEN = 96  # a replica's id: host:pid:random
+STATE_LEN = 16  # s2s_db.trainings: running, done, failed, free
+
+trainings = sa.Table(
+    "trainings",
+    metadata,
+    sa.Column("key", sa.String(KEY_LEN), primary_key=True),
+    sa.Column("trainer", sa.String(TRAINER_LEN), nullable=False),
+    sa.Column("code", sa.String(128), nullable=False),  # the code version the model was trained by
+    sa.Column("config", sa.Text, nullable=False),  # the full config, as text, for a person reading the table
+    sa.Column("state", sa.String(STATE_LEN), nullable=False),
+    sa.Column("owner", sa.String(OWNER_LEN), nullable=False),  # the replica that trains it (or trained it)
+    sa.Column("lease_until", sa.Double, nullable=False),  # running: the owner's claim lapses at this time
+    sa.Column("claims", sa.Integer, nullable=False),  # how many times a replica started training it
+    sa.Column("step", sa.Integer, nullable=False),
+    sa.Column("total", sa.Integer, nullable=False),
+    sa.Column("seconds", sa.Double, nullable=False),
+    sa.Column("progress", sa.LargeBinary, nullable=True),  # losses, evaluations, the latest map (plain data)
+    sa.Column("result", sa.LargeBinary, nullable=True),  # done: the trainer's packed result
+    sa.Column("error", sa.String(64), nullable=True),  # failed: the message's catalog key
+    sa.Column("created_at", sa.Double, nullable=False),
+    sa.Column("updated_at", sa.Double, nullable=False),
+)

@@ -4,8 +4,14 @@ this process (the `inprocess` backend); s2s_jobs/process.py trains in worker pro
 
 Default models (default()): configurations registered with their trainer (s2s_jobs/trainer.py DEFAULT, trained to
 their step count). Asking for one, by default() or by a visitor's submit(), gives the one pinned job of that
-configuration: loaded from the model store (s2s_jobs/store.py) when it holds the entry, else trained once, and its
-result written to the store. Nothing else is ever written there: a visitor's own run is not.
+configuration.
+
+With a model store (s2s_jobs/store.py: the deployment's database), one model per configuration serves the whole
+deployment: a new job first claims its row. Claimed: trained here, the lease renewed and the progress published
+while it trains (s2s_jobs/keeper.py), the model kept when it is done (a default model only when it ran to its last
+step). Already finished (here before a restart, or by another replica): loaded, a DONE job at once. Trained by
+another replica now: a job that mirrors its row, and takes the training over if that replica's lease runs out.
+find() asks the store too, so a visitor whose replica went away finds their training on the next one.
 """
 
 from __future__ import annotations
@@ -23,8 +29,11 @@ import torch
 from s2s_core.training.loop import TrainingCancelled
 from s2s_jobs import estimate
 from s2s_jobs.settings import default_workers, grace_seconds
-from s2s_jobs.snapshot import CANCELLED, DONE, ENDED, FAILED, FAILED_KEY, RUNNING, Job, JobSnapshot
-from s2s_jobs.store import ModelStore
+from s2s_jobs.keeper import Keeper
+from s2s_jobs.snapshot import CANCELLED, DONE, ENDED, FAILED, FAILED_KEY, QUEUED, RUNNING, Job, JobSnapshot
+from s2s_jobs.store import DONE as STORED_DONE
+from s2s_jobs.store import FAILED as STORED_FAILED
+from s2s_jobs.store import FREE, Claim, ModelStore, Training
 from s2s_jobs.trainer import Trainer, as_trainer
 
 CACHE_SIZE = 24  # finished configurations kept (each holds one small model)
@@ -45,7 +54,9 @@ class Runner:
         store: ModelStore | None = None,
     ) -> None:
         self._trainer = as_trainer(train_fn)
-        self.store = store  # where default models are kept across restarts (None: nowhere, trained every start)
+        self.store = store  # the deployment's models (None: nothing kept; every start trains its defaults again)
+        self.keeper = Keeper(self)  # renews this server's claims and mirrors other replicas' trainings
+        self._submit_lock = threading.Lock()  # one new job per configuration at a time (the store's calls included)
         self._defaults: dict[Any, Trainer] = {}  # default configuration -> its trainer (register / default())
         self.max_running = max_running or default_workers()
         self.grace = grace_seconds() if grace is None else grace
@@ -69,7 +80,9 @@ class Runner:
             if job is None and config in self._ended:
                 self._ended.move_to_end(config)  # recently asked for: kept longest
                 job = self._ended[config]
-            return job
+        if job is None and self.store is not None:
+            job = self._from_store(config)
+        return job
 
     def submit(
         self,
@@ -88,19 +101,11 @@ class Runner:
         if trainer is None and config in self._defaults:
             return self.default(config)
         with self._lock:
-            live = self._live.get(config)
-            if live is not None:
-                live._pinned = live._pinned or pin
-                return live
-            ended = self._ended.get(config)
-            if ended is not None and ended._state == DONE and not again:
-                self._ended.move_to_end(config)
-                return ended
-            job = Job(next(self._ids), config, self, as_trainer(trainer) if trainer else self._trainer, pin)
-            self._live[config] = job
-            self._queue.append(job)
-            self._pump()
-            return job
+            found = self._existing(config, again)
+            if found is not None:
+                found._pinned = found._pinned or pin
+                return found
+        return self._new(config, as_trainer(trainer) if trainer else self._trainer, pin, again)
 
     def register(self, config: Any, trainer: Trainer) -> None:
         """Make config a default model, trained by trainer (jobs.py registers every one of jobs.WARM)."""
@@ -120,24 +125,79 @@ class Runner:
         trainer = self._defaults[config]
         with self._lock:
             job = self._default_job(config)
-        if job is not None:
-            return job
-        result = self.store.load(trainer, config, self.train_threads()) if self.store is not None else None
-        with self._lock:
-            job = self._default_job(config)  # another session asked at the same moment: one job all the same
-            if job is not None:
-                return job
-            job = Job(next(self._ids), config, self, trainer, pinned=True)
+        return job if job is not None else self._new(config, trainer, pin=True, again=False)
+
+    def _existing(self, config: Any, again: bool) -> Job | None:
+        """The live job of config, or its finished one unless `again` (the caller holds self._lock)."""
+        live = self._live.get(config)
+        if live is not None:
+            return live
+        ended = self._ended.get(config)
+        if ended is not None and ended._state == DONE and not again:
+            self._ended.move_to_end(config)
+            return ended
+        return None
+
+    def _new(self, config: Any, trainer: Trainer, pin: bool, again: bool) -> Job:
+        """A new job for config, after asking the store (see the module's docstring): a finished model, another
+        replica's training to watch, or this server's claim to train it (queued here)."""
+        with self._submit_lock:
+            with self._lock:
+                found = self._default_job(config) if pin else self._existing(config, again)
+                if found is not None:
+                    return found
+            job = Job(next(self._ids), config, self, trainer, pinned=pin)
+            claim = Claim(down=True)
+            if self.store is not None:
+                job._key = self.store.key(trainer, config, self.train_threads())
+                claim = self.store.claim(trainer, config, self.train_threads(), job._total, again)
+            with self._lock:
+                if claim.result is not None:
+                    job._restore(claim.result)
+                    self._finish(job, DONE, claim.result)
+                    return job
+                self._live[config] = job
+                if claim.elsewhere is not None:
+                    self._watch(job, claim.elsewhere)
+                else:
+                    job._claimed = claim.mine
+                    if pin:
+                        log.info("default model %s: trained to its %s steps (%s)", job.id, job._total, config)
+                    self._queue.append(job)
+                    self._pump()
+        self.keeper.wake()
+        return job
+
+    def _from_store(self, config: Any) -> Job | None:
+        """find() for a configuration this server has no job of: the store's finished model (loaded), or another
+        replica's training of it (watched); None if the deployment never trained it (or gave it up)."""
+        trainer = self._defaults.get(config, self._trainer)
+        row = self.store.read(self.store.key(trainer, config, self.train_threads()))
+        if row is None or row.state in (FREE, STORED_FAILED) or row.owner == self.store.owner:
+            return None
+        result = self.store.result_of(row, trainer, config, self.train_threads()) if row.state == STORED_DONE else None
+        if row.state == STORED_DONE and result is None:
+            return None
+        with self._submit_lock, self._lock:
+            found = self._existing(config, again=False)
+            if found is not None:
+                return found
+            job = Job(next(self._ids), config, self, trainer, pinned=config in self._defaults)
+            job._key = row.key
             if result is not None:
                 job._restore(result)
                 self._finish(job, DONE, result)
                 return job
-            job._keep = self.store is not None
-            log.info("default model %s: trained to its %s steps (%s)", job.id, job._total, config)
             self._live[config] = job
-            self._queue.append(job)
-            self._pump()
-            return job
+            self._watch(job, row)
+        self.keeper.wake()
+        return job
+
+    def _watch(self, job: Job, row: Training) -> None:
+        """job mirrors another replica's training of its row (the caller holds self._lock); keeper.py follows it."""
+        job._remote = True
+        job._started = time.monotonic()
+        self.keeper.mirror(job, row)
 
     def _default_job(self, config: Any) -> Job | None:
         """The live job of config (now pinned), or its finished default; None if there is none (the caller holds
@@ -174,6 +234,7 @@ class Runner:
                     watchers=len(job._holders),
                     warm=job._pinned,
                     stored=job._stored,
+                    remote=job._remote and job._state not in ENDED,
                     stopped_by=getattr(getattr(job._result, "run", None), "stopped_by", None),
                     checkpoint=job._checkpoint,
                 )
@@ -195,7 +256,7 @@ class Runner:
         the grace period, unless someone holds it again by then (a reload, another visitor with the settings)."""
         with self._lock:
             orphans = []
-            for job in [*self._running, *self._queue]:
+            for job in {*self._running, *self._queue, *self._live.values()}:  # live: watched ones too
                 if job._holders.pop(who, None) is not None and not job._holders and not job._pinned:
                     orphans.append(job)
         for job in orphans:
@@ -241,9 +302,12 @@ class Runner:
         job._stop.set()
         if self._live.get(job.config) is job:
             del self._live[job.config]  # a visitor asking for these settings now gets a fresh job
-        if job in self._queue:
+        if job._remote:  # another replica's training: this server only stops watching it
+            self._finish(job, CANCELLED)
+        elif job in self._queue:
             self._queue.remove(job)
             self._finish(job, CANCELLED)
+            self._give_up_later(job, None)
         else:
             self._halt(job)
 
@@ -292,14 +356,8 @@ class Runner:
     def _done(self, job: Job, state: str, result: Any, error: str | None) -> None:
         """Publish a running job's outcome, free its slot, start the next queued job. A default model's finished
         training is written to the store first (only a whole run: a model cut short is never kept)."""
-        if job._keep and state == DONE and result is not None and self.store is not None:
-            try:
-                if getattr(getattr(result, "run", None), "stopped_by", "steps") == "steps":
-                    self.store.save(job._trainer, job.config, self.train_threads(), job._trainer.pack(result))
-                else:
-                    log.warning("default model %s stopped before its last step: not stored", job.id)
-            except Exception:  # the model is still served from memory; the slot must be freed below
-                log.exception("default model %s: writing it to the model store failed", job.id)
+        if job._claimed:
+            self._keep_or_give_up(job, state, result, error)
         with self._lock:
             self._running.discard(job)
             if self._live.get(job.config) is job:
@@ -309,6 +367,29 @@ class Runner:
                 self._pace.setdefault(job._trainer.name, deque(maxlen=estimate.PACE_SAMPLES)).append(pace)
             self._finish(job, state, result if state == DONE else None, error)
             self._pump()
+
+    def _keep_or_give_up(self, job: Job, state: str, result: Any, error: str | None) -> None:
+        """A claimed job ended: its model goes into the store (a default model only if it ran to its last step: one
+        cut short is never kept), else its row is handed back (failed: with the message's key)."""
+        job._claimed = False  # the keeper renews it no more
+        whole = getattr(getattr(result, "run", None), "stopped_by", "steps") == "steps"
+        try:
+            if state == DONE and result is not None and (whole or not job._pinned):
+                with job._lock:
+                    step, total, seconds = job._step, job._total, job._seconds
+                self.store.finish(job._key, job._trainer.pack(result), step, total, seconds)
+                return
+            if state == DONE and result is not None:
+                log.warning("default model %s stopped before its last step: not stored", job.id)
+        except Exception:  # the model is still served from memory; the slot must be freed by the caller
+            log.exception("training job %s: keeping it in the model store failed", job.id)
+        self.store.give_up(job._key, error if state == FAILED else None)
+
+    def _give_up_later(self, job: Job, error: str | None) -> None:
+        """Hand a claimed job's row back from another thread (the caller holds self._lock: no database call here)."""
+        if job._claimed:
+            job._claimed = False
+            threading.Thread(target=self.store.give_up, args=(job._key, error), daemon=True).start()
 
     def _finish(self, job: Job, state: str, result: Any = None, error: str | None = None) -> None:
         """Record the outcome (the caller holds self._lock). A failed or cancelled run never hides a

@@ -38,7 +38,8 @@ class JobSnapshot:
     slots: int = 1  # how many trainings this server runs at once
     watchers: int = 0  # sessions watching it now
     warm: bool = False  # one of the server's default models (trained to its step count: never cut by the clock)
-    stored: bool = False  # a default model loaded from the model store, not trained by this server process
+    stored: bool = False  # a model from the model store (trained before, or by another replica), not by this process
+    remote: bool = False  # another replica of the deployment trains it now; this server shows its progress
     stopped_by: str | None = None  # when DONE: "steps" (the whole run) or "time" (a visitor's run cut by its limit)
     checkpoint: Any = None  # the latest checkpoint map the trainer reported (a MapPoint, plain numbers), or None
 
@@ -56,8 +57,11 @@ class Job:
         self._runner = runner
         self._trainer = trainer
         self._pinned = pinned  # a warm default: never cancelled for want of watchers, never evicted
-        self._keep = False  # a default model's training: its result goes into the model store (s2s_jobs/store.py)
-        self._stored = False  # a default model loaded from the store (it never trained here)
+        self._key: str | None = None  # its row in the model store (s2s_jobs/store.py), when there is a store
+        self._claimed = False  # this server holds the row's claim: it trains it, renews the lease, keeps the model
+        self._remote = False  # another replica trains it: this job mirrors the row (s2s_jobs/keeper.py)
+        self._renewed = 0.0  # monotonic time of the last lease renewal (keeper.py)
+        self._stored = False  # its model came from the store (finished before, or by another replica): not trained here
         self._lock = threading.Lock()  # guards the progress fields below (written by the training thread)
         self._state = QUEUED
         self._step = 0
@@ -104,6 +108,13 @@ class Job:
             if p.evaluation is not None:
                 self._evals.append(p.evaluation)
             self._checkpoint = getattr(p, "checkpoint", None) or self._checkpoint
+
+    def _mirror(self, state: str, step: int, total: int, seconds: float, losses: list, evals: list, checkpoint: Any):
+        """Another replica's progress on this job, as its row in the model store says (keeper.py)."""
+        with self._lock:
+            self._state, self._step, self._total, self._seconds = state, step, total, seconds
+            self._losses, self._evals = losses, evals
+            self._checkpoint = checkpoint or self._checkpoint
 
     def _progress_batch(
         self, step: int, total: int, seconds: float, losses: tuple, evals: tuple, checkpoint: Any = None

@@ -16,8 +16,7 @@ import streamlit as st
 from s2s_core.classroom.limits import Limits, limits_from_env
 from s2s_core.classroom.ratelimit import JoinLimiter
 from s2s_core.errors import InputError
-from s2s_db.engine import engine
-from s2s_db.migrate import upgrade
+from s2s_db.migrate import ready
 from s2s_db.settings import DatabaseUrlError, database_url
 
 log = logging.getLogger(__name__)
@@ -48,19 +47,12 @@ def limits() -> Limits:
     return found
 
 
-@st.cache_resource(show_spinner=False)
-def _database(url: str) -> sa.Engine:
-    eng = engine(url)
-    upgrade(eng)  # once per server process: the schema at its newest version (s2s_db/migrations)
-    return eng
-
-
 def database() -> sa.Engine:
     """The classroom's database, migrated; ClassroomDown when $S2S_DATABASE_URL is unusable or unreachable.
 
     A failure is not cached: the next request tries again (a database that was restarting answers later)."""
     try:
-        return _database(database_url())  # keyed by the URL: the environment decides, read on every call
+        return ready(database_url())  # migrated once per server process; the environment decides, read every call
     except DatabaseUrlError:
         raise ClassroomDown("classroom.ui.db_bad_url") from None
     except sa.exc.SQLAlchemyError as error:

@@ -8,7 +8,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-DATA_DIR_ENV = "S2S_DATA_DIR"  # the app's data folder: the model store (models/) and the SQLite database live in it
+DATA_DIR_ENV = "S2S_DATA_DIR"  # the app's data folder: the SQLite database (classes and trained models) lives in it
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"  # the default: data/ in the repository (.gitignore)
 DATABASE_URL_ENV = "S2S_DATABASE_URL"  # postgresql://user:password@host:port/db (psycopg 3), or sqlite:///path
 SQLITE_FILE = "classroom.sqlite3"  # the default database: one file in the data folder

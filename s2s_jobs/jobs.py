@@ -12,8 +12,8 @@ s2s_jobs/runner.py; a test that wants it sets the variable in its own fixture).
 
 The default models (WARM: every model a page shows before the visitor changes a setting) are the same on a busy
 server as on a quiet one: trained to their step count (s2s_jobs/trainer.py DEFAULT: no wall-clock limit), kept in
-the model store under $S2S_DATA_DIR (s2s_jobs/store.py, keyed by the full config and the code version), so a restart
-loads them instead of training them again, and trained at most once per server (one job per configuration).
+the model store, the app's database (s2s_jobs/store.py, keyed by the full config and the code version), so a restart
+loads them instead of training them again, and trained once for the whole deployment (one claim per configuration).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from s2s_core.translation.lab import comparison_configs
 from s2s_jobs.pool import pool_running
 from s2s_jobs.process import ProcessRunner
 from s2s_jobs.runner import Runner
-from s2s_jobs.settings import default_backend, store_dir, store_enabled, warm_enabled
+from s2s_jobs.settings import default_backend, store_enabled, train_lease, warm_enabled
 from s2s_jobs.snapshot import CANCELLED, DONE, FAILED, FAILED_KEY, QUEUED, RUNNING, Job, JobSnapshot
 from s2s_jobs.store import ModelStore
 from s2s_jobs.trainer import DEFAULT, Trainer
@@ -80,7 +80,7 @@ def runner() -> Runner:
     with _RUNNER_LOCK:
         if _RUNNER is None:
             backend = default_backend()
-            store = ModelStore(store_dir()) if store_enabled(backend) else None
+            store = ModelStore(lease=train_lease()) if store_enabled(backend) else None
             _RUNNER = ProcessRunner(store=store) if backend == "process" else Runner(store=store)
             for trainer, config in WARM:  # asked for by anyone, these are the default models (Runner.default)
                 _RUNNER.register(config, trainer)

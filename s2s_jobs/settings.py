@@ -20,9 +20,11 @@ WORKERS_ENV = "S2S_TRAIN_WORKERS"  # how many trainings may run at once (default
 WARM_ENV = "S2S_TRAIN_WARM"  # 1 | 0: train the default settings when the server starts (default: process only)
 GRACE_ENV = "S2S_TRAIN_GRACE"  # seconds a job nobody watches any more is kept before it is cancelled
 POOL_IDLE_ENV = "S2S_POOL_IDLE"  # seconds without a queued or running job before the pool stops (0: never)
-DATA_DIR_ENV = db_settings.DATA_DIR_ENV  # the app's data folder (s2s_db/settings.py): the model store is models/
+DATA_DIR_ENV = db_settings.DATA_DIR_ENV  # the app's data folder (s2s_db/settings.py): its database holds the models
+LEASE_ENV = "S2S_TRAIN_LEASE"  # seconds a replica's claim on a training lasts unless renewed (s2s_jobs/store.py)
 MAX_WORKERS = 8
 GRACE_SECONDS = 15.0  # a reload or a brief network drop reconnects well within this
+LEASE_SECONDS = 20.0  # renewed every lease/4 while training: a replica that died is taken over this long after
 POOL_IDLE_SECONDS = 120.0  # an idle forkserver holds ~260 MB (torch loaded); restarting it takes a few seconds
 log = logging.getLogger(__name__)
 
@@ -75,9 +77,9 @@ def data_dir() -> Path:
     return db_settings.data_dir()
 
 
-def store_dir() -> Path:
-    """Where the model store keeps the default models (s2s_jobs/store.py)."""
-    return data_dir() / "models"
+def train_lease() -> float:
+    """$S2S_TRAIN_LEASE seconds (2 to 600; default 20): how long a dead replica's training stays claimed."""
+    return env_number(LEASE_ENV, LEASE_SECONDS, 2.0, 600.0)
 
 
 def store_enabled(backend: str | None = None) -> bool:

@@ -47,8 +47,8 @@ from s2s_core.training.trace import MapPoint
 from s2s_db import trainings
 from s2s_db.migrate import ready
 from s2s_db.trainings import DONE, FAILED, FREE, RUNNING, Training
+from s2s_jobs.settings import LEASE_SECONDS  # a claim lapses this long after its owner last renewed it
 
-LEASE_SECONDS = 20.0  # a claim lapses this long after its owner last renewed it ($S2S_TRAIN_LEASE)
 DOWN_SECONDS = 10.0  # after a database error, the store stays out of the way this long before it tries again
 ROOT = Path(__file__).resolve().parent.parent  # the repository: only its own modules make the code version
 log = logging.getLogger(__name__)

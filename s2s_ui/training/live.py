@@ -198,15 +198,19 @@ def watch(config: TrainConfig, key: str, moment: Moment | None = None, untrained
         st.rerun(scope="app")
     jobs.hold(job, visitor().id)  # still here: the job keeps its watcher
     mine = snap.job_id in st.session_state.get(MINE, set())
-    if snap.warm or not mine:
+    if snap.remote:  # another replica of the deployment trains it: this server shows its row's progress
+        st.info(t("training.remote"), icon=":material/dns:")
+    elif snap.warm or not mine:
         st.info(t("training.warming" if snap.warm else "training.busy"), icon=":material/hourglass_top:")
-    if snap.state == QUEUED:
+    if snap.state == QUEUED and snap.remote:
+        st.progress(0.0, text=t("training.remote_queued"))
+    elif snap.state == QUEUED:
         st.progress(0.0, text=t("training.queued", place=snap.ahead + 1, wait=seconds_text(snap.starts_in)))
         st.caption(t("training.queue_note", slots=snap.slots))
     else:
         progress_bar(snap.step, snap.total, snap.seconds, snap.losses, snap.ends_in)
     show_moment(snap.checkpoint, snap.total, snap.losses, snap.evals, moment)
-    if snap.warm or not mine:  # a default model is the server's, shared by every visitor: no visitor stops it
+    if snap.warm or snap.remote or not mine:  # the server's default, or another replica's run: nobody stops it here
         return
     queued = snap.state == QUEUED
     if st.button(

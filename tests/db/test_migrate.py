@@ -22,7 +22,7 @@ def test_upgrade_from_empty_to_head_and_again(fresh_db_url):
         upgrade(engine)
         assert current(engine) == head()
         tables = set(sa.inspect(engine).get_table_names())
-        assert {"alembic_version", "classes", "members", "answers"} <= tables
+        assert {"alembic_version", "classes", "members", "answers", "trainings"} <= tables
         upgrade(engine)  # a restarted server upgrades again: nothing to do, nothing lost
         assert current(engine) == head()
         assert set(sa.inspect(engine).get_table_names()) == tables

@@ -17,12 +17,12 @@ ROWS = 3000  # enough classes that PostgreSQL's planner prefers an index to read
 def test_the_migrated_database_is_the_metadata(db):
     """Alembic's autogenerate comparison of the migrated database with tables.metadata finds nothing: no table,
     column, type, nullability, default, index, unique or foreign key differs."""
-    assert current(db) == head() == "0001"
+    assert current(db) == head() == "0002"
     with db.connect() as conn:
         context = MigrationContext.configure(conn, opts={"compare_type": True, "compare_server_default": True})
         assert compare_metadata(context, metadata) == []
         inspector = sa.inspect(conn)
-        assert set(inspector.get_table_names()) == {"alembic_version", "classes", "members", "answers"}
+        assert set(inspector.get_table_names()) == {"alembic_version", "classes", "members", "answers", "trainings"}
         indexes = {
             t: {i["name"]: (i["column_names"], bool(i["unique"])) for i in inspector.get_indexes(t)}
             for t in ("classes", "members", "answers")

@@ -28,9 +28,9 @@ import torch
 
 from s2s_core.training.loop import TrainingCancelled
 from s2s_jobs import estimate
-from s2s_jobs.settings import default_workers, grace_seconds
 from s2s_jobs.keeper import Keeper
-from s2s_jobs.snapshot import CANCELLED, DONE, ENDED, FAILED, FAILED_KEY, QUEUED, RUNNING, Job, JobSnapshot
+from s2s_jobs.settings import default_workers, grace_seconds
+from s2s_jobs.snapshot import CANCELLED, DONE, ENDED, FAILED, FAILED_KEY, RUNNING, Job, JobSnapshot
 from s2s_jobs.store import DONE as STORED_DONE
 from s2s_jobs.store import FAILED as STORED_FAILED
 from s2s_jobs.store import FREE, Claim, ModelStore, Training

@@ -215,8 +215,13 @@ class ModelStore:
             first = time.monotonic() >= self._down_until
             self._down_until = time.monotonic() + DOWN_SECONDS
         if first:
-            log.warning("model store: %s failed (%s: %s); training goes on without it for %.0f s",
-                        what, type(error).__name__, str(error).splitlines()[0][:200], DOWN_SECONDS)
+            log.warning(
+                "model store: %s failed (%s: %s); training goes on without it for %.0f s",
+                what,
+                type(error).__name__,
+                str(error).splitlines()[0][:200],
+                DOWN_SECONDS,
+            )
 
     def _call(self, what: str, fn, *args, **kwargs):
         """fn(engine, *args, **kwargs), or None when the database is down (or fails now: then it is down)."""

@@ -31,6 +31,7 @@ from s2s_jobs.store import ModelStore
 from s2s_jobs.trainer import DEFAULT, DEFAULT_CPU_SECONDS, LAB, Trainer, pack, train_default, unpack
 from tests.training_backend import inprocess_training  # noqa: F401 (an autouse fixture: runners train in-process)
 from tests.waiting import wait_until
+
 TINY = TrainConfig(embed=8, hidden=16, steps=12, batch=16, max_len=6, lr=0.01, seed=401)
 TRAINED: list[TrainConfig] = []  # every training counting_train started (in this process: the in-process backend)
 

@@ -1,7 +1,7 @@
 """Hosted-demo readiness: requirements.txt is enough, /_stcore/health answers, no file written outside a temp
-folder and the app's data folder (data/models/: the default models' store), and nothing fetched from the network
-while a browser walks the pages (in a copy of the app): every page in `make test-all` (--full), the first deep link
-and two more pages in `make test` (tests/sizes.py)."""
+folder and the app's database in its data folder (data/classroom.sqlite3, which holds the default models), and
+nothing fetched from the network while a browser walks the pages (in a copy of the app): every page in
+`make test-all` (--full), the first deep link and two more pages in `make test` (tests/sizes.py)."""
 
 from __future__ import annotations
 
@@ -135,11 +135,13 @@ def test_hosted_demo_session_in_a_clean_copy(browser, tmp_path):
     )
     assert not outside, f"the page fetched from the network: {outside[:10]}"
     assert not remote, f"the server connected out: {sorted(remote)}"
-    # 4) Nothing written into the app folder or the home folder (a temp folder is allowed), but the default models'
-    # store in the app's data folder (s2s_jobs/store.py: one .pt file per default model).
+    # 4) Nothing written into the app folder or the home folder (a temp folder is allowed), but the app's database
+    # in its data folder (s2s_db/settings.py: the SQLite file and its write-ahead log), where the default models are
+    # kept (s2s_jobs/store.py).
     after_app, after_home = snapshot(app), snapshot(home)
     changed = {k for k in set(before_app) | set(after_app) if before_app.get(k) != after_app.get(k)}
-    stored = {k for k in changed if Path(k).parts[:2] == ("data", "models") and k.endswith(".pt")}
+    stored = {k for k in changed if Path(k).parent == Path("data") and Path(k).name.startswith("classroom.sqlite3")}
+    assert "data/classroom.sqlite3" in stored, "the default models were kept in the app's database"
     assert not changed - stored, f"files written in the app folder: {sorted(changed - stored)}"
     assert not after_home, f"files written in HOME: {sorted(after_home)}"
     # 5) The app's own code never even tried a dev-only package (libraries probing optional extras may).

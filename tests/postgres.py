@@ -10,11 +10,17 @@ terminal); with `REQUIRE_POSTGRES=1`, as in `.ci/run`, they fail instead.
 from __future__ import annotations
 
 import functools
+import glob
 import os
+import pwd
 import secrets
+import shutil
+import subprocess
+import tempfile
 import warnings
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
+from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
@@ -85,3 +91,60 @@ def postgres_server() -> str:
         pytest.fail(f"PostgreSQL is required here ({REQUIRE_ENV}=1) but cannot be used: {reason}")
     warnings.warn(PostgresSkipped(f"POSTGRESQL TESTS SKIPPED: {reason}"), stacklevel=1)
     pytest.skip(f"POSTGRESQL TESTS SKIPPED: {reason}")
+
+
+# --- a PostgreSQL server of a test's own, to stop and start (the database restarted mid-class) ---------------------
+
+BIN_GLOB = "/usr/lib/postgresql/*/bin"  # Debian's server binaries (postgresql-15), beside the cluster .ci/run starts
+
+
+class PrivateServer:
+    """A throwaway PostgreSQL cluster in a temp folder on a free port, trust auth for its one role, on 127.0.0.1:
+    a test may stop and start it without touching the run's shared server (other workers' tests use that one).
+    Run as root (CI), its commands run as the postgres user: initdb refuses to run as root."""
+
+    def __init__(self, bindir: Path, root: Path, port: int) -> None:
+        self.bindir, self.root, self.port = bindir, root, port
+        self.data, self.log = root / "data", root / "server.log"
+        self.url = f"postgresql://s2s@127.0.0.1:{port}/postgres"
+
+    def _run(self, *command: str) -> None:
+        as_user = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+        subprocess.run([*as_user, *command], check=True, capture_output=True, timeout=120)
+
+    def init(self) -> None:
+        self._run(str(self.bindir / "initdb"), "-D", str(self.data), "-U", "s2s", "--auth=trust", "-E", "UTF8",
+                  "--no-sync")  # fmt: skip
+
+    def start(self) -> None:
+        options = f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off"
+        self._run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-o", options, "-w",
+                  "-t", "60", "start")  # fmt: skip
+
+    def stop(self) -> None:
+        self._run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "-t", "60", "stop")
+
+
+@contextmanager
+def private_server(port: int) -> Iterator[PrivateServer]:
+    """A started PrivateServer (skipped loudly, or failed with REQUIRE_POSTGRES=1, without Debian's binaries)."""
+    found = sorted(Path(p) for p in glob.glob(BIN_GLOB) if (Path(p) / "initdb").exists())
+    if not found:
+        reason = f"no PostgreSQL server binaries at {BIN_GLOB} (apt-get install postgresql-15)"
+        if required():
+            pytest.fail(f"PostgreSQL is required here ({REQUIRE_ENV}=1) but {reason}")
+        warnings.warn(PostgresSkipped(f"POSTGRESQL TESTS SKIPPED: {reason}"), stacklevel=2)
+        pytest.skip(reason)
+    root = Path(tempfile.mkdtemp(prefix="s2s-pg-"))
+    if os.geteuid() == 0:
+        entry = pwd.getpwnam("postgres")
+        os.chown(root, entry.pw_uid, entry.pw_gid)
+    server = PrivateServer(found[-1], root, port)
+    try:
+        server.init()
+        server.start()
+        yield server
+    finally:
+        with suppress(subprocess.CalledProcessError):  # already stopped
+            server.stop()
+        shutil.rmtree(root, ignore_errors=True)

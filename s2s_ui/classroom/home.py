@@ -13,7 +13,7 @@ from s2s_core.lessons.model import COURSE
 from s2s_db import classes as repo
 from s2s_ui.classroom.panel import notice_text
 from s2s_ui.classroom.seat import Seat, join, seat, take
-from s2s_ui.classroom.store import ClassroomDown, database, limits
+from s2s_ui.classroom.store import ClassroomDown, db_call, limits
 from s2s_ui.i18n import t
 from s2s_ui.lessons.bar import go
 from s2s_ui.lessons.catalog import lessons
@@ -44,10 +44,9 @@ def _start() -> None:
         return
     lesson = known[picked]
     try:
-        db = database()
         now = time.time()
-        repo.expire(db, now)  # ended and expired classes go first, so they never count against the cap
-        opened = repo.open_class(db, lesson.id, len(lesson.steps), now, limits())
+        db_call(repo.expire, now)  # ended and expired classes go first, so they never count against the cap
+        opened = db_call(repo.open_class, lesson.id, len(lesson.steps), now, limits())
     except (ClassError, ClassroomDown) as err:
         st.warning(notice_text(err.key, getattr(err, "params", {})), icon=":material/block:")
         return

@@ -37,7 +37,7 @@ from s2s_ui.charts import draw
 from s2s_ui.classroom.poll import watch
 from s2s_ui.classroom.route import route_served
 from s2s_ui.classroom.seat import FOLLOWING, NOTICE, Seat, seat, take
-from s2s_ui.classroom.store import ClassroomDown, database
+from s2s_ui.classroom.store import ClassroomDown, db_call
 from s2s_ui.i18n import lang, t
 from s2s_ui.lessons.bar import current, go, graded, option_labels, right_answer
 from s2s_ui.lessons.catalog import lessons
@@ -45,6 +45,8 @@ from s2s_ui.widgets import show_error
 
 PANEL_KEY = "s2s_class"  # the box: .st-key-s2s_class (presentation mode draws it large)
 _STATE = "_class_state"  # session: the ClassState class_sync read in this run
+_MOUNTS = "_class_poll_mounts"  # session: how many full runs drew the student's poller (its key: poll.watch)
+_DOWN = "_class_down"  # session: the message key when class_sync could not reach the database in this run
 _SENT = "_class_sent"  # session: {(code, lesson, step): option} the answers this student sent
 POLL_S = Limits().poll_s  # a follower's poll: once a second (issue 27: "at most once a second")
 
@@ -68,6 +70,7 @@ def class_sync() -> None:
     The teacher's lesson step (just opened by Back / Next) moves the class; a following student is taken to the
     class's step (a new run). The state read is kept for class_panel, later in the same run."""
     st.session_state.pop(_STATE, None)
+    st.session_state.pop(_DOWN, None)
     found = seat()
     if found is None:
         return
@@ -75,10 +78,13 @@ def class_sync() -> None:
         if found.role == "teacher":
             state = _sync_teacher(found)
         else:
-            state = repo.follow(database(), found.code, time.time())
-    except (ClassError, ClassroomDown) as err:
+            state = db_call(repo.follow, found.code, time.time())
+    except ClassError as err:  # the class refuses this seat (ended, expired, gone): the session leaves it
         _refused(err)
         take(None)
+        return
+    except ClassroomDown as err:  # out of reach for now (a restart): the seat is kept, the box tries again
+        st.session_state[_DOWN] = err.key
         return
     st.session_state[_STATE] = state
     if found.role == "student" and not state.ended:
@@ -88,11 +94,10 @@ def class_sync() -> None:
 
 
 def _sync_teacher(found: Seat) -> ClassState:
-    db = database()
-    state = repo.teacher_view(db, found.code, found.secret).state
+    state = db_call(repo.teacher_view, found.code, found.secret).state
     now = current()
     if not state.ended and now is not None and now[0].id == state.lesson and now[1].n != state.step:
-        state = repo.move(db, found.code, found.secret, now[1].n, time.time())  # the class follows the bar
+        state = db_call(repo.move, found.code, found.secret, now[1].n, time.time())  # the class follows the bar
     return state
 
 
@@ -110,6 +115,10 @@ def class_panel(ns: str) -> None:
     if notice is not None:
         st.warning(notice_text(*notice), icon=":material/groups:")
     found, state = seat(), st.session_state.get(_STATE)
+    down = st.session_state.get(_DOWN)
+    if found is not None and down is not None:
+        _out_of_reach(found, down)
+        return
     if found is None or not isinstance(state, ClassState):
         return
     if state.ended:
@@ -118,6 +127,26 @@ def class_panel(ns: str) -> None:
         _teacher_live(found, ns)
     else:
         _student_box(found, state)
+
+
+def _out_of_reach(found: Seat, key: str) -> None:
+    """The class database does not answer (restarting, its network gone): the teacher's or student's seat is kept,
+    the box says so, and tries again every POLL_S; the first answer redraws the whole page at the class's step."""
+    with st.container(key=PANEL_KEY, border=True, gap="small"):
+        st.warning(t(key), icon=":material/cloud_off:")
+        st.caption(t("classroom.ui.db_retry", code=codes.show_code(found.code)))
+        _retry(found)
+
+
+@st.fragment(run_every=POLL_S)
+def _retry(found: Seat) -> None:
+    try:
+        db_call(repo.follow, found.code, time.time())
+    except ClassroomDown:
+        return  # still out of reach: the next tick asks again
+    except ClassError:
+        pass  # reached, and the class refuses: the full run says why
+    st.rerun()
 
 
 def _step_of(state: ClassState) -> tuple[Lesson, Step] | None:
@@ -137,7 +166,7 @@ def _leave_class(found: Seat) -> None:
     if found.role == "student":
         # A class already gone leaves nothing of the student to remove.
         with contextlib.suppress(ClassError, ClassroomDown, InputError):
-            repo.leave(database(), found.code, found.secret)
+            db_call(repo.leave, found.code, found.secret)
     take(None)
 
 
@@ -167,7 +196,8 @@ def _student_box(found: Seat, state: ClassState) -> None:
             _student_question(found, here[1], state)
         _student_buttons(found, state, follows)
         if route_served():
-            watch(found.code, state.version, POLL_S)  # the page asks /_class/<code>: no script run while idle
+            mount = st.session_state[_MOUNTS] = st.session_state.get(_MOUNTS, 0) + 1
+            watch(found.code, state.version, POLL_S, mount)  # the page asks /_class/<code>: no script run while idle
         else:
             _student_poll(found, state.version)  # `streamlit run app.py`: no route of ours, a fragment polls
 
@@ -179,7 +209,7 @@ def _student_poll(found: Seat, drawn: int) -> None:
     steers the student and redraws the box. Each poll is a script run, which costs a student's browser about 0.05 of
     a core on a lesson page (docs/PERFORMANCE.md): the route's poller costs it a fetch."""
     try:
-        state = repo.follow(database(), found.code, time.time())
+        state = db_call(repo.follow, found.code, time.time())
     except (ClassError, ClassroomDown):
         st.rerun()  # the full run says why and takes the student out of the class
     if state.version != drawn:
@@ -225,7 +255,7 @@ def _student_question(found: Seat, step: Step, state: ClassState) -> None:
     )
     if picked is not None and picked != sent.get(where) and not state.revealed:
         try:
-            sent[where] = repo.answer(database(), found.code, found.secret, picked, options, time.time())
+            sent[where] = db_call(repo.answer, found.code, found.secret, picked, options, time.time())
         except InputError as err:
             show_error(err)
         except (ClassError, ClassroomDown) as err:
@@ -251,9 +281,8 @@ def _options(state: ClassState) -> list[str] | None:
 @st.fragment(run_every=POLL_S)
 def _teacher_live(found: Seat, ns: str) -> None:
     """Once a second: students and answers; Reveal, Lock and End act on the class at once."""
-    db = database()
     try:
-        view = repo.teacher_view(db, found.code, found.secret, _options)  # one read: the state, then its tally
+        view = db_call(repo.teacher_view, found.code, found.secret, _options)  # one read: the state, then its tally
     except (ClassError, ClassroomDown):
         st.rerun()
     state = view.state
@@ -274,11 +303,11 @@ def _teacher_live(found: Seat, ns: str) -> None:
             _invite(found)
             on = st.toggle(t("classroom.ui.lock"), value=state.locked, key=f"class_lock__{state.version}")
             if on != state.locked:
-                _act(lambda: repo.lock(db, found.code, found.secret, on, time.time()))
+                _act(lambda: db_call(repo.lock, found.code, found.secret, on, time.time()))
             with st.popover(t("classroom.ui.end"), icon=":material/flag:"):
                 st.caption(t("classroom.ui.end_confirm"))
                 if st.button(t("classroom.ui.end_now"), key="class_end", type="primary"):
-                    _act(lambda: repo.end(db, found.code, found.secret, time.time()))
+                    _act(lambda: db_call(repo.end, found.code, found.secret, time.time()))
                     st.rerun()
 
 
@@ -297,7 +326,7 @@ def _teacher_question(found: Seat, step: Step, state: ClassState, view: repo.Tea
     st.markdown(t("classroom.ui.answered", n=view.tally.total, students=view.students))
     if not state.revealed:
         if st.button(t("classroom.ui.reveal"), key="class_reveal", icon=":material/visibility:", type="primary"):
-            _act(lambda: repo.reveal(database(), found.code, found.secret, time.time()))
+            _act(lambda: db_call(repo.reveal, found.code, found.secret, time.time()))
         return
     labels = option_labels(step)
     answer = right_answer(step, step.state)

@@ -51,12 +51,14 @@ export default function ({ data, setTriggerValue, parentElement }) {
 _poller = st.components.v2.component("s2s_class_poll", js=_JS)
 
 
-def watch(code: str, version: int, every_s: float) -> None:
-    """Mount the poller for the class `code` as drawn at `version`; its trigger asks for the full run."""
+def watch(code: str, version: int, every_s: float, mount: int) -> None:
+    """Mount the poller for the class `code` as drawn at `version`; its trigger asks for the full run. `mount`
+    counts the full runs that drew it: a new key each time, so a poller that stopped itself (a refusal it passed on
+    to the full run, as when the database was out of reach) is mounted anew even when the version is the same."""
     base = (st.get_option("server.baseUrlPath") or "").strip("/")
     url = f"{'/' + base if base else ''}/_class/{codes.parse_code(code)}"
     _poller(
         data={"url": url, "version": int(version), "every_ms": int(every_s * 1000)},
-        key=f"class-poll-v{version}",  # no "__" in a component key (Streamlit reserves it)
+        key=f"class-poll-v{version}-m{mount}",  # no "__" in a component key (Streamlit reserves it)
         on_changed_change=lambda: None,
     )

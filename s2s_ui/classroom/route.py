@@ -23,7 +23,7 @@ from starlette.routing import Route
 from s2s_core.classroom.state import ClassError
 from s2s_core.errors import InputError
 from s2s_db import classes as repo
-from s2s_ui.classroom.store import ClassroomDown, database
+from s2s_ui.classroom.store import ClassroomDown, db_call
 
 PATH = "/_class/{code}"
 _served = {"route": False}  # set by follow_routes(): the server that imports server.py serves the route
@@ -45,7 +45,7 @@ def follow_version(request: Request) -> JSONResponse:
 
     A plain function: Starlette runs it in its thread pool, so the database read never blocks the event loop."""
     try:
-        state = repo.follow(database(), request.path_params["code"], time.time())
+        state = db_call(repo.follow, request.path_params["code"], time.time())
     except InputError:
         return JSONResponse({"error": "bad_code"}, status_code=404, headers=_NO_STORE)
     except ClassError as err:

@@ -21,7 +21,7 @@ import streamlit as st
 from s2s_core.classroom import codes
 from s2s_core.classroom.state import ClassError
 from s2s_db import classes as repo
-from s2s_ui.classroom.store import ClassroomDown, database, join_limiter, limits
+from s2s_ui.classroom.store import ClassroomDown, db_call, join_limiter, limits
 from s2s_ui.i18n import t
 from s2s_ui.link import from_link, link_raw, to_link
 
@@ -86,7 +86,7 @@ def join(code: str) -> Seat:
     """A new student seat in class `code` (rate-limited per session and per server). Raises ClassError."""
     now = time.time()
     join_limiter().check(_session_id(), now)
-    token = repo.join(database(), code, now, limits())
+    token = db_call(repo.join, code, now, limits())
     return Seat(code, "student", token)
 
 
@@ -100,11 +100,11 @@ def _from_link() -> Seat | None:
         secret = from_link(TEACHER_KEY, t("classroom.field.teacher_link"), lambda raw: codes.parse_secret(raw, ""))
         if secret is None:
             return None
-        repo.teacher_view(database(), code, secret)  # ClassError unless this is the teacher's secret
+        db_call(repo.teacher_view, code, secret)  # ClassError unless this is the teacher's secret
         return Seat(code, "teacher", secret)
     if link_raw(SEAT_KEY) is not None:
         token = from_link(SEAT_KEY, t("classroom.field.student_link"), lambda raw: codes.parse_secret(raw, ""))
-        if token is not None and repo.is_member(database(), code, token):
+        if token is not None and db_call(repo.is_member, code, token):
             return Seat(code, "student", token)
     return join(code)  # a student link without a (valid) seat: a new seat, the old one's answers stay counted
 

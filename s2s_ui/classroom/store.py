@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 import streamlit as st
@@ -20,6 +22,7 @@ from s2s_db.migrate import ready
 from s2s_db.settings import DatabaseUrlError, database_url
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 class ClassroomDown(Exception):
@@ -57,6 +60,18 @@ def database() -> sa.Engine:
         raise ClassroomDown("classroom.ui.db_bad_url") from None
     except sa.exc.SQLAlchemyError as error:
         log.warning("classroom database unreachable: %s", error)
+        raise ClassroomDown("classroom.ui.db_down") from None
+
+
+def db_call(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """fn(the database, *args, **kwargs) for a page or the follow route. A database that stops answering after it
+    was first reached (restarted, its network gone) is a ClassroomDown as well, never a traceback: the caller
+    names it in the learner's language, and the next run or poll tries again (the pool pings a connection first)."""
+    eng = database()
+    try:
+        return fn(eng, *args, **kwargs)
+    except sa.exc.SQLAlchemyError as error:
+        log.warning("classroom database call %s failed: %s", getattr(fn, "__name__", fn), str(error).splitlines()[0])
         raise ClassroomDown("classroom.ui.db_down") from None
 
 

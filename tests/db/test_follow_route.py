@@ -8,6 +8,7 @@ import json
 import time
 
 import pytest
+import sqlalchemy as sa
 from starlette.requests import Request
 
 from s2s_core.classroom.limits import Limits
@@ -75,3 +76,19 @@ def test_an_unknown_or_expired_class_is_refused(served):
 def test_an_unreachable_database_is_a_503(monkeypatch):
     monkeypatch.setenv("S2S_DATABASE_URL", "postgresql://nobody:x@127.0.0.1:9/none")
     assert get("ZZZZZZZZ") == (503, {"error": "classroom.ui.db_down"})
+
+
+def test_a_database_that_stops_answering_mid_class_is_a_503_and_answers_again(served, monkeypatch, caplog):
+    """The engine was reached (the class opened), then the database goes away: the read fails inside the
+    repository, and the route says 503 as for a database never reached; once it is back, the version again."""
+    opened = repo.open_class(served, "course", 31, time.time(), Limits())
+    real = repo.follow
+
+    def gone(*args, **kwargs):
+        raise sa.exc.OperationalError("SELECT", {}, Exception("server closed the connection unexpectedly"))
+
+    monkeypatch.setattr(repo, "follow", gone)
+    assert get(opened.code) == (503, {"error": "classroom.ui.db_down"})
+    assert "server closed the connection" in caplog.text  # named in the server's log, not on the page
+    monkeypatch.setattr(repo, "follow", real)
+    assert get(opened.code)[0] == 200

@@ -80,8 +80,10 @@ class Runner:
             if job is None and config in self._ended:
                 self._ended.move_to_end(config)  # recently asked for: kept longest
                 job = self._ended[config]
-        if job is None and self.store is not None:
-            job = self._from_store(config)
+        if (job is None or job._state in (CANCELLED, FAILED)) and self.store is not None:
+            # Not here, or stopped here (this server stopped watching another replica's run nobody here watched):
+            # the deployment may have it, done or training now.
+            job = self._from_store(config) or job
         return job
 
     def submit(

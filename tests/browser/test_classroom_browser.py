@@ -132,6 +132,13 @@ def test_a_teacher_and_the_class_run_a_lesson(class_server, new_page):
     wait_text(explorer, translate(langs[0], "classroom.ui.rejoin"))
     _teacher_next(teacher, 4, others)
     assert step_of(explorer) == QUESTION_STEP
+    # The explorer's box hears of the move (its poll asks for a full run) and says where the teacher is now; a
+    # click that lands while that run redraws the box can be lost (under load it was: twice), so wait for it.
+    lead = translate(
+        langs[0], "classroom.ui.student_exploring", code=shown, n=4, total=len(load_lessons()[LESSON].steps)
+    )
+    wait_text(explorer, lead.replace("*", ""))
+    settle(explorer)
     explorer.locator(".st-key-class_rejoin button").click()
     wait_step(explorer, 4)
 

@@ -191,3 +191,18 @@ def test_the_repositorys_claim_renew_finish_and_give_up(db):
     repo.give_up(db, "k", "c", now=124)  # cancelled: the older model stands
     assert (repo.read(db, "k").state, repo.read(db, "k").result) == ("done", b"model-b")
     assert repo.read_many(db, ["k", "missing"]).keys() == {"k"}
+
+
+def test_a_watch_nobody_here_holds_is_dropped_and_found_again_while_the_other_replica_trains(db, db_url):
+    """Replica two stops watching a remote training when its last visitor leaves (cancelled here after the grace);
+    the next visitor there is shown the training again, not a stopped one, since replica one still trains it."""
+    one, two = replica(db_url, "one"), replica(db_url, "two")
+    mine = one.submit(TINY)
+    wait_until(lambda: one.snapshot(mine).step == 1, 30, "the first step on replica one")
+    theirs = two.submit(TINY)
+    two.cancel(theirs)  # what _reap does once nobody on replica two has held it for the grace period
+    assert two.snapshot(theirs).state == CANCELLED and one.snapshot(mine).state == RUNNING
+    again = two.find(TINY)
+    assert again is not theirs and two.snapshot(again).remote
+    GATE.set()
+    assert again.wait(120) and two.snapshot(again).state == DONE and TRAINED == [TINY]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import threading
 from multiprocessing import forkserver
+from pathlib import Path
 
 LOCK = threading.Lock()
 _workers = 0  # guarded by LOCK
@@ -43,6 +44,19 @@ def pool_running() -> bool:
     """Whether this process's forkserver is up (as far as multiprocessing knows: one that died on its own is found,
     and replaced, by the next worker start)."""
     return forkserver._forkserver._forkserver_pid is not None  # no public accessor
+
+
+def pool_alive() -> bool | None:
+    """None: no forkserver (stopped while idle; the next job starts it). True: it runs. False: multiprocessing still
+    names one, but the process is gone or a zombie (killed, out of memory): /proc says so without reaping it."""
+    pid = forkserver._forkserver._forkserver_pid
+    if pid is None:
+        return None
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text(encoding="ascii").rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in ("Z", "X")
 
 
 def stop_pool() -> bool:

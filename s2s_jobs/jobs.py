@@ -29,7 +29,7 @@ from s2s_core.translation.lab import DEFAULT as TRANSLATION
 from s2s_core.translation.lab import comparison_configs
 from s2s_jobs.pool import pool_running
 from s2s_jobs.process import ProcessRunner
-from s2s_jobs.runner import Runner
+from s2s_jobs.runner import QueueFull, Runner
 from s2s_jobs.settings import default_backend, store_enabled, train_lease, warm_enabled
 from s2s_jobs.snapshot import CANCELLED, DONE, FAILED, FAILED_KEY, QUEUED, RUNNING, Job, JobSnapshot
 from s2s_jobs.store import ModelStore
@@ -44,6 +44,7 @@ __all__ = [
     "RUNNING",
     "Job",
     "JobSnapshot",
+    "QueueFull",
     "cancel",
     "default_job",
     "default_result",
@@ -93,6 +94,7 @@ def find(config: Any) -> Job | None:
 
 
 def submit(config: Any, *, again: bool = False, trainer: Trainer | Callable[..., Any] | None = None) -> Job:
+    """The job for config (Runner.submit); raises QueueFull, with the wait, when this server's queue is full."""
     return runner().submit(config, again=again, trainer=trainer)
 
 

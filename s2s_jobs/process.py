@@ -50,8 +50,9 @@ class ProcessRunner(Runner):
         pool_idle: float | None = None,
         store: Any = None,
         default_cpu_seconds: float = DEFAULT_CPU_SECONDS,
+        cap: int | None = None,
     ) -> None:
-        super().__init__(train_fn, max_running, cache_size, grace, store)
+        super().__init__(train_fn, max_running, cache_size, grace, store, cap)
         self.cap_margin = cap_margin
         self.default_cpu_seconds = default_cpu_seconds  # a default model's hard cap, before the margin
         self.wall_factor = wall_factor

@@ -12,6 +12,10 @@ while it trains (s2s_jobs/keeper.py), the model kept when it is done (a default 
 step). Already finished (here before a restart, or by another replica): loaded, a DONE job at once. Trained by
 another replica now: a job that mirrors its row, and takes the training over if that replica's lease runs out.
 find() asks the store too, so a visitor whose replica went away finds their training on the next one.
+
+Shedding: at most `queue_cap` visitors' trainings wait here; a new one beyond it raises QueueFull with the time until
+a place frees, instead of a place nobody would wait for. What is already trained, or trained by another replica now,
+is served all the same, and the default models are never refused.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ import torch
 from s2s_core.training.loop import TrainingCancelled
 from s2s_jobs import estimate
 from s2s_jobs.keeper import Keeper
-from s2s_jobs.settings import default_workers, grace_seconds
+from s2s_jobs.settings import default_workers, grace_seconds, queue_cap
 from s2s_jobs.snapshot import CANCELLED, DONE, ENDED, FAILED, FAILED_KEY, RUNNING, Job, JobSnapshot
 from s2s_jobs.store import DONE as STORED_DONE
 from s2s_jobs.store import FAILED as STORED_FAILED
@@ -38,6 +42,15 @@ from s2s_jobs.trainer import Trainer, as_trainer
 
 CACHE_SIZE = 24  # finished configurations kept (each holds one small model)
 log = logging.getLogger(__name__)
+
+
+class QueueFull(Exception):
+    """A new training was refused: `waiting` trainings already wait here (the cap is `cap`); the first place frees in
+    about `wait` seconds (the queue's head starts then). Nothing was queued or claimed."""
+
+    def __init__(self, waiting: int, cap: int, wait: float) -> None:
+        super().__init__(f"{waiting} trainings wait (cap {cap}); a place frees in about {wait:.0f} s")
+        self.waiting, self.cap, self.wait = waiting, cap, wait
 
 
 class Runner:
@@ -52,6 +65,7 @@ class Runner:
         cache_size: int = CACHE_SIZE,
         grace: float | None = None,
         store: ModelStore | None = None,
+        cap: int | None = None,
     ) -> None:
         self._trainer = as_trainer(train_fn)
         self.store = store  # the deployment's models (None: nothing kept; every start trains its defaults again)
@@ -59,6 +73,7 @@ class Runner:
         self._submit_lock = threading.Lock()  # one new job per configuration at a time (the store's calls included)
         self._defaults: dict[Any, Trainer] = {}  # default configuration -> its trainer (register / default())
         self.max_running = max_running or default_workers()
+        self.queue_cap = cap or queue_cap()  # visitors' trainings that may wait here (QueueFull beyond it)
         self.grace = grace_seconds() if grace is None else grace
         self._cache_size = cache_size
         self._lock = threading.Lock()  # guards the registry below; taken before any job's own lock
@@ -99,7 +114,9 @@ class Runner:
         that a time limit cut short); if the new run fails or is stopped, the old result stays. trainer: another
         Trainer (or bare train function); the Training lab's by default. pin=True: a warm default.
         A registered default configuration (with no other trainer named) is default(config): the same model for
-        everyone, trained to its step count once, never again (`again` does not apply)."""
+        everyone, trained to its step count once, never again (`again` does not apply).
+        Raises QueueFull when a new training would wait behind `queue_cap` others (not for a pinned one, nor for
+        settings the deployment has trained or trains now: those are served)."""
         if trainer is None and config in self._defaults:
             return self.default(config)
         with self._lock:
@@ -107,6 +124,12 @@ class Runner:
             if found is not None:
                 found._pinned = found._pinned or pin
                 return found
+            full = None if pin else self._refusal()
+        if full is not None:
+            found = self._from_store(config) if self.store is not None and not again else None
+            if found is None:
+                raise full
+            return found
         return self._new(config, as_trainer(trainer) if trainer else self._trainer, pin, again)
 
     def register(self, config: Any, trainer: Trainer) -> None:
@@ -158,17 +181,31 @@ class Runner:
                     job._restore(claim.result)
                     self._finish(job, DONE, claim.result)
                     return job
-                self._live[config] = job
-                if claim.elsewhere is not None:
-                    self._watch(job, claim.elsewhere)
-                else:
-                    job._claimed = claim.mine
-                    if pin:
-                        log.info("default model %s: trained to its %s steps (%s)", job.id, job._total, config)
-                    self._queue.append(job)
-                    self._pump()
+                full = None if pin or claim.elsewhere is not None else self._refusal()
+                if full is None:
+                    self._live[config] = job
+                    if claim.elsewhere is not None:
+                        self._watch(job, claim.elsewhere)
+                    else:
+                        job._claimed = claim.mine
+                        if pin:
+                            log.info("default model %s: trained to its %s steps (%s)", job.id, job._total, config)
+                        self._queue.append(job)
+                        self._pump()
+            if full is not None:  # the queue filled while the store answered: refused, the claim handed back
+                if claim.mine:
+                    self.store.give_up(job._key)
+                raise full
         self.keeper.wake()
         return job
+
+    def _refusal(self) -> QueueFull | None:
+        """QueueFull if a new visitor's training would wait behind queue_cap others, else None (the caller holds
+        self._lock). The wait is when the queue's head starts: then the first place frees."""
+        if len(self._queue) < self.queue_cap:
+            return None
+        wait, _ = estimate.estimate(self._queue[0], self._running, self._queue, self.max_running, self._pace)
+        return QueueFull(len(self._queue), self.queue_cap, wait or 0.0)
 
     def _from_store(self, config: Any) -> Job | None:
         """find() for a configuration this server has no job of: the store's finished model (loaded), or another

@@ -22,9 +22,11 @@ GRACE_ENV = "S2S_TRAIN_GRACE"  # seconds a job nobody watches any more is kept b
 POOL_IDLE_ENV = "S2S_POOL_IDLE"  # seconds without a queued or running job before the pool stops (0: never)
 DATA_DIR_ENV = db_settings.DATA_DIR_ENV  # the app's data folder (s2s_db/settings.py): its database holds the models
 LEASE_ENV = "S2S_TRAIN_LEASE"  # seconds a replica's claim on a training lasts unless renewed (s2s_jobs/store.py)
+QUEUE_CAP_ENV = "S2S_TRAIN_QUEUE_CAP"  # trainings that may wait on this server; one more is refused with the wait
 MAX_WORKERS = 8
 GRACE_SECONDS = 15.0  # a reload or a brief network drop reconnects well within this
 LEASE_SECONDS = 20.0  # renewed every lease/4 while training: a replica that died is taken over this long after
+QUEUE_CAP = 40  # a class of thirty, each training settings of their own, still finds a place
 POOL_IDLE_SECONDS = 120.0  # an idle forkserver holds ~260 MB (torch loaded); restarting it takes a few seconds
 log = logging.getLogger(__name__)
 
@@ -80,6 +82,13 @@ def data_dir() -> Path:
 def train_lease() -> float:
     """$S2S_TRAIN_LEASE seconds (2 to 600; default 20): how long a dead replica's training stays claimed."""
     return env_number(LEASE_ENV, LEASE_SECONDS, 2.0, 600.0)
+
+
+def queue_cap() -> int:
+    """$S2S_TRAIN_QUEUE_CAP (1 to 1000; default 40): how many visitors' trainings may wait for a slot on this server.
+    The next is refused with the time until a place frees (runner.QueueFull), not queued behind a wait nobody
+    would sit out; the default models are never refused."""
+    return int(env_number(QUEUE_CAP_ENV, QUEUE_CAP, 1, 1000))
 
 
 def store_enabled(backend: str | None = None) -> bool:

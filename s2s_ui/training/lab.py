@@ -18,7 +18,7 @@ from s2s_jobs.jobs import JobSnapshot
 from s2s_ui.i18n import t
 from s2s_ui.kept import kept_picture
 from s2s_ui.state import Page
-from s2s_ui.training.live import replay, seconds, start, trained_model
+from s2s_ui.training.live import queue_full_text, replay, seconds, start, trained_model
 from s2s_ui.training.picture import show_point, shown
 from s2s_ui.training.settings import read_source
 from s2s_ui.training.specs import trained_point, untrained
@@ -119,5 +119,9 @@ def replay_and_retry(result: TrainResult, ns: str = "training") -> None:
         # A run cut by the clock is the one result that depends on the machine's load: allow another try.
         jobs.wake()  # a Train button: a pool stopped for being idle starts now, not on the click
         if st.button(t("training.train_again"), key=f"{ns}_again", icon=":material/replay:"):
-            start(config, again=True)
+            try:
+                start(config, again=True)
+            except jobs.QueueFull as full:  # the result above stays; the visitor is told the wait
+                st.warning(queue_full_text(full), icon=":material/hourglass_disabled:")
+                return
             st.rerun()

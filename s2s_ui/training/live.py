@@ -83,6 +83,7 @@ def trained_model(
         jobs.wake()  # a Train button is about to show: a pool stopped for being idle starts now, not on the click
         holder = st.empty()
         with holder.container():
+            notice = st.empty()  # a refused start says so here, above the button
             if snap is not None and snap.state == FAILED:
                 st.error(t(snap.error or jobs.FAILED_KEY), icon=":material/error:")
             elif snap is not None and snap.state == CANCELLED:
@@ -100,8 +101,12 @@ def trained_model(
                 before()
         if not clicked:
             return None
+        try:
+            start(config)
+        except jobs.QueueFull as full:  # told the wait, the button kept: nothing was queued
+            notice.warning(queue_full_text(full), icon=":material/hourglass_disabled:")
+            return None
         holder.empty()  # the last run's outcome, the prompt and the button give way to the progress bar
-        start(config)
         job = jobs.find(config)
         snap = jobs.snapshot(job) if job is not None else None
     # Queued, or training before its first checkpoint arrived (also a warm-up a first visitor finds running): the
@@ -117,10 +122,17 @@ def trained_model(
 
 
 def start(config: TrainConfig, *, again: bool = False) -> None:
-    """Submit (or join) the job for config and remember that this session asked for it."""
+    """Submit (or join) the job for config and remember that this session asked for it. Raises jobs.QueueFull
+    when the server's queue is full (nothing queued): the caller shows queue_full_text."""
     job = jobs.submit(config, again=again)
     jobs.hold(job, visitor().id)
     st.session_state.setdefault(MINE, set()).add(job.id)
+
+
+def queue_full_text(full: jobs.QueueFull) -> str:
+    """The refusal a visitor reads instead of a place in a queue too long to sit out: how many wait, the cap, and
+    when a place frees (the queue's head starts then)."""
+    return t("training.queue_full", waiting=full.waiting, cap=full.cap, wait=seconds_text(full.wait))
 
 
 def replay(config: TrainConfig) -> None:

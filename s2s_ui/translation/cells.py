@@ -15,7 +15,7 @@ from s2s_jobs import jobs
 from s2s_jobs.jobs import DONE, JobSnapshot
 from s2s_ui.catalog import words
 from s2s_ui.i18n import lang, t
-from s2s_ui.training.live import POLL_SECONDS, start, visitor
+from s2s_ui.training.live import POLL_SECONDS, queue_full_text, start, visitor
 from s2s_ui.training.specs import draw
 from s2s_ui.translation.specs import cells_specs
 
@@ -41,9 +41,13 @@ def show_cells(config: TrainConfig) -> None:
     st.info(t("translation.cells_pending", cells=", ".join(missing)), icon=":material/model_training:")
     jobs.wake()  # a Train button is about to show: a pool stopped for being idle starts now, not on the click
     if st.button(t("translation.cells_button"), key="translation_cells", type="primary", icon=":material/play_arrow:"):
-        for c, s in zip(configs, snaps, strict=True):
-            if s is None or s.state != DONE:
-                start(c, again=s is not None)
+        try:
+            for c, s in zip(configs, snaps, strict=True):
+                if s is None or s.state != DONE:
+                    start(c, again=s is not None)
+        except jobs.QueueFull as full:  # the cells started so far train; the rest wait for a place
+            st.warning(queue_full_text(full), icon=":material/hourglass_disabled:")
+            return
         st.rerun()
 
 

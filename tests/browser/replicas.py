@@ -8,8 +8,10 @@ nginx is Debian's package (`.ci/run` installs it); without it these tests skip l
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
+import urllib.error
 import urllib.request
 import warnings
 from pathlib import Path
@@ -39,6 +41,16 @@ def replica_of(top, cookie: str) -> str:
     request = urllib.request.Request(f"{top.url}/_stcore/health", headers={"Cookie": f"{COOKIE}={cookie}"})
     with urllib.request.urlopen(request, timeout=10) as answer:
         return answer.headers["X-S2S-Replica"]
+
+
+def health_of(top, k: int) -> tuple[int, dict]:
+    """Replica k's own health route (s2s_ui/health.py), asked directly, not through nginx: its status and body."""
+    url = f"http://127.0.0.1:{top.replica_ports[k]}/_s2s/health"
+    try:
+        with urllib.request.urlopen(url, timeout=30) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as error:  # 503: unhealthy, with the same body
+        return error.code, json.loads(error.read())
 
 
 def pinned_context(browser, top, k: int, **options):

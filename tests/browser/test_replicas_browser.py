@@ -1,7 +1,8 @@
 """Two replicas behind nginx share one class (scripts/replicas.py, deploy/nginx.conf): a teacher whose session lives
 on replica 1 and a student whose session lives on replica 2, each pinned by nginx's affinity cookie, run three
 lesson steps through the proxy. The class is in PostgreSQL, which both replicas open; restarted mid-class (a server
-of the test's own), the class resumes with every answer.
+of the test's own), each replica's /_s2s/health says 503 (database down) until it is back, and the class resumes
+with every answer.
 
 nginx is Debian's package: without it these tests skip loudly, or fail with REQUIRE_NGINX=1 (tests/browser/replicas.py).
 """
@@ -20,7 +21,7 @@ from scripts.serve import free_port
 from tests import postgres
 from tests.browser.classroom import start_class, step_of, wait_step, wait_text
 from tests.browser.harness import DESKTOP, PHONE, settle
-from tests.browser.replicas import COOKIE, pinned_context, replica_of, require_nginx
+from tests.browser.replicas import COOKIE, health_of, pinned_context, replica_of, require_nginx
 from tests.browser.test_classroom_browser import LESSON, QUESTION_STEP
 
 pytestmark = pytest.mark.browser
@@ -98,13 +99,18 @@ def test_the_database_restarted_mid_class_resumes_the_class_and_keeps_every_answ
                         wait_step(page, n, timeout_s=60)
                 _answer(first)
                 wait_text(teacher, _answered(1))
+                assert [health_of(top, k)[0] for k in (0, 1)] == [200, 200]
                 # The database goes away: a student's page says so, in the learner's words, instead of a traceback.
                 server.stop()
                 wait_text(first, translate("en", "classroom.ui.db_down")[:40], timeout_s=60)
                 wait_text(second, translate("en", "classroom.ui.db_down")[:40], timeout_s=60)  # the other replica too
+                for k in (0, 1):  # each replica says it is unfit, and why: a balancer's check would take it out
+                    status, body = health_of(top, k)
+                    assert status == 503 and body["database"].startswith("down") and body["pool"] != "down", body
                 server.start()  # the boxes try again each second: the class's step comes back by itself
                 _answer(second)  # after the restart, through the other replica
                 wait_text(teacher, _answered(2), timeout_s=60)  # the first answer survived the restart
+                assert [health_of(top, k)[0] for k in (0, 1)] == [200, 200]  # fit again
                 teacher.locator(".st-key-class_reveal button").click()
                 for student in (first, second):
                     student.wait_for_function(  # graded: right or wrong, as the reveal says

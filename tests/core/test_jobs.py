@@ -246,6 +246,44 @@ def test_queued_jobs_know_their_place_and_an_estimate_from_recent_pace():
     assert runner.wait_idle(10)
 
 
+def test_a_full_queue_refuses_a_new_training_with_the_wait_and_serves_what_is_trained(monkeypatch):
+    """Shedding: behind queue_cap waiting trainings the next one is refused (QueueFull: how many wait, the cap, and
+    when the queue's head starts), nothing queued; the same settings as a waiting one join it; settings already
+    trained, a pinned default and a place freed by a cancel are served."""
+    runner = Runner(slow_train, max_running=1, cap=2)
+    done = runner.submit(replace(TINY, steps=10, seed=141))
+    assert done.wait(10)
+    running = runner.submit(replace(TINY, steps=60, seed=142))
+    waiting = [runner.submit(replace(TINY, steps=40, seed=s)) for s in (143, 144)]
+    with pytest.raises(jobs.QueueFull) as refused:
+        runner.submit(replace(TINY, steps=40, seed=145))
+    full = refused.value
+    assert (full.waiting, full.cap) == (2, 2)
+    assert full.wait == pytest.approx(runner.snapshot(waiting[0]).starts_in, abs=0.5) and full.wait > 0.5
+    assert replace(TINY, steps=40, seed=145) not in runner._live and len(runner._queue) == 2  # nothing queued
+    with pytest.raises(jobs.QueueFull):  # a retrain of trained settings waits like any other run
+        runner.submit(replace(TINY, steps=10, seed=141), again=True)
+    assert runner.submit(replace(TINY, steps=40, seed=143)) is waiting[0]  # joining a waiting job takes no place
+    assert runner.submit(replace(TINY, steps=10, seed=141)) is done  # trained already: served
+    pinned = runner.submit(replace(TINY, steps=40, seed=146), pin=True)  # a default model is never refused
+    assert runner.snapshot(pinned).state == QUEUED and len(runner._queue) == 3
+    runner.cancel(pinned)
+    runner.cancel(waiting[1])  # a place frees: the next visitor is queued
+    queued = runner.submit(replace(TINY, steps=40, seed=145))
+    assert runner.snapshot(queued).ahead == 1
+    for job in (running, waiting[0], queued):
+        runner.cancel(job)
+    assert runner.wait_idle(10)
+
+
+def test_the_queue_cap_comes_from_the_environment(monkeypatch):
+    monkeypatch.delenv(settings.QUEUE_CAP_ENV, raising=False)
+    assert settings.queue_cap() == settings.QUEUE_CAP == Runner(slow_train).queue_cap
+    for raw, cap in (("3", 3), ("0", 1), ("100000", 1000), ("lots", settings.QUEUE_CAP), ("", settings.QUEUE_CAP)):
+        monkeypatch.setenv(settings.QUEUE_CAP_ENV, raw)
+        assert settings.queue_cap() == cap and Runner(slow_train).queue_cap == cap
+
+
 # --- a visitor who leaves ---------------------------------------------------------------------------------
 
 

@@ -19,7 +19,7 @@ from s2s_core.training import TrainConfig
 from s2s_core.training.loop import Progress
 from s2s_db import trainings as repo
 from s2s_db.tables import trainings
-from s2s_jobs.runner import Runner
+from s2s_jobs.runner import QueueFull, Runner
 from s2s_jobs.snapshot import CANCELLED, DONE, FAILED, FAILED_KEY, QUEUED, RUNNING
 from s2s_jobs.store import ModelStore
 from s2s_jobs.trainer import Trainer, pack, train_default, unpack
@@ -206,3 +206,43 @@ def test_a_watch_nobody_here_holds_is_dropped_and_found_again_while_the_other_re
     assert again is not theirs and two.snapshot(again).remote
     GATE.set()
     assert again.wait(120) and two.snapshot(again).state == DONE and TRAINED == [TINY]
+
+
+def test_a_replica_whose_queue_is_full_serves_the_deployments_models_and_refuses_only_new_trainings(db, db_url):
+    """Shedding with a store: replica two's queue is full (cap 1). Settings replica one finished are served, and
+    settings replica one trains now are watched; new settings are refused with the wait and never claimed; a queue
+    that fills while the store answers hands the fresh claim back (the row free for the next replica)."""
+    one = replica(db_url, "one")
+    two = Runner(GATED, max_running=1, store=ModelStore(db_url, owner="two", lease=LEASE), cap=1)
+    finished, training, new, raced = (replace(TINY, seed=s) for s in (511, 512, 513, 514))
+    GATE.set()
+    assert one.submit(finished).wait(120)
+    GATE.clear()
+    theirs = one.submit(training)
+    wait_until(lambda: one.snapshot(theirs).step == 1, 30, "the first step on replica one")
+    busy = [two.submit(replace(TINY, seed=s)) for s in (515, 516)]  # one running, one waiting: full
+    assert two.snapshot(busy[1]).state == QUEUED
+    assert two.snapshot(two.submit(finished)).state == DONE  # trained by the deployment: served at once
+    assert two.snapshot(two.submit(training)).remote  # trained by replica one now: watched, no place taken
+    with pytest.raises(QueueFull) as refused:
+        two.submit(new)
+    assert (refused.value.waiting, refused.value.cap) == (1, 1)
+    key = two.store.key(GATED, new, two.train_threads())
+    with db.connect() as conn:  # never claimed
+        assert conn.execute(sa.select(trainings).where(trainings.c.key == key)).first() is None
+    claim = two.store.claim
+
+    def claim_while_the_queue_fills(*args, **kwargs):  # another visitor's job queued while the store answered
+        answer = claim(*args, **kwargs)
+        two.queue_cap = 1
+        return answer
+
+    two.queue_cap, two.store.claim = 2, claim_while_the_queue_fills
+    with pytest.raises(QueueFull):
+        two.submit(raced)
+    assert (row(db, two, raced).state, row(db, two, raced).claims) == ("free", 1)  # handed back at once
+    assert new not in TRAINED and raced not in TRAINED
+    GATE.set()
+    for job in busy:
+        two.cancel(job)
+    assert theirs.wait(120) and two.wait_idle(60) and one.wait_idle(60)

@@ -855,6 +855,9 @@ def main() -> None:
         __import__("scripts.bench_class", fromlist=["main"]).main(
             readme=not args.no_readme, browser=not args.no_browser
         )
+        __import__("scripts.bench_replicas", fromlist=["main"]).main(
+            readme=not args.no_readme, browser=not args.no_browser
+        )
 
 
 if __name__ == "__main__":

@@ -149,6 +149,20 @@ def pct(xs: list[float], q: float) -> float | None:
     return sorted(xs)[max(0, round(q * len(xs)) - 1)] if xs else None
 
 
+def outcome(idle: list[float], busy: list[float], states: list[dict]) -> dict:
+    """The reader's edits (idle, and while training) and the class's trainings (WATCH's marks), summed up."""
+    waits = [(s["started"] - s["click"]) / 1000 for s in states if s["started"] and s["click"]]
+    return {
+        "idle": statistics.median(idle) if idle else None,
+        "busy": statistics.median(busy) if busy else None,
+        "n_busy": len(busy),
+        "wait50": pct(waits, 0.5),
+        "wait95": pct(waits, 0.95),
+        "done": sum(1 for s in states if s["done"]),
+        "failed": sum(1 for s in states if s["failed"]),
+    }
+
+
 def phase(reader, class_browser, base: str, server: psutil.Process, k: int, steps: int, edits: int, tag: int) -> dict:
     """K sessions press Train at once; the reader edits until every training has ended."""
     # 1) The reader's edits with nothing training, just before (the machine's load drifts: a neighbour baseline).
@@ -184,17 +198,10 @@ def phase(reader, class_browser, base: str, server: psutil.Process, k: int, step
         c.close()
     wait_pool_idle(server)
     done = [s for s in states if s["done"]]
-    waits = [(s["started"] - s["click"]) / 1000 for s in states if s["started"] and s["click"]]
     span = (max(s["done"] for s in done) - t0 * 1000) / 1000 if done else None
     return {
         "k": k,
-        "idle": statistics.median(idle) if idle else None,
-        "busy": statistics.median(busy) if busy else None,
-        "n_busy": len(busy),
-        "wait50": pct(waits, 0.5),
-        "wait95": pct(waits, 0.95),
-        "done": len(done),
-        "failed": sum(1 for s in states if s["failed"]),
+        **outcome(idle, busy, states),
         "queued": sum(1 for s in states if s["queued"]),
         "per_min": len(done) / span * 60 if span else None,
         "load": load,

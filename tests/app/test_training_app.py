@@ -227,25 +227,25 @@ def test_a_full_queue_tells_the_visitor_the_wait_and_keeps_the_button(monkeypatc
     monkeypatch.setattr(jobs.runner(), "max_running", 1)
     monkeypatch.setattr(jobs.runner(), "queue_cap", 1)
     long = {"training_steps": "3000", "training_max_seconds": "60"}
-    first = open_page("training", "en", query=tiny(7) | long)
+    first = open_page("training", "en", query=tiny(21) | long)
     first.button(key="training_train").click().run()
-    second = open_page("training", "en", query=tiny(8) | long)
+    second = open_page("training", "en", query=tiny(22) | long)
     second.button(key="training_train").click().run()
     assert second.get("progress") and jobs.runner()._queue  # running one, waiting one: full
-    third = open_page("training", "ko", query=tiny(9))
+    third = open_page("training", "ko", query=tiny(23))
     third.button(key="training_train").click().run()
     assert not third.exception
     warning = " ".join(w.value for w in third.warning)
     head = translate("ko", "training.queue_full", waiting=1, cap=1, wait="").split("약")[0]
     assert head in warning and "초 뒤에" in warning
     assert not third.get("progress") and "training_train" in [b.key for b in third.button]
-    assert len(jobs.runner()._queue) == 1 and jobs.find(_config(tiny(9))) is None
+    assert len(jobs.runner()._queue) == 1 and jobs.find(_config(tiny(23))) is None
     for at in (second, first):
         at.button(key="training_train_cancel").click().run()
     assert jobs.runner().wait_idle(120)
     third.button(key="training_train").click().run()  # a place is free again: this visitor trains now
     assert not third.exception and head not in " ".join(w.value for w in third.warning)
-    assert jobs.find(_config(tiny(9))) is not None
+    assert jobs.find(_config(tiny(23))) is not None
     assert jobs.runner().wait_idle(120)
 
 

@@ -8,10 +8,10 @@ import torch
 from s2s_ui.classroom.panel import class_panel, class_sync
 from s2s_ui.classroom.seat import class_seat, following, seat
 from s2s_ui.frame import routing
-from s2s_ui.i18n import init_language, language_switch, t
+from s2s_ui.i18n import init_language, lang, language_switch, t
 from s2s_ui.lessons.bar import lesson_bar
+from s2s_ui.navigation import grouped_pages
 from s2s_ui.present import presenting
-from s2s_ui.registry import GROUPS, existing_pages
 from s2s_ui.style import apply_style
 from s2s_ui.training.warm import warm_up
 from s2s_ui.widgets import new_run
@@ -33,15 +33,8 @@ apply_style()  # the few CSS rules WCAG contrast needs on both themes (s2s_ui/st
 language_switch()
 st.sidebar.caption(t("ui.sidebar_about"))
 
-pages_by_group: dict[str, list] = {}
-for spec in existing_pages():
-    page = st.Page(spec.file, title=t(f"{spec.ns}.title"), icon=spec.icon, url_path=spec.url, default=spec.ns == "home")
-    pages_by_group.setdefault(t(f"nav.group_{spec.group}"), []).append(page)
-ordered = {
-    t(f"nav.group_{g}"): pages_by_group[t(f"nav.group_{g}")] for g in GROUPS if t(f"nav.group_{g}") in pages_by_group
-}
 # Presentation mode hides the sidebar: the page menu moves to the top bar instead (s2s_ui/present.py).
-navigation = st.navigation(ordered, position="top" if presenting() else "sidebar", expanded=True)
+navigation = st.navigation(grouped_pages(lang()), position="top" if presenting() else "sidebar", expanded=True)
 # A class link (?class=): the teacher's seat, or a student's (joined now when the link has none). In a class the
 # step's question is the class's, and a student who follows the teacher does not step on their own.
 class_seat()

@@ -40,7 +40,8 @@ classes = sa.Table(
     sa.Column("version", sa.Integer, nullable=False),
     sa.Column("created_at", sa.Double, nullable=False),
     sa.Column("expires_at", sa.Double, nullable=False),
-    # The follow read (every student, once a second) finds its class by code: one unique index lookup.
+    # The follow read (each server process, every 0.2 s while students wait; or each student's fragment poll) finds
+    # its class by code: one unique index lookup.
     sa.Index(None, "code", unique=True),
 )
 

@@ -6,9 +6,10 @@ The teacher steps with the lesson bar's own Back / Next (or ← / →): each run
 differing from the class's moves the class (s2s_db.classes.move). The teacher's box adds the invitation (code,
 link, QR), how many have answered, Reveal, Lock and End.
 
-A student's box is drawn by the full run; beside it a poller asks the class's version once a second, one
-indexed SELECT (s2s_db.classes.follow): the page's own fetch of the follow route (s2s_ui/classroom/poll.py,
-route.py) where the app runs as server.py, else a fragment that draws nothing (`st.fragment(run_every=...)`).
+A student's box is drawn by the full run; beside it a poller asks the class's version, at most once a second: the
+page's own long poll of the follow route where the app runs as server.py (s2s_ui/classroom/poll.py, route.py: the
+request is held until the class moves, one indexed SELECT per class every 0.2 s however many wait), else a
+fragment that draws nothing (`st.fragment(run_every=...)`, one indexed SELECT, s2s_db.classes.follow).
 When the version changes (the teacher's move, lock, reveal or end), it asks for a full run, which opens the
 teacher's step (s2s_ui/lessons/bar.go) and redraws the box: the page's picture is rebuilt only then (its results
 are cached, so only a new step computes anything). A student may leave to explore (not while the

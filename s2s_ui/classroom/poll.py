@@ -1,11 +1,13 @@
 """The student's poller: a few lines of JavaScript (st.components.v2, no iframe) that ask the follow endpoint
-(s2s_ui/classroom/route.py) once a second and ask Streamlit for a full run only when the class changed.
+(s2s_ui/classroom/route.py) and ask Streamlit for a full run only when the class changed.
 
     watch(code, version, every_s)   # in the student's box
 
-Idle, a student's page does nothing but one small fetch a second: no script run, no redraw. A hidden tab (a phone
-with the screen off) skips its polls and asks at once when it is shown again. A refusal (the class is gone,
-expired, or the database is down) asks for a full run too, which names it in the learner's language.
+The endpoint holds each request while the class stays at the version the page shows (a long poll) and answers
+when the teacher moves; the next request begins no sooner than every_s after the last began. Idle, a student's
+page keeps one small request open: no script run, no redraw. A hidden tab (a phone with the screen off) asks
+nothing new and asks at once when it is shown again. A refusal (the class is gone, expired, or the database is
+down) asks for a full run too, which names it in the learner's language.
 """
 
 from __future__ import annotations
@@ -18,32 +20,39 @@ _JS = """
 export default function ({ data, setTriggerValue, parentElement }) {
   const host = parentElement;
   if (host.__s2sPoll) host.__s2sPoll();  // a new mount replaces the last one's timer
-  let busy = false, stopped = false;
+  let busy = false, stopped = false, timer = null;
+  const abort = new AbortController();
+  const url = `${data.url}?v=${data.version}`;  // the server holds the request while the class is at this version
   const tick = async () => {
+    timer = null;
     if (busy || stopped || document.hidden) return;
     busy = true;
+    const began = Date.now();
     try {
-      const r = await fetch(data.url, { cache: "no-store" });
+      const r = await fetch(url, { cache: "no-store", signal: abort.signal });
       const body = r.headers.get("content-type")?.includes("json") ? await r.json() : {};
       if (!stopped && (r.status !== 200 || body.version !== data.version)) {
         stop();
         setTriggerValue("changed", `${r.status}:${body.version ?? ""}`);
       }
     } catch (e) {
-      // the network dropped: the next tick asks again
+      // the network dropped (or this poller stopped): the next tick asks again
     } finally {
       busy = false;
     }
+    // At most one request a second: the next one begins a second after this one began (a held one: at once).
+    if (!stopped) timer = setTimeout(tick, Math.max(0, data.every_ms - (Date.now() - began)));
   };
-  const timer = setInterval(tick, data.every_ms);
-  const onShow = () => { if (!document.hidden) tick(); };
+  const onShow = () => { if (!document.hidden && timer === null) tick(); };
   document.addEventListener("visibilitychange", onShow);
   const stop = () => {
     stopped = true;
-    clearInterval(timer);
+    if (timer !== null) clearTimeout(timer);
+    abort.abort();
     document.removeEventListener("visibilitychange", onShow);
   };
   host.__s2sPoll = stop;
+  timer = setTimeout(tick, data.every_ms);
   return stop;
 }
 """

@@ -18,6 +18,7 @@ import pytest
 
 from s2s_core.lessons import load_lessons
 from s2s_ui.catalog import translate
+from s2s_ui.classroom.route import HOLD_S
 from scripts.serve import ROOT, free_port, start, stop, wait_healthy
 from tests import postgres
 from tests.browser.classroom import FOLLOW_CEILING_S, start_class, step_of, wait_step, wait_text
@@ -65,7 +66,9 @@ def _teacher_next(teacher, n: int, students) -> list[float]:
 TRAFFIC = """(() => {
   window.__s2s = { polls: [], sent: 0 };
   new PerformanceObserver(list => {
-    for (const e of list.getEntries()) if (e.name.includes('/_class/')) window.__s2s.polls.push(e.responseStatus);
+    for (const e of list.getEntries()) {
+      if (e.name.includes('/_class/')) window.__s2s.polls.push([e.responseStatus, e.duration]);
+    }
   }).observe({ type: 'resource', buffered: true });
   const send = WebSocket.prototype.send;
   WebSocket.prototype.send = function (...args) { window.__s2s.sent++; return send.apply(this, args); };
@@ -96,12 +99,18 @@ def test_a_teacher_and_the_class_run_a_lesson(class_server, new_page):
     shown = f"{code[:4]}-{code[4:]}"
     wait_text(teacher, f"joined: {STUDENTS}")
 
-    # 0) A seated student's idle page only asks the follow route, once a second: no script run, nothing redrawn.
+    # 0) A seated student's idle page only keeps the follow route's request open (held while the class does not
+    # move, s2s_ui/classroom/route.py): no script run, nothing redrawn, and not a request a second.
     settle(students[0])
     before = _traffic(students[0])
-    students[0].wait_for_function("n => window.__s2s.polls.length >= n", arg=len(before["polls"]) + 3, timeout=10_000)
+    students[0].wait_for_function(
+        "n => window.__s2s.polls.length >= n", arg=len(before["polls"]) + 1, timeout=int(2 * HOLD_S * 1000)
+    )
     after = _traffic(students[0])
-    assert all(status == 200 for status in after["polls"][len(before["polls"]) :])
+    new_polls = after["polls"][len(before["polls"]) :]
+    assert all(status == 200 for status, _ in new_polls)
+    held_ms = [duration for _, duration in new_polls]
+    assert min(held_ms) >= HOLD_S * 1000 / 2, f"the idle page's requests were answered at once, not held: {held_ms}"
     assert after["sent"] == before["sent"], "an idle student's page asked the server for a run"
 
     # 1) Next, twice: every student's page opens the teacher's step by itself.

@@ -4,7 +4,9 @@ status and nothing else; never cached. The browser test (tests/browser/test_clas
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
 import time
 
 import pytest
@@ -13,17 +15,25 @@ from starlette.requests import Request
 
 from s2s_core.classroom.limits import Limits
 from s2s_db import classes as repo
-from s2s_ui.classroom import store
+from s2s_ui.classroom import route, store
 from s2s_ui.classroom.route import PATH, follow_routes, follow_version, route_served
 
 
-def get(code: str) -> tuple[int, dict]:
-    """GET /_class/<code> as Starlette hands it to the route (its path parameter parsed)."""
+def request(code: str, query: str = "") -> Request:
+    """GET /_class/<code>?<query> as Starlette hands it to the route (its path parameter parsed)."""
     scope = {"type": "http", "method": "GET", "path": f"/_class/{code}", "path_params": {"code": code},
-             "headers": [], "query_string": b""}  # fmt: skip
-    response = follow_version(Request(scope))
+             "headers": [], "query_string": query.encode("latin-1")}  # fmt: skip
+    return Request(scope)
+
+
+async def answer(code: str, query: str = "") -> tuple[int, dict]:
+    response = await follow_version(request(code, query))
     assert response.headers["cache-control"] == "no-store"
     return response.status_code, json.loads(response.body)
+
+
+def get(code: str, query: str = "") -> tuple[int, dict]:
+    return asyncio.run(answer(code, query))
 
 
 @pytest.fixture
@@ -92,3 +102,94 @@ def test_a_database_that_stops_answering_mid_class_is_a_503_and_answers_again(se
     assert "server closed the connection" in caplog.text  # named in the server's log, not on the page
     monkeypatch.setattr(repo, "follow", real)
     assert get(opened.code)[0] == 200
+
+
+# --- the long poll: a request naming the version its page shows is held until the class moves --------------------
+
+
+def test_a_request_for_the_version_shown_is_held_until_the_teacher_moves(served):
+    opened = repo.open_class(served, "tour_ngram", 5, time.time(), Limits())
+
+    async def scenario():
+        held = asyncio.ensure_future(answer(opened.code, "v=1"))
+        await asyncio.sleep(3 * route.WATCH_S)
+        assert not held.done(), "the class did not move, yet the held request was answered"
+        await asyncio.to_thread(repo.move, served, opened.code, opened.secret, 2, time.time())
+        return await asyncio.wait_for(held, route.HOLD_S / 2)  # answered by the move, long before the hold ends
+
+    assert asyncio.run(scenario()) == (200, {"version": 2})
+    assert route._watches == {}, "a watch outlived its last waiting request"
+
+
+def test_a_page_behind_the_class_or_without_a_version_is_answered_at_once(served, monkeypatch):
+    opened = repo.open_class(served, "tour_ngram", 5, time.time(), Limits())
+    repo.move(served, opened.code, opened.secret, 2, time.time())
+    monkeypatch.setattr(route, "HOLD_S", 60.0)  # a held request would outlast the test's patience below
+
+    async def at_once(query):
+        return await asyncio.wait_for(answer(opened.code, query), 5.0)
+
+    for query in ["v=1", "", "v=", "v=abc", "v=-2", "v=2.0", "v=%D9%A2", "v=" + "9" * 40, "v=2%00", "w=2"]:
+        assert asyncio.run(at_once(query)) == (200, {"version": 2}), query
+
+
+def test_an_unchanged_class_answers_its_version_when_the_hold_ends(served, monkeypatch):
+    opened = repo.open_class(served, "tour_ngram", 5, time.time(), Limits())
+    monkeypatch.setattr(route, "HOLD_S", 4 * route.WATCH_S)
+    assert get(opened.code, "v=1") == (200, {"version": 1})  # the page asks again: at most once a second
+
+
+def test_thirty_waiting_students_cost_one_read_per_watch_tick(served, monkeypatch):
+    """However many students wait on a class, this process reads its version once per WATCH_S (plus each
+    request's own first read), and every one of them hears of the move."""
+    opened = repo.open_class(served, "course", 31, time.time(), Limits())
+    reads = {"n": 0}
+    lock = threading.Lock()
+    real = repo.follow
+
+    def counted(*args, **kwargs):
+        with lock:
+            reads["n"] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(repo, "follow", counted)
+
+    async def scenario():
+        held = [asyncio.ensure_future(answer(opened.code, "v=1")) for _ in range(30)]
+        while reads["n"] < 30:  # each request's own first read
+            await asyncio.sleep(0.01)
+        first, began = reads["n"], time.monotonic()
+        await asyncio.sleep(10 * route.WATCH_S)
+        ticks = (time.monotonic() - began) / route.WATCH_S
+        watched = reads["n"] - first
+        await asyncio.to_thread(real, served, opened.code, time.time())  # (uncounted) the database is reachable
+        await asyncio.to_thread(repo.move, served, opened.code, opened.secret, 2, time.time())
+        answers = await asyncio.wait_for(asyncio.gather(*held), route.HOLD_S / 2)
+        return watched, ticks, answers
+
+    watched, ticks, answers = asyncio.run(scenario())
+    assert 1 <= watched <= ticks + 1, (watched, ticks)  # one read per tick for the class, not one per student
+    assert answers == [(200, {"version": 2})] * 30
+
+
+def test_a_class_that_ends_or_expires_while_held_answers_its_refusal(served, monkeypatch):
+    opened = repo.open_class(served, "tour_ngram", 5, time.time(), Limits())
+
+    async def ended():
+        held = asyncio.ensure_future(answer(opened.code, "v=1"))
+        await asyncio.sleep(2 * route.WATCH_S)
+        await asyncio.to_thread(repo.end, served, opened.code, opened.secret, time.time())
+        return await asyncio.wait_for(held, route.HOLD_S / 2)
+
+    assert asyncio.run(ended()) == (200, {"version": 2})  # an ended class is a new version: the full run says so
+
+    later = repo.open_class(served, "tour_ngram", 5, time.time(), Limits())
+    real = repo.follow
+
+    async def expired():
+        held = asyncio.ensure_future(answer(later.code, "v=1"))
+        await asyncio.sleep(2 * route.WATCH_S)
+        monkeypatch.setattr(repo, "follow", lambda engine, code, now: real(engine, code, now + 7 * 3600))
+        return await asyncio.wait_for(held, route.HOLD_S / 2)
+
+    assert asyncio.run(expired()) == (410, {"error": repo.EXPIRED})

@@ -140,6 +140,12 @@ def gru_gates(config: GruConfig) -> GruResult:
     # 1) Input vectors and PyTorch's own module with seeded weights.
     x = input_vectors(config.seq)  # (S, E)
     gru = make_gru(config.seq.E, config.H, config.seq.seed)
+    return explain_gru(gru, x, config.seq.labels, config.forces)
+
+
+def explain_gru(gru: nn.GRU, x: torch.Tensor, labels: Sequence[str], forces: tuple[Force, ...] = ()) -> GruResult:
+    """Any single-layer, one-direction, batch_first float64 nn.GRU (the page's seeded one, or a learner's own:
+    s2s_core/own_weights.py) on x (S, E): its weights split by block, the hand loop, the check, the override run."""
     # 2) Decompose and run by hand.
     w = split_gates(gru)
     run = hand_gru(x, w)
@@ -149,10 +155,10 @@ def gru_gates(config: GruConfig) -> GruResult:
     out, h_n = out[0], h_n[0, 0]  # (S, H), (H,)
     diff = max(float((run.h - out).abs().max()), float((run.h[-1] - h_n).abs().max()))
     # 4) The override experiment.
-    forced = hand_gru(x, w, config.forces) if config.forces else None
+    forced = hand_gru(x, w, forces) if forces else None
     return GruResult(
         x=x,
-        labels=config.seq.labels,
+        labels=tuple(labels),
         weight_ih=gru.weight_ih_l0.detach().clone(),
         weight_hh=gru.weight_hh_l0.detach().clone(),
         weights=w,

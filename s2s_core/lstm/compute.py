@@ -146,6 +146,12 @@ def lstm_gates(config: LstmConfig) -> LstmResult:
     # 1) Input vectors and PyTorch's own module with seeded weights.
     x = input_vectors(config.seq)  # (S, E)
     lstm = make_lstm(config.seq.E, config.H, config.seq.seed)
+    return explain_lstm(lstm, x, config.seq.labels, config.forces)
+
+
+def explain_lstm(lstm: nn.LSTM, x: torch.Tensor, labels: Sequence[str], forces: tuple[Force, ...] = ()) -> LstmResult:
+    """Any single-layer, one-direction, batch_first float64 nn.LSTM (the page's seeded one, or a learner's own:
+    s2s_core/own_weights.py) on x (S, E): its weights split by gate, the hand loop, the check, the override run."""
     # 2) Decompose the module's parameters and run the loop by hand.
     w = split_gates(lstm)
     run = hand_lstm(x, w)
@@ -157,10 +163,10 @@ def lstm_gates(config: LstmConfig) -> LstmResult:
         float((run.h - out).abs().max()), float((run.h[-1] - h_n).abs().max()), float((run.c[-1] - c_n).abs().max())
     )
     # 4) The override experiment: same weights and inputs, some gates forced.
-    forced = hand_lstm(x, w, config.forces) if config.forces else None
+    forced = hand_lstm(x, w, forces) if forces else None
     return LstmResult(
         x=x,
-        labels=config.seq.labels,
+        labels=tuple(labels),
         weight_ih=lstm.weight_ih_l0.detach().clone(),
         weight_hh=lstm.weight_hh_l0.detach().clone(),
         weights=w,

@@ -214,6 +214,21 @@ def unroll(config: RnnConfig) -> RnnResult:
     x = torch.stack([token_vector(tok, config.E, config.seed) for tok in config.tokens])  # (S, E)
     # 2) One set of weights for every step: that is what "unrolling" shares.
     w = resolve_weights(config)
+    return explain_rnn(config.tokens, x, w, token_vector("<unk>", config.E, config.seed))
+
+
+def weights_of(rnn: nn.RNN) -> RnnWeights:
+    """A single-layer nn.RNN's own parameters (a learner's, s2s_core/own_weights.py) as the page's weights."""
+    return RnnWeights(
+        W_x=rnn.weight_ih_l0.detach().to(torch.float64).clone(),  # (H, E)
+        W_h=rnn.weight_hh_l0.detach().to(torch.float64).clone(),  # (H, H)
+        b_ih=rnn.bias_ih_l0.detach().to(torch.float64).clone(),  # (H,)
+        b_hh=rnn.bias_hh_l0.detach().to(torch.float64).clone(),  # (H,)
+    )
+
+
+def explain_rnn(tokens: tuple[str, ...], x: torch.Tensor, w: RnnWeights, x_other: torch.Tensor) -> RnnResult:
+    """x (S, E) through the weights w by hand and in nn.RNN, and the first word swapped for x_other (E,)."""
     # 3) The loop by hand.
     h_prev, wx, wh, pre, h = manual_unroll(x, w)  # each (S, H)
     # 4) PyTorch's own module, same weights: the hand loop must agree.
@@ -221,13 +236,13 @@ def unroll(config: RnnConfig) -> RnnResult:
     diff = max(float((h - out).abs().max()), float((h[-1] - h_n).abs().max()))
     # 5) Swap the first word's vector for another one: which steps feel it? (the state carries it on)
     x_swapped = x.clone()  # (S, E)
-    x_swapped[0] = token_vector("<unk>", config.E, config.seed)
+    x_swapped[0] = x_other
     if torch.equal(x_swapped[0], x[0]):  # only if the first word is literally "<unk>"
         x_swapped[0] = -x[0]
     h_swapped = manual_unroll(x_swapped, w)[-1]  # (S, H)
     change = (h_swapped - h).abs().max(dim=1).values  # (S,)
     return RnnResult(
-        tokens=config.tokens,
+        tokens=tokens,
         x=x,
         weights=w,
         h_prev=h_prev,

@@ -17,10 +17,11 @@ from torch import nn
 
 from s2s_core import own_weights as ow
 from s2s_core.errors import InputError
-from s2s_core.gru.compute import hand_gru
+from s2s_core.gru.compute import explain_gru, hand_gru
 from s2s_core.gru.compute import split_gates as gru_gates
-from s2s_core.lstm.compute import hand_lstm
+from s2s_core.lstm.compute import explain_lstm, hand_lstm
 from s2s_core.lstm.compute import split_gates as lstm_gates
+from s2s_core.rnn.compute import explain_rnn, weights_of
 from s2s_ui.catalog import translate
 
 
@@ -157,3 +158,29 @@ def test_any_bytes_load_or_are_refused_by_name(raw):
     with pytest.raises(InputError) as err:
         ow.load_weights(raw, "lstm")
     assert err.value.key.startswith("errors.own_weights.")
+
+
+# --- the pages' own explanation, on the learner's weights: the check the page shows passes -----------------------
+
+
+def test_the_lstm_page_explains_the_learners_weights_and_its_check_passes():
+    own = ow.load_weights(saved(practitioners("lstm").state_dict()), "lstm")
+    x = torch.randn(4, 3, dtype=torch.float64)  # (S, E)
+    result = explain_lstm(own.module, x, ("a", "b", "c", "d"))
+    assert result.max_abs_diff < 1e-12 and result.labels == ("a", "b", "c", "d")
+    theirs = practitioners("lstm").state_dict()
+    assert torch.equal(result.weight_ih, theirs["weight_ih_l0"].double())  # the learner's, not a seeded one
+
+
+def test_the_gru_page_explains_the_learners_weights_and_its_check_passes():
+    own = ow.load_weights(saved(practitioners("gru", 2, 6).state_dict()), "gru")
+    result = explain_gru(own.module, torch.randn(7, 2, dtype=torch.float64), tuple("abcdefg"))
+    assert result.max_abs_diff < 1e-12 and result.n_params == sum(p.numel() for p in own.module.parameters())
+
+
+def test_the_rnn_page_explains_the_learners_weights_and_its_check_passes():
+    own = ow.load_weights(saved(practitioners("rnn", 4, 3).state_dict()), "rnn")
+    x = torch.randn(5, 4, dtype=torch.float64)  # (S, E)
+    result = explain_rnn(tuple("abcde"), x, weights_of(own.module), torch.zeros(4, dtype=torch.float64))
+    assert result.max_abs_diff < 1e-12
+    assert torch.equal(result.weights.W_x, practitioners("rnn", 4, 3).state_dict()["weight_ih_l0"].double())

@@ -12,17 +12,14 @@ not to an object every session shares.
 from __future__ import annotations
 
 import copy
-import threading
 
 import streamlit as st
 
 from s2s_ui.catalog import translate
 from s2s_ui.registry import GROUPS, existing_pages
 
-_built: dict[str, dict[str, list[st.Page]]] = {}  # language -> group title -> the pages, built once
-_lock = threading.Lock()
 
-
+@st.cache_resource(show_spinner=False)  # once per language and server process
 def _build(lang: str) -> dict[str, list[st.Page]]:
     by_group: dict[str, list[st.Page]] = {}
     for spec in existing_pages():
@@ -39,8 +36,4 @@ def _build(lang: str) -> dict[str, list[st.Page]]:
 
 def grouped_pages(lang: str) -> dict[str, list[st.Page]]:
     """The pages for st.navigation in `lang`, grouped in GROUPS order: fresh copies of the ones built once."""
-    with _lock:
-        built = _built.get(lang)
-        if built is None:
-            built = _built[lang] = _build(lang)
-    return {group: [copy.copy(page) for page in pages] for group, pages in built.items()}
+    return {group: [copy.copy(page) for page in pages] for group, pages in _build(lang).items()}

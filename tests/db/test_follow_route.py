@@ -13,10 +13,12 @@ import pytest
 import sqlalchemy as sa
 from starlette.requests import Request
 
+from s2s_core.classroom import codes
 from s2s_core.classroom.limits import Limits
 from s2s_db import classes as repo
 from s2s_ui.classroom import route, store
 from s2s_ui.classroom.route import PATH, follow_routes, follow_version, route_served
+from tests.waiting import until
 
 
 def request(code: str, query: str = "") -> Request:
@@ -107,15 +109,37 @@ def test_a_database_that_stops_answering_mid_class_is_a_503_and_answers_again(se
 # --- the long poll: a request naming the version its page shows is held until the class moves --------------------
 
 
-def test_a_request_for_the_version_shown_is_held_until_the_teacher_moves(served):
+def counting(monkeypatch) -> dict:
+    """repo.follow counted (every read of a class's version, the requests' own and the watches')."""
+    reads = {"n": 0}
+    lock = threading.Lock()
+    real = repo.follow
+
+    def counted(*args, **kwargs):
+        with lock:
+            reads["n"] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(repo, "follow", counted)
+    return reads
+
+
+def held(code: str, n: int = 1):
+    """The condition: n requests are held on the class `code` in this process's watch."""
+    return lambda: (watch := route._watches.get(codes.parse_code(code))) is not None and watch.waiting == n
+
+
+def test_a_request_for_the_version_shown_is_held_until_the_teacher_moves(served, monkeypatch):
     opened = repo.open_class(served, "tour_ngram", 5, time.time(), Limits())
+    reads = counting(monkeypatch)
 
     async def scenario():
-        held = asyncio.ensure_future(answer(opened.code, "v=1"))
-        await asyncio.sleep(3 * route.WATCH_S)
-        assert not held.done(), "the class did not move, yet the held request was answered"
+        request = asyncio.ensure_future(answer(opened.code, "v=1"))
+        await until(held(opened.code), what="the request held")
+        await until(lambda: reads["n"] >= 3, what="the watch reading the class twice")  # its own read + 2 ticks
+        assert not request.done(), "the class did not move, yet the held request was answered"
         await asyncio.to_thread(repo.move, served, opened.code, opened.secret, 2, time.time())
-        return await asyncio.wait_for(held, route.HOLD_S / 2)  # answered by the move, long before the hold ends
+        return await asyncio.wait_for(request, route.HOLD_S / 2)  # answered by the move, long before the hold ends
 
     assert asyncio.run(scenario()) == (200, {"version": 2})
     assert route._watches == {}, "a watch outlived its last waiting request"
@@ -143,32 +167,22 @@ def test_thirty_waiting_students_cost_one_read_per_watch_tick(served, monkeypatc
     """However many students wait on a class, this process reads its version once per WATCH_S (plus each
     request's own first read), and every one of them hears of the move."""
     opened = repo.open_class(served, "course", 31, time.time(), Limits())
-    reads = {"n": 0}
-    lock = threading.Lock()
-    real = repo.follow
-
-    def counted(*args, **kwargs):
-        with lock:
-            reads["n"] += 1
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(repo, "follow", counted)
+    reads = counting(monkeypatch)
 
     async def scenario():
-        held = [asyncio.ensure_future(answer(opened.code, "v=1")) for _ in range(30)]
-        while reads["n"] < 30:  # each request's own first read
-            await asyncio.sleep(0.01)
+        requests = [asyncio.ensure_future(answer(opened.code, "v=1")) for _ in range(30)]
+        await until(held(opened.code, 30), what="thirty requests held")
         first, began = reads["n"], time.monotonic()
-        await asyncio.sleep(10 * route.WATCH_S)
-        ticks = (time.monotonic() - began) / route.WATCH_S
-        watched = reads["n"] - first
-        await asyncio.to_thread(real, served, opened.code, time.time())  # (uncounted) the database is reachable
+        await until(lambda: reads["n"] >= first + 5, what="five more reads of the class")
+        spent = time.monotonic() - began  # five reads, one per tick: at least four ticks apart
+        one_watch = len(route._watches) == 1
         await asyncio.to_thread(repo.move, served, opened.code, opened.secret, 2, time.time())
-        answers = await asyncio.wait_for(asyncio.gather(*held), route.HOLD_S / 2)
-        return watched, ticks, answers
+        answers = await asyncio.wait_for(asyncio.gather(*requests), route.HOLD_S / 2)
+        return spent, one_watch, answers
 
-    watched, ticks, answers = asyncio.run(scenario())
-    assert 1 <= watched <= ticks + 1, (watched, ticks)  # one read per tick for the class, not one per student
+    spent, one_watch, answers = asyncio.run(scenario())
+    # One read per student per tick would have made five reads at once; the class's one watch made them a tick apart.
+    assert one_watch and spent >= 0.9 * 4 * route.WATCH_S, spent
     assert answers == [(200, {"version": 2})] * 30
 
 
@@ -176,10 +190,10 @@ def test_a_class_that_ends_or_expires_while_held_answers_its_refusal(served, mon
     opened = repo.open_class(served, "tour_ngram", 5, time.time(), Limits())
 
     async def ended():
-        held = asyncio.ensure_future(answer(opened.code, "v=1"))
-        await asyncio.sleep(2 * route.WATCH_S)
+        request = asyncio.ensure_future(answer(opened.code, "v=1"))
+        await until(held(opened.code), what="the request held")
         await asyncio.to_thread(repo.end, served, opened.code, opened.secret, time.time())
-        return await asyncio.wait_for(held, route.HOLD_S / 2)
+        return await asyncio.wait_for(request, route.HOLD_S / 2)
 
     assert asyncio.run(ended()) == (200, {"version": 2})  # an ended class is a new version: the full run says so
 
@@ -187,9 +201,9 @@ def test_a_class_that_ends_or_expires_while_held_answers_its_refusal(served, mon
     real = repo.follow
 
     async def expired():
-        held = asyncio.ensure_future(answer(later.code, "v=1"))
-        await asyncio.sleep(2 * route.WATCH_S)
+        request = asyncio.ensure_future(answer(later.code, "v=1"))
+        await until(held(later.code), what="the request held")
         monkeypatch.setattr(repo, "follow", lambda engine, code, now: real(engine, code, now + 7 * 3600))
-        return await asyncio.wait_for(held, route.HOLD_S / 2)
+        return await asyncio.wait_for(request, route.HOLD_S / 2)
 
     assert asyncio.run(expired()) == (410, {"error": repo.EXPIRED})

@@ -155,11 +155,11 @@ def show_quiz(config: GruConfig) -> None:
     )
 
 
-def show_notice() -> None:
+def show_notice(own: bool) -> None:
     # notice 3 says what r = 0 leaves in place: the question's answer, so it waits until the question is answered.
     shown = [1, 2, 3, 4] if revealed("gru_quiz") else [1, 2, 4]
     notice_list([f"gru.notice_{i}" for i in shown], **gated.legend_words(lang()))
-    st.caption(t("gru.untrained_more"))
+    st.caption(t("own.more" if own else "gru.untrained_more"))  # whose weights: seeded, or the learner's file
 
 
 parsed, sizes, forced = gated.first_screen(CELL, explainer("gru"), show_picture, show_quiz, cases())
@@ -172,6 +172,6 @@ PAGE.tabs(
         ("ui.tab_tables", lambda: gated.show_weights(CELL, sizes)),
         ("ui.tab_check", lambda: show_check(parsed.need())),
         ("ui.tab_code", lambda: code_expander(script(forced or parsed.need()), file_name="gru_by_hand.py")),
-        ("ui.tab_notice", show_notice),
+        ("ui.tab_notice", lambda: show_notice(sizes.own is not None)),
     ]
 )

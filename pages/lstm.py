@@ -121,9 +121,11 @@ def show_quiz(config: LstmConfig) -> None:
     )
 
 
-def show_notice() -> None:
-    notice_list([f"lstm.notice_{i}" for i in range(1, 6)], **gated.legend_words(lang()))
-    st.caption(t("lstm.untrained_more"))
+def show_notice(own: bool) -> None:
+    """The notices; the last one and the caption say whose weights these are (seeded, or the learner's file)."""
+    keys = [f"lstm.notice_{i}" for i in range(1, 5)] + ["lstm.notice_5_own" if own else "lstm.notice_5"]
+    notice_list(keys, **gated.legend_words(lang()))
+    st.caption(t("own.more" if own else "lstm.untrained_more"))
 
 
 parsed, sizes, forced = gated.first_screen(
@@ -141,6 +143,6 @@ PAGE.tabs(
         ("ui.tab_tables", lambda: gated.show_weights(CELL, sizes)),
         ("ui.tab_check", lambda: show_check(parsed.need())),
         ("ui.tab_code", lambda: code_expander(script(forced or parsed.need()), file_name="lstm_gates.py")),
-        ("ui.tab_notice", show_notice),
+        ("ui.tab_notice", lambda: show_notice(sizes.own is not None)),
     ]
 )

@@ -14,6 +14,7 @@ from s2s_core.rnn.picture import STEP_PARAM
 from s2s_ui.explainer import before_after, explainer
 from s2s_ui.i18n import lang, t
 from s2s_ui.kept import kept_picture
+from s2s_ui.own_weights import read_own
 from s2s_ui.rnn.sections import Sizes, follow_step, show_notices, show_quiz, show_weights
 from s2s_ui.rnn.specs import chart_spec, compute
 from s2s_ui.state import Page, TryCase
@@ -76,20 +77,26 @@ def read_inputs() -> tuple[Parsed[RnnConfig], Sizes]:
     A bad sentence is not shown here but by each section that needs it (the picture first).
     """
     sentence = PAGE.input(fields.SENTENCE, st.text_input, help=t("rnn.sentence_help", limit=MAX_S))
-    with st.expander(t("rnn.sizes"), icon=":material/tune:"):
-        c1, c2 = st.columns(2)
-        E = PAGE.input(fields.E, c1.number_input, step=1, help=t("rnn.E_help"))
-        H = PAGE.input(fields.H, c2.number_input, step=1, help=t("rnn.H_help"))
+    sizes_box = st.expander(t("rnn.sizes"), icon=":material/tune:")
+    own = read_own("rnn", "rnn")  # a learner's nn.RNN: it decides E, H and the weights (the tables do not apply)
+    with sizes_box:
+        if own is None:
+            c1, c2 = st.columns(2)
+            E = PAGE.input(fields.E, c1.number_input, step=1, help=t("rnn.E_help"))
+            H = PAGE.input(fields.H, c2.number_input, step=1, help=t("rnn.H_help"))
+        else:
+            E, H = own.E, own.H
+            st.caption(t("own.sizes_from_file", E=E, H=H))
         seed = PAGE.input(fields.SEED, st.number_input, step=1, help=t("rnn.seed_help"))
-        sizes = Sizes(check_size("E", E), check_size("H", H), check_size("seed", seed))  # always in range here
-        edit = PAGE.input(fields.EDIT, st.toggle, help=t("rnn.edit_help"))
+        sizes = Sizes(check_size("E", E), check_size("H", H), check_size("seed", seed), own)  # in range here
+        edit = PAGE.input(fields.EDIT, st.toggle, help=t("rnn.edit_help")) if own is None else False
         tables = _weight_tables(sizes) if edit else dict.fromkeys(TABLES)
     shape = _shape(sizes.H, sizes.E)
     for field in TABLES.values():  # tables of other shapes (or with editing off) are not in effect: not in the link
         PAGE.keep_members(field, {field.member(shape)} if edit else set())
     PAGE.buttons(cases())
     parsed = Parsed.of(
-        lambda: parse_config(sentence, sizes.E, sizes.H, sizes.seed, tables["W_x"], tables["W_h"], tables["b"])
+        lambda: parse_config(sentence, E, H, sizes.seed, tables["W_x"], tables["W_h"], tables["b"], own=own)
     )
     return parsed, sizes
 
@@ -105,6 +112,8 @@ def show_picture(config: RnnConfig) -> None:
         param=STEP_PARAM,
         follow=lambda event: follow_step(config, event),
     )
+    if config.own is not None:  # the learner's weights: their check against nn.RNN, right under the picture
+        check_badge(t("rnn.check_what"), compute(config).max_abs_diff, tol=1e-9)
 
 
 controls, picture = explainer("rnn")

@@ -1,7 +1,7 @@
 """A learner's own weights: the `state_dict` of a single-layer nn.RNN, nn.LSTM or nn.GRU, read from an uploaded
 file without ever running code from it, checked key by key, and rebuilt as PyTorch's own module.
 
-    own = load_weights(raw_bytes, "lstm")   # OwnWeights(kind, module, E, H); InputError naming what is wrong
+    own = load_weights(raw_bytes, "lstm")   # OwnWeights(kind, E, H, values); InputError naming what is wrong
     own.module                              # nn.LSTM(E, H, batch_first=True, float64) holding the learner's weights
 
 The file is read by `torch.load(..., weights_only=True)`: PyTorch's restricted unpickler, which builds tensors and
@@ -41,10 +41,31 @@ _LAYER = re.compile(r"_l(\d+)(_reverse)?$")  # nn.RNN / LSTM / GRU name paramete
 
 @dataclass(frozen=True)
 class OwnWeights:
+    """A learner's checked parameters, as plain numbers: hashable and exact, so it is part of a page's config (a
+    cache key) and the same file gives the same key; `module` rebuilds PyTorch's own module from them."""
+
     kind: str  # "rnn", "lstm" or "gru"
-    module: nn.Module  # PyTorch's own module, float64, batch_first, holding the learner's weights
     E: int  # input size
     H: int  # hidden size
+    values: tuple[tuple[float, ...], ...]  # the four parameters of KEYS, each flattened row by row, float64
+
+    def tensors(self) -> dict[str, torch.Tensor]:
+        """The parameters by name: weight_ih_l0 (kH, E), weight_hh_l0 (kH, H), bias_ih_l0 and bias_hh_l0 (kH,)."""
+        kH = KINDS[self.kind][1] * self.H
+        shapes = ((kH, self.E), (kH, self.H), (kH,), (kH,))
+        return {
+            key: torch.tensor(flat, dtype=torch.float64).reshape(shape)
+            for key, flat, shape in zip(KEYS, self.values, shapes, strict=True)
+        }
+
+    @property
+    def module(self) -> nn.Module:
+        """PyTorch's own module of this kind, float64, batch_first, holding these weights (a fresh one per call)."""
+        module = KINDS[self.kind][0](self.E, self.H, batch_first=True, dtype=torch.float64)
+        with torch.no_grad():
+            for key, value in self.tensors().items():
+                getattr(module, key).copy_(value)
+        return module
 
 
 def _refuse(why: str, **params: object) -> InputError:
@@ -135,16 +156,11 @@ def check_parameters(state: dict[str, torch.Tensor], kind: str) -> tuple[dict[st
 
 
 def load_weights(raw: object, kind: str) -> OwnWeights:
-    """An uploaded state_dict as PyTorch's own single-layer module of `kind` (module docstring)."""
+    """An uploaded state_dict as the checked weights of a single-layer module of `kind` (module docstring)."""
     if kind not in KINDS:
         raise _refuse("kind", kind=str(kind)[:20])
     params, E, H = check_parameters(read_state_dict(raw), kind)
-    module_class = KINDS[kind][0]
-    module = module_class(E, H, batch_first=True, dtype=torch.float64)
-    with torch.no_grad():
-        for key in KEYS:
-            getattr(module, key).copy_(params[key])
-    return OwnWeights(kind, module, E, H)
+    return OwnWeights(kind, E, H, tuple(tuple(params[key].flatten().tolist()) for key in KEYS))
 
 
 def _shapes(state: Mapping[str, torch.Tensor]) -> str:

@@ -22,23 +22,27 @@ from s2s_core.gated.forcing import parse_forces
 from s2s_core.gated.frames import first_difference, gate_range, weight_rows
 from s2s_core.gated.inputs import parse_sizes
 from s2s_core.gated.picture import LEGEND, STEP_PARAM, WORDS, shown_run
+from s2s_core.own_weights import OwnWeights
 from s2s_ui.catalog import translate, words
 from s2s_ui.charts import draw
 from s2s_ui.explainer import before_after
 from s2s_ui.i18n import lang, t
 from s2s_ui.kept import kept_picture
+from s2s_ui.own_weights import read_own
 from s2s_ui.state import Page, TryCase
 from s2s_ui.steps import StepEvent
-from s2s_ui.widgets import md_escape, show_error
+from s2s_ui.widgets import check_badge, md_escape, show_error
 
 
 @dataclass(frozen=True)
 class Sizes:
-    """E, H and the seed: usable while the sentence or a table cell is bad (the weights and counts need no more)."""
+    """E, H and the seed: usable while the sentence or a table cell is bad (the weights and counts need no more);
+    own: the learner's uploaded weights, which decide E and H (None: the seeded module's)."""
 
     E: int
     H: int
     seed: int
+    own: OwnWeights | None = None
 
 
 @dataclass(frozen=True)
@@ -84,12 +88,18 @@ def read_inputs(cell: Cell) -> tuple[Parsed[Any], Sizes]:
         required=True,
         help=t(f"{ns}.source_help"),
     )
-    box = st.container()  # the sentence or the table, above the folded sizes
-    with st.expander(t(f"{ns}.sizes"), icon=":material/tune:"):
-        E = page.input(f.E, st.number_input)
-        H = page.input(f.H, st.number_input)
+    box = st.container()  # the sentence or the table, above the folded sizes and the learner's own weights
+    sizes_box = st.expander(t(f"{ns}.sizes"), icon=":material/tune:")
+    own = read_own(ns, ns)
+    with sizes_box:
+        if own is None:
+            E = page.input(f.E, st.number_input)
+            H = page.input(f.H, st.number_input)
+        else:  # the file decides the sizes: the fields are not drawn (their link values wait for the file's removal)
+            E, H = own.E, own.H
+            st.caption(t("own.sizes_from_file", E=E, H=H))
         seed = page.input(f.seed, st.number_input, help=t(f"{ns}.seed_help"))
-    sizes = Sizes(*parse_sizes(f, E, H, seed))  # always in range: a number field returns a value within its caps
+    sizes = Sizes(*parse_sizes(f, E, H, seed), own=own)  # in range: a number field returns a value within its caps
     sentence, rows = None, None
     with box:
         if source == "table":
@@ -103,7 +113,7 @@ def read_inputs(cell: Cell) -> tuple[Parsed[Any], Sizes]:
             )
         else:
             sentence = page.input(f.sentence, st.text_input, help=t(f"{ns}.sentence_help"))
-    return Parsed.of(lambda: cell.model.parse_config(source, sentence, rows, E, H, seed)), sizes
+    return Parsed.of(lambda: cell.model.parse_config(source, sentence, rows, E, H, seed, own=own)), sizes
 
 
 def read_override(cell: Cell, config: Any) -> Any | None:
@@ -229,7 +239,9 @@ def show_cell_picture(cell: Cell, config: Any, build: Callable[[Any, Any, str, i
         cell.fields.step, lambda first: build(config, before, lang(), first), S, param=STEP_PARAM, follow=follow
     )
     lo, hi = gate_range(result.run, cell.model.SIGMOIDS)  # the natural run's gates (a forced one is 0 or 1)
-    st.caption(t(f"{ns}.untrained", lo=num(lo), hi=num(hi)))
+    st.caption(t("own.gates_range" if config.own is not None else f"{ns}.untrained", lo=num(lo), hi=num(hi)))
+    if config.own is not None:  # the learner's weights: their check against the module, right under the picture
+        check_badge(t(f"{ns}.check_what"), result.max_abs_diff, tol=1e-9)
 
 
 def draw_all(specs: Sequence[dict], where: Sequence[Any] | None = None) -> None:
@@ -290,7 +302,11 @@ def show_override(cell: Cell, config: Any, forced_config: Any | None) -> None:
 def show_weights(cell: Cell, sizes: Sizes) -> None:
     """The module's input weights by gate block: needs only E, H and the seed (drawn while the sentence is bad)."""
     ns = cell.ns
-    weight_ih, weight_hh = cell.weights(sizes.E, sizes.H, sizes.seed)
+    if sizes.own is not None:
+        mine = sizes.own.tensors()
+        weight_ih, weight_hh = mine["weight_ih_l0"], mine["weight_hh_l0"]  # (kH, E), (kH, H)
+    else:
+        weight_ih, weight_hh = cell.weights(sizes.E, sizes.H, sizes.seed)
     st.subheader(t(f"{ns}.weights_heading"))
     shapes = {"ih_shape": " × ".join(map(str, weight_ih.shape)), "hh_shape": " × ".join(map(str, weight_hh.shape))}
     st.caption(t(f"{ns}.weights_caption", **shapes))

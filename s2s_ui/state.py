@@ -24,6 +24,7 @@ import streamlit as st
 
 from s2s_core.errors import InputError
 from s2s_core.fields import Field, by_key
+from s2s_ui import own_weights
 from s2s_ui.i18n import lang, t
 from s2s_ui.link import field_input, from_link, to_link
 from s2s_ui.steps import StepEvent, new_view, step_view
@@ -232,6 +233,7 @@ class Page:
                 new_view(f.key)  # and in the browser: the chart starts from its spec again
         for name in [k for k in st.query_params if self.owns(k)]:
             to_link(name, None)
+        own_weights.forget(self.ns)  # a learner's uploaded weights (RNN, LSTM, GRU): not a field, but the page's
 
     def load(self, params: Mapping[str, str], pop_key: str | None = None) -> None:
         """Open a prepared state as if its link had been opened: forget everything, then write `params` (a

@@ -20,7 +20,7 @@ from torch import nn
 
 # %% Your numbers heading="ui.notebook.inputs" notes="gru.untrained_more"
 {input_block(seq)}S = x.shape[0]
-{init_block("GRU", seq.E, config.H, seq.seed)}
+{init_block("GRU", seq.E, config.H, seq.seed, config.own)}
 # %% The weights, split by block heading="gru.weights_heading" notes="gru.notice_4"
 # PyTorch stacks the three blocks in the order r, z, n: rows k*H to (k+1)*H belong to block k.
 W_ir, W_iz, W_in = cell.weight_ih_l0.detach().chunk(3)  # 3 x (H, E)

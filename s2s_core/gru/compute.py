@@ -16,6 +16,7 @@ from s2s_core.gated.blocks import GateWeights, module_weights, seeded_module, sp
 from s2s_core.gated.forcing import Force, apply_force, forces_from, parse_forces
 from s2s_core.gated.inputs import SequenceSpec, input_vectors, parse_sequence
 from s2s_core.gru.fields import GATED
+from s2s_core.own_weights import OwnWeights
 
 GATES = ("r", "z", "n")  # PyTorch's order of the three blocks
 SIGMOIDS = ("r", "z")  # the gates proper (0…1); n is the tanh candidate
@@ -34,6 +35,7 @@ class GruConfig:
     seq: SequenceSpec = SequenceSpec()
     H: int = 4
     forces: tuple[Force, ...] = ()
+    own: OwnWeights | None = None  # a learner's uploaded weights (s2s_core/own_weights.py) in place of the seeded ones
 
 
 @dataclass(frozen=True)
@@ -79,11 +81,16 @@ def parse_config(
     H: object,
     seed: object,
     forces: Mapping[str, tuple[Sequence[object], object]] | None = None,
+    own: OwnWeights | None = None,
 ) -> GruConfig:
     """Validate raw widget values with the page's fields (s2s_core/gru/fields.py); the first problem raises
     InputError naming its field."""
+    if own is not None:  # the learner's file decides the sizes; the E and H fields do not apply
+        if own.kind != "gru":
+            raise ValueError(f"{own.kind} weights on the gru page")
+        E, H = own.E, own.H
     seq = parse_sequence(GATED, source, sentence, vector_rows, E, seed)
-    return GruConfig(seq=seq, H=GATED.H.check(H), forces=parse_forces(GATED, forces or {}, seq.S))
+    return GruConfig(seq=seq, H=GATED.H.check(H), forces=parse_forces(GATED, forces or {}, seq.S), own=own)
 
 
 def shut_config(config: GruConfig) -> GruConfig:
@@ -137,9 +144,9 @@ def hand_gru(x: torch.Tensor, w: Mapping[str, GateWeights], forces: tuple[Force,
 
 def gru_gates(config: GruConfig) -> GruResult:
     """Inputs -> nn.GRU -> its weights split by block -> the hand loop -> the check -> the override run."""
-    # 1) Input vectors and PyTorch's own module with seeded weights.
+    # 1) Input vectors and PyTorch's own module: seeded weights, or the learner's own.
     x = input_vectors(config.seq)  # (S, E)
-    gru = make_gru(config.seq.E, config.H, config.seq.seed)
+    gru = config.own.module if config.own is not None else make_gru(config.seq.E, config.H, config.seq.seed)
     return explain_gru(gru, x, config.seq.labels, config.forces)
 
 

@@ -19,7 +19,7 @@ from torch import nn
 
 # %% Your numbers heading="ui.notebook.inputs" notes="lstm.untrained_more"
 {input_block(seq)}S = x.shape[0]
-{init_block("LSTM", seq.E, config.H, seq.seed)}
+{init_block("LSTM", seq.E, config.H, seq.seed, config.own)}
 # %% The weights, split by gate heading="lstm.weights_heading" notes="lstm.notice_4"
 # PyTorch stacks the four blocks in the order i, f, g, o: rows k*H to (k+1)*H belong to block k.
 W_ii, W_if, W_ig, W_io = cell.weight_ih_l0.detach().chunk(4)  # 4 x (H, E)

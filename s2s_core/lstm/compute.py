@@ -16,6 +16,7 @@ from s2s_core.gated.blocks import GateWeights, module_weights, seeded_module, sp
 from s2s_core.gated.forcing import Force, apply_force, forces_from, parse_forces
 from s2s_core.gated.inputs import SequenceSpec, input_vectors, parse_sequence
 from s2s_core.lstm.fields import GATED
+from s2s_core.own_weights import OwnWeights
 
 GATES = ("i", "f", "g", "o")  # PyTorch's order of the four blocks
 SIGMOIDS = ("i", "f", "o")  # the gates proper (0…1); g is the tanh candidate
@@ -32,6 +33,7 @@ class LstmConfig:
     seq: SequenceSpec = SequenceSpec()
     H: int = 4
     forces: tuple[Force, ...] = ()
+    own: OwnWeights | None = None  # a learner's uploaded weights (s2s_core/own_weights.py) in place of the seeded ones
 
 
 @dataclass(frozen=True)
@@ -80,11 +82,16 @@ def parse_config(
     H: object,
     seed: object,
     forces: Mapping[str, tuple[Sequence[object], object]] | None = None,
+    own: OwnWeights | None = None,
 ) -> LstmConfig:
     """Validate raw widget values with the page's fields (s2s_core/lstm/fields.py); the first problem raises
     InputError naming its field."""
+    if own is not None:  # the learner's file decides the sizes; the E and H fields do not apply
+        if own.kind != "lstm":
+            raise ValueError(f"{own.kind} weights on the lstm page")
+        E, H = own.E, own.H
     seq = parse_sequence(GATED, source, sentence, vector_rows, E, seed)
-    return LstmConfig(seq=seq, H=GATED.H.check(H), forces=parse_forces(GATED, forces or {}, seq.S))
+    return LstmConfig(seq=seq, H=GATED.H.check(H), forces=parse_forces(GATED, forces or {}, seq.S), own=own)
 
 
 def frozen_config(config: LstmConfig) -> LstmConfig | None:
@@ -143,9 +150,9 @@ def hand_lstm(x: torch.Tensor, w: Mapping[str, GateWeights], forces: tuple[Force
 
 def lstm_gates(config: LstmConfig) -> LstmResult:
     """Inputs -> nn.LSTM -> its weights split by gate -> the hand loop -> the check -> the override run."""
-    # 1) Input vectors and PyTorch's own module with seeded weights.
+    # 1) Input vectors and PyTorch's own module: seeded weights, or the learner's own.
     x = input_vectors(config.seq)  # (S, E)
-    lstm = make_lstm(config.seq.E, config.H, config.seq.seed)
+    lstm = config.own.module if config.own is not None else make_lstm(config.seq.E, config.H, config.seq.seed)
     return explain_lstm(lstm, x, config.seq.labels, config.forces)
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
+from s2s_core.own_weights import OwnWeights
 from s2s_core.rng import isolated
 from s2s_core.rnn import fields
 from s2s_core.rnn.fields import DEFAULT_E, DEFAULT_H, DEFAULT_SEED, DEFAULT_SENTENCES, MAX_E, MAX_H, MAX_S
@@ -35,6 +36,7 @@ class RnnConfig:
     W_x: Matrix | None = None  # (H, E)
     W_h: Matrix | None = None  # (H, H)
     b: tuple[float, ...] | None = None  # (H,)
+    own: OwnWeights | None = None  # a learner's uploaded nn.RNN (s2s_core/own_weights.py): the weights, tables unused
 
 
 @dataclass(frozen=True)
@@ -124,12 +126,18 @@ def parse_config(
     W_x_rows: list[list[object]] | None = None,
     W_h_rows: list[list[object]] | None = None,
     b_rows: list[list[object]] | None = None,
+    own: OwnWeights | None = None,
 ) -> RnnConfig:
     """Validate raw widget values into a config; the first problem raises InputError naming its field.
 
     b_rows is a one-column table (one row per hidden unit), so it lines up with the rows of W_x and W_h.
+    own: a learner's nn.RNN weights; they decide E and H, and the typed tables do not apply.
     """
     tokens = tokenize(sentence, _field("sentence"), max_tokens=MAX_S)  # type: ignore[arg-type]
+    if own is not None:
+        if own.kind != "rnn":
+            raise ValueError(f"{own.kind} weights on the rnn page")
+        E, H, W_x_rows, W_h_rows, b_rows = own.E, own.H, None, None, None
     E, H, seed = check_size("E", E), check_size("H", H), check_size("seed", seed)
     W_x = None if W_x_rows is None else parse_weight_table("W_x", W_x_rows, H, E)
     W_h = None if W_h_rows is None else parse_weight_table("W_h", W_h_rows, H, E)
@@ -142,6 +150,7 @@ def parse_config(
         W_x=None if W_x is None else tuple(tuple(r) for r in W_x),
         W_h=None if W_h is None else tuple(tuple(r) for r in W_h),
         b=None if b is None else tuple(b),
+        own=own,
     )
 
 
@@ -168,7 +177,10 @@ def seeded_weights(E: int, H: int, seed: int) -> RnnWeights:
 
 
 def resolve_weights(config: RnnConfig) -> RnnWeights:
-    """Seeded weights with the learner's tables on top; a typed b goes into b_ih and b_hh becomes 0."""
+    """Seeded weights with the learner's tables on top; a typed b goes into b_ih and b_hh becomes 0. A learner's
+    own nn.RNN replaces them all, both biases as the file holds them."""
+    if config.own is not None:
+        return weights_of(config.own.module)
     w = seeded_weights(config.E, config.H, config.seed)
     W_x = torch.tensor(config.W_x, dtype=torch.float64) if config.W_x is not None else w.W_x  # (H, E)
     W_h = torch.tensor(config.W_h, dtype=torch.float64) if config.W_h is not None else w.W_h  # (H, H)

@@ -21,6 +21,7 @@ from s2s_core.errors import InputError
 from s2s_core.lessons import Lesson, Step, evaluate, same_state
 from s2s_core.lessons.claims import ClaimResult
 from s2s_core.validate import check_int
+from s2s_ui import own_weights
 from s2s_ui.cache import cached_result
 from s2s_ui.i18n import lang, t
 from s2s_ui.lessons.catalog import lessons, tour_of
@@ -112,8 +113,9 @@ def current() -> tuple[Lesson, Step] | None:
 
 
 def explored(step: Step, ns: str) -> bool:
-    """Has the learner left the step's state (another page, or a value changed on its page)?"""
-    if ns != step.page:
+    """Has the learner left the step's state (another page, a value changed on its page, or the page running on
+    the learner's own uploaded weights)?"""
+    if ns != step.page or own_weights.in_use(ns):
         return True
     page = Page.of(ns)
     return not same_state(page.fields, step.state, page.link_state(), lang())

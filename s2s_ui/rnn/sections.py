@@ -8,8 +8,9 @@ import streamlit as st
 
 from s2s_core.fields import Parsed
 from s2s_core.fmt import num, sci, vec
+from s2s_core.own_weights import OwnWeights
 from s2s_core.rnn import RnnConfig, seeded_weights
-from s2s_core.rnn.compute import first_word_effect, parameter_count
+from s2s_core.rnn.compute import first_word_effect, parameter_count, weights_of
 from s2s_core.rnn.fields import TABLES
 from s2s_core.rnn.frames import (
     formula_latex,
@@ -33,11 +34,13 @@ QUIZ_OPTIONS = ("none", "only_first", "all", "only_last", "some")
 
 @dataclass(frozen=True)
 class Sizes:
-    """E, H and the seed: usable when only the sentence is bad (the weights and the parameter count need no more)."""
+    """E, H and the seed: usable when only the sentence is bad (the weights and the parameter count need no more);
+    own: the learner's uploaded nn.RNN, which decides E, H and the weights (None: the seeded ones)."""
 
     E: int
     H: int
     seed: int
+    own: OwnWeights | None = None
 
 
 def follow_step(config: RnnConfig, event: StepEvent) -> None:
@@ -88,7 +91,11 @@ def show_weights(parsed: Parsed[RnnConfig], sizes: Sizes) -> None:
     if config is not None and (config.W_x or config.W_h or config.b):
         st.caption(t("rnn.weights_typed"))
         return
-    w = seeded_weights(sizes.E, sizes.H, sizes.seed)
+    if sizes.own is not None:
+        st.caption(t("own.weights_shown"))
+        w = weights_of(sizes.own.module)  # the file's two biases; b is their sum
+    else:
+        w = seeded_weights(sizes.E, sizes.H, sizes.seed)
     cols = st.columns([sizes.E + 1, sizes.H + 1, 2])
     for col, name, matrix in zip(cols, TABLES, (w.W_x, w.W_h, w.b), strict=True):
         col.markdown(f"**{name}**")

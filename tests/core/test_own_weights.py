@@ -97,6 +97,15 @@ def many_entries() -> bytes:
     return buffer.getvalue()
 
 
+def newer_zip_version() -> bytes:
+    """A real state_dict whose zip directory says it needs zip version 6.5 to extract (zipfile refuses that with
+    NotImplementedError, not BadZipFile: found by tests/robustness/test_own_weights_fuzz_app.py)."""
+    raw = bytearray(saved(practitioners("rnn").state_dict()))
+    at = raw.index(b"PK\x01\x02")  # the first central directory entry; "version needed" sits 6 bytes in
+    raw[at + 6 : at + 8] = (65).to_bytes(2, "little")
+    return bytes(raw)
+
+
 def replaced(kind: str, key: str, value: torch.Tensor) -> bytes:
     state = practitioners(kind).state_dict()
     state[key] = value
@@ -111,6 +120,7 @@ HOSTILE = {
     "json": (b'{"weight_ih_l0": [[1, 2]]}', "not_weights"),
     "zip bomb": (bomb(), "too_big_unpacked"),
     "many entries": (many_entries(), "too_big_unpacked"),
+    "a newer zip version": (newer_zip_version(), "not_weights"),
     "pickle with code (torch.save)": (saved({"weight_ih_l0": Exploit()}), "code_refused"),
     "plain pickle with code": (pickle.dumps(Exploit(), protocol=2), "code_refused"),
     "plain pickle, protocol 4": (pickle.dumps(Exploit()), "not_weights"),

@@ -16,7 +16,6 @@ import zipfile
 
 import pytest
 import torch
-from torch import nn
 
 from s2s_core.own_weights import KEYS, KINDS
 from s2s_ui.catalog import translate
@@ -68,7 +67,7 @@ def random_file(rng: random.Random, kind: str) -> tuple[str, bytes, bool]:
         return f"{other} weights", saved(KINDS[other][0](E, H).state_dict()), None  # shapes may happen to fit
     if roll == 5:
         shapes = [tuple(rng.randint(0, 9) for _ in range(rng.randint(0, 3))) for _ in KEYS]
-        return "random shapes", saved({k: torch.randn(s, generator=gen) for k, s in zip(KEYS, shapes)}), None
+        return "random shapes", saved({k: torch.randn(s, generator=gen) for k, s in zip(KEYS, shapes, strict=True)}), None
     if roll == 6:
         bad = {k: v.clone() for k, v in good.items()}
         key = rng.choice(KEYS)

@@ -67,7 +67,8 @@ def random_file(rng: random.Random, kind: str) -> tuple[str, bytes, bool]:
         return f"{other} weights", saved(KINDS[other][0](E, H).state_dict()), None  # shapes may happen to fit
     if roll == 5:
         shapes = [tuple(rng.randint(0, 9) for _ in range(rng.randint(0, 3))) for _ in KEYS]
-        return "random shapes", saved({k: torch.randn(s, generator=gen) for k, s in zip(KEYS, shapes, strict=True)}), None
+        state = {k: torch.randn(s, generator=gen) for k, s in zip(KEYS, shapes, strict=True)}
+        return "random shapes", saved(state), None
     if roll == 6:
         bad = {k: v.clone() for k, v in good.items()}
         key = rng.choice(KEYS)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import streamlit as st
 
+from s2s_core.catalog import translate, words
+from s2s_core.chartkit import step_param
 from s2s_core.fmt import num, vec
 from s2s_core.gated.frames import largest_states
-from s2s_core.gated.picture import STEP_PARAM, cell_chart
+from s2s_core.gated.picture import STEP_PARAM, cell_chart, legend_words, picture_words
 from s2s_core.gru import GruConfig, GruResult, fields, frames, gru_gates
 from s2s_core.gru import compute as model
 from s2s_core.gru.charts import LABELS, PARAMS_LABELS, RUNS, figure, params_chart
@@ -19,12 +21,10 @@ from s2s_core.gru.frames import COLUMNS, comparison_table, params_frame, reset_q
 from s2s_core.gru.picture import picture_data
 from s2s_ui import gated
 from s2s_ui.cache import cached_result
-from s2s_ui.catalog import translate, words
 from s2s_ui.charts import cached_spec, draw
 from s2s_ui.explainer import explainer
 from s2s_ui.i18n import lang, t
 from s2s_ui.state import Page, TryCase
-from s2s_ui.steps import step_param
 from s2s_ui.widgets import check_badge, code_expander, notice_list, predict_then_reveal, revealed
 
 PAGE = Page("gru", fields.FIELDS)
@@ -69,7 +69,7 @@ def draw_figure(kind: str, config: GruConfig, step: int = 0, where=None) -> None
 @cached_spec(max_entries=256)
 def picture_spec(config: GruConfig, before: GruConfig | None, language: str, first: int) -> dict:
     """The cell diagram at step `first` (the slider moves it in the browser), the previous input's h in the strip."""
-    texts = gated.picture_words("gru", language, bool(config.forces))
+    texts = picture_words("gru", language, bool(config.forces))
     pic = picture_data(compute(config), config, texts, compute(before) if before is not None else None)
     return cell_chart(pic, texts, step_param(STEP_PARAM, config.seq.S, first, translate(language, "steps.label")))
 
@@ -107,7 +107,7 @@ def show_check(config: GruConfig) -> None:
 
 def show_gates(config: GruConfig) -> None:
     """All steps' gates, then the one-state diagram and its numbers (h itself is the main picture)."""
-    st.caption(t("gru.all_steps_caption", **gated.legend_words(lang())))
+    st.caption(t("gru.all_steps_caption", **legend_words(lang())))
     draw_figure("gates", config)
     st.subheader(t("gru.h_heading"))
     left, right = st.columns([2, 3])
@@ -158,7 +158,7 @@ def show_quiz(config: GruConfig) -> None:
 def show_notice(own: bool) -> None:
     # notice 3 says what r = 0 leaves in place: the question's answer, so it waits until the question is answered.
     shown = [1, 2, 3, 4] if revealed("gru_quiz") else [1, 2, 4]
-    notice_list([f"gru.notice_{i}" for i in shown], **gated.legend_words(lang()))
+    notice_list([f"gru.notice_{i}" for i in shown], **legend_words(lang()))
     st.caption(t("own.more" if own else "gru.untrained_more"))  # whose weights: seeded, or the learner's file
 
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import streamlit as st
 
+from s2s_core.catalog import translate, words
+from s2s_core.chartkit import step_param
 from s2s_core.fmt import num, vec
 from s2s_core.gated.frames import largest_states
-from s2s_core.gated.picture import STEP_PARAM, cell_chart
+from s2s_core.gated.picture import STEP_PARAM, cell_chart, legend_words, picture_words
 from s2s_core.lstm import LstmConfig, LstmResult, fields, frames, lstm_gates
 from s2s_core.lstm import compute as model
 from s2s_core.lstm.charts import LABELS, RUNS, figure
@@ -17,12 +19,10 @@ from s2s_core.lstm.frames import h_answer
 from s2s_core.lstm.picture import picture_data
 from s2s_ui import gated
 from s2s_ui.cache import cached_result
-from s2s_ui.catalog import translate, words
 from s2s_ui.charts import cached_spec
 from s2s_ui.explainer import explainer
 from s2s_ui.i18n import lang, t
 from s2s_ui.state import Page, TryCase
-from s2s_ui.steps import step_param
 from s2s_ui.widgets import check_badge, code_expander, notice_list, predict_then_reveal
 
 PAGE = Page("lstm", fields.FIELDS)
@@ -56,7 +56,7 @@ def draw_figure(kind: str, config: LstmConfig, step: int = 0, where=None) -> Non
 @cached_spec(max_entries=256)
 def picture_spec(config: LstmConfig, before: LstmConfig | None, language: str, first: int) -> dict:
     """The cell diagram at step `first` (the slider moves it in the browser), the previous input faint in the strip."""
-    texts = gated.picture_words("lstm", language, bool(config.forces))
+    texts = picture_words("lstm", language, bool(config.forces))
     pic = picture_data(compute(config), config, texts, compute(before) if before is not None else None)
     return cell_chart(pic, texts, step_param(STEP_PARAM, config.seq.S, first, translate(language, "steps.label")))
 
@@ -85,7 +85,7 @@ def show_check(config: LstmConfig) -> None:
 
 def show_gates(config: LstmConfig) -> None:
     """All steps' gates, then the h-vs-c diagram and its numbers (the two states are the main picture)."""
-    st.caption(t("lstm.all_steps_caption", **gated.legend_words(lang())))
+    st.caption(t("lstm.all_steps_caption", **legend_words(lang())))
     draw_figure("gates", config)
     st.subheader(t("lstm.hc_heading"))
     left, right = st.columns([2, 3])
@@ -124,7 +124,7 @@ def show_quiz(config: LstmConfig) -> None:
 def show_notice(own: bool) -> None:
     """The notices; the last one and the caption say whose weights these are (seeded, or the learner's file)."""
     keys = [f"lstm.notice_{i}" for i in range(1, 5)] + ["lstm.notice_5_own" if own else "lstm.notice_5"]
-    notice_list(keys, **gated.legend_words(lang()))
+    notice_list(keys, **legend_words(lang()))
     st.caption(t("own.more" if own else "lstm.untrained_more"))
 
 

@@ -97,3 +97,26 @@ def lines(text: str, width: int) -> list[str]:
         else:
             out.append(word)
     return out
+
+
+STEP_FIELD = "step"  # the data field every stepped picture keys its rows by (1-based)
+
+
+def step_param(name: str, n_steps: int, value: int, label: str) -> alt.Parameter:
+    """The chart's step: a point selection on `step`, bound to a slider 1..n_steps, starting at `value`.
+
+    It never reacts to clicks on marks (the `click[false]` filter): a click belongs to the picture's own
+    selections (click to explain), and only the slider and Play move the step.
+    """
+    # Written as the Vega-Lite dict it is: this is a binding inside the chart, not Streamlit's query-param
+    # binding that tests/test_architecture.py keeps out of s2s_ui (the link is written by s2s_ui/steps.step_view).
+    slider = {"input": "range", "min": 1, "max": max(1, int(n_steps)), "step": 1, "name": label}
+    selection = alt.SelectionParameter.from_dict(
+        {
+            "name": name,
+            "select": {"type": "point", "fields": [STEP_FIELD], "on": "click[false]", "clear": False},
+            "bind": {STEP_FIELD: slider},
+            "value": [{STEP_FIELD: int(value)}],
+        }
+    )
+    return alt.Parameter(name=name, param=selection, param_type="selection")

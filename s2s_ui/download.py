@@ -28,7 +28,7 @@ from typing import Any
 import streamlit as st
 
 from s2s_core import export
-from s2s_ui.catalog import translate
+from s2s_core.catalog import translate
 from s2s_ui.i18n import lang, t
 
 KEY_PREFIX = "s2s_download_"  # the buttons' keys (not a field's: nothing the learner sets) and their box's

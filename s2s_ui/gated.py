@@ -21,9 +21,8 @@ from s2s_core.gated.fields import DEFAULT_SENTENCES, DEFAULT_VECTORS, SOURCES, G
 from s2s_core.gated.forcing import parse_forces
 from s2s_core.gated.frames import first_difference, gate_range, weight_rows
 from s2s_core.gated.inputs import parse_sizes
-from s2s_core.gated.picture import LEGEND, STEP_PARAM, WORDS, shown_run
+from s2s_core.gated.picture import STEP_PARAM, shown_run
 from s2s_core.own_weights import OwnWeights
-from s2s_ui.catalog import translate, words
 from s2s_ui.charts import draw
 from s2s_ui.explainer import before_after
 from s2s_ui.i18n import lang, t
@@ -201,20 +200,6 @@ def first_screen(
 
 
 # --- the cell picture (s2s_core/gated/picture.py) with the shared step control -------------------------------
-
-
-def legend_words(language: str) -> dict[str, str]:
-    """The colour words of the two scales' ends ({gate_low}, {gate_high}, {value_low}, {value_high}), read off
-    the scales the charts draw with (s2s_core/gated/picture.LEGEND), for every sentence that names a colour."""
-    return {name: translate(language, key) for name, key in LEGEND.items()}
-
-
-def picture_words(ns: str, language: str, forced: bool) -> dict[str, str]:
-    """The picture's words in `language` (a cache argument, so not the session's), its title while forcing; the
-    description names the colours of the scales it describes."""
-    found = words(language, f"{ns}.picture", WORDS)
-    found["description"] = translate(language, f"{ns}.picture.description", **legend_words(language))
-    return {**found, "title": found["title_forced"]} if forced else found
 
 
 def show_cell_picture(cell: Cell, config: Any, build: Callable[[Any, Any, str, int], dict]) -> None:

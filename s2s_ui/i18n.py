@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from s2s_core.catalog import LANGS, translate
 from s2s_core.errors import InputError
-from s2s_ui.catalog import LANGS, translate
 
 LANG_KEY = "lang"  # the URL parameter
 _STATE = "_lang"  # the session's language; the sidebar widget only writes it through a callback

@@ -15,7 +15,7 @@ import copy
 
 import streamlit as st
 
-from s2s_ui.catalog import translate
+from s2s_core.catalog import translate
 from s2s_ui.registry import GROUPS, existing_pages
 
 

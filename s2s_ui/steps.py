@@ -3,7 +3,7 @@
     step_view("att_step", lambda first: chart_spec(config, first, lang()), n_steps=T,
               follow=lambda ev: show_step_text(ev.step), selections=("pick",))
 
-The chart carries a point selection on the field "step", bound to a range slider (`step_param`), and is
+The chart carries a point selection on the field "step", bound to a range slider (s2s_core/chartkit.step_param), and is
 drawn with `on_select="rerun"` inside an `@st.fragment`: moving the slider redraws the picture in the
 browser at once (no server round trip), then only the fragment reruns, so the step-dependent text that
 `follow` draws beside the picture follows the step. The step lives in the link (?<key>=) like any other
@@ -23,36 +23,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import altair as alt
 import streamlit as st
 
 from s2s_core import caps
+from s2s_core.chartkit import STEP_FIELD
 from s2s_core.validate import check_int
 from s2s_ui.download import claim_picture, download_buttons
 from s2s_ui.i18n import t
 from s2s_ui.link import from_link, to_link
-
-STEP_FIELD = "step"  # the data field every stepped picture keys its rows by (1-based)
-
-
-def step_param(name: str, n_steps: int, value: int, label: str) -> alt.Parameter:
-    """The chart's step: a point selection on `step`, bound to a slider 1..n_steps, starting at `value`.
-
-    It never reacts to clicks on marks (the `click[false]` filter): a click belongs to the picture's own
-    selections (click to explain), and only the slider and Play move the step.
-    """
-    # Written as the Vega-Lite dict it is: this is a binding inside the chart, not Streamlit's query-param
-    # binding that tests/test_architecture.py keeps out of s2s_ui (the link is written by `step_view`).
-    slider = {"input": "range", "min": 1, "max": max(1, int(n_steps)), "step": 1, "name": label}
-    selection = alt.SelectionParameter.from_dict(
-        {
-            "name": name,
-            "select": {"type": "point", "fields": [STEP_FIELD], "on": "click[false]", "clear": False},
-            "bind": {STEP_FIELD: slider},
-            "value": [{STEP_FIELD: int(value)}],
-        }
-    )
-    return alt.Parameter(name=name, param=selection, param_type="selection")
 
 
 @dataclass(frozen=True)

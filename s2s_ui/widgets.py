@@ -11,11 +11,11 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from s2s_core.catalog import translate
 from s2s_core.errors import InputError
 from s2s_core.fmt import sci
 from s2s_core.notebook import notebook
 from s2s_core.validate import decode_table
-from s2s_ui.catalog import translate
 from s2s_ui.frame import ensure_router
 from s2s_ui.i18n import error_text, lang, t
 from s2s_ui.link import from_link, to_link

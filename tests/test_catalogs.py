@@ -6,7 +6,7 @@ import re
 import string
 from pathlib import Path
 
-from s2s_ui.catalog import LANGS, load_catalog
+from s2s_core.catalog import LANGS, load_catalog
 
 ROOT = Path(__file__).resolve().parent.parent
 CODE_DIRS = ("app.py", "pages", "s2s_ui", "s2s_core")
@@ -54,7 +54,7 @@ def test_every_key_named_in_code_exists():
             if key.endswith("_"):  # a prefix completed at run time, e.g. "scoring.from_" + option
                 assert any(k.startswith(key) for k in catalog), f"{path.name}: no key starts with {key}"
                 continue
-            if any(k.startswith(f"{key}.") for k in catalog):  # a section's prefix, as s2s_ui.catalog.words takes
+            if any(k.startswith(f"{key}.") for k in catalog):  # a section's prefix, as s2s_core.catalog.words takes
                 continue
             if key not in catalog:
                 missing.append(f"{path.relative_to(ROOT)}: {key}")

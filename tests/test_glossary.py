@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script from the repository root
     sys.path.insert(0, str(ROOT))
 
-from s2s_ui.catalog import load_catalog  # noqa: E402
+from s2s_core.catalog import load_catalog  # noqa: E402
 
 GLOSSARY = ROOT / "locales" / "glossary.toml"
 DOC = ROOT / "docs" / "GLOSSARY.md"

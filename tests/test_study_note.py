@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from s2s_ui.catalog import LANGS, load_catalog
+from s2s_core.catalog import LANGS, load_catalog
 from tests.study_note import HANGUL, NAMES, QUOTED, korean_quotes, text
 
 # A sentence that says something IS the note's (its example, sentence, corpus, batch …) must quote it.

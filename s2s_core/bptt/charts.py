@@ -14,7 +14,7 @@ from s2s_core.fmt import SCI_D3
 
 SERIES_COLORS = ("#d62728", "#1f77b4", "#2ca02c", "#9ecae1", "#7f7f7f")  # RNN, LSTM, GRU, LSTM cell, ρ^k
 
-# The "bptt.chart.*" words each builder takes (the page hands them over with s2s_ui.catalog.words; tests import
+# The "bptt.chart.*" words each builder takes (the page hands them over with s2s_core.catalog.words; tests import
 # these tuples). parts_chart also takes a "description"; the clipping frames take WHEN_LABELS as their names.
 GRAD_LABELS = ("k", "norm", "series", "t", "ratio", "cut")
 CLIP_LABELS = ("norm", "k", "t", "part", "when", "ratio")

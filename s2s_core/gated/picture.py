@@ -23,6 +23,7 @@ import altair as alt
 import pandas as pd
 import torch
 
+from s2s_core.catalog import translate, words
 from s2s_core.chartkit import FIT_X, GATE_SCALE, MIN_CELL_PX, VALUE_SCALE, colour_ends, records
 from s2s_core.fmt import NUM_D3
 from s2s_core.gated.forcing import Force, forced_mask
@@ -452,7 +453,7 @@ def run_picture(
 # lookup by the slider's own signal picks the step's value (`_at`). The marks stay and only their attributes
 # change. Labels, ink and accessible labels are written here in Python, not formatted in the browser; what does
 # not change with the step has no step in its data at all.
-STEP_FIELD = "step"  # the field the shared step selection projects (s2s_ui/steps.py STEP_FIELD)
+STEP_FIELD = "step"  # the field the shared step selection projects (s2s_core/chartkit.py STEP_FIELD)
 
 
 def step_signal(step_param: alt.Parameter) -> str:
@@ -694,3 +695,20 @@ def cell_chart(pic: CellPicture, words: Mapping[str, str], step_param: alt.Param
         title=alt.Title(words["title"], fontSize=FONT + 3, anchor="start"),
         description=words["description"],
     )
+
+
+# --- the picture's words (the same on a page and in a notebook: s2s_core/show.py) ---------------------------
+
+
+def legend_words(language: str) -> dict[str, str]:
+    """The colour words of the two scales' ends ({gate_low}, {gate_high}, {value_low}, {value_high}), read off
+    the scales the charts draw with (LEGEND), for every sentence that names a colour."""
+    return {name: translate(language, key) for name, key in LEGEND.items()}
+
+
+def picture_words(ns: str, language: str, forced: bool) -> dict[str, str]:
+    """The picture's words in `language` (a cache argument, so not the session's), its title while forcing; the
+    description names the colours of the scales it describes."""
+    found = words(language, f"{ns}.picture", WORDS)
+    found["description"] = translate(language, f"{ns}.picture.description", **legend_words(language))
+    return {**found, "title": found["title_forced"]} if forced else found

@@ -25,7 +25,7 @@ FACTOR_LABEL_PX, LEVEL_BAND_PX, SLANT_BAND_PX = 90, 90, 36
 VALUE_LABEL_PX = 20  # px a bar's room needs for its "4/6" or "0.25" above it (11 px bold)
 
 # The "ngram.chart.*" words each builder (and the frame behind it) takes: the page hands them over with
-# s2s_ui.catalog.words, and tests import these tuples. A word with a value in it is added by the page.
+# s2s_core.catalog.words, and tests import these tuples. A word with a value in it is added by the page.
 FACTORS_LABELS = ("position", "prob", "model", "ratio", "factors_title", "mle", "addk")  # + factors_long's
 SPARSITY_LABELS = ("n", "share", "unseen", "sparsity_title")
 WINDOW_LABELS = ("model", "word", "sees", "blind", "target", "window_title", "ffnn", "rnn")  # + "ngram" (with n)

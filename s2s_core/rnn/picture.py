@@ -27,6 +27,7 @@ import altair as alt
 import pandas as pd
 import torch
 
+from s2s_core.catalog import translate, words
 from s2s_core.chartkit import FIT_X, VALUE_SCALE, colour_ends, records
 from s2s_core.fmt import CELL_D3, NUM_D3, vec
 from s2s_core.rnn.compute import RnnResult
@@ -429,3 +430,12 @@ def unroll_picture(pic: Picture, words: Mapping[str, str], step_param: alt.Param
         ),
         description=words["description"],
     )
+
+
+def picture_words(language: str) -> dict[str, str]:
+    """The picture's words in `language` (the page's and the notebook's: s2s_core/show.py); the description names
+    the colours at the value scale's ends."""
+    names = words(language, "rnn.picture", WORDS)
+    colours = {end: translate(language, key) for end, key in LEGEND.items()}  # the scale's own ends
+    names["description"] = translate(language, "rnn.picture.description", **colours)
+    return names

@@ -23,9 +23,10 @@ from dataclasses import dataclass
 import altair as alt
 import pandas as pd
 
+from s2s_core.catalog import translate, words
 from s2s_core.chartkit import FIT_X, TITLE_WIDTH, lines, records
 from s2s_core.shapes.charts import ROLE_COLORS
-from s2s_core.shapes.compute import ShapesResult
+from s2s_core.shapes.compute import ShapesConfig, ShapesResult
 from s2s_core.shapes.origin import last_step_reading
 from s2s_core.shapes.panel import HEAD_LINE, PANEL_WORDS, Panel, fixed_px, panel_frames, panel_layers
 
@@ -482,3 +483,21 @@ def _packed_layers(
     head = pd.DataFrame([dict(x=-p.margins[0], y=top, text=labels["packed"])])
     heading = alt.Chart(records(head)).mark_text(fontSize=12, align="left", fontWeight="bold", color="currentColor")
     return [rows, who, sizes, names, heading.encode(x=x, y=y, text="text:N")]
+
+
+def shapes_chart(frames: ShapePicture, config: ShapesConfig, language: str, answered: bool) -> alt.LayerChart:
+    """The blocks picture in `language` (the page's and the notebook's: s2s_core/show.py), with the panel that
+    traces where the two compared slices come from; once `answered`, whether they are equal and why."""
+    reading = frames.panel.reading
+    labels = words(language, "shapes.picture", WORDS)
+    labels["slice"] = translate(language, "shapes.picture.slice", lhs=reading.lhs, rhs="h_n[-1]")
+    labels["packed"] = translate(language, "shapes.picture.packed", rows=sum(config.lengths), E=config.E)
+    h = "P" if config.proj_size else "H"
+    fill = dict(b=reading.sentence + 1, n=reading.length, cell=config.cell, lhs=reading.lhs, h=h, size=reading.Hout)
+    for key in PANEL_WORDS:  # the rows' {layer} stays for the picture to fill row by row
+        labels[f"panel.{key}"] = translate(language, f"shapes.picture.panel.{key}", **fill, layer="{layer}")
+    if not answered:
+        return shape_picture(frames, labels)
+    verdict = translate(language, f"shapes.picture.{'equal' if reading.equal else 'not_equal'}")
+    why = translate(language, f"shapes.picture.why.{reading.note}", lhs=reading.lhs)
+    return shape_picture(frames, labels, verdict, why)

@@ -14,7 +14,7 @@ from s2s_core.fmt import NUM_D3, PCT_D3
 # a caption instead of a Vega legend, which Streamlit lays out at the cost of most of the plot's height.
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c")
 DASHES = ((1, 0), (6, 3), (2, 2))
-# training.chart.*: every word the builders below take (the page hands them over with s2s_ui.catalog.words);
+# training.chart.*: every word the builders below take (the page hands them over with s2s_core.catalog.words);
 # m_* name the accuracy curves (frames.METRICS), out_step the map's rows (output steps).
 # Room left of a chart with a y-axis title: Vega places the rotated title as if it were fontSize wide, but the font's
 # line box is about 1.35 em, so the title stood 2-3 px past the SVG's left edge, where a Korean title's glyphs were

@@ -14,14 +14,15 @@ import streamlit as st
 from s2s_core.attention import AttentionConfig, AttentionResult, fields
 from s2s_core.attention.charts import LABELS, PICK_PARAM, STEP_PARAM, attention_picture
 from s2s_core.attention.frames import WORDS, picture_frames, position_index, step_label, step_sum_text
+from s2s_core.catalog import translate, words
+from s2s_core.chartkit import step_param
 from s2s_core.fmt import num, vec
 from s2s_ui.attention.sections import compute
-from s2s_ui.catalog import translate, words
 from s2s_ui.charts import cached_spec
 from s2s_ui.explainer import before_after
 from s2s_ui.i18n import lang, t
 from s2s_ui.state import Page
-from s2s_ui.steps import StepEvent, step_param
+from s2s_ui.steps import StepEvent
 
 
 @cached_spec(max_entries=256)

@@ -9,8 +9,8 @@ from s2s_core.bptt import BpttConfig, BpttResult, backprop_through_time, clip
 from s2s_core.bptt.charts import CLIP_LABELS, GRAD_LABELS, WHEN_LABELS, clip_chart, grad_chart, parts_chart
 from s2s_core.bptt.frames import CELL_NAMES, clip_frame, cuts_frame, grad_frame, parts_frame
 from s2s_core.bptt.picture import LEGEND, WORDS, gradient_picture, picture_data
+from s2s_core.catalog import translate, words
 from s2s_ui.cache import cached_result
-from s2s_ui.catalog import translate, words
 from s2s_ui.charts import cached_spec
 
 CHART = "bptt.chart"

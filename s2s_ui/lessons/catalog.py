@@ -12,9 +12,9 @@ from collections.abc import Mapping
 
 import streamlit as st
 
+from s2s_core.catalog import LANGS, load_catalog
 from s2s_core.lessons import Lesson, Step, page_fields, validate
 from s2s_core.lessons.model import LESSONS_DIR, LessonError, read_lesson
-from s2s_ui.catalog import LANGS, load_catalog
 
 log = logging.getLogger(__name__)
 

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from s2s_core.catalog import translate, words
+from s2s_core.chartkit import step_param
 from s2s_core.masks import MasksConfig, MasksResult, compute_masks
 from s2s_core.masks.charts import LABELS, batch_charts, sentence_charts
 from s2s_core.masks.empty import EmptySourceDemo, empty_source_demo
 from s2s_core.masks.picture import WORDS, masks_picture
 from s2s_ui.cache import cached_result
-from s2s_ui.catalog import translate, words
 from s2s_ui.charts import cached_spec
-from s2s_ui.steps import step_param
 
 STEP_PARAM = "masks_pick_sel"  # the picture's sentence slider (a selection inside the chart)
 

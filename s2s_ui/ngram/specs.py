@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from s2s_core.catalog import translate, words
 from s2s_core.ngram import (
     ContinuationResult,
     NgramConfig,
@@ -44,7 +45,6 @@ from s2s_core.ngram.window import WindowConfig, WindowModel, WindowView
 from s2s_core.ngram.window import train as train_window
 from s2s_core.ngram.window import window_view as network_view
 from s2s_ui.cache import cached_result
-from s2s_ui.catalog import translate, words
 from s2s_ui.charts import cached_spec
 
 CHART = "ngram.chart"

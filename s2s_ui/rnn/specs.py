@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from s2s_core.catalog import translate, words
+from s2s_core.chartkit import step_param
 from s2s_core.rnn import RnnConfig, RnnResult, unroll
 from s2s_core.rnn.charts import LABELS, step_chart
 from s2s_core.rnn.frames import step_frame
-from s2s_core.rnn.picture import LEGEND, STEP_PARAM, WORDS, picture_data, unroll_picture
+from s2s_core.rnn.picture import STEP_PARAM, picture_data, picture_words, unroll_picture
 from s2s_ui.cache import cached_result
-from s2s_ui.catalog import translate, words
 from s2s_ui.charts import cached_spec
-from s2s_ui.steps import step_param
 
 
 @cached_result(max_entries=256)
@@ -28,10 +28,7 @@ def chart_spec(config: RnnConfig, before: RnnConfig | None, language: str, first
     result = compute(config)
     previous = compute(before) if before is not None else None
     param = step_param(STEP_PARAM, len(result.tokens), first_step, translate(language, "steps.label"))
-    names = words(language, "rnn.picture", WORDS)
-    colours = {end: translate(language, key) for end, key in LEGEND.items()}  # the scale's own ends
-    names["description"] = translate(language, "rnn.picture.description", **colours)
-    return unroll_picture(picture_data(result, previous), names, param)
+    return unroll_picture(picture_data(result, previous), picture_words(language), param)
 
 
 @cached_spec(max_entries=256)

@@ -12,6 +12,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from s2s_core.catalog import words
 from s2s_core.fmt import num, sci, vec
 from s2s_core.scoring.charts import DIAGRAM_WORDS, flow_dot
 from s2s_core.scoring.compute import ScoringConfig, as_error
@@ -26,7 +27,6 @@ from s2s_core.scoring.notes import (
     window_size,
     window_size_key,
 )
-from s2s_ui.catalog import words
 from s2s_ui.charts import draw
 from s2s_ui.i18n import lang, t
 from s2s_ui.registry import PAGES

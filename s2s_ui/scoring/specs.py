@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from s2s_core.catalog import translate, words
+from s2s_core.chartkit import step_param
 from s2s_core.fmt import num, two, vec
 from s2s_core.scoring.attend import Read
 from s2s_core.scoring.charts import WINDOW_WORDS, page_charts
@@ -19,9 +21,7 @@ from s2s_core.scoring.notes import local_p_note_key
 from s2s_core.scoring.picture import COMPARE_WORDS, FOCUS_WORDS, compare_picture, focus_picture
 from s2s_core.scoring.quiz import DoubledQuery, doubled_query
 from s2s_ui.cache import cached_result
-from s2s_ui.catalog import translate, words
 from s2s_ui.charts import cached_spec
-from s2s_ui.steps import step_param
 
 STEP_PARAM = "scoring_pos_sel"  # picture 2's position slider (the shared step control)
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from s2s_core.chartkit import VALUE_SCALE, colour_ends
+from s2s_core.catalog import translate, words
+from s2s_core.chartkit import VALUE_SCALE, colour_ends, step_param
 from s2s_core.seq2seq import Seq2SeqConfig, Seq2SeqResult, run
 from s2s_core.seq2seq.charts import LABELS, TOPK_LABELS, page_charts, topk_chart
 from s2s_core.seq2seq.frames import topk_frame
@@ -24,9 +25,7 @@ from s2s_core.translation.lab import DEFAULT as TRAINED
 from s2s_jobs import jobs
 from s2s_jobs.jobs import DONE, JobSnapshot
 from s2s_ui.cache import cached_result
-from s2s_ui.catalog import translate, words
 from s2s_ui.charts import cached_spec
-from s2s_ui.steps import step_param
 from s2s_ui.training.live import visitor
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from s2s_core.catalog import words
 from s2s_core.shapes import ShapesConfig, ShapesResult, run_shapes
 from s2s_core.shapes.bridge import BridgeConfig, BridgeResult, bridge_view
 from s2s_core.shapes.charts import PACKED_LABELS, PADDING_LABELS, packed_chart, padding_diff_chart, padding_error_chart
@@ -13,11 +14,9 @@ from s2s_core.shapes.code import script
 from s2s_core.shapes.failures import FailureDemo, failure_demo
 from s2s_core.shapes.frames import packed_frame, padding_error_frame, padding_states_frame
 from s2s_core.shapes.padding import PaddingResult, padding_view
-from s2s_core.shapes.panel import PANEL_WORDS
-from s2s_core.shapes.picture import WORDS, picture_frames, shape_picture
+from s2s_core.shapes.picture import picture_frames, shapes_chart
 from s2s_core.shapes.quiz import ShapeQuestion, make_question
 from s2s_ui.cache import cached_result
-from s2s_ui.catalog import translate, words
 from s2s_ui.charts import cached_spec
 
 
@@ -60,20 +59,7 @@ def question(number: int) -> ShapeQuestion:
 def picture_spec(config: ShapesConfig, language: str, answered: bool) -> Any:
     """The blocks picture with the panel that traces where the two compared slices come from; once the question
     is answered, whether they are equal and why (both read from the real tensors: s2s_core/shapes/origin.py)."""
-    frames = picture_frames(compute(config))
-    reading = frames.panel.reading
-    labels = words(language, "shapes.picture", WORDS)
-    labels["slice"] = translate(language, "shapes.picture.slice", lhs=reading.lhs, rhs="h_n[-1]")
-    labels["packed"] = translate(language, "shapes.picture.packed", rows=sum(config.lengths), E=config.E)
-    h = "P" if config.proj_size else "H"
-    fill = dict(b=reading.sentence + 1, n=reading.length, cell=config.cell, lhs=reading.lhs, h=h, size=reading.Hout)
-    for key in PANEL_WORDS:  # the rows' {layer} stays for the picture to fill row by row
-        labels[f"panel.{key}"] = translate(language, f"shapes.picture.panel.{key}", **fill, layer="{layer}")
-    if not answered:
-        return shape_picture(frames, labels)
-    verdict = translate(language, f"shapes.picture.{'equal' if reading.equal else 'not_equal'}")
-    why = translate(language, f"shapes.picture.why.{reading.note}", lhs=reading.lhs)
-    return shape_picture(frames, labels, verdict, why)
+    return shapes_chart(picture_frames(compute(config)), config, language, answered)
 
 
 @cached_spec(max_entries=128)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from s2s_core.catalog import words
 from s2s_core.training import DecodeResult, EvalPoint, SourceInput, TrainConfig, TrainResult, decode, what_if
 from s2s_core.training.charts import (
     LABELS,
@@ -29,7 +30,6 @@ from s2s_core.training.loop import TrainRun
 from s2s_core.training.trace import MapPoint
 from s2s_ui import charts
 from s2s_ui.cache import cached_result
-from s2s_ui.catalog import words
 from s2s_ui.i18n import lang
 
 

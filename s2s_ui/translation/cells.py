@@ -7,13 +7,13 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from s2s_core.catalog import words
 from s2s_core.fmt import pct, seconds
 from s2s_core.training import TrainConfig
 from s2s_core.translation.charts import CELLS_LABELS
 from s2s_core.translation.lab import cells_outcome, comparison_configs, cut_cells
 from s2s_jobs import jobs
 from s2s_jobs.jobs import DONE, JobSnapshot
-from s2s_ui.catalog import words
 from s2s_ui.i18n import lang, t
 from s2s_ui.training.live import POLL_SECONDS, queue_full_text, start, visitor
 from s2s_ui.training.specs import draw

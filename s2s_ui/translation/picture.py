@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from s2s_core.catalog import words
 from s2s_core.fields import Parsed
 from s2s_core.fmt import num, pct, seconds
 from s2s_core.training import SourceInput, TrainConfig
@@ -14,7 +15,6 @@ from s2s_core.training.trace import MapPoint
 from s2s_core.translation.charts import TRUTH_LABELS, truth_cells
 from s2s_core.translation.lab import run_line, verb_row
 from s2s_jobs.jobs import JobSnapshot
-from s2s_ui.catalog import words
 from s2s_ui.i18n import lang, t
 from s2s_ui.kept import kept_picture
 from s2s_ui.state import Page

@@ -68,7 +68,7 @@ def page_runner() -> Callable[..., AppTest]:
 def open_tab(at: AppTest, ns: str, label_key: str, lang: str = "en") -> AppTest:
     """Open one of the page's folded tabs as a learner does (its tab widget's value), then rerun: the server
     draws only the open tab, and so does every test (no tab is drawn unless it was opened)."""
-    from s2s_ui.catalog import translate
+    from s2s_core.catalog import translate
 
     at.session_state[f"{ns}_tabs"] = translate(lang, label_key)
     at.run()

@@ -11,8 +11,8 @@ import pytest
 
 from s2s_core.attention import AttentionConfig, attention_weighting
 from s2s_core.attention.charts import PICK_PARAM
+from s2s_core.catalog import translate
 from s2s_core.fmt import vec
-from s2s_ui.catalog import translate
 from tests.app.conftest import LANGS, all_text, open_page, open_tab, toasts
 
 

@@ -9,8 +9,8 @@ from dataclasses import replace
 from s2s_core.bptt import BpttConfig, backprop_through_time, clip, fields
 from s2s_core.bptt.code import script
 from s2s_core.bptt.frames import ratio_band
+from s2s_core.catalog import translate
 from s2s_core.fmt import num, sci
-from s2s_ui.catalog import translate
 from tests.app.conftest import all_text, open_page, open_tab, toasts
 
 TAB_LABELS = (

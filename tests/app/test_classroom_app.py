@@ -14,6 +14,7 @@ import time
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from s2s_core.catalog import translate
 from s2s_core.classroom.limits import Limits, limits_from_env
 from s2s_core.errors import InputError
 from s2s_core.lessons import load_lessons
@@ -21,7 +22,6 @@ from s2s_db import classes as repo
 from s2s_db.engine import engine
 from s2s_db.migrate import upgrade
 from s2s_db.settings import database_url
-from s2s_ui.catalog import translate
 from s2s_ui.classroom import store
 from tests.app.conftest import ROOT, all_text, toasts
 

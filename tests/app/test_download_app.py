@@ -17,10 +17,10 @@ import pytest
 from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
+from s2s_core.catalog import translate
 from s2s_core.export import THEMES
 from s2s_jobs import jobs
 from s2s_jobs.settings import BACKEND_ENV
-from s2s_ui.catalog import translate
 from s2s_ui.registry import existing_pages
 from tests.app.conftest import open_page
 

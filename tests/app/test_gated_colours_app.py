@@ -8,8 +8,8 @@ import json
 import altair as alt
 import pytest
 
+from s2s_core.catalog import translate
 from s2s_core.chartkit import colour_ends
-from s2s_ui.catalog import translate
 from tests.app.conftest import all_text, open_page, open_tab
 
 

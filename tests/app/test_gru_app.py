@@ -7,12 +7,12 @@ read after opening it, as a learner does (only the open tab is drawn, as on a se
 
 from __future__ import annotations
 
+from s2s_core.catalog import translate
 from s2s_core.fmt import vec as vec_text
 from s2s_core.gated.fields import DEFAULT_SENTENCES
 from s2s_core.gru import gru_gates, parse_config
 from s2s_core.gru.compare import compare
 from s2s_core.gru.frames import mix_parts
-from s2s_ui.catalog import translate
 from tests.app.conftest import all_text, open_page, open_tab, toasts
 from tests.app.test_lstm_app import chart_data, picture_rows
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from s2s_ui.catalog import translate
+from s2s_core.catalog import translate
 from s2s_ui.registry import existing_pages
 from tests.app.conftest import all_text, open_page
 

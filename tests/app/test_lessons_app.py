@@ -11,8 +11,8 @@ import pyarrow as pa
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from s2s_core.catalog import translate
 from s2s_core.lessons import evaluate, load_lessons, page_fields
-from s2s_ui.catalog import translate
 from tests.app.conftest import ROOT, all_text, open_page, toasts
 
 LESSONS = load_lessons()

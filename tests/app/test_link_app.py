@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from s2s_core.catalog import translate
 from s2s_core.shapes.failures import KINDS
-from s2s_ui.catalog import translate
 from tests.app.conftest import all_text, open_page, toasts
 
 # (page, widget kind, key, a non-default raw option, how AppTest reads it back)

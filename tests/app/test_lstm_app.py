@@ -7,11 +7,11 @@ read after opening it, as a learner does (only the open tab is drawn, as on a se
 
 from __future__ import annotations
 
+from s2s_core.catalog import translate
 from s2s_core.fmt import vec as vec_text
 from s2s_core.gated.fields import DEFAULT_SENTENCES
+from s2s_core.gated.picture import legend_words
 from s2s_core.lstm import lstm_gates, parse_config
-from s2s_ui.catalog import translate
-from s2s_ui.gated import legend_words
 from tests.app.conftest import all_text, open_page, open_tab, toasts
 
 SENTENCE = DEFAULT_SENTENCES["en"]  # the English page opens on an English sentence

@@ -8,10 +8,10 @@ import json
 import pyarrow as pa
 import pytest
 
+from s2s_core.catalog import translate
 from s2s_core.fmt import num as fmt
 from s2s_core.masks import MasksConfig, compute_masks, default_config, fields
 from s2s_core.masks.picture import weight_line
-from s2s_ui.catalog import translate
 from tests.app.conftest import all_text, open_page, open_tab
 
 EN = default_config("en")  # the English page opens on English sentences

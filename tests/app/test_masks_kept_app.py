@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pyarrow as pa
 
+from s2s_core.catalog import translate
 from s2s_core.fmt import num as fmt
 from s2s_core.masks import MasksConfig, compute_masks, default_config
-from s2s_ui.catalog import translate
 from tests.app.conftest import open_page
 
 EN = default_config("en")

@@ -9,6 +9,7 @@ from dataclasses import replace
 
 import pytest
 
+from s2s_core.catalog import translate
 from s2s_core.fmt import num
 from s2s_core.fmt import prob as fmt_prob
 from s2s_core.ngram import continuations, fields, parse_config, parse_prefix, parse_sentence, sentence_probability
@@ -19,7 +20,6 @@ from s2s_core.ngram.examples import EXAMPLES
 from s2s_core.ngram.frames import product_text
 from s2s_core.ngram.window import WindowConfig, blind_contexts, window_view
 from s2s_core.ngram.window import train as train_window
-from s2s_ui.catalog import translate
 from tests.app.conftest import all_text, open_page, open_tab
 
 EMBEDDING_PART = "# 4) Counting vs a tiny embedding model"  # the script's embedding part starts with this line

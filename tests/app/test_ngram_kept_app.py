@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pyarrow as pa
 
+from s2s_core.catalog import translate
 from s2s_core.ngram.examples import EXAMPLES
-from s2s_ui.catalog import translate
 from tests.app.conftest import open_page
 
 

@@ -12,13 +12,13 @@ import pytest
 import torch
 from torch import nn
 
+from s2s_core.catalog import translate
 from s2s_core.fmt import vec
 from s2s_core.gated.fields import DEFAULT_SENTENCES
 from s2s_core.gru import compute as gru
 from s2s_core.lstm import compute as lstm
 from s2s_core.own_weights import load_weights
 from s2s_core.rnn import compute as rnn
-from s2s_ui.catalog import translate
 from s2s_ui.text import md_escape
 from tests.app.conftest import all_text, open_page, open_tab
 from tests.app.test_lstm_app import picture_rows

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from s2s_ui.catalog import translate
+from s2s_core.catalog import translate
 from s2s_ui.style import PRESENT_CSS
 from tests.app.conftest import LANGS, toasts
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 
+from s2s_core.catalog import translate
 from s2s_core.fmt import num, sci
 from s2s_core.fmt import vec as vec_text
 from s2s_core.rnn import parse_config, unroll
-from s2s_ui.catalog import translate
 from tests.app.conftest import all_text, open_page, open_tab, toasts
 
 DEFAULT = {"ko": "나는 책을 읽는다", "en": "I read a book"}

@@ -4,11 +4,11 @@ opened as a learner opens them (`open_tab`, or a link's ?scoring_tabs=): only th
 
 from __future__ import annotations
 
+from s2s_core.catalog import translate
 from s2s_core.fmt import num, two
 from s2s_core.fmt import vec as vector_text
 from s2s_core.scoring.compute import ScoringConfig, compare
 from s2s_core.scoring.frames import position_label
-from s2s_ui.catalog import translate
 from tests.app.conftest import all_text, open_page, open_tab
 
 
@@ -153,7 +153,7 @@ def test_korean_names_d_the_windows_half_width():
     """Glossary: D is the window's half-width, 창 반폭, never a bare 반폭 (half-width of what?)."""
     import re
 
-    from s2s_ui.catalog import load_catalog
+    from s2s_core.catalog import load_catalog
 
     ko = {k: v for k, v in load_catalog("ko").items() if k.startswith("scoring.")}
     assert [k for k, v in ko.items() if re.search(r"(?<!창 )반폭", v)] == []

@@ -12,6 +12,7 @@ from dataclasses import replace
 import pyarrow as pa
 import pytest
 
+from s2s_core.catalog import translate
 from s2s_core.fmt import num, pct, sci
 from s2s_core.fmt import vec as vector_text
 from s2s_core.seq2seq import Seq2SeqConfig, default_config, fields, run
@@ -22,7 +23,6 @@ from s2s_core.translation.lab import DEFAULT as TRAINED
 from s2s_jobs import jobs
 from s2s_jobs.jobs import DONE, RUNNING, JobSnapshot
 from s2s_jobs.settings import BACKEND_ENV
-from s2s_ui.catalog import translate
 from tests.app.conftest import all_text, open_page, open_tab
 
 UNTRAINED = {"seq2seq_model": "untrained"}

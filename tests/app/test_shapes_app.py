@@ -10,11 +10,11 @@ import json
 
 import pyarrow as pa
 
+from s2s_core.catalog import translate
 from s2s_core.fmt import sci
 from s2s_core.shapes import fields, parse_config, run_shapes
 from s2s_core.shapes.padding import padding_view
 from s2s_core.shapes.quiz import make_question, question_code
-from s2s_ui.catalog import translate
 from tests.app.conftest import all_text, open_page, open_tab, toasts
 
 

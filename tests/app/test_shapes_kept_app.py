@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pyarrow as pa
 
+from s2s_core.catalog import translate
 from s2s_core.chartkit import lines
 from s2s_core.shapes.panel import HEADING_WIDTH
-from s2s_ui.catalog import translate
 from tests.app.conftest import open_page
 
 

@@ -11,8 +11,8 @@ from collections.abc import Callable
 
 import pytest
 
+from s2s_core.catalog import translate
 from s2s_core.fmt import vec
-from s2s_ui.catalog import translate
 from s2s_ui.registry import existing_pages
 from tests.app.conftest import LANGS, all_text, open_page
 from tests.robustness.fuzz import unfilled_texts

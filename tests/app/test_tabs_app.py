@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import pytest
 
+from s2s_core.catalog import translate
 from s2s_core.fields import Field
-from s2s_ui.catalog import translate
 from s2s_ui.registry import existing_pages
 from s2s_ui.state import Page
 from tests.app.conftest import open_page

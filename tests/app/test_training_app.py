@@ -6,11 +6,11 @@ import json
 
 import pytest
 
+from s2s_core.catalog import translate
 from s2s_core.training import fields
 from s2s_core.training.config import TrainConfig
 from s2s_jobs import jobs
 from s2s_jobs.snapshot import DONE
-from s2s_ui.catalog import translate
 from tests.app.conftest import all_text, open_page, open_tab, toasts
 
 # A tiny budget keeps each training run well under a second of CPU. Trained models are cached for the

@@ -8,11 +8,11 @@ from dataclasses import replace
 
 import pytest
 
+from s2s_core.catalog import translate
 from s2s_core.fmt import num, pct
 from s2s_core.translation import fields
 from s2s_core.translation.lab import alignment_score, lab_config, n_parameters, run_line, verb_notice
 from s2s_jobs import jobs
-from s2s_ui.catalog import translate
 from tests.app.conftest import all_text, open_page, open_tab, toasts
 
 # 80 steps of the default model get the default sentence right (measured: 100 % exact on it, ~5 s on a quiet

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from s2s_ui.catalog import translate
+from s2s_core.catalog import translate
 from tests.browser.harness import settle
 
 FOLLOW_CEILING_S = 30  # a broken poll never arrives; a slow machine's poll still does well inside this

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from s2s_ui.catalog import translate
+from s2s_core.catalog import translate
 from tests.browser.harness import charts_drawn, edit_grid_cell, main_text, open_page, settle, wait_for_text
 
 pytestmark = pytest.mark.browser

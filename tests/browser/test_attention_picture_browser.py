@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from s2s_ui.catalog import translate
+from s2s_core.catalog import translate
 from s2s_ui.charts import contrast
 from tests.browser.harness import DESKTOP, PHONE, charts_drawn, edit_grid_cell, open_page
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from s2s_core.bptt import BpttConfig, backprop_through_time
+from s2s_core.catalog import translate
 from s2s_core.fmt import sci
-from s2s_ui.catalog import translate
 from tests.browser.harness import chart_labels, charts_drawn, open_page, settle, wait_for_text
 
 pytestmark = pytest.mark.browser

@@ -16,8 +16,8 @@ import time
 
 import pytest
 
+from s2s_core.catalog import translate
 from s2s_core.lessons import load_lessons
-from s2s_ui.catalog import translate
 from s2s_ui.classroom.route import HOLD_S
 from scripts.serve import ROOT, free_port, start, stop, wait_healthy
 from tests import postgres

@@ -13,8 +13,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from s2s_core.catalog import translate
 from s2s_core.export import PNG_SIGNATURE
-from s2s_ui.catalog import translate
 from tests.browser.harness import DESKTOP, charts_drawn, open_page, settle
 
 pytestmark = pytest.mark.browser

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from s2s_ui.catalog import translate
+from s2s_core.catalog import translate
 from tests.browser.harness import PHONE, charts_drawn, open_page, settle
 
 pytestmark = pytest.mark.browser

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
+from s2s_core.catalog import translate
 from s2s_core.fmt import vec as vec_text
 from s2s_core.gated.fields import DEFAULT_SENTENCES
 from s2s_core.gru import gru_gates, parse_config
-from s2s_ui.catalog import translate
 from tests.browser.harness import click_until_linked, open_page, settle, wait_for_text
 from tests.browser.test_lstm_browser import VISIBLE_CHARTS, open_forcing, picture_title, step_moves_in_the_browser
 

@@ -11,8 +11,8 @@ import re
 
 import pytest
 
+from s2s_core.catalog import translate
 from s2s_core.lessons import evaluate, load_lessons, page_fields
-from s2s_ui.catalog import translate
 from tests.browser.harness import charts_drawn, main_text, settle, wait_for_text
 from tests.sizes import full
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import pytest
 
+from s2s_core.catalog import translate
 from s2s_core.fmt import num
 from s2s_core.fmt import vec as vec_text
 from s2s_core.gated.fields import DEFAULT_SENTENCES
 from s2s_core.lstm import lstm_gates, parse_config
-from s2s_ui.catalog import translate
 from tests.browser.harness import click_until_linked, main_text, open_page, settle, wait_for_text
 
 pytestmark = pytest.mark.browser

@@ -10,10 +10,10 @@ from urllib.parse import quote
 
 import pytest
 
+from s2s_core.catalog import translate
 from s2s_core.fmt import num as fmt
 from s2s_core.masks import MasksConfig, compute_masks, default_config
 from s2s_core.masks.picture import two_lines
-from s2s_ui.catalog import translate
 from tests.browser.harness import (
     PHONE,
     chart_labels,

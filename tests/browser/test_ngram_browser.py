@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import pytest
 
+from s2s_core.catalog import translate
 from s2s_core.fmt import prob
 from s2s_core.ngram.compute import parse_corpus
 from s2s_core.ngram.examples import EXAMPLES
 from s2s_core.ngram.window import WindowConfig, train, window_view
-from s2s_ui.catalog import translate
 from tests.browser.harness import chart_labels, charts_drawn, next_frame, open_page, settle, wait_for_text
 
 pytestmark = pytest.mark.browser

@@ -14,10 +14,10 @@ import nbformat
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from s2s_core.catalog import translate
 from s2s_core.notebook import notebook
 from s2s_core.rnn import parse_config
 from s2s_core.rnn.code import script
-from s2s_ui.catalog import translate
 from tests.browser.harness import charts_drawn, keep_failure_screenshot, open_page, open_tab, settle
 
 pytestmark = pytest.mark.browser

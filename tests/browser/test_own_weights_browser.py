@@ -11,7 +11,7 @@ import pytest
 import torch
 from torch import nn
 
-from s2s_ui.catalog import translate
+from s2s_core.catalog import translate
 from tests.browser.harness import charts_drawn, main_text, open_page, settle, wait_for_text
 
 pytestmark = pytest.mark.browser

@@ -14,8 +14,8 @@ import urllib.request
 
 import pytest
 
+from s2s_core.catalog import translate
 from s2s_core.lessons import load_lessons
-from s2s_ui.catalog import translate
 from scripts.replicas import topology
 from scripts.serve import free_port
 from tests import postgres

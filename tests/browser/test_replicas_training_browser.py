@@ -16,7 +16,7 @@ import os
 import pytest
 import sqlalchemy as sa
 
-from s2s_ui.catalog import translate
+from s2s_core.catalog import translate
 from scripts.replicas import topology
 from scripts.serve import free_port
 from tests import postgres

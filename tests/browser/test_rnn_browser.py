@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from s2s_ui.catalog import translate
+from s2s_core.catalog import translate
 from tests.browser.harness import DESKTOP, charts_drawn, open_page, wait_for_text
 
 pytestmark = pytest.mark.browser

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import pytest
 
+from s2s_core.catalog import translate
 from s2s_core.fmt import num, two
 from s2s_core.fmt import vec as vector_text
 from s2s_core.scoring.compute import ScoringConfig, compare
 from s2s_core.scoring.frames import softmax_steps
-from s2s_ui.catalog import translate
 from tests.browser.harness import (
     chart_labels,
     charts_drawn,

@@ -13,10 +13,10 @@ from dataclasses import replace
 
 import pytest
 
+from s2s_core.catalog import translate
 from s2s_core.fmt import num
 from s2s_core.seq2seq import default_config, parse_config, run
 from s2s_core.seq2seq.frames import brief
-from s2s_ui.catalog import translate
 from tests.browser.harness import PHONE, charts_drawn, open_page, wait_for_text
 
 pytestmark = pytest.mark.browser

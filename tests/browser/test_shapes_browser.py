@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from s2s_ui.catalog import translate
+from s2s_core.catalog import translate
 from s2s_ui.charts import contrast
 from tests.browser.harness import PHONE, main_text, open_page, settle, wait_for_text
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from s2s_ui.catalog import translate
+from s2s_core.catalog import translate
 from tests.browser.harness import (
     DESKTOP,
     PHONE,

@@ -19,7 +19,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from s2s_ui.catalog import translate
+from s2s_core.catalog import translate
 from scripts.serve import serving
 from tests.browser.harness import DESKTOP, PHONE, charts_drawn, main_text, settle, wait_for_text, wait_idle
 from tests.sizes import pick

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from s2s_ui.catalog import translate
+from s2s_core.catalog import translate
 from scripts.serve import serving
 from tests.browser.harness import PHONE, main_text, settle, wait_for_text
 from tests.browser.test_training_browser import _open

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from s2s_ui.catalog import translate
+from s2s_core.catalog import translate
 from tests.app.conftest import open_page, open_tab
 
 

@@ -13,8 +13,8 @@ from functools import partial
 
 import nbformat
 
+from s2s_core.catalog import LANGS, translate
 from s2s_core.notebook import notebook
-from s2s_ui.catalog import LANGS, translate
 from s2s_ui.registry import existing_pages
 from tests.codegen import (
     test_attention_code,

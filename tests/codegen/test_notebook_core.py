@@ -10,10 +10,10 @@ from functools import partial
 import nbformat
 import pytest
 
+from s2s_core.catalog import LANGS, load_catalog, translate
 from s2s_core.ngram.code import script as ngram_script
 from s2s_core.ngram.compute import parse_config as ngram_config
 from s2s_core.notebook import LEAD, MARKER, cells, marker, note_keys, notebook
-from s2s_ui.catalog import LANGS, load_catalog, translate
 from tests.codegen.test_notebook_code import page_cases
 
 SCRIPT = "\n".join(

@@ -159,9 +159,9 @@ LABELS = {k: k for k in charts.LABELS}  # the picture's own list of the words it
 
 
 def test_the_words_handed_to_the_picture_are_the_builders_own_lists():
-    """The page hands the picture exactly these keys (s2s_ui.catalog.words): each one is in both catalogs."""
+    """The page hands the picture exactly these keys (s2s_core.catalog.words): each one is in both catalogs."""
     from s2s_core.attention.frames import WORDS as FRAME_WORDS
-    from s2s_ui.catalog import load_catalog
+    from s2s_core.catalog import load_catalog
 
     assert set(WORDS) == set(FRAME_WORDS)
     for lang in ("ko", "en"):
@@ -171,7 +171,7 @@ def test_the_words_handed_to_the_picture_are_the_builders_own_lists():
 
 def _picture_spec(config: AttentionConfig, before: AttentionConfig | None = None, picked: str | None = None) -> dict:
     from s2s_core.attention.frames import picture_frames
-    from s2s_ui.steps import step_param
+    from s2s_core.chartkit import step_param
 
     result = attention_weighting(config)
     previous = (attention_weighting(before), before) if before is not None else None

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from s2s_core.attention import attention_weighting, parse_config
 from s2s_core.attention.notes import shared_steps, steps_key
+from s2s_core.catalog import load_catalog
 from s2s_core.fmt import vec
-from s2s_ui.catalog import load_catalog
 
 SOURCES = [["2", "0"], ["0", "4"], ["6", "2"]]
 

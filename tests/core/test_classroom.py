@@ -13,11 +13,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from s2s_core.catalog import LANGS, load_catalog
 from s2s_core.classroom import codes, limits, state
 from s2s_core.classroom.answers import MAX_ANSWER_CHARS, parse_answer, tally
 from s2s_core.classroom.ratelimit import JoinLimiter, RateLimiter
 from s2s_core.errors import InputError
-from s2s_ui.catalog import LANGS, load_catalog
 
 CROCKFORD = set("0123456789ABCDEFGHJKMNPQRSTVWXYZ")
 TEN_MB = "A" * 10_000_000

@@ -17,8 +17,8 @@ from s2s_core import export
 from s2s_core.attention import parse_config
 from s2s_core.attention.charts import PICK_PARAM, STEP_PARAM
 from s2s_core.attention.fields import DEFAULT_SOURCES, DEFAULT_WEIGHTS
+from s2s_core.catalog import LANGS, load_catalog, translate
 from s2s_ui.attention.picture import chart_spec
-from s2s_ui.catalog import LANGS, load_catalog, translate
 from s2s_ui.download import plain_spec
 
 SVG_NS = "{http://www.w3.org/2000/svg}"

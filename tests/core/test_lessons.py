@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from s2s_core.catalog import LANGS, load_catalog
 from s2s_core.lessons import LinkState, load_lessons, page_fields, registered, same_state, validate
 from s2s_core.lessons.claims import evaluate
 from s2s_core.lessons.model import LessonError, read_lesson
 from s2s_core.validate import decode_table
-from s2s_ui.catalog import LANGS, load_catalog
 from s2s_ui.lessons.catalog import missing_texts, step_text_keys
 from s2s_ui.registry import PAGES as REGISTRY
 

@@ -275,8 +275,8 @@ def test_the_pictures_data_equals_the_computation():
 
 def test_the_picture_is_valid_vega_lite():
     """The page draws the spec unvalidated (cached_spec): validated against the schema here, with every layer."""
+    from s2s_core.chartkit import step_param
     from s2s_core.masks.picture import WORDS, masks_picture
-    from s2s_ui.steps import step_param
 
     config = MasksConfig()
     result = compute_masks(config)

@@ -7,9 +7,9 @@ import re
 
 import pytest
 
+from s2s_core.catalog import load_catalog
 from s2s_core.masks.compute import MasksConfig, compute_masks
 from s2s_core.masks.notes import loss_diff_key, near_uniform, notice_keys, source_padded
-from s2s_ui.catalog import load_catalog
 from tests import study_note
 
 ONE = MasksConfig(sources=(("나는", "책을", "읽는다"),), targets=(("i", "read", "a", "book"),), rows=(1,))

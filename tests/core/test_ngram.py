@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from s2s_core import caps
+from s2s_core.catalog import translate, words
 from s2s_core.errors import InputError
 from s2s_core.ngram import (
     continuations,
@@ -71,7 +72,6 @@ from s2s_core.ngram.frames import (
     window_frame,
 )
 from s2s_core.ngram.picture import WORDS as PICTURE_WORDS
-from s2s_ui.catalog import translate, words
 from tests import study_note
 from tests.chart_order import unordered_axes
 

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from s2s_core.catalog import translate
 from s2s_core.errors import InputError
 from s2s_core.translation import own_data as od
-from s2s_ui.catalog import translate
 
 
 def numbered(n: int) -> list[str]:

@@ -16,13 +16,13 @@ from hypothesis import strategies as st
 from torch import nn
 
 from s2s_core import own_weights as ow
+from s2s_core.catalog import translate
 from s2s_core.errors import InputError
 from s2s_core.gru.compute import explain_gru, hand_gru
 from s2s_core.gru.compute import split_gates as gru_gates
 from s2s_core.lstm.compute import explain_lstm, hand_lstm
 from s2s_core.lstm.compute import split_gates as lstm_gates
 from s2s_core.rnn.compute import explain_rnn, weights_of
-from s2s_ui.catalog import translate
 
 
 def saved(obj: object) -> bytes:

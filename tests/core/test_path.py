@@ -62,7 +62,7 @@ def test_no_summary_is_cut_on_the_real_path(language):
     """Every page's summary, in the learner's language, is printed whole beside its box on a 1280 px desktop
     (the chart is 820 px wide there): every wrapping keeps all its words within its budget, the one the
     desktop's width picks takes at most SUMMARY_LINES lines, and no line ends in "…"."""
-    from s2s_ui.catalog import translate
+    from s2s_core.catalog import translate
 
     drawn = course(existing_pages_ns())
     texts = {n.ns: (translate(language, f"{n.ns}.title"), translate(language, f"{n.ns}.summary")) for n in drawn.nodes}

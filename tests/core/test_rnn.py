@@ -229,9 +229,9 @@ def test_any_input_gives_a_checked_result_or_an_input_error(sentence, E, H, seed
 def test_the_chain_picture_holds_the_run():
     """Every h_t and x_t square of the picture is the computed value; h_(t-1) lights up again at step t; the
     step's formula lines carry the step's numbers; the spec is valid Vega-Lite with the step control on it."""
+    from s2s_core.chartkit import step_param
     from s2s_core.fmt import vec
     from s2s_core.rnn.picture import STEP_PARAM, picture_data, unroll_picture
-    from s2s_ui.steps import step_param
 
     result = unroll(parse_config("the dog saw the cat", 3, 4, 0))
     before = unroll(parse_config("a b", 3, 2, 0))

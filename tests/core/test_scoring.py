@@ -435,10 +435,10 @@ def test_every_chart_is_valid_vega_lite_and_the_diagram_names_the_shapes(config)
 
 
 def test_the_words_handed_to_the_charts_are_in_both_catalogs():
-    """The page hands each builder its own list of keys (s2s_ui.catalog.words): every one is a real catalog key."""
+    """The page hands each builder its own list of keys (s2s_core.catalog.words): every one is a real catalog key."""
+    from s2s_core.catalog import load_catalog
     from s2s_core.scoring.charts import DIAGRAM_WORDS, WINDOW_WORDS
     from s2s_core.scoring.picture import COMPARE_WORDS, FOCUS_WORDS
-    from s2s_ui.catalog import load_catalog
 
     wanted = [f"scoring.chart.{k}" for k in (*WINDOW_WORDS, *COMPARE_WORDS, *FOCUS_WORDS)]
     wanted += [f"scoring.diagram.{k}" for k in DIAGRAM_WORDS]
@@ -551,9 +551,9 @@ def test_the_pictures_data_equals_the_computation():
 @pytest.mark.parametrize("window", ["global", "local_m", "local_p"])
 def test_the_pictures_are_valid_vega_lite(window):
     """The page draws these specs unvalidated (cached_spec): they are validated against the schema here."""
+    from s2s_core.chartkit import step_param
     from s2s_core.scoring.fields import SCORERS as NAMES
     from s2s_core.scoring.picture import COMPARE_WORDS, FOCUS_WORDS, compare_picture, focus_picture
-    from s2s_ui.steps import step_param
 
     result = compare(ScoringConfig(window=window, half_width=2))
     # The pictures' own word lists, plus what the page fills in with live numbers (s2s_ui/scoring/specs.py).
@@ -578,10 +578,10 @@ def test_the_signed_scores_and_the_softmax_row_are_drawn_as_text_marks():
     function's scores and weights. Number layers are aria-hidden (a phone's width may filter them to nothing)."""
     import json
 
+    from s2s_core.chartkit import step_param
     from s2s_core.fmt import SIGNED_TWO_D3
     from s2s_core.scoring.fields import SCORERS as NAMES
     from s2s_core.scoring.picture import COMPARE_WORDS, FOCUS_WORDS, compare_picture, focus_picture
-    from s2s_ui.steps import step_param
 
     result = compare(ScoringConfig())
     labels = {k: k for k in (*COMPARE_WORDS, *FOCUS_WORDS, "title", "subtitle", "description", "keys", "scores")}

@@ -6,6 +6,7 @@ from dataclasses import replace
 
 import torch
 
+from s2s_core.catalog import load_catalog
 from s2s_core.scoring.compute import ScoringConfig, compare
 from s2s_core.scoring.notes import (
     LOCAL_P_CASE,
@@ -19,7 +20,6 @@ from s2s_core.scoring.notes import (
     window_size,
     window_size_key,
 )
-from s2s_ui.catalog import load_catalog
 
 
 def test_general_keys_have_the_values_shape_when_the_sizes_agree():

@@ -10,7 +10,8 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from s2s_core.chartkit import VALUE_SCALE, colour_ends
+from s2s_core.catalog import translate as catalog_text
+from s2s_core.chartkit import VALUE_SCALE, colour_ends, step_param
 from s2s_core.errors import InputError
 from s2s_core.grammar import KO_VOCAB, translate
 from s2s_core.seq2seq import (
@@ -43,8 +44,6 @@ from s2s_core.seq2seq.trained import encode_trained, hand_step, run_trained
 from s2s_core.training.loop import new_model
 from s2s_core.training.tasks import KO_EN
 from s2s_core.translation.lab import DEFAULT as TRAINED
-from s2s_ui.catalog import translate as catalog_text
-from s2s_ui.steps import step_param
 
 
 @pytest.mark.parametrize("cell", ["lstm", "gru"])
@@ -507,7 +506,7 @@ def test_faded_steps_write_their_text_in_the_theme_colour_and_narrow_squares_kee
 
 def test_every_word_the_page_hands_a_chart_is_in_both_catalogs():
     """The label tuples next to the builders are what the page looks up (s2s_ui/seq2seq/specs.py): each one exists."""
-    from s2s_ui.catalog import LANGS, load_catalog
+    from s2s_core.catalog import LANGS, load_catalog
 
     for lang in LANGS:
         catalog = load_catalog(lang)

@@ -13,6 +13,7 @@ import itertools
 
 import pytest
 
+from s2s_core.catalog import translate
 from s2s_core.chartkit import lines
 from s2s_core.shapes import ShapesConfig, parse_config, run_shapes
 from s2s_core.shapes.picture import (
@@ -29,7 +30,6 @@ from s2s_core.shapes.picture import (
     picture_frames,
     shape_picture,
 )
-from s2s_ui.catalog import translate
 
 WIDTHS = (358, 563)  # the picture's width on a 390 px phone and beside the controls at 1280 px
 SMALL_PX, BOLD_PX = 6.6, 7.0  # per character: 11 px labels ("K·H=6" measured 5.4), 12 px bold ("S=3" 6.5)
@@ -154,8 +154,8 @@ def test_text_is_in_the_theme_colour_and_roles_are_bars():
 
 def test_every_word_the_page_hands_a_chart_is_in_both_catalogs():
     """The label tuples next to the builders are what the page looks up (s2s_ui/shapes/specs.py): each one exists."""
+    from s2s_core.catalog import LANGS, load_catalog
     from s2s_core.shapes.charts import PACKED_LABELS, PADDING_LABELS
-    from s2s_ui.catalog import LANGS, load_catalog
 
     for lang in LANGS:
         catalog = load_catalog(lang)

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 import torch
 
+from s2s_core.catalog import load_catalog
 from s2s_core.shapes import parse_config
 from s2s_core.shapes.bridge import BridgeConfig, bridge_view
 from s2s_core.shapes.compute import modules_for, run_shapes
 from s2s_core.shapes.failures import failure_demo
 from s2s_core.shapes.model import run_layer, token_ids
-from s2s_ui.catalog import load_catalog
 
 
 def _layer_and_x(config):

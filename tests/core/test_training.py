@@ -1174,8 +1174,8 @@ def test_the_untrained_note_reads_the_untrained_map():
 def test_a_long_map_title_is_drawn_on_lines_a_phone_holds_in_both_languages(tiny):
     """A time-limited run's title ("Trained 1469 of 2000 steps (time limit): where each step looks", 62 characters)
     was cut by Vega to "… where each step …" at the map's width; every training chart's title is lines now."""
+    from s2s_core.catalog import translate
     from s2s_core.chartkit import TITLE_WIDTH, text_width
-    from s2s_ui.catalog import translate
 
     frame = attention_frame(decode(tiny["bahdanau"], parse_source("reverse", "123<pad>")))
     for lang in ("en", "ko"):

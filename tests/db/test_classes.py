@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
+from s2s_core.catalog import LANGS, load_catalog
 from s2s_core.classroom import codes
 from s2s_core.classroom.limits import Limits
 from s2s_core.classroom.state import ClassError
@@ -19,7 +20,6 @@ from s2s_db import classes as repo
 from s2s_db.engine import make_engine
 from s2s_db.migrate import upgrade
 from s2s_db.tables import answers, classes, members
-from s2s_ui.catalog import LANGS, load_catalog
 
 NOW = 1_800_000_000.0  # a fixed clock: every call is given its time, as the server gives time.time()
 LIMITS = Limits()

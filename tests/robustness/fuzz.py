@@ -20,7 +20,7 @@ from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1.element_tree import Widget
 from streamlit.testing.v1.util import patch_config_options
 
-from s2s_ui.catalog import LANGS, load_catalog
+from s2s_core.catalog import LANGS, load_catalog
 from tests import sizes
 
 # How many fuzz steps per page and language: 12 in `make test`, 25 in `make test-all` (tests/sizes.py);
@@ -117,7 +117,7 @@ class Move:
 
 def open_page_full(ns: str, lang: str, query: dict[str, str] | None = None) -> AppTest:
     """tests.app's open_page with full error details (the app's config redacts them, as a hosted demo should)."""
-    from s2s_ui.catalog import translate
+    from s2s_core.catalog import translate
     from tests.app.conftest import open_page
 
     with patch_config_options({"client.showErrorDetails": "full"}):

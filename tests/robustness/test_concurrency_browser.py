@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from s2s_ui.catalog import translate
+from s2s_core.catalog import translate
 from s2s_ui.registry import existing_pages
 from tests.browser.harness import main_text
 from tests.robustness.browsing import goto_all

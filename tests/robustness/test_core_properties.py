@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import s2s_core
+from s2s_core.catalog import LANGS, translate
 from s2s_core.errors import InputError
-from s2s_ui.catalog import LANGS, translate
 from tests.robustness.fuzz import HOSTILE_CELLS, HOSTILE_TEXT
 from tests.robustness.known_bugs import KNOWN
 

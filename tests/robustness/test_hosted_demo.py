@@ -14,7 +14,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from s2s_ui.catalog import translate
+from s2s_core.catalog import translate
 from s2s_ui.registry import existing_pages
 from scripts.serve import free_port, start, stop, wait_healthy
 from tests.browser.harness import main_text

@@ -17,8 +17,8 @@ import zipfile
 import pytest
 import torch
 
+from s2s_core.catalog import translate
 from s2s_core.own_weights import KEYS, KINDS
-from s2s_ui.catalog import translate
 from tests.app.conftest import all_text
 from tests.robustness.fuzz import exception_summary, full_details, open_page_full
 from tests.sizes import pick

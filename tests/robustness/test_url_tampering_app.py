@@ -9,7 +9,7 @@ import os
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from s2s_ui.catalog import translate
+from s2s_core.catalog import translate
 from s2s_ui.link import KEYS
 from s2s_ui.registry import existing_pages
 from s2s_ui.state import Page

@@ -1,6 +1,8 @@
 """Korean and English text catalogs: locales/<lang>/<namespace>.toml, flattened to "namespace.key".
 
-Pure Python (no streamlit), so tests can check the catalogs without running the app.
+Pure Python (no streamlit), so tests can check the catalogs without running the app, and the core's notebook API
+(s2s_core/show.py) labels its pictures with the same words the pages use. The page computations themselves never
+read it: a page passes its words in (`words`), so a cached spec is keyed by its language.
 """
 
 from __future__ import annotations
@@ -9,7 +11,16 @@ import tomllib
 from functools import cache
 from pathlib import Path
 
-LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
+
+def _locales_dir() -> Path:
+    """locales/ at the repository's root; inside the package once installed (pyproject.toml ships the same files
+    as s2s_core/locales, so `pip install .` gives the notebook API its words: s2s_core/show.py)."""
+    here = Path(__file__).resolve().parent
+    packaged = here / "locales"
+    return packaged if packaged.is_dir() else here.parent / "locales"
+
+
+LOCALES_DIR = _locales_dir()
 LANGS = ("ko", "en")
 
 

@@ -159,7 +159,14 @@ def load_weights(raw: object, kind: str) -> OwnWeights:
     """An uploaded state_dict as the checked weights of a single-layer module of `kind` (module docstring)."""
     if kind not in KINDS:
         raise _refuse("kind", kind=str(kind)[:20])
-    params, E, H = check_parameters(read_state_dict(raw), kind)
+    return from_state_dict(read_state_dict(raw), kind)
+
+
+def from_state_dict(state: Mapping[str, torch.Tensor], kind: str) -> OwnWeights:
+    """A state_dict already in memory (a notebook's module.state_dict(): s2s_core/show/__init__.py), checked the same way."""
+    if kind not in KINDS:
+        raise _refuse("kind", kind=str(kind)[:20])
+    params, E, H = check_parameters(dict(state), kind)
     return OwnWeights(kind, E, H, tuple(tuple(params[key].flatten().tolist()) for key in KEYS))
 
 

@@ -27,6 +27,14 @@ assert s2s_core.__file__.startswith({site!r}), s2s_core.__file__
 x = torch.randn(4, 3, dtype=torch.float64)  # (S, E)
 result = explain_lstm(make_lstm(3, 2, seed=1), x, ("a", "b", "c", "d"))
 assert result.max_abs_diff < 1e-12
+# The notebook API, with the pages' words read from the package's own copy of the catalogs.
+from torch import nn
+from s2s_core import show_lstm
+from s2s_core.catalog import LOCALES_DIR
+assert str(LOCALES_DIR).startswith({site!r}), LOCALES_DIR
+shown = show_lstm(nn.LSTM(3, 2), torch.randn(4, 3), lang="ko")
+spec = str(shown.chart.to_dict())
+assert shown.result.max_abs_diff < 1e-12 and "⟦" not in spec and "LSTM" in spec
 print("ok", s2s_core.__file__)
 """
 
@@ -36,7 +44,9 @@ def build_wheel(tmp_path: Path) -> Path:
     src = tmp_path / "src"
     src.mkdir()
     shutil.copy(ROOT / "pyproject.toml", src)
+    shutil.copy(ROOT / "setup.py", src)
     shutil.copytree(ROOT / "s2s_core", src / "s2s_core", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "locales", src / "locales")  # shipped as s2s_core/locales (pyproject.toml)
     out = tmp_path / "wheel"
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", str(src), "--no-deps", "--no-build-isolation", "-q", "-w", str(out)],
@@ -63,7 +73,9 @@ def test_the_wheel_holds_the_core_only_and_installs_and_runs_without_streamlit(t
         metadata = archive.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
     tops = {n.split("/")[0] for n in names}
     assert tops == {"s2s_core", wheel.name.split("-")[0] + "-0.1.0.dist-info"}, tops
-    assert "s2s_core/own_weights.py" in names and "s2s_core/lstm/compute.py" in names
+    assert "s2s_core/own_weights.py" in names and "s2s_core/lstm/compute.py" in names and "s2s_core/show/__init__.py" in names
+    catalogs = {n.removeprefix("s2s_core/locales/") for n in names if n.startswith("s2s_core/locales/")}
+    assert {"en/lstm.toml", "ko/lstm.toml", "en/errors.toml", "ko/errors.toml"} <= catalogs
     assert "Name: seq2seq-explainer-core" in metadata and "streamlit" not in metadata.lower()
     site = tmp_path / "site"
     subprocess.run(

@@ -218,6 +218,14 @@ def run_shapes(c: ShapesConfig) -> ShapesResult:
     x = embedding(ids)  # (B, S, E)
     if not c.batch_first:
         x = x.transpose(0, 1)  # (S, B, E)
+    return explain_shapes(c, layer, x, ids)
+
+
+@torch.inference_mode()
+def explain_shapes(c: ShapesConfig, layer: torch.nn.RNNBase, x: torch.Tensor, ids: torch.Tensor) -> ShapesResult:
+    """Any recurrent layer that `c` describes (the page's seeded one, or a practitioner's: s2s_core/show/__init__.py) on x,
+    (B, S, E) or (S, B, E) in the layer's layout, with ids (B, S) marking PAD as 0: every shape, padded and packed.
+    """
     # 2) Straight through: every sentence runs all S steps, PAD steps included.
     p_out, p_h, p_c = run_layer(layer, x)  # (B, S, K·Hout), (L·K, B, Hout), (L·K, B, H)
     # 3) Packed: each sentence stops at its true length (enforce_sorted=False sorts for us).

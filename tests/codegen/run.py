@@ -57,14 +57,18 @@ class Kernel:
     that needed this repository's packages (it must not: the scripts are self-contained) fails here.
     """
 
-    def __init__(self, timeout: float = 300) -> None:
+    def __init__(self, timeout: float = 300, path: str | None = None) -> None:
+        """path: the kernel's PYTHONPATH (none by default; docs/notebook.ipynb gets the installed core's folder)."""
         self.timeout = timeout
+        self.path = path
         self._dir = tempfile.TemporaryDirectory(prefix="s2s-kernel-")
         self.km = KernelManager(kernel_name="python3", transport="ipc", ip=str(Path(self._dir.name) / "kernel"))
         self.km.connection_file = str(Path(self._dir.name) / "connection.json")
 
     def __enter__(self) -> Kernel:
         env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        if self.path is not None:
+            env["PYTHONPATH"] = self.path
         env.update(IPYTHONDIR=str(Path(self._dir.name) / "ipython"), OMP_NUM_THREADS="1", PYTHONIOENCODING="utf-8")
         self.km.start_kernel(extra_arguments=["--HistoryManager.enabled=False"], env=env, cwd=self._dir.name)
         return self

@@ -9,7 +9,7 @@ Layout: one module (or small sub-package) per concept. Each has a frozen @datacl
 pure functions, and a result dataclass returning every intermediate its page shows.
 Bad input raises s2s_core.errors.InputError, whose message key the UI translates.
 
-The notebook API (s2s_core/show/__init__.py): `from s2s_core import show_lstm, show_gru, show_rnn, show_attention,
+The notebook API (s2s_core/show): `from s2s_core import show_lstm, show_gru, show_rnn, show_attention,
 show_shapes`, each a page's picture for a practitioner's own module or weights. Loaded on first use (PEP 562), so
 importing one core module does not import every page's charts.
 """

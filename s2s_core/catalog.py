@@ -1,7 +1,7 @@
 """Korean and English text catalogs: locales/<lang>/<namespace>.toml, flattened to "namespace.key".
 
 Pure Python (no streamlit), so tests can check the catalogs without running the app, and the core's notebook API
-(s2s_core/show/__init__.py) labels its pictures with the same words the pages use. The page computations themselves never
+(s2s_core/show) labels its pictures with the same words the pages use. The page computations themselves never
 read it: a page passes its words in (`words`), so a cached spec is keyed by its language.
 """
 
@@ -14,7 +14,7 @@ from pathlib import Path
 
 def _locales_dir() -> Path:
     """locales/ at the repository's root; inside the package once installed (pyproject.toml ships the same files
-    as s2s_core/locales, so `pip install .` gives the notebook API its words: s2s_core/show/__init__.py)."""
+    as s2s_core/locales, so `pip install .` gives the notebook API its words: s2s_core/show)."""
     here = Path(__file__).resolve().parent
     packaged = here / "locales"
     return packaged if packaged.is_dir() else here.parent / "locales"

@@ -163,7 +163,7 @@ def load_weights(raw: object, kind: str) -> OwnWeights:
 
 
 def from_state_dict(state: Mapping[str, torch.Tensor], kind: str) -> OwnWeights:
-    """A state_dict already in memory (a notebook's module.state_dict(): s2s_core/show/__init__.py), checked the same way."""
+    """A state_dict already in memory (a notebook's module.state_dict(): s2s_core/show), checked the same way."""
     if kind not in KINDS:
         raise _refuse("kind", kind=str(kind)[:20])
     params, E, H = check_parameters(dict(state), kind)

@@ -73,7 +73,11 @@ def test_the_wheel_holds_the_core_only_and_installs_and_runs_without_streamlit(t
         metadata = archive.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
     tops = {n.split("/")[0] for n in names}
     assert tops == {"s2s_core", wheel.name.split("-")[0] + "-0.1.0.dist-info"}, tops
-    assert "s2s_core/own_weights.py" in names and "s2s_core/lstm/compute.py" in names and "s2s_core/show/__init__.py" in names
+    assert (
+        "s2s_core/own_weights.py" in names
+        and "s2s_core/lstm/compute.py" in names
+        and "s2s_core/show/__init__.py" in names
+    )
     catalogs = {n.removeprefix("s2s_core/locales/") for n in names if n.startswith("s2s_core/locales/")}
     assert {"en/lstm.toml", "ko/lstm.toml", "en/errors.toml", "ko/errors.toml"} <= catalogs
     assert "Name: seq2seq-explainer-core" in metadata and "streamlit" not in metadata.lower()

@@ -697,7 +697,7 @@ def cell_chart(pic: CellPicture, words: Mapping[str, str], step_param: alt.Param
     )
 
 
-# --- the picture's words (the same on a page and in a notebook: s2s_core/show/__init__.py) ---------------------------
+# --- the picture's words (the same on a page and in a notebook: s2s_core/show) ---------------------------
 
 
 def legend_words(language: str) -> dict[str, str]:

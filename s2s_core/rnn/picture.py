@@ -433,7 +433,7 @@ def unroll_picture(pic: Picture, words: Mapping[str, str], step_param: alt.Param
 
 
 def picture_words(language: str) -> dict[str, str]:
-    """The picture's words in `language` (the page's and the notebook's: s2s_core/show/__init__.py); the description names
+    """The picture's words in `language` (the page's and the notebook's: s2s_core/show); the description names
     the colours at the value scale's ends."""
     names = words(language, "rnn.picture", WORDS)
     colours = {end: translate(language, key) for end, key in LEGEND.items()}  # the scale's own ends

@@ -223,7 +223,7 @@ def run_shapes(c: ShapesConfig) -> ShapesResult:
 
 @torch.inference_mode()
 def explain_shapes(c: ShapesConfig, layer: torch.nn.RNNBase, x: torch.Tensor, ids: torch.Tensor) -> ShapesResult:
-    """Any recurrent layer that `c` describes (the page's seeded one, or a practitioner's: s2s_core/show/__init__.py) on x,
+    """Any recurrent layer that `c` describes (the page's seeded one, or a practitioner's: s2s_core/show) on x,
     (B, S, E) or (S, B, E) in the layer's layout, with ids (B, S) marking PAD as 0: every shape, padded and packed.
     """
     # 2) Straight through: every sentence runs all S steps, PAD steps included.

@@ -486,7 +486,7 @@ def _packed_layers(
 
 
 def shapes_chart(frames: ShapePicture, config: ShapesConfig, language: str, answered: bool) -> alt.LayerChart:
-    """The blocks picture in `language` (the page's and the notebook's: s2s_core/show/__init__.py), with the panel that
+    """The blocks picture in `language` (the page's and the notebook's: s2s_core/show), with the panel that
     traces where the two compared slices come from; once `answered`, whether they are equal and why."""
     reading = frames.panel.reading
     labels = words(language, "shapes.picture", WORDS)

@@ -1,4 +1,4 @@
-"""The notebook API (s2s_core/show/__init__.py): a practitioner's own modules drawn by the pages' own chart builders, with
+"""The notebook API (s2s_core/show): a practitioner's own modules drawn by the pages' own chart builders, with
 the pages' words, the check against the module passing; their modules left untouched; bad input named."""
 
 from __future__ import annotations

@@ -95,7 +95,7 @@ class Runner:
             if job is None and config in self._ended:
                 self._ended.move_to_end(config)  # recently asked for: kept longest
                 job = self._ended[config]
-        if (job is None or job._state in (CANCELLED, FAILED)) and self.store is not None:
+        if (job is None or job._state in (CANCELLED, FAILED)) and self._stores(config):
             # Not here, or stopped here (this server stopped watching another replica's run nobody here watched):
             # the deployment may have it, done or training now.
             job = self._from_store(config) or job
@@ -126,7 +126,7 @@ class Runner:
                 return found
             full = None if pin else self._refusal()
         if full is not None:
-            found = self._from_store(config) if self.store is not None and not again else None
+            found = self._from_store(config) if self._stores(config) and not again else None
             if found is None:
                 raise full
             return found
@@ -173,7 +173,7 @@ class Runner:
                     return found
             job = Job(next(self._ids), config, self, trainer, pinned=pin)
             claim = Claim(down=True)
-            if self.store is not None:
+            if self._stores(config):
                 job._key = self.store.key(trainer, config, self.train_threads())
                 claim = self.store.claim(trainer, config, self.train_threads(), job._total, again)
             with self._lock:
@@ -198,6 +198,12 @@ class Runner:
                 raise full
         self.keeper.wake()
         return job
+
+    def _stores(self, config: Any) -> bool:
+        """Does this configuration's model go through the deployment's store? Not one whose config says it lives in
+        memory only (a learner's own sentences: s2s_core/translation/own_train.OwnConfig.memory_only): never
+        written to disk, never mirrored to another replica; its job is this server's alone."""
+        return self.store is not None and not getattr(config, "memory_only", False)
 
     def _refusal(self) -> QueueFull | None:
         """QueueFull if a new visitor's training would wait behind queue_cap others, else None (the caller holds

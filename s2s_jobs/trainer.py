@@ -15,6 +15,7 @@ from s2s_core.training.compute import LossCheck, TrainResult, train
 from s2s_core.training.config import TrainConfig
 from s2s_core.training.loop import EvalPoint, TrainRun, new_model
 from s2s_core.training.trace import Trace
+from s2s_core.translation.own_train import from_plain, plain_config, train_own
 
 
 @dataclass(frozen=True)
@@ -33,9 +34,13 @@ class Trainer:
 
 def pack(result: TrainResult) -> bytes:
     """The model's state_dict, the config and the history, as plain tensors, numbers and text."""
+    return _saved(_payload(result) | {"config": astuple(result.config)})
+
+
+def _payload(result: TrainResult) -> dict[str, Any]:
+    """A result's model and history as plain tensors, numbers and text (the config is the caller's to add)."""
     run = result.run
-    payload = {
-        "config": astuple(result.config),
+    return {
         "state_dict": run.model.state_dict(),
         "losses": run.losses,
         "evals": tuple(astuple(e) for e in run.evals),
@@ -48,6 +53,9 @@ def pack(result: TrainResult) -> bytes:
         "loss_check": astuple(result.loss_check),
         "trace": result.trace.to_plain() if result.trace is not None else None,  # the replay travels with the model
     }
+
+
+def _saved(payload: dict[str, Any]) -> bytes:
     buffer = io.BytesIO()
     torch.save(payload, buffer)
     return buffer.getvalue()
@@ -57,7 +65,11 @@ def unpack(data: bytes) -> TrainResult:
     """pack()'s bytes -> the same result: the model is rebuilt from the config and loaded with its weights."""
     payload = torch.load(io.BytesIO(data), weights_only=True)  # tensors and plain data only, never code
     config = TrainConfig(*payload["config"])
-    model = new_model(config, torch.Generator())  # the initial weights are overwritten just below
+    return _result(payload, config, new_model(config, torch.Generator()))
+
+
+def _result(payload: dict[str, Any], config: Any, model: Any) -> TrainResult:
+    """A payload's result around `model` (built for its config: its initial weights are overwritten here)."""
     model.load_state_dict(payload["state_dict"])
     model.eval()
     evals = tuple(EvalPoint(*e) for e in payload["evals"])
@@ -79,6 +91,20 @@ def unpack(data: bytes) -> TrainResult:
         loss_check=LossCheck(*payload["loss_check"]),
         trace=Trace.from_plain(payload.get("trace")),
     )
+
+
+def pack_own(result: TrainResult) -> bytes:
+    """A model trained on a learner's own sentences: the config as plain tuples, the pairs and vocabularies
+    included (they go back to the server's memory with the model, never to disk: OwnConfig.memory_only)."""
+    return _saved(_payload(result) | {"own": plain_config(result.config)})
+
+
+def unpack_own(data: bytes) -> TrainResult:
+    """pack_own()'s bytes -> the result, its model built for the learner's vocabularies."""
+    payload = torch.load(io.BytesIO(data), weights_only=True)  # tensors and plain data only, never code
+    config = from_plain(payload["own"])
+    sizes = (len(config.data.src_vocab), len(config.data.tgt_vocab))
+    return _result(payload, config, new_model(config.settings, torch.Generator(), sizes))
 
 
 def load_unpack_modules() -> None:
@@ -104,6 +130,7 @@ def train_default(config: TrainConfig, on_progress=None, stop=None) -> TrainResu
 
 
 DEFAULT = Trainer("training-default", train_default, pack, unpack, capped=False)  # every default model (jobs.WARM)
+OWN = Trainer("own-pairs", train_own, pack_own, unpack_own)  # the Translation lab on a learner's own sentences
 
 
 def as_trainer(trainer: Trainer | Callable[..., Any] | None) -> Trainer:

@@ -242,9 +242,14 @@ def quiz_answer(final: EvalPoint) -> str:
 def loss_check(run: TrainRun, config: TrainConfig) -> LossCheck:
     """Teacher-forced held-out loss: by hand over non-PAD tokens vs ignore_index vs PAD counted."""
     heldout = make_heldout(config.task, config.min_len, config.max_len, HELDOUT_PER_LEN, config.seed)
-    src, lengths, y_in, y_out = encode_batch(config.task, heldout)
+    return batch_loss_check(run.model, encode_batch(config.task, heldout))
+
+
+def batch_loss_check(model: Seq2Seq, batch: tuple[torch.Tensor, ...]) -> LossCheck:
+    """loss_check on any encoded batch (src, lengths, y_in, y_out): a task's held-out set, or a learner's."""
+    src, lengths, y_in, y_out = batch
     with torch.no_grad():
-        logits = run.model(src, lengths, y_in)  # (B, T, V)
+        logits = model(src, lengths, y_in)  # (B, T, V)
         nll = -logits.log_softmax(dim=-1).gather(-1, y_out.unsqueeze(-1)).squeeze(-1)  # (B, T) -log p(target)
         real = y_out != PAD_ID  # (B, T)
         by_hand = (nll * real).sum() / real.sum()  # the mean over real tokens

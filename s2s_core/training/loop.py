@@ -91,16 +91,41 @@ def encode_batch(task: str, sources: list[list[str]]) -> tuple[torch.Tensor, ...
     return src, lengths, y_in, y_out
 
 
-def new_model(config: TrainConfig, generator: torch.Generator) -> Seq2Seq:
-    """A fresh model for config whose every initial weight comes from generator."""
+@dataclass(frozen=True)
+class Batches:
+    """What a run trains and scores on: a fixed held-out batch, a stream of training batches drawn with the run's
+    own random generator, and the two vocabularies' sizes. A task's (task_batches: generated from the seed) or a
+    learner's own sentence pairs (the Translation lab's own_train module)."""
+
+    heldout: tuple[torch.Tensor, ...]  # src (B, S), lengths (B,), y_in (B, T), y_out (B, T)
+    sample: Callable[[random.Random, int], tuple[torch.Tensor, ...]]  # (rng, B) -> one batch like heldout
+    vocab_sizes: tuple[int, int]  # (source V, target V)
+
+
+def task_batches(config: TrainConfig) -> Batches:
+    """A generated task's data: held-out sources from the seed, training sources that never repeat one of them."""
+    heldout = make_heldout(config.task, config.min_len, config.max_len, HELDOUT_PER_LEN, config.seed)
+    exclude = {tuple(s) for s in heldout}
+
+    def sample(rng: random.Random, B: int) -> tuple[torch.Tensor, ...]:
+        return encode_batch(config.task, sample_sources(rng, config.task, config.min_len, config.max_len, B, exclude))
+
+    sizes = (len(source_vocab(config.task)), len(target_vocab(config.task)))
+    return Batches(encode_batch(config.task, heldout), sample, sizes)
+
+
+def new_model(config: TrainConfig, generator: torch.Generator, vocab_sizes: tuple[int, int] | None = None) -> Seq2Seq:
+    """A fresh model for config whose every initial weight comes from generator; vocab_sizes (source V, target V)
+    when the vocabularies are not the task's (a learner's own sentences)."""
     # 1) The modules. Their default initialisation draws from torch's global generator, which other sessions of
     #    the same server may be seeding at this very moment: isolated() keeps those draws apart and puts the
     #    state back. (Not the "meta" device: initialising an nn.Embedding there imports torch._dynamo and sympy,
     #    ~75 MB and a second in every process that builds a model.)
     with isolated():
+        V_src, V_tgt = vocab_sizes or (len(source_vocab(config.task)), len(target_vocab(config.task)))
         model = Seq2Seq(
-            len(source_vocab(config.task)),
-            len(target_vocab(config.task)),
+            V_src,
+            V_tgt,
             config.embed,
             config.hidden,
             config.attention,
@@ -154,20 +179,21 @@ def train_loop(
     clock: Callable[[], float] = time.perf_counter,
     stop: Callable[[], bool] | None = None,
     on_eval: Callable[[Seq2Seq, int], None] | None = None,
+    data: Batches | None = None,
 ) -> TrainRun:
     """Train one model from config.seed; stops at config.steps or config.max_seconds, whichever comes first.
     stop() is asked before every step; when it says True the run raises TrainingCancelled. on_eval(model, step)
-    sees the model (eval mode) before step 1 and at every held-out evaluation: a caller can record checkpoints."""
+    sees the model (eval mode) before step 1 and at every held-out evaluation: a caller can record checkpoints.
+    data: what to train on (the config's task by default)."""
     # 1) Data: a fixed held-out set, and a training stream that never draws a held-out source. Every random
     #    number of the run comes from its own seeded generators (Python's for the batches, torch's for the
     #    weights and the teacher-forcing coins), never from a process-wide one: runs at once cannot mix.
     rng = random.Random(config.seed)
     generator = torch.Generator().manual_seed(config.seed)
-    heldout = make_heldout(config.task, config.min_len, config.max_len, HELDOUT_PER_LEN, config.seed)
-    exclude = {tuple(s) for s in heldout}
-    heldout_batch = encode_batch(config.task, heldout)
+    data = data or task_batches(config)
+    heldout_batch = data.heldout
     # 2) Model, optimiser, a learning rate that decays linearly to 0 (late, small steps settle the weights).
-    model = new_model(config, generator)
+    model = new_model(config, generator, data.vocab_sizes)
     params = list(model.parameters())
     optimizer = torch.optim.Adam(params, lr=config.lr)
     schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda i: 1 - i / config.steps)
@@ -185,9 +211,7 @@ def train_loop(
         # 3) One batch: forward (teacher-forced or scheduled sampling), loss over real tokens, update.
         model.train()
         ratio = teacher_ratio(config, step)
-        src, lengths, y_in, y_out = encode_batch(
-            config.task, sample_sources(rng, config.task, config.min_len, config.max_len, config.batch, exclude)
-        )
+        src, lengths, y_in, y_out = data.sample(rng, config.batch)  # (B, S), (B,), (B, T), (B, T)
         logits = model(src, lengths, y_in, ratio, generator)  # (B, T, V)
         loss = F.cross_entropy(logits.transpose(1, 2), y_out, ignore_index=PAD_ID)  # mean over non-PAD targets
         optimizer.zero_grad()
@@ -214,7 +238,7 @@ def train_loop(
     # 5) Exact match per source length: the bottleneck shows up as a fall with length.
     lengths_list = heldout_batch[1].tolist()
     by_length = []
-    for n in range(config.min_len, config.max_len + 1):
+    for n in sorted(set(lengths_list)):  # every source length the held-out set has
         rows = [i for i, L in enumerate(lengths_list) if n == L]
         by_length.append((n, sum(bool(exact[i]) for i in rows) / len(rows), len(rows)))
     return TrainRun(
@@ -225,6 +249,6 @@ def train_loop(
         steps_done=step,
         seconds=clock() - start,
         stopped_by=stopped_by,
-        n_heldout=len(heldout),
+        n_heldout=len(lengths_list),
         n_params=sum(p.numel() for p in params),
     )

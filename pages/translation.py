@@ -16,6 +16,7 @@ from s2s_ui.state import Page, TryCase
 from s2s_ui.training.sections import show_bottleneck, with_model
 from s2s_ui.training.specs import code_for
 from s2s_ui.translation.cells import show_cells
+from s2s_ui.translation.own import show_own
 from s2s_ui.translation.picture import show_lab
 from s2s_ui.translation.sections import (
     show_alignment,
@@ -65,6 +66,7 @@ PAGE.tabs(
         ("translation.tab_bottleneck", lambda: with_model(done, lambda d: show_bottleneck(d, NS), NS)),
         ("translation.tab_cells", lambda: with_model(done, lambda d: show_cells(d.result.config), NS)),
         ("translation.tab_recurrence", lambda: with_model(done, lambda d: show_recurrence(d, source), NS)),
+        ("translation.tab_own", lambda: show_own(config)),
         ("ui.tab_check", lambda: with_model(done, lambda d: show_checks(d, source), NS)),
         ("ui.tab_notice", lambda: show_notice(done)),
         ("ui.tab_code", lambda: code_expander(code_for(config.need(), source.value), file_name="translation_lab.py")),

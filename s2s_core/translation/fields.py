@@ -39,7 +39,7 @@ ATTENTIONS = ("luong_general", "bahdanau", NOTE_ATTENTION, "none")
 ATTENTION_LABELS = {k: f"training.attention_{k}" for k in ATTENTIONS} | {
     NOTE_ATTENTION: f"translation.attention_{NOTE_ATTENTION}"
 }
-TABS = ("grammar", "alignment", "map", "bottleneck", "cells", "recurrence", "check", "notice", "code")
+TABS = ("grammar", "alignment", "map", "bottleneck", "cells", "recurrence", "own", "check", "notice", "code")
 
 SOURCE = Field(
     "translation_source",

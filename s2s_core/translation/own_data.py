@@ -98,7 +98,8 @@ def _invisible(text: str) -> str | None:
     return None
 
 
-def _tokens(side: str, chars: bool) -> tuple[str, ...]:
+def tokens_of(side: str, chars: bool) -> tuple[str, ...]:
+    """One side's tokens: whitespace-separated words, or each character (spaces dropped)."""
     return tuple(ch for ch in side if not ch.isspace()) if chars else tuple(side.split())
 
 
@@ -110,7 +111,7 @@ def _read_line(line: str, n: int, source_chars: bool, target_chars: bool) -> Pai
     columns = line.split(_SEPARATOR)
     if len(columns) != 2:
         return Problem(n, "translation.own.columns", {"line": n, "count": len(columns)})
-    source, target = _tokens(columns[0], source_chars), _tokens(columns[1], target_chars)
+    source, target = tokens_of(columns[0], source_chars), tokens_of(columns[1], target_chars)
     if not source or not target:
         return Problem(n, "translation.own.empty_side", {"line": n})
     longest = max(len(source), len(target))

@@ -16,20 +16,24 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import unicodedata
 from dataclasses import astuple, dataclass
 from typing import ClassVar
 
 import torch
 
+from s2s_core import caps
+from s2s_core.errors import InputError
 from s2s_core.training.compute import TrainResult, batch_loss_check
 from s2s_core.training.config import TrainConfig
 from s2s_core.training.loop import Batches, cut_at_eos, train_loop
 from s2s_core.training.model import Seq2Seq
 from s2s_core.training.trace import MapPoint, Recorder
-from s2s_core.translation.own_data import MAX_PAIR_TOKENS, split_heldout
+from s2s_core.translation.own_data import MAX_PAIR_TOKENS, split_heldout, tokens_of
 from s2s_core.translation.own_data import OwnData as ReadPairs
 from s2s_core.vocab import EOS, EOS_ID, PAD_ID, SOS_ID, SPECIALS, UNK_ID
 
+SENTENCE_FIELD = "translation.own.sentence_field"  # the sentence typed to see its map
 Tokens = tuple[str, ...]
 Pair = tuple[Tokens, Tokens]  # (source tokens, target tokens)
 
@@ -119,6 +123,17 @@ def own_batches(data: OwnData) -> Batches:
         return encode_pairs(data, rng.choices(data.train, k=B))
 
     return Batches(encode_pairs(data, data.heldout), sample, (len(data.src_vocab), len(data.tgt_vocab)))
+
+
+def parse_sentence(text: object, chars: bool) -> Tokens:
+    """A sentence the learner types to see its map: tokens as their data's source side (words or characters),
+    1 to MAX_PAIR_TOKENS of them; InputError naming the field otherwise."""
+    if not isinstance(text, str) or not text.strip():
+        raise InputError("errors.empty_value", SENTENCE_FIELD)
+    tokens = tokens_of(unicodedata.normalize("NFC", text[: caps.MAX_TEXT_CHARS]), chars)
+    if len(tokens) > MAX_PAIR_TOKENS:
+        raise InputError("errors.too_many_tokens", SENTENCE_FIELD, count=len(tokens), limit=MAX_PAIR_TOKENS)
+    return tokens
 
 
 def reference(data: OwnData, source: Tokens) -> Tokens | None:

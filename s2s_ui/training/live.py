@@ -66,12 +66,14 @@ def trained_model(
     pending: str,
     before: Callable[[], None] | None = None,
     moment: Moment | None = None,
+    trainer: jobs.Trainer | None = None,
 ) -> JobSnapshot | None:
     """The finished job for config (its snapshot holds the result); until then the Train button (and `before`:
     the untrained picture), or the live progress of the job that is training it (this visitor's or another's),
     or the replay of its recorded run that this visitor asked for. moment(point, step, total) draws a checkpoint
     map: while the run trains, its latest checkpoint's map stands beside the curves, instead of the untrained
-    picture (which stays only while the job waits in the queue, before its first checkpoint arrives)."""
+    picture (which stays only while the job waits in the queue, before its first checkpoint arrives). trainer: the
+    job's Trainer when it is not the Training lab's (the Translation lab on a learner's own sentences)."""
     job = jobs.find(config)
     snap = jobs.snapshot(job) if job is not None else None
     if snap is not None and snap.state == DONE:
@@ -102,7 +104,7 @@ def trained_model(
         if not clicked:
             return None
         try:
-            start(config)
+            start(config, trainer=trainer)
         except jobs.QueueFull as full:  # told the wait, the button kept: nothing was queued
             notice.warning(queue_full_text(full), icon=":material/hourglass_disabled:")
             return None
@@ -121,10 +123,10 @@ def trained_model(
     return None
 
 
-def start(config: TrainConfig, *, again: bool = False) -> None:
+def start(config: TrainConfig, *, again: bool = False, trainer: jobs.Trainer | None = None) -> None:
     """Submit (or join) the job for config and remember that this session asked for it. Raises jobs.QueueFull
     when the server's queue is full (nothing queued): the caller shows queue_full_text."""
-    job = jobs.submit(config, again=again)
+    job = jobs.submit(config, again=again, trainer=trainer)
     jobs.hold(job, visitor().id)
     st.session_state.setdefault(MINE, set()).add(job.id)
 

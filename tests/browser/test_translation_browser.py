@@ -106,7 +106,7 @@ def _columns_in(page, where: str) -> list[str]:
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
 def test_the_tab_bar_fits_at_1280(app_server, new_page, lang):
-    """Issue 25 §3: at 1280 px nothing is clipped, the Translation lab's nine tabs included (no hidden overflow)."""
+    """Issue 25 §3: at 1280 px nothing is clipped, the Translation lab's ten tabs included (no hidden overflow)."""
     page = new_page()
     page.goto(f"{app_server}/translation?lang={lang}")
     wait_idle(page)

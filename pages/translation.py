@@ -66,7 +66,7 @@ PAGE.tabs(
         ("translation.tab_bottleneck", lambda: with_model(done, lambda d: show_bottleneck(d, NS), NS)),
         ("translation.tab_cells", lambda: with_model(done, lambda d: show_cells(d.result.config), NS)),
         ("translation.tab_recurrence", lambda: with_model(done, lambda d: show_recurrence(d, source), NS)),
-        ("translation.tab_own", lambda: show_own(config)),
+        ("translation.tab_own", lambda: show_own(config, done)),
         ("ui.tab_check", lambda: with_model(done, lambda d: show_checks(d, source), NS)),
         ("ui.tab_notice", lambda: show_notice(done)),
         ("ui.tab_code", lambda: code_expander(code_for(config.need(), source.value), file_name="translation_lab.py")),

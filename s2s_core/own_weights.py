@@ -72,17 +72,20 @@ def _refuse(why: str, **params: object) -> InputError:
     return InputError(f"errors.own_weights.{why}", FIELD, **params)
 
 
-def _check_archive(raw: bytes) -> None:
-    """A zip archive's directory, read without unpacking anything: few entries, small declared sizes."""
+def archive_problem(raw: bytes, max_entries: int = MAX_ENTRIES, max_bytes: int = MAX_UNPACKED_BYTES) -> str | None:
+    """What is wrong with a zip archive's directory, read without unpacking anything: "unpacked" (more than
+    max_entries entries, or declared sizes over max_bytes: a zip bomb), "unreadable" (no directory, or compressed
+    entries: torch.save stores, it never compresses), or None. The lab's model files are checked the same way."""
     try:
         with zipfile.ZipFile(io.BytesIO(raw)) as archive:
             entries = archive.infolist()
     except Exception:  # a hostile directory can raise anything (BadZipFile, NotImplementedError for a version...)
-        raise _refuse("not_weights") from None
-    if len(entries) > MAX_ENTRIES or sum(e.file_size for e in entries) > MAX_UNPACKED_BYTES:
-        raise _refuse("too_big_unpacked", limit=MAX_UNPACKED_BYTES)
-    if any(e.compress_type != zipfile.ZIP_STORED for e in entries):  # torch.save stores; it never compresses
-        raise _refuse("not_weights")
+        return "unreadable"
+    if len(entries) > max_entries or sum(e.file_size for e in entries) > max_bytes:
+        return "unpacked"
+    if any(e.compress_type != zipfile.ZIP_STORED for e in entries):
+        return "unreadable"
+    return None
 
 
 def read_state_dict(raw: object) -> dict[str, torch.Tensor]:
@@ -92,8 +95,11 @@ def read_state_dict(raw: object) -> dict[str, torch.Tensor]:
     if len(raw) > MAX_FILE_BYTES:
         raise _refuse("too_big", size=len(raw), limit=MAX_FILE_BYTES)
     raw = bytes(raw)
-    if zipfile.is_zipfile(io.BytesIO(raw)):
-        _check_archive(raw)
+    problem = archive_problem(raw) if zipfile.is_zipfile(io.BytesIO(raw)) else None
+    if problem == "unpacked":
+        raise _refuse("too_big_unpacked", limit=MAX_UNPACKED_BYTES)
+    if problem is not None:
+        raise _refuse("not_weights")
     try:
         loaded = torch.load(io.BytesIO(raw), map_location="cpu", weights_only=True)
     except Exception as err:  # a hostile file can raise anything: each is the same refusal

@@ -2,7 +2,7 @@
 
 The file is read and checked by the core (s2s_core/own_weights.load_weights: torch.load with weights_only=True,
 caps, keys, shapes, finite values) and kept in this session only: never written to disk, never in the link (a
-shared link opens on the seeded weights). The server refuses a body over server.maxUploadSize (2 MB,
+shared link opens on the seeded weights). The server refuses a body over server.maxUploadSize (8 MB,
 .streamlit/config.toml) before any of this runs.
 """
 

@@ -24,7 +24,8 @@ from s2s_ui.i18n import t
 from s2s_ui.text import md_escape
 from s2s_ui.training.live import trained_model
 from s2s_ui.training.specs import draw, map_labels, point_spec
-from s2s_ui.widgets import show_error
+from s2s_ui.translation.archive import show_archive
+from s2s_ui.widgets import guarded, show_error
 
 TEXT, FILE = "translation_own_text", "translation_own_file"  # session keys only: never in the link
 SOURCE_CHARS, TARGET_CHARS = "translation_own_src_chars", "translation_own_tgt_chars"
@@ -77,19 +78,25 @@ def show_problems(data: OwnData) -> None:
             st.caption(t("translation.own.more_problems", n=data.unnamed_bad))
 
 
-def show_own(settings: Parsed[TrainConfig]) -> None:
-    """The tab: read the text, name its bad lines, split, train with the lab's settings, then the results."""
+def show_own(settings: Parsed[TrainConfig], lab_done: JobSnapshot | None) -> None:
+    """The tab: the learner's sentences trained and read back, then the models as files (translation/archive.py)."""
+    own_done = guarded(lambda: train_own_section(settings))
+    show_archive(lab_done, own_done)
+
+
+def train_own_section(settings: Parsed[TrainConfig]) -> JobSnapshot | None:
+    """Read the text, name its bad lines, split, train with the lab's settings, then the results; the finished job."""
     read, source_chars = read_text()
     if read is None:
-        return
+        return None
     if read.error is not None:
         show_error(read.error)
-        return
+        return None
     data = read.value
     show_problems(data)
     if settings.value is None:
         st.caption(t("translation.own.settings_first"))
-        return
+        return None
     own = own_data(data, seed=settings.value.seed)
     config = OwnConfig(settings.value, own)
     st.caption(t("translation.own.split", train=len(own.train), heldout=len(own.heldout)))
@@ -102,6 +109,7 @@ def show_own(settings: Parsed[TrainConfig]) -> None:
     )
     if done is not None:
         show_results(config, done, source_chars)
+    return done
 
 
 def show_results(config: OwnConfig, done: JobSnapshot, source_chars: bool) -> None:

@@ -8,6 +8,7 @@ import json
 
 from s2s_core.catalog import translate
 from s2s_core.fmt import pct
+from s2s_core.translation.archive import export_archive
 from s2s_core.translation.lab import lab_config
 from s2s_core.translation.own_data import read_pairs
 from s2s_core.translation.own_train import OwnConfig, own_data
@@ -55,6 +56,21 @@ def test_three_hundred_pasted_pairs_train_and_show_their_map(lang):
     at.text_input(key="translation_own_typed").input(" ".join(["책을"] * 13)).run(timeout=60)
     field = translate(lang, "translation.own.sentence_field")
     assert any(field in e.value for e in at.error) and not at.exception
+    # Models as files: the download is offered; the file it holds loads back and maps a typed sentence.
+    assert translate(lang, "translation.archive.download_own") in [b.label for b in at.get("download_button")]
+    raw = export_archive(config.settings, data.src_vocab, data.tgt_vocab, result.run.model)
+    at.file_uploader(key="translation_archive_file").upload("mine.pt", raw).run(timeout=60)
+    assert not at.exception and any(
+        translate(lang, "translation.archive.loaded", cell="", attention="", embed="", hidden="", src="", tgt="")[:6]
+        in s.value
+        for s in at.success
+    )
+    at.text_input(key="translation_archive_typed").input("나는 책을 읽는다").run(timeout=60)
+    charts = json.dumps([json.loads(c.proto.spec) for c in at.get("vega_lite_chart")], ensure_ascii=False)
+    assert translate(lang, "translation.archive.map_title") in charts and not at.exception
+    at.file_uploader(key="translation_archive_file").set_value(("bad.pt", b"not a model", "application/octet-stream"))
+    at.run(timeout=60)
+    assert any(e.value.startswith(translate(lang, "translation.archive.field")) for e in at.error) and not at.exception
     # Nothing of the text in the link; the model store holds no own-pairs row.
     assert not any("own" in k for k in at.query_params) and "읽는다" not in json.dumps(dict(at.query_params))
     store = jobs.runner().store

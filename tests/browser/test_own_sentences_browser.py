@@ -15,7 +15,7 @@ MAP_TEXTS = """title => [...document.querySelectorAll('[data-testid="stVegaLiteC
     .filter(svg => svg.textContent.includes(title)).map(svg => svg.textContent)"""
 
 
-def test_a_learner_trains_on_300_pasted_pairs_and_reads_their_map(app_server, new_page):
+def test_a_learner_trains_on_300_pasted_pairs_and_reads_their_map(app_server, new_page, tmp_path):
     page = new_page()
     open_page(page, app_server, "translation", "en", "translation_tabs=own&translation_steps=150")
     box = page.get_by_label(translate("en", "translation.own.paste"))
@@ -48,3 +48,26 @@ def test_a_learner_trains_on_300_pasted_pairs_and_reads_their_map(app_server, ne
     query = page.url.split("?", 1)[1]
     assert "Traceback" not in main_text(page)
     assert "translation_own" not in query and "%" not in query  # no own value, no Korean word in the link
+
+    # The model as a file: downloaded through the browser, loaded back through the uploader, its map of a sentence.
+    with page.expect_download() as download:
+        page.get_by_role("button", name=translate("en", "translation.archive.download_own")).click()
+    path = tmp_path / download.value.suggested_filename  # the name the app gave it: my_sentences_model.pt
+    download.value.save_as(path)
+    assert path.name == "my_sentences_model.pt"
+    page.locator(".st-key-translation_archive_file [data-testid='stFileUploaderDropzoneInput']").set_input_files(path)
+    settle(page)
+    wait_for_text(
+        page,
+        translate("en", "translation.archive.loaded", cell="", attention="", embed="", hidden="", src="", tgt="")[:7],
+    )
+    sentence = page.locator(".st-key-translation_archive_typed input")
+    sentence.fill("그들은 공부한다")
+    sentence.press("Enter")
+    settle(page)
+    loaded_title = translate("en", "translation.archive.map_title")[:25]
+    page.wait_for_function(
+        "([t, w]) => [...document.querySelectorAll('[data-testid=\"stVegaLiteChart\"] svg')]"
+        ".some(s => s.textContent.includes(t) && s.textContent.includes(w))",
+        arg=[loaded_title, "공부한다"],
+    )

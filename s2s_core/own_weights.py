@@ -15,9 +15,7 @@ one another and fit the page's caps; finite values within MAX_ABS_VALUE. Nothing
 
 from __future__ import annotations
 
-import io
 import re
-import zipfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -26,6 +24,7 @@ from torch import nn
 
 from s2s_core import caps
 from s2s_core.errors import InputError
+from s2s_core.safe_load import Refused, load_untrusted
 
 MAX_FILE_BYTES = 2 * 1024 * 1024  # the upload
 MAX_UNPACKED_BYTES = 4 * 1024 * 1024  # what a zip archive may declare its entries unpack to, in all
@@ -72,40 +71,14 @@ def _refuse(why: str, **params: object) -> InputError:
     return InputError(f"errors.own_weights.{why}", FIELD, **params)
 
 
-def archive_problem(raw: bytes, max_entries: int = MAX_ENTRIES, max_bytes: int = MAX_UNPACKED_BYTES) -> str | None:
-    """What is wrong with a zip archive's directory, read without unpacking anything: "unpacked" (more than
-    max_entries entries, or declared sizes over max_bytes: a zip bomb), "unreadable" (no directory, or compressed
-    entries: torch.save stores, it never compresses), or None. The lab's model files are checked the same way."""
-    try:
-        with zipfile.ZipFile(io.BytesIO(raw)) as archive:
-            entries = archive.infolist()
-    except Exception:  # a hostile directory can raise anything (BadZipFile, NotImplementedError for a version...)
-        return "unreadable"
-    if len(entries) > max_entries or sum(e.file_size for e in entries) > max_bytes:
-        return "unpacked"
-    if any(e.compress_type != zipfile.ZIP_STORED for e in entries):
-        return "unreadable"
-    return None
-
-
 def read_state_dict(raw: object) -> dict[str, torch.Tensor]:
-    """The uploaded bytes as a dict of tensors, or an InputError; never runs code from the file."""
-    if not isinstance(raw, bytes | bytearray) or not raw:
-        raise _refuse("empty")
-    if len(raw) > MAX_FILE_BYTES:
-        raise _refuse("too_big", size=len(raw), limit=MAX_FILE_BYTES)
-    raw = bytes(raw)
-    problem = archive_problem(raw) if zipfile.is_zipfile(io.BytesIO(raw)) else None
-    if problem == "unpacked":
-        raise _refuse("too_big_unpacked", limit=MAX_UNPACKED_BYTES)
-    if problem is not None:
-        raise _refuse("not_weights")
+    """The uploaded bytes as a dict of tensors, or an InputError; never runs code from the file (safe_load.py)."""
     try:
-        loaded = torch.load(io.BytesIO(raw), map_location="cpu", weights_only=True)
-    except Exception as err:  # a hostile file can raise anything: each is the same refusal
-        if "Unsupported global" in str(err):  # the restricted unpickler met a class or function: nothing ran
-            raise _refuse("code_refused") from None
-        raise _refuse("not_weights") from None
+        loaded = load_untrusted(
+            raw, max_bytes=MAX_FILE_BYTES, max_entries=MAX_ENTRIES, max_unpacked=MAX_UNPACKED_BYTES, zip_only=False
+        )
+    except Refused as refused:
+        raise _refuse("not_weights" if refused.why == "unreadable" else refused.why, **refused.params) from None
     if not isinstance(loaded, Mapping) or not loaded:
         raise _refuse("not_a_state_dict")
     if not all(isinstance(k, str) and isinstance(v, torch.Tensor) for k, v in loaded.items()):

@@ -18,7 +18,7 @@ Bad input raises ShowError with the page's own message in `lang`, naming the arg
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -149,33 +149,39 @@ def _first_step(step: int | None, S: int) -> int:
 # --- the four cell and attention pictures ----------------------------------------------------------------------
 
 
+# kind -> (explain(module, x, labels), picture_data(result, config, words), the page's config class)
+CELLS: dict[str, tuple[Callable[..., Any], Callable[..., Any], type]] = {
+    "lstm": (lstm.explain_lstm, lstm_picture, lstm.LstmConfig),
+    "gru": (gru.explain_gru, gru_picture, gru.GruConfig),
+}
+
+
 def show_lstm(
     module: nn.LSTM, x: torch.Tensor, *, labels: Sequence[str] | None = None, step: int | None = None, lang: str = "en"
 ) -> Shown[lstm.LstmResult]:
     """The LSTM page's cell picture for your nn.LSTM on x, with LstmResult (gates, c, h, the check)."""
-    lang = _language(lang)
-    own = _own(module, "lstm", lang)
-    x64 = _sequence(x, module, lang)  # (S, E)
-    result = lstm.explain_lstm(own, x64, _labels(labels, x64.shape[0], lang))
-    pic = lstm_picture(result, lstm.LstmConfig(), picture_words("lstm", lang, False))  # no gate forced
-    return Shown(_cell_chart(pic, "lstm", lang, x64.shape[0], step), result)
+    return _show_cell("lstm", module, x, labels, step, lang)
 
 
 def show_gru(
     module: nn.GRU, x: torch.Tensor, *, labels: Sequence[str] | None = None, step: int | None = None, lang: str = "en"
 ) -> Shown[gru.GruResult]:
     """The GRU page's cell picture for your nn.GRU on x, with GruResult (r, z, n, h, the check)."""
+    return _show_cell("gru", module, x, labels, step, lang)
+
+
+def _show_cell(kind: str, module: Any, x: Any, labels: Sequence[str] | None, step: int | None, lang: str) -> Shown:
+    """A gated cell's page picture: the module checked and copied, explained by hand, drawn with no gate forced."""
     lang = _language(lang)
-    own = _own(module, "gru", lang)
+    explain, picture_data, config_class = CELLS[kind]
+    own = _own(module, kind, lang)
     x64 = _sequence(x, module, lang)  # (S, E)
-    result = gru.explain_gru(own, x64, _labels(labels, x64.shape[0], lang))
-    pic = gru_picture(result, gru.GruConfig(), picture_words("gru", lang, False))  # no gate forced
-    return Shown(_cell_chart(pic, "gru", lang, x64.shape[0], step), result)
-
-
-def _cell_chart(pic: Any, ns: str, lang: str, S: int, step: int | None) -> alt.LayerChart:
-    texts = picture_words(ns, lang, False)
-    return cell_chart(pic, texts, step_param(STEP_PARAM, S, _first_step(step, S), translate(lang, "steps.label")))
+    S = x64.shape[0]
+    result = explain(own, x64, _labels(labels, S, lang))
+    texts = picture_words(kind, lang, False)
+    pic = picture_data(result, config_class(), texts)  # the page's picture reads only the config's forces: none
+    param = step_param(STEP_PARAM, S, _first_step(step, S), translate(lang, "steps.label"))
+    return Shown(cell_chart(pic, texts, param), result)
 
 
 def show_rnn(

@@ -6,7 +6,7 @@ same file read back without ever running code from it.
 
 The file is what torch.save writes (a zip archive holding one pickle of a dict and the tensors' bytes), read back
 by `torch.load(..., weights_only=True)`, PyTorch's restricted unpickler: tensors and plain containers only. Before
-that the bytes are capped and the zip directory is checked unread (s2s_core/own_weights.check_archive: few
+that the bytes are capped and the zip directory is checked unread (s2s_core/safe_load.py: few
 entries, small declared sizes, nothing compressed), so a zip bomb is refused before anything is unpacked. Then the
 format tag, the settings through the lab's own checks, the vocabularies (text tokens, the specials first, capped),
 and the state_dict against the model those settings and vocabularies build: the same keys, the same shapes, finite
@@ -16,14 +16,13 @@ values. Nothing is written to disk.
 from __future__ import annotations
 
 import io
-import zipfile
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
 
 import torch
 
 from s2s_core.errors import InputError
-from s2s_core.own_weights import archive_problem
+from s2s_core.safe_load import Refused, load_untrusted
 from s2s_core.training.compute import parse_config
 from s2s_core.training.config import MODEL_ATTENTIONS, TrainConfig
 from s2s_core.training.loop import new_model
@@ -91,21 +90,12 @@ def _settings(raw: object) -> TrainConfig:
 
 def load_archive(raw: object) -> LoadedModel:
     """A model file (export_archive's, or anyone's) checked and rebuilt, or an InputError naming the file."""
-    if not isinstance(raw, bytes | bytearray) or not raw:
-        raise _refuse("empty")
-    if len(raw) > MAX_ARCHIVE_BYTES:
-        raise _refuse("too_big", size=len(raw), limit=MAX_ARCHIVE_BYTES)
-    raw = bytes(raw)
-    zipped = zipfile.is_zipfile(io.BytesIO(raw))
-    problem = archive_problem(raw, MAX_ENTRIES, MAX_UNPACKED) if zipped else "unreadable"
-    if problem == "unpacked":
-        raise _refuse("too_big_unpacked", limit=MAX_UNPACKED)
-    if problem is not None:
-        raise _refuse("not_archive")
     try:
-        payload = torch.load(io.BytesIO(raw), map_location="cpu", weights_only=True)
-    except Exception as err:  # a hostile file can raise anything: each is the same refusal
-        raise _refuse("code_refused" if "Unsupported global" in str(err) else "not_archive") from None
+        payload = load_untrusted(
+            raw, max_bytes=MAX_ARCHIVE_BYTES, max_entries=MAX_ENTRIES, max_unpacked=MAX_UNPACKED, zip_only=True
+        )
+    except Refused as refused:
+        raise _refuse("not_archive" if refused.why == "unreadable" else refused.why, **refused.params) from None
     if not isinstance(payload, Mapping) or payload.get("format") != FORMAT:
         raise _refuse("not_archive")
     settings = _settings(payload.get("settings"))

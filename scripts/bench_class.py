@@ -4,9 +4,8 @@ another visitor edits the attention page.
 Usage: .venv/bin/python scripts/bench_class.py [--students 30] [--own 3] [--moves 10] [--edits 8] [--no-readme]
 Also run by `make bench` (scripts/bench.py calls main()). Writes docs/PERFORMANCE.md's bench-class block.
 
-One real server (`streamlit run server.py`, its default SQLite database in the data folder) and four Chromium
-instances: the reader's (the other visitor); the teacher's (until 2026-12-07 a context in the reader's browser, whose
-redraw after each move then ran in the reader's browser while the reader's edit was timed); the class's stand-in, where
+One real server (`streamlit run server.py`, its default SQLite database in the data folder) and three Chromium
+instances: the reader's (the other visitor, and the teacher in a context of its own); the class's stand-in, where
 most students sit on phone-sized pages at nice 19 with its autogroups (scripts/bench_load.renice_class: on a real
 deployment each student's browser is on their own device, and only their polling reaches the server); and `--own`
 students in a browser at normal priority, each page a device of its own. After seating, the walk waits until every
@@ -264,10 +263,7 @@ def run(n_students: int, n_own: int, moves: int, edits: int) -> dict:
             wait_pool_idle(server)
             out["load"] = os.getloadavg()[0]
             idle = measure_edits(reader, edits)[0]
-            # The teacher is on a device of their own (the projector's laptop): a browser of its own, so its redraw
-            # after each move is not in the reader's browser just as the reader's edit is timed.
-            teacher_browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            teacher_context = teacher_browser.new_context(viewport=DESKTOP, locale="en-US")
+            teacher_context = reader_browser.new_context(viewport=DESKTOP, locale="en-US")
             teacher_context.add_init_script(STEP_RECORDER)
             teacher = teacher_context.new_page()
             teacher.set_default_timeout(300_000)
@@ -319,7 +315,6 @@ def run(n_students: int, n_own: int, moves: int, edits: int) -> dict:
             teacher.locator(".st-key-class_end button").click()
             own_browser.close()
             class_browser.close()
-            teacher_browser.close()
             reader_browser.close()
     finally:
         stop(proc)

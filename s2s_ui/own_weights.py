@@ -8,12 +8,15 @@ shared link opens on the seeded weights). The server refuses a body over server.
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 
 from s2s_core.fields import Parsed
 from s2s_core.own_weights import KINDS, MAX_FILE_BYTES, OwnWeights, load_weights
 from s2s_ui.i18n import t
 from s2s_ui.text import md_escape
+from s2s_ui.uploads import read_once
 from s2s_ui.widgets import show_error
 
 MAX_MB = MAX_FILE_BYTES // (1024 * 1024)  # the uploader's own limit, in Streamlit's unit
@@ -44,17 +47,11 @@ def in_use(ns: str) -> bool:
     """Does page `ns` run on the learner's own weights (a file that passed is in its uploader)? A lesson step's
     sentences are about the page's own weights, so the lesson bar counts this as having left the step."""
     file = st.session_state.get(uploader_key(ns))  # the lesson bar runs before the page draws the uploader
-    return file is not None and ns in KINDS and _read(ns, ns, file.file_id, file.getvalue()).ok
+    return file is not None and ns in KINDS and _checked(ns, ns, file).ok
 
 
-def _read(ns: str, kind: str, file_id: str, raw: bytes) -> Parsed[OwnWeights]:
-    """The checked weights of one upload, read once per file (each rerun would otherwise unpickle it again)."""
-    kept = st.session_state.get(_memo(ns))
-    if kept is not None and kept[0] == file_id:
-        return kept[1]
-    parsed = Parsed.of(lambda: load_weights(raw, kind))
-    st.session_state[_memo(ns)] = (file_id, parsed)
-    return parsed
+def _checked(ns: str, kind: str, file: Any) -> Parsed[OwnWeights]:
+    return read_once(_memo(ns), file, lambda raw: load_weights(raw, kind))
 
 
 def read_own(ns: str, kind: str) -> OwnWeights | None:
@@ -71,7 +68,7 @@ def read_own(ns: str, kind: str) -> OwnWeights | None:
         )
         if file is None:
             return None
-        parsed = _read(ns, kind, file.file_id, file.getvalue())
+        parsed = _checked(ns, kind, file)
         if parsed.error is not None:
             show_error(parsed.error)
             st.caption(t("own.seeded_meanwhile"))

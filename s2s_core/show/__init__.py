@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 import altair as alt
-import pandas as pd
 import torch
 from torch import nn
 
@@ -45,7 +44,7 @@ from s2s_core.shapes.model import token_ids
 from s2s_core.shapes.picture import picture_frames, shapes_chart
 from s2s_core.training.charts import LABELS as MAP_LABELS
 from s2s_core.training.charts import attention_heatmap
-from s2s_core.training.frames import position_label, step_label
+from s2s_core.training.frames import map_frame
 
 R = TypeVar("R")
 MAX_MAP = caps.MAX_SEQ_LEN  # source positions and target steps of an attention map
@@ -212,7 +211,10 @@ def show_attention(
     """The Translation lab's attention map for any (T, S) weights: row t, target step t; column s, source
     position s. A batch of one, (1, T, S), is taken as its one map."""
     lang = _language(lang)
-    w = torch.as_tensor(weights.detach() if isinstance(weights, torch.Tensor) else weights)
+    try:
+        w = torch.as_tensor(weights.detach() if isinstance(weights, torch.Tensor) else weights)
+    except (TypeError, ValueError, RuntimeError):  # not numbers, or ragged rows
+        raise _refuse(lang, "weights_shape", "weights", shape="-", T=len(target_tokens), S=len(source_tokens)) from None
     if w.dim() == 3 and w.shape[0] == 1:
         w = w[0]  # (1, T, S) -> (T, S)
     source, target = tuple(map(str, source_tokens)), tuple(map(str, target_tokens))
@@ -230,13 +232,8 @@ def show_attention(
     result = AttentionMap(w, source, target, row_sums, tuple(int(i) for i in w.argmax(dim=1)))
     labels = words(lang, "training.chart", MAP_LABELS)
     labels = labels | {"step": labels["out_step"]}
-    rows = [
-        {"step": step_label(t, tgt), "position": position_label(s, src), "weight": float(w[t, s]), "pad": False}
-        | {"t": t, "s": s}
-        for t, tgt in enumerate(target)
-        for s, src in enumerate(source)
-    ]
-    return Shown(attention_heatmap(pd.DataFrame(rows), labels), result)
+    frame = map_frame(target, source, len(source), w.tolist())  # the lab's own rows: no source position is PAD
+    return Shown(attention_heatmap(frame, labels), result)
 
 
 def show_shapes(

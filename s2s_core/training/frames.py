@@ -37,17 +37,19 @@ def position_label(s: int, token: str) -> str:
 def attention_frame(result: DecodeResult) -> pd.DataFrame:
     """One row per (output step, source position): the weight, and whether the position is PAD."""
     weights = None if result.weights is None else result.weights.tolist()  # (T, S)
-    return _map_frame(result.output, result.src_tokens, len(result.source), weights)
+    return map_frame(result.output, result.src_tokens, len(result.source), weights)
 
 
 def point_frame(point: MapPoint) -> pd.DataFrame:
     """A checkpoint of a run's trace (or the untrained model) as attention_frame's rows."""
-    return _map_frame(point.output, point.source, len(point.source), point.weights)
+    return map_frame(point.output, point.source, len(point.source), point.weights)
 
 
-def _map_frame(
+def map_frame(
     output: Sequence[str], src_tokens: Sequence[str], n_real: int, weights: Sequence[Sequence[float]] | None
 ) -> pd.DataFrame:
+    """An attention map's rows (step, position, weight, pad, t, s): output step t by source position s, the ones
+    from n_real on marked PAD; also s2s_core/show's map of any weights."""
     if weights is None:
         return pd.DataFrame(columns=["step", "position", "weight", "pad", "t", "s"])
     rows = []

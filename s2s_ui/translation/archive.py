@@ -20,6 +20,7 @@ from s2s_ui.cache import cached_result
 from s2s_ui.i18n import t
 from s2s_ui.text import md_escape
 from s2s_ui.training.specs import draw, map_labels, point_spec
+from s2s_ui.uploads import read_once
 from s2s_ui.widgets import show_error
 
 FILE, TYPED, CHARS = "translation_archive_file", "translation_archive_typed", "translation_archive_chars"
@@ -45,16 +46,6 @@ def _download(label_key: str, done: JobSnapshot, file_name: str) -> None:
         st.caption(t("translation.archive.too_big_to_load", size=f"{len(data) / 2**20:.1f}", limit=MAX_MB))
 
 
-def _read(file_id: str, raw: bytes) -> Parsed[LoadedModel]:
-    """One upload read once (each rerun would otherwise unpickle it again), kept in the session only."""
-    kept = st.session_state.get("_archive_read")
-    if kept is not None and kept[0] == file_id:
-        return kept[1]
-    parsed = Parsed.of(lambda: load_archive(raw))
-    st.session_state["_archive_read"] = (file_id, parsed)
-    return parsed
-
-
 def attention_name(attention: str) -> str:
     return t("translation.attention_luong_prev") if attention == "luong_prev" else t(f"training.attention_{attention}")
 
@@ -77,7 +68,7 @@ def show_archive(lab_done: JobSnapshot | None, own_done: JobSnapshot | None) -> 
     )
     if file is None:
         return
-    loaded = _read(file.file_id, file.getvalue())
+    loaded = read_once("_archive_read", file, load_archive)  # one upload, read once, kept in the session only
     if loaded.error is not None:
         show_error(loaded.error)
         return

@@ -68,6 +68,9 @@ def test_three_hundred_pasted_pairs_train_and_show_their_map(lang):
     at.text_input(key="translation_archive_typed").input("나는 책을 읽는다").run(timeout=60)
     charts = json.dumps([json.loads(c.proto.spec) for c in at.get("vega_lite_chart")], ensure_ascii=False)
     assert translate(lang, "translation.archive.map_title") in charts and not at.exception
+    at.text_input(key="translation_archive_typed").input(" ".join(["책을"] * 13)).run(timeout=60)  # too long
+    assert any(e.value.startswith(translate(lang, "translation.own.sentence_field")) for e in at.error)
+    assert not at.exception
     at.file_uploader(key="translation_archive_file").set_value(("bad.pt", b"not a model", "application/octet-stream"))
     at.run(timeout=60)
     assert any(e.value.startswith(translate(lang, "translation.archive.field")) for e in at.error) and not at.exception

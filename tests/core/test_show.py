@@ -82,6 +82,8 @@ def test_show_attention_reads_a_map_and_refuses_what_is_not_one():
         (torch.tensor([[float("nan"), 0.5, 0.5], [0.2, 0.3, 0.5]]), "weights_rows"),
         (torch.ones(3, 2) / 2, "weights_shape"),
         (torch.ones(2, 3, dtype=torch.long), "weights_shape"),
+        ([[0.5, 0.5], [1.0]], "weights_shape"),  # ragged rows: not a matrix
+        ([["a", "b", "c"], ["d", "e", "f"]], "weights_shape"),
     ):
         with pytest.raises(ShowError) as err:
             show_attention(bad, ["a", "b", "c"], ["x", "y"], lang="ko")

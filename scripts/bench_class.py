@@ -1,7 +1,7 @@
 """Class benchmark of the hosted demo: a teacher walks a class of followers through ten steps of the course while
 another visitor edits the attention page.
 
-Usage: .venv/bin/python scripts/bench_class.py [--students 30] [--own 3] [--moves 10] [--edits 8] [--no-readme]
+Usage: .venv/bin/python scripts/bench_class.py [--students 30] [--own 0] [--moves 10] [--edits 8] [--no-readme]
 Also run by `make bench` (scripts/bench.py calls main()). Writes docs/PERFORMANCE.md's bench-class block.
 
 One real server (`streamlit run server.py`, its default SQLite database in the data folder) and three Chromium
@@ -24,7 +24,14 @@ A follow time is measured several ways, per student and move, from the teacher's
 - drawn on a device of its own: the `--own` pages painted the finished run at that step (DRAW_RECORDER).
 - drawn in the stand-in: its link showed the step (tests/browser/classroom.py STEP_RECORDER) in a renderer that
   shares two cores with 30 others at the lowest priority: what 30 phones' drawing costs on one machine.
-Budgets: owed, and delivered and drawn on a device of its own, p95 ≤ 2 s each; the reader's edit -> redraw while
+And on the wire (scripts/wire.py: a packet capture of the server's port, in the kernel's clock, with the app's
+websocket messages read as Streamlit's protobufs), where the stand-in's starvation cannot reach the timestamps:
+- answered: the follow route let the class's held polls go (the cluster of answers the move woke);
+- delivered: the server sent the student's first message carrying the step; done: the run that shows it finished
+  leaving the server (its script_finished message);
+- run: the student's rerun request came in -> done; owed = answered + run: the server's and the network's part.
+Budgets: owed (in the stand-in's clock and on the wire), and delivered and drawn on a device of its own, p95 ≤ 2 s
+each; the reader's edit -> redraw while
 the class follows ≤ 1.5× the same edit just before, with the class not yet there. Also reported: the server's and
 the stand-in browser's CPU while the class sat at a step and during the walk.
 """
@@ -49,6 +56,7 @@ from s2s_core.lessons import load_lessons  # noqa: E402
 from scripts.bench import measure_edits, open_settled, publish, run_meta  # noqa: E402
 from scripts.bench_load import CLASS_MARK, lowered, pct, renice_class, wait_pool_idle  # noqa: E402
 from scripts.serve import free_port, start, stop, wait_healthy  # noqa: E402
+from scripts.wire import Wire  # noqa: E402
 from tests.browser.classroom import FOLLOW_CEILING_S, STEP_RECORDER, arrived_at, start_class, wait_step  # noqa: E402
 from tests.browser.harness import CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE  # noqa: E402
 
@@ -56,6 +64,7 @@ START, END = "<!-- bench-class:start -->", "<!-- bench-class:end -->"
 LESSON = "course"  # the whole course: ten moves cross pages (the n-gram page, the RNN's, BPTT's, the LSTM's)
 FOLLOW_BUDGET_S = 2.0  # GUIDE §5 / issue 27: a follower is at the teacher's step within 2 s
 EDIT_BUDGET = 1.5  # the other visitor's edit while the class follows, × its idle time
+TEACHER = "--s2s-bench-teacher"  # a harmless flag that names the teacher's Chromium among the class's
 
 
 # Installed in the --own students' pages: when a script run has finished (stApp's script state back to notRunning)
@@ -157,6 +166,18 @@ def seat_class(browser, base: str, code: str, n: int, scripts: tuple[str, ...] =
     return pages
 
 
+def teacher_socket(wire: Wire, timeout_s: float = 30) -> int:
+    """The client port of the teacher's websocket: the one the server sent lesson step 1 (the reader's page is on
+    no lesson)."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        found = [port for port, conn in wire.websockets().items() if 1 in conn.steps]
+        if found:
+            return found[0]
+        time.sleep(0.1)
+    raise RuntimeError("the teacher's websocket was not seen on the wire (is the capture running as root?)")
+
+
 def tree_cpu(root: psutil.Process) -> float:
     """User + system CPU seconds of a process and all its children (a browser's renderers, a server's workers),
     the ones that have ended too: a reaped child's time is in its parent's children_user / children_system, so a
@@ -176,14 +197,20 @@ def tree_cpu(root: psutil.Process) -> float:
 
 
 def class_browser_process() -> psutil.Process:
-    return next(p for p in psutil.process_iter(["cmdline"]) if CLASS_MARK in (p.info["cmdline"] or []))
+    """The stand-in's browser process (the teacher's is lowered with it but is not a student's device)."""
+    return next(
+        p
+        for p in psutil.process_iter(["cmdline"])
+        if CLASS_MARK in (cmd := p.info["cmdline"] or []) and TEACHER not in cmd
+    )
 
 
-def follow_times(teacher, teacher_frames: Frames, stand_in: list, own: list, frames: list[Frames], n: int) -> dict:
+def follow_times(moved_s: float | None, stand_in: list, own: list, frames: list[Frames], n: int) -> dict:
     """Seconds from the teacher's step n to each student's, three ways (the module's docstring), and how many
     students were not there within FOLLOW_CEILING_S. `frames` holds the stand-in's pages' and then the own ones'."""
-    moved_ms = arrived_at(teacher, n)  # the teacher's link showed step n (Date.now())
-    moved_s = teacher_frames.first.get(n)  # the teacher's page received that run (monotonic)
+    # moved_s: the teacher's run carrying step n left the server (the wire, monotonic); the pages' records of when
+    # their link showed the step are in Date.now() milliseconds
+    moved_ms = (moved_s + time.time() - time.monotonic()) * 1000 if moved_s is not None else None
     students = [*stand_in, *own]
     deadline = time.monotonic() + FOLLOW_CEILING_S
     shown: dict[int, float] = {}
@@ -230,8 +257,8 @@ def follow_times(teacher, teacher_frames: Frames, stand_in: list, own: list, fra
         "missed_answered": len(students) - len(answered),
         "missed_owed": len(students) - len(owed),
         "delivered": delivered,
-        "own": [(t - moved_ms) / 1000 for t in drawn.values()],
-        "stand_in": [(t - moved_ms) / 1000 for i, t in shown.items() if i < len(stand_in)],
+        "own": [(t - moved_ms) / 1000 for t in drawn.values()] if moved_ms is not None else [],
+        "stand_in": [(t - moved_ms) / 1000 for i, t in shown.items() if i < len(stand_in)] if moved_ms else [],
         "missed_asked": len(students) - len(asked),
         "missed_delivered": len(students) - len(delivered),
         "missed_own": len(own) - len(drawn),
@@ -240,6 +267,50 @@ def follow_times(teacher, teacher_frames: Frames, stand_in: list, own: list, fra
 
 
 KINDS = ("answered", "asked", "delivered", "owed", "own_delivered", "own", "stand_in")
+WIRE_KINDS = ("wire_answered", "wire_delivered", "wire_done", "wire_run", "wire_owed")
+CLUSTER_S = 0.5  # the follow route wakes a class's held polls together: answers this close are one move's
+
+
+def densest(times: list[float], width: float) -> list[float]:
+    """The most times that fit in one window `width` long (the earliest such window): the answers one move woke,
+    not a held poll's ten-second renewal that happened to fall just before it."""
+    best: list[float] = []
+    for i, first in enumerate(times):
+        window = [t for t in times[i:] if t <= first + width]
+        if len(window) > len(best):
+            best = window
+    return best
+
+
+def wire_times(wire: Wire, teacher_port: int, students: set[int], n: int) -> dict:
+    """Seconds from the teacher's step n to each student's, from the server's packets (scripts/wire.py), in the
+    kernel's clock whatever the browsers are doing. From `moved` (the first message of the teacher's run that
+    carried step n left the server): answered, the follow route let the class's held polls go (the cluster of
+    answers the move woke); delivered, the student's first message carrying step n left; done, the run that shows
+    it finished leaving (its script_finished); run, from the student's rerun request (its first after the answers)
+    to done; owed = answered (the cluster's last) + run: what the server and the network owe the student, with the
+    page's own reaction to the answer left out. `students`: the client ports of the students' websockets."""
+    conns = wire.websockets()
+    moved = conns[teacher_port].steps.get(n) if teacher_port in conns else None
+    out: dict = {kind: [] for kind in WIRE_KINDS}
+    answers = wire.follow_answers(moved - 1.0, moved + FOLLOW_CEILING_S) if moved is not None else []
+    cluster = densest(answers, CLUSTER_S)
+    out["wire_answered"] = [t - moved for t in cluster]
+    for port in students:
+        conn = conns.get(port)
+        shown = conn.steps.get(n) if conn and moved is not None else None
+        if shown is None:
+            continue
+        out["wire_delivered"].append(shown - moved)
+        done = next((t for t in conn.finished if t >= shown), None)
+        if done is None:
+            continue
+        out["wire_done"].append(done - moved)
+        asked = next((t for t in conn.asked if cluster and cluster[0] <= t <= done), None)
+        if asked is not None:
+            out["wire_run"].append(done - asked)
+            out["wire_owed"].append(cluster[-1] - moved + done - asked)
+    return out | {f"missed_{kind}": max(0, len(students) - len(out[kind])) for kind in WIRE_KINDS}
 
 
 def run(n_students: int, n_own: int, moves: int, edits: int) -> dict:
@@ -252,7 +323,7 @@ def run(n_students: int, n_own: int, moves: int, edits: int) -> dict:
     try:
         wait_healthy(proc, port)
         server = psutil.Process(proc.pid)
-        with sync_playwright() as pw:
+        with sync_playwright() as pw, Wire(port) as wire:
             reader_browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             class_browser = pw.chromium.launch(executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, CLASS_MARK])
             own_browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -263,18 +334,23 @@ def run(n_students: int, n_own: int, moves: int, edits: int) -> dict:
             wait_pool_idle(server)
             out["load"] = os.getloadavg()[0]
             idle = measure_edits(reader, edits)[0]
-            teacher_context = reader_browser.new_context(viewport=DESKTOP, locale="en-US")
+            # the teacher's own device (a projector's laptop): lowered with the class, so its drawing of each step
+            # does not share the reader's cores; its move is timed on the wire, not by its page
+            teacher_browser = pw.chromium.launch(executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, CLASS_MARK, TEACHER])
+            teacher_context = teacher_browser.new_context(viewport=DESKTOP, locale="en-US")
             teacher_context.add_init_script(STEP_RECORDER)
             teacher = teacher_context.new_page()
             teacher.set_default_timeout(300_000)
             code = start_class(teacher, base, LESSON)
-            teacher_frames = Frames(teacher)
+            teacher_port = teacher_socket(wire)
+            before = set(wire.websockets())  # the reader's and the teacher's
             t_seat = time.monotonic()
             stand_in = seat_class(class_browser, base, code, n_students - n_own)
             own = seat_class(own_browser, base, code, n_own, (STEP_RECORDER, DRAW_RECORDER))
             out["seat_s"] = time.monotonic() - t_seat
             out["lowered"] = renice_class()
             frames = [Frames(page) for page in [*stand_in, *own]]
+            students = set(wire.websockets()) - before
             out["settle_s"] = wait_quiet(frames)
             devices = class_browser_process()
             # CPU (cores) of the server and of the students' stand-in browser while the class sits at a step,
@@ -288,15 +364,17 @@ def run(n_students: int, n_own: int, moves: int, edits: int) -> dict:
                 (tree_cpu(devices) - devices0) / sat,
             )
             server0, devices0, t0 = tree_cpu(server), tree_cpu(devices), time.monotonic()
-            waits: dict[str, list[float]] = {kind: [] for kind in KINDS}
-            misses = dict.fromkeys(KINDS, 0)
+            waits: dict[str, list[float]] = {kind: [] for kind in (*KINDS, *WIRE_KINDS)}
+            misses = dict.fromkeys((*KINDS, *WIRE_KINDS), 0)
             busy: list[float] = []
             for n in range(2, moves + 2):
                 teacher.locator(".st-key-lesson_next button").click()
                 wait_step(teacher, n)
                 busy += measure_edits(reader, 2)[0]  # one step up, one down: while the class follows
-                step = follow_times(teacher, teacher_frames, stand_in, own, frames, n)
-                for kind in KINDS:
+                moved = wire.websockets()[teacher_port].steps.get(n)
+                step = follow_times(moved, stand_in, own, frames, n)
+                step |= wire_times(wire, teacher_port, students, n)
+                for kind in (*KINDS, *WIRE_KINDS):
                     waits[kind] += step[kind]
                     misses[kind] += step[f"missed_{kind}"]
                 print(
@@ -304,7 +382,7 @@ def run(n_students: int, n_own: int, moves: int, edits: int) -> dict:
                     + ", ".join(
                         f"{kind} p50 {pct(step[kind], 0.5) or 0:.2f} s max {max(step[kind], default=0):.2f} s "
                         f"missed {step[f'missed_{kind}']}"
-                        for kind in KINDS
+                        for kind in (*KINDS, *WIRE_KINDS)
                     ),
                     flush=True,
                 )
@@ -315,6 +393,7 @@ def run(n_students: int, n_own: int, moves: int, edits: int) -> dict:
             teacher.locator(".st-key-class_end button").click()
             own_browser.close()
             class_browser.close()
+            teacher_browser.close()
             reader_browser.close()
     finally:
         stop(proc)
@@ -329,7 +408,7 @@ def run(n_students: int, n_own: int, moves: int, edits: int) -> dict:
                 "n": len(waits[kind]),
                 "missed": misses[kind],
             }
-            for kind in KINDS
+            for kind in (*KINDS, *WIRE_KINDS)
         },
         "idle": statistics.median(idle) if idle else None,
         "busy": statistics.median(busy) if busy else None,
@@ -379,16 +458,33 @@ def report(out: dict, meta: dict) -> str:
         f"{follow('delivered', None)} |",
         f"| owed by the server and the network: answered, then asked → delivered (all {out['students']}) | "
         f"{follow('owed', FOLLOW_BUDGET_S)} |",
-        f"| delivered to the devices of their own ({out['own']}) | {follow('own_delivered', FOLLOW_BUDGET_S)} |",
-        f"| drawn on a device of its own ({out['own']}) | {follow('own', FOLLOW_BUDGET_S)} |",
+        *(
+            [
+                f"| delivered to the devices of their own ({out['own']}) | "
+                f"{follow('own_delivered', FOLLOW_BUDGET_S)} |",
+                f"| drawn on a device of its own ({out['own']}) | {follow('own', FOLLOW_BUDGET_S)} |",
+            ]
+            if out["own"]
+            else []
+        ),
         f"| drawn in the stand-in browser ({stand_in}, sharing {os.cpu_count()} cores at nice 19) | "
         f"{follow('stand_in', None)} |",
+        f"| *on the wire* (the server's packets, in the kernel's clock): the follow route let the held polls go | "
+        f"{follow('wire_answered', None)} |",
+        f"| on the wire: the student's run began carrying the step (all {out['students']}) | "
+        f"{follow('wire_delivered', None)} |",
+        f"| on the wire: that run finished leaving the server (all {out['students']}) | "
+        f"{follow('wire_done', FOLLOW_BUDGET_S)} |",
+        f"| on the wire: the student's rerun request in → that run finished | {follow('wire_run', None)} |",
+        f"| owed on the wire: the polls let go, then the run (all {out['students']}) | "
+        f"{follow('wire_owed', FOLLOW_BUDGET_S)} |",
         "",
         "| reader's edit → redraw, median: idle / while the class follows (n) | × idle |",
         "|---|---|",
         f"| {times} | {'—' if ratio is None else f'{ratio:.2f}×'}{flag(ratio, EDIT_BUDGET)} |",
         "",
-        f"Budgets: what the server and network owe every student, and delivered and drawn on a device of its own, "
+        f"Budgets: what the server and network owe every student (in the stand-in's clock and on the wire), and "
+        f"delivered and drawn on a device of its own, "
         f"within {FOLLOW_BUDGET_S:g} s (p95); the other "
         f"visitor's edit ≤ {EDIT_BUDGET}× idle. Class benchmark time {meta['total']:.0f} s.",
     ]
@@ -400,7 +496,12 @@ def main(argv: list[str] | None = None, *, readme: bool = True, browser: bool = 
     block. argv None: called by scripts/bench.py (`make bench`); browser=False there skips it (--no-browser)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, default=30, help="followers in the class")
-    parser.add_argument("--own", type=int, default=3, help="of them, students in a browser at normal priority")
+    parser.add_argument(
+        "--own",
+        type=int,
+        default=0,
+        help="of them, students in a browser at normal priority (0: all in the stand-in, the budget's setting)",
+    )
     parser.add_argument("--moves", type=int, default=10, help="the teacher's Next presses (steps 2 .. moves + 1)")
     parser.add_argument("--edits", type=int, default=8, help="the reader's idle edits before the class comes")
     parser.add_argument("--no-readme", action="store_true", help="print the block; do not write docs/PERFORMANCE.md")

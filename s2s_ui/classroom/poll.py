@@ -4,7 +4,10 @@
     watch(code, version, every_s)   # in the student's box
 
 The endpoint holds each request while the class stays at the version the page shows (a long poll) and answers
-when the teacher moves; the next request begins no sooner than every_s after the last began. Idle, a student's
+when the teacher moves; the next request begins no sooner than every_s after the last began, counted across the
+poller's mounts (each run that redraws the box mounts it anew): a page that has just followed the class asks again as
+soon as its last request is a second old, not a second after the redraw, so a teacher's second Next right after the
+first reaches it at once (it waited up to 2 s: scripts/bench_class.py on the wire, 2026-12-07). Idle, a student's
 page keeps one small request open: no script run, no redraw. A hidden tab (a phone with the screen off) asks
 nothing new and asks at once when it is shown again. A refusal (the class is gone, expired, or the database is
 down) asks for a full run too, which names it in the learner's language.
@@ -28,6 +31,7 @@ export default function ({ data, setTriggerValue, parentElement }) {
     if (busy || stopped || document.hidden) return;
     busy = true;
     const began = Date.now();
+    window.__s2sPollBegan = began;  // this page's last follow request, whichever mount sent it
     try {
       const r = await fetch(url, { cache: "no-store", signal: abort.signal });
       const body = r.headers.get("content-type")?.includes("json") ? await r.json() : {};
@@ -52,7 +56,8 @@ export default function ({ data, setTriggerValue, parentElement }) {
     document.removeEventListener("visibilitychange", onShow);
   };
   host.__s2sPoll = stop;
-  timer = setTimeout(tick, data.every_ms);
+  // the first request of this mount: as soon as the page's last one (an earlier mount's) is every_ms old
+  timer = setTimeout(tick, Math.max(0, data.every_ms - (Date.now() - (window.__s2sPollBegan ?? 0))));
   return stop;
 }
 """

@@ -10,6 +10,7 @@ poll)."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import statistics
 import time
@@ -18,6 +19,7 @@ import pytest
 
 from s2s_core.catalog import translate
 from s2s_core.lessons import load_lessons
+from s2s_ui.classroom.panel import POLL_S
 from s2s_ui.classroom.route import HOLD_S
 from scripts.serve import ROOT, free_port, start, stop, wait_healthy
 from tests import postgres
@@ -29,6 +31,7 @@ pytestmark = pytest.mark.browser
 LESSON = "tour_ngram"
 QUESTION_STEP = 3
 STUDENTS = pick(3, 30)
+EVERY_MS = POLL_S * 1000  # a page's follow requests begin at least this far apart
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -67,7 +70,7 @@ TRAFFIC = """(() => {
   window.__s2s = { polls: [], sent: 0 };
   new PerformanceObserver(list => {
     for (const e of list.getEntries()) {
-      if (e.name.includes('/_class/')) window.__s2s.polls.push([e.responseStatus, e.duration]);
+      if (e.name.includes('/_class/')) window.__s2s.polls.push([e.responseStatus, e.duration, e.startTime]);
     }
   }).observe({ type: 'resource', buffered: true });
   const send = WebSocket.prototype.send;
@@ -108,14 +111,19 @@ def test_a_teacher_and_the_class_run_a_lesson(class_server, new_page):
     )
     after = _traffic(students[0])
     new_polls = after["polls"][len(before["polls"]) :]
-    assert all(status == 200 for status, _ in new_polls)
-    held_ms = [duration for _, duration in new_polls]
+    assert all(status == 200 for status, _held, _began in new_polls)
+    held_ms = [duration for _, duration, _began in new_polls]
     assert min(held_ms) >= HOLD_S * 1000 / 2, f"the idle page's requests were answered at once, not held: {held_ms}"
     assert after["sent"] == before["sent"], "an idle student's page asked the server for a run"
 
     # 1) Next, twice: every student's page opens the teacher's step by itself.
     waits = _teacher_next(teacher, 2, students) + _teacher_next(teacher, QUESTION_STEP, students)
     print(f"\nfollow after Next ({STUDENTS} students): median {statistics.median(waits):.2f} s, max {max(waits):.2f} s")
+    # However quickly the teacher moves, a page asks the follow route at most once a second (each redraw mounts its
+    # poller anew, and a new mount asks at once only when the page's last request is a second old).
+    began = sorted(began for _, _, began in _traffic(students[0])["polls"])
+    gaps = [round(b - a) for a, b in itertools.pairwise(began)]
+    assert len(began) >= 3 and min(gaps) >= EVERY_MS - 5, f"follow requests closer than a second apart: {gaps} ms"
 
     # 2) The question: each student picks an option; the teacher's count follows; the reveal reaches everyone.
     step = load_lessons()[LESSON].steps[QUESTION_STEP - 1]

@@ -318,6 +318,8 @@ def run(n_students: int, n_own: int, moves: int, edits: int) -> dict:
 
     port = free_port()
     base = f"http://127.0.0.1:{port}"
+    if os.geteuid() != 0:  # the follow times are read from a packet capture of the server's port (scripts/wire.py)
+        raise SystemExit("bench_class: the capture of the server's packets needs root (AF_PACKET); run it as root")
     proc = start(port, env=os.environ | {"S2S_TRAIN_BACKEND": "process"})
     out: dict = {"students": n_students, "own": n_own, "moves": moves}
     try:

@@ -31,8 +31,8 @@ websocket messages read as Streamlit's protobufs), where the stand-in's starvati
   leaving the server (its script_finished message);
 - run: the student's rerun request came in -> done; owed = answered + run: the server's and the network's part.
 Budgets: owed (in the stand-in's clock and on the wire), and delivered and drawn on a device of its own, p95 ≤ 2 s
-each; the reader's edit -> redraw while
-the class follows ≤ 1.5× the same edit just before, with the class not yet there. Also reported: the server's and
+each; the reader's edit -> redraw while the class follows ≤ 1.5× the same edit just before, with the class not
+yet there. Also reported: the server's and
 the stand-in browser's CPU while the class sat at a step and during the walk.
 """
 
@@ -258,7 +258,9 @@ def follow_times(moved_s: float | None, stand_in: list, own: list, frames: list[
         "missed_owed": len(students) - len(owed),
         "delivered": delivered,
         "own": [(t - moved_ms) / 1000 for t in drawn.values()] if moved_ms is not None else [],
-        "stand_in": [(t - moved_ms) / 1000 for i, t in shown.items() if i < len(stand_in)] if moved_ms else [],
+        "stand_in": [(t - moved_ms) / 1000 for i, t in shown.items() if i < len(stand_in)]
+        if moved_ms is not None
+        else [],
         "missed_asked": len(students) - len(asked),
         "missed_delivered": len(students) - len(delivered),
         "missed_own": len(own) - len(drawn),
@@ -268,6 +270,7 @@ def follow_times(moved_s: float | None, stand_in: list, own: list, frames: list[
 
 KINDS = ("answered", "asked", "delivered", "owed", "own_delivered", "own", "stand_in")
 WIRE_KINDS = ("wire_answered", "wire_delivered", "wire_done", "wire_run", "wire_owed")
+ALL_KINDS = (*KINDS, *WIRE_KINDS)  # in the browser, then on the wire
 CLUSTER_S = 0.5  # the follow route wakes a class's held polls together: answers this close are one move's
 
 
@@ -366,8 +369,8 @@ def run(n_students: int, n_own: int, moves: int, edits: int) -> dict:
                 (tree_cpu(devices) - devices0) / sat,
             )
             server0, devices0, t0 = tree_cpu(server), tree_cpu(devices), time.monotonic()
-            waits: dict[str, list[float]] = {kind: [] for kind in (*KINDS, *WIRE_KINDS)}
-            misses = dict.fromkeys((*KINDS, *WIRE_KINDS), 0)
+            waits: dict[str, list[float]] = {kind: [] for kind in ALL_KINDS}
+            misses = dict.fromkeys(ALL_KINDS, 0)
             busy: list[float] = []
             for n in range(2, moves + 2):
                 teacher.locator(".st-key-lesson_next button").click()
@@ -376,7 +379,7 @@ def run(n_students: int, n_own: int, moves: int, edits: int) -> dict:
                 moved = wire.websockets()[teacher_port].steps.get(n)
                 step = follow_times(moved, stand_in, own, frames, n)
                 step |= wire_times(wire, teacher_port, students, n)
-                for kind in (*KINDS, *WIRE_KINDS):
+                for kind in ALL_KINDS:
                     waits[kind] += step[kind]
                     misses[kind] += step[f"missed_{kind}"]
                 print(
@@ -384,7 +387,7 @@ def run(n_students: int, n_own: int, moves: int, edits: int) -> dict:
                     + ", ".join(
                         f"{kind} p50 {pct(step[kind], 0.5) or 0:.2f} s max {max(step[kind], default=0):.2f} s "
                         f"missed {step[f'missed_{kind}']}"
-                        for kind in (*KINDS, *WIRE_KINDS)
+                        for kind in ALL_KINDS
                     ),
                     flush=True,
                 )
@@ -410,7 +413,7 @@ def run(n_students: int, n_own: int, moves: int, edits: int) -> dict:
                 "n": len(waits[kind]),
                 "missed": misses[kind],
             }
-            for kind in (*KINDS, *WIRE_KINDS)
+            for kind in ALL_KINDS
         },
         "idle": statistics.median(idle) if idle else None,
         "busy": statistics.median(busy) if busy else None,

@@ -7,7 +7,7 @@ stall every other visitor.
 A teacher's Next wakes the whole class at once (s2s_ui/classroom/route.py): thirty script runs arrive within a
 moment, and Python runs one thread at a time, handing the interpreter round in 5 ms slices. Thirty at once then
 all finish together, at the end of the burst, and another visitor's run gets one slice in thirty-one. In turns of
-TURNS the class is drawn first come, first served (the first students see the step sooner, the last no later), and
+TURNS the class is drawn first come, first served (the first students see the step sooner), and
 another visitor shares the interpreter with at most TURNS class runs (docs/PERFORMANCE.md, "A class following the
 teacher"). A run that waits longer than WAIT_S goes ahead without its turn, so a stuck run delays nobody for long.
 The whole run takes the turn: with only the page's content in turns, thirty runs still shared the interpreter for
